@@ -1,0 +1,65 @@
+"""Small geometric helpers (global frame, SI or any consistent units)."""
+import numpy as np
+
+
+def skew(v):
+    """Skew matrix [v] with [v] @ w = v x w."""
+    x, y, z = v
+    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+
+
+def unit(v):
+    v = np.asarray(v, dtype=float)
+    return v / np.linalg.norm(v)
+
+
+def newell_normal(points):
+    """Unnormalised Newell normal of a closed polygon (right-hand rule on the loop).
+
+    Its length is twice the polygon area.
+    """
+    p = np.asarray(points, dtype=float)
+    q = np.roll(p, -1, axis=0)
+    return np.cross(p, q).sum(axis=0)
+
+
+def polygon_area_normal(points):
+    """(area, unit normal) of a closed polygon, normal by the right-hand rule."""
+    n = newell_normal(points)
+    a = np.linalg.norm(n)
+    return 0.5 * a, (n / a if a > 0 else n)
+
+
+def edge_frame(a, b, panel_normal):
+    """Frame {n, t, m} of the edge a->b of a panel, as the columns of a 3x3 matrix.
+
+    t: unit tangent from a to b (the panel's loop direction);
+    m: panel normal (right-hand rule on the loop), made orthogonal to t;
+    n = t x m: in the panel plane, normal to the edge, pointing out of the
+    panel when the loop runs counter-clockwise seen from m.
+    The frame is right-handed: n x t = m.
+    """
+    t = unit(np.asarray(b, float) - np.asarray(a, float))
+    m = np.asarray(panel_normal, float)
+    m = unit(m - np.dot(m, t) * t)
+    n = np.cross(t, m)
+    return np.column_stack([n, t, m])
+
+
+def rotation_about(axis, angle):
+    """Rotation matrix of ``angle`` (rad) about the unit ``axis`` (Rodrigues)."""
+    k = unit(axis)
+    K = skew(k)
+    return np.eye(3) + np.sin(angle) * K + (1 - np.cos(angle)) * K @ K
+
+
+def best_rigid_alignment(A, B):
+    """R, d minimising sum |R a_i + d - b_i|^2 (Kabsch); rows are points."""
+    A = np.asarray(A, float)
+    B = np.asarray(B, float)
+    ca, cb = A.mean(0), B.mean(0)
+    H = (A - ca).T @ (B - cb)
+    U, _, Vt = np.linalg.svd(H)
+    D = np.diag([1.0, 1.0, np.sign(np.linalg.det(Vt.T @ U.T))])
+    R = Vt.T @ D @ U.T
+    return R, cb - R @ ca

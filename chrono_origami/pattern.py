@@ -1,0 +1,263 @@
+"""Crease patterns: vertices, panels, and the edges and hinges they imply.
+
+Numbering
+---------
+Inside Python everything is 0-based: ``vertices[i]``, ``panels[p]``,
+``hinges[h]``. Everything a person reads (tables, CSV, error messages) is
+1-based, like the paper: vertex ``i`` is printed as ``i + 1``.
+
+Orientation
+-----------
+A panel is a loop of vertex indices. Its normal m follows the right-hand rule
+on the loop. Neighbouring panels must be oriented consistently: a shared edge
+is run in opposite directions by the two panels.
+
+Hinges
+------
+Edges shared by exactly two panels are hinges; edges of one panel are boundary
+edges. The hinge order is the order of ``edges`` when given (as in a FOLD
+file's ``edges_vertices``), otherwise the order in which edges first appear
+when walking the panels' loops in panel order. ``Hinge.panels`` lists the
+panel that runs the edge as ``(a, b)`` first.
+"""
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from .errors import PatternError
+from .geometry import newell_normal
+
+#: Default planarity tolerance: largest distance of a panel vertex from the
+#: panel's mean plane, as a fraction of the panel's largest vertex distance.
+PLANARITY_RTOL = 1e-3
+#: Two vertices closer than this fraction of the pattern size are duplicates;
+#: edges shorter than it have zero length.
+COINCIDENCE_RTOL = 1e-9
+
+
+@dataclass(frozen=True)
+class Hinge:
+    """An interior edge. ``vertices = (a, b)`` as run by ``panels[0]``."""
+
+    index: int
+    vertices: tuple
+    panels: tuple
+
+
+class CreasePattern:
+    """Vertices (V x 3 array) and panels (vertex loops), validated on creation.
+
+    Parameters
+    ----------
+    vertices : (V, 3) array_like
+        Vertex coordinates in the global frame.
+    panels : sequence of sequences of int
+        0-based vertex loops, any polygon with at least three vertices.
+    edges : sequence of (int, int), optional
+        Explicit edge order (sets the hinge numbering). Must be exactly the
+        set of panel edges.
+    planarity_rtol : float
+        See :data:`PLANARITY_RTOL`.
+    """
+
+    def __init__(self, vertices, panels, edges=None, planarity_rtol=PLANARITY_RTOL):
+        V = np.asarray(vertices, dtype=float)
+        if V.ndim != 2 or V.shape[1] != 3:
+            raise PatternError(f"vertices must be an array of shape (V, 3), got shape {V.shape}")
+        if not np.all(np.isfinite(V)):
+            bad = int(np.argwhere(~np.isfinite(V))[0, 0])
+            raise PatternError(f"vertex {bad + 1} has a non-finite coordinate: {V[bad].tolist()}")
+        self.vertices = V
+        self.vertices.setflags(write=False)
+        self.panels = tuple(tuple(int(i) for i in loop) for loop in panels)
+        self.planarity_rtol = float(planarity_rtol)
+        self._explicit_edges = None if edges is None else [tuple(int(i) for i in e) for e in edges]
+        self._validate()
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def n_vertices(self):
+        return len(self.vertices)
+
+    @property
+    def n_panels(self):
+        return len(self.panels)
+
+    @cached_property
+    def edges(self):
+        """All edges as sorted vertex pairs, in hinge-numbering order."""
+        return [tuple(sorted(e)) for e in self._edge_order]
+
+    @cached_property
+    def edge_panels(self):
+        """dict: sorted edge -> list of panels containing it."""
+        d = {}
+        for p, loop in enumerate(self.panels):
+            for a, b in _loop_edges(loop):
+                d.setdefault(tuple(sorted((a, b))), []).append(p)
+        return d
+
+    @cached_property
+    def hinges(self):
+        """Interior edges (shared by two panels), in numbering order."""
+        out = []
+        for e in self.edges:
+            ps = self.edge_panels[e]
+            if len(ps) == 2:
+                p, q = ps
+                a, b = e
+                # orient (a, b) as run by the first panel, p
+                if not _runs(self.panels[p], a, b):
+                    a, b = b, a
+                out.append(Hinge(len(out), (a, b), (p, q)))
+        return out
+
+    @cached_property
+    def boundary_edges(self):
+        return [e for e in self.edges if len(self.edge_panels[e]) == 1]
+
+    @cached_property
+    def interior_vertices(self):
+        """Vertices not on any boundary edge."""
+        on_boundary = {v for e in self.boundary_edges for v in e}
+        return [v for v in range(self.n_vertices) if v not in on_boundary]
+
+    @cached_property
+    def vertex_panels(self):
+        """list: vertex -> panels that contain it (panel order)."""
+        out = [[] for _ in range(self.n_vertices)]
+        for p, loop in enumerate(self.panels):
+            for v in loop:
+                out[v].append(p)
+        return out
+
+    def hinge_between(self, p, q):
+        """Hinge joining panels p and q (0-based), or None."""
+        for h in self.hinges:
+            if set(h.panels) == {p, q}:
+                return h
+        return None
+
+    def panel_points(self, p):
+        return self.vertices[list(self.panels[p])]
+
+    def panel_normal(self, p):
+        """Unit normal of panel p (right-hand rule on its loop, Newell's method)."""
+        n = newell_normal(self.panel_points(p))
+        return n / np.linalg.norm(n)
+
+    def panel_centroid(self, p):
+        return self.panel_points(p).mean(axis=0)
+
+    @cached_property
+    def size(self):
+        """Characteristic length: diagonal of the bounding box."""
+        return float(np.linalg.norm(self.vertices.max(0) - self.vertices.min(0)))
+
+    def with_vertices(self, vertices):
+        """Same topology and hinge numbering, new coordinates."""
+        return CreasePattern(vertices, self.panels, self.edges, self.planarity_rtol)
+
+    # --------------------------------------------------------------- validation
+    def _validate(self):
+        V = self.vertices
+        nv = len(V)
+        if nv == 0:
+            raise PatternError("the pattern has no vertices")
+        if len(self.panels) == 0:
+            raise PatternError("the pattern has no panels")
+        for p, loop in enumerate(self.panels):
+            if len(loop) < 3:
+                raise PatternError(f"panel {p + 1} is degenerate: it has {len(loop)} vertices, needs at least 3")
+            for v in loop:
+                if not 0 <= v < nv:
+                    raise PatternError(f"panel {p + 1} refers to vertex {v + 1}, but there are {nv} vertices")
+            if len(set(loop)) != len(loop):
+                rep = [v + 1 for v in loop if loop.count(v) > 1][0]
+                raise PatternError(f"panel {p + 1} is degenerate: vertex {rep} appears twice in its loop")
+        scale = float(np.linalg.norm(V.max(0) - V.min(0))) or 1.0
+        tol = COINCIDENCE_RTOL * scale
+        # duplicate vertices
+        pairs = cKDTree(V).query_pairs(tol)
+        if pairs:
+            i, j = sorted(min(pairs))
+            raise PatternError(f"vertices {i + 1} and {j + 1} are duplicates (both at {V[i].tolist()})")
+        used = {v for loop in self.panels for v in loop}
+        unused = [v + 1 for v in range(nv) if v not in used]
+        if unused:
+            raise PatternError(f"vertex {unused[0]} is not used by any panel" + (f" (unused vertices: {unused})" if len(unused) > 1 else ""))
+        # edges: more than two panels, zero length, orientation
+        for e, ps in self.edge_panels.items():
+            if len(ps) > 2:
+                raise PatternError(
+                    f"edge {e[0] + 1}-{e[1] + 1} is shared by more than two panels: {[q + 1 for q in ps]}")
+        directed = {}
+        for p, loop in enumerate(self.panels):
+            for a, b in _loop_edges(loop):
+                if np.linalg.norm(V[a] - V[b]) <= tol:
+                    raise PatternError(f"edge {a + 1}-{b + 1} of panel {p + 1} has zero length")
+                if (a, b) in directed:
+                    q = directed[(a, b)]
+                    raise PatternError(
+                        f"panels {q + 1} and {p + 1} have inconsistent orientation: both run edge "
+                        f"{a + 1}->{b + 1} in the same direction (reverse one of the two loops)")
+                directed[(a, b)] = p
+        # area and planarity
+        for p, loop in enumerate(self.panels):
+            P = V[list(loop)]
+            nrm = newell_normal(P)
+            diam = max(np.linalg.norm(P - P[0], axis=1).max(), tol)
+            if np.linalg.norm(nrm) <= 1e-9 * diam * diam:
+                raise PatternError(f"panel {p + 1} is degenerate: zero area (its vertices are collinear)")
+            m = nrm / np.linalg.norm(nrm)
+            dist = np.abs((P - P.mean(0)) @ m)
+            k = int(np.argmax(dist))
+            if dist[k] > self.planarity_rtol * diam:
+                raise PatternError(
+                    f"panel {p + 1} is not planar: vertex {loop[k] + 1} is {dist[k]:.3g} from the panel's mean "
+                    f"plane, more than {self.planarity_rtol:g} x panel size ({diam:.3g})")
+        # explicit edge order
+        implied = {tuple(sorted(e)) for e in self.edge_panels}
+        if self._explicit_edges is None:
+            order, seen = [], set()
+            for loop in self.panels:
+                for a, b in _loop_edges(loop):
+                    e = tuple(sorted((a, b)))
+                    if e not in seen:
+                        seen.add(e)
+                        order.append(e)
+            self._edge_order = order
+        else:
+            order = []
+            seen = set()
+            for k, e in enumerate(self._explicit_edges):
+                if len(e) != 2:
+                    raise PatternError(f"edge {k + 1} must have two vertices, got {list(e)}")
+                s = tuple(sorted(e))
+                if s not in implied:
+                    raise PatternError(f"edge {k + 1} ({e[0] + 1}-{e[1] + 1}) is not a side of any panel")
+                if s in seen:
+                    raise PatternError(f"edge {k + 1} ({e[0] + 1}-{e[1] + 1}) is listed twice")
+                seen.add(s)
+                order.append(s)
+            missing = implied - seen
+            if missing:
+                a, b = sorted(missing)[0]
+                raise PatternError(f"panel side {a + 1}-{b + 1} is missing from the edge list")
+            self._edge_order = order
+
+    def __repr__(self):
+        return (f"CreasePattern({self.n_vertices} vertices, {self.n_panels} panels, "
+                f"{len(self.hinges)} hinges, {len(self.boundary_edges)} boundary edges)")
+
+
+def _loop_edges(loop):
+    n = len(loop)
+    return [(loop[i], loop[(i + 1) % n]) for i in range(n)]
+
+
+def _runs(loop, a, b):
+    """True when the loop runs the edge a -> b."""
+    return (a, b) in _loop_edges(loop)

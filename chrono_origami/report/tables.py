@@ -1,0 +1,96 @@
+"""Paper-style tables of hinge internal actions and support reactions: text, CSV, Markdown, LaTeX.
+
+Numbers are 1-based like the paper; values use the paper's ``%.4e`` format.
+Hinge columns: hinge, panel, MT, MP, MO, N, TP, TO (see ``results`` for the
+frame and sign convention). Support columns: panel, vertex, Fx, Fy, Fz.
+"""
+import csv
+import io
+import json
+
+from ..results import HINGE_COLUMNS, SUPPORT_COLUMNS
+
+HINGE_HEADER = ("hinge", "panel") + HINGE_COLUMNS
+SUPPORT_HEADER = ("panel", "vertex") + SUPPORT_COLUMNS
+FMT = "{:.4e}"
+
+
+def _cells(row):
+    return [str(int(x)) if i < 2 else FMT.format(float(x)) for i, x in enumerate(row)]
+
+
+def text_table(header, rows, title=None):
+    """Fixed-width table like the paper's."""
+    cells = [list(header)] + [_cells(r) for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
+    lines = [title] if title else []
+    for k, c in enumerate(cells):
+        lines.append("  ".join(s.rjust(w) for s, w in zip(c, widths)))
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def markdown_table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(_cells(r)) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def latex_table(header, rows, caption=None):
+    names = {"MT": r"$M_T$", "MP": r"$M_P$", "MO": r"$M_O$", "N": r"$N$", "TP": r"$T_P$", "TO": r"$T_O$",
+             "Fx": r"$F_x$", "Fy": r"$F_y$", "Fz": r"$F_z$"}
+    out = [r"\begin{table}", r"\centering"]
+    if caption:
+        out.append(r"\caption{" + caption + "}")
+    out.append(r"\begin{tabular}{" + "r" * len(header) + "}")
+    out.append(r"\hline")
+    out.append(" & ".join(names.get(h, h) for h in header) + r" \\")
+    out.append(r"\hline")
+    for r in rows:
+        out.append(" & ".join("$" + c + "$" if i >= 2 else c for i, c in enumerate(_cells(r))) + r" \\")
+    out += [r"\hline", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(out)
+
+
+def csv_text(header, rows):
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    for r in rows:
+        w.writerow(_cells(r))
+    return buf.getvalue()
+
+
+def write_results(result, out_dir, counts=None):
+    """Write the output contract: hinges.csv, supports.csv and, if given, counts.json."""
+    import os
+
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "hinges.csv"), "w") as f:
+        f.write(csv_text(HINGE_HEADER, result.hinge_rows()))
+    with open(os.path.join(out_dir, "supports.csv"), "w") as f:
+        f.write(csv_text(SUPPORT_HEADER, result.support_rows()))
+    if counts is not None:
+        write_counts(counts, out_dir)
+
+
+def write_counts(counts, out_dir):
+    import os
+
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "counts.json"), "w") as f:
+        json.dump(counts, f, indent=2, default=float)
+        f.write("\n")
+
+
+def format_result(result, title=None):
+    """Both tables of a static result as text."""
+    head = title or f"{result.structure.name} ({result.engine} engine, {result.status})"
+    parts = [text_table(HINGE_HEADER, result.hinge_rows(), head + ": hinge internal actions")]
+    if result.support_reactions:
+        parts.append(text_table(SUPPORT_HEADER, result.support_rows(), head + ": support reactions"))
+    if result.status != "determined":
+        parts.insert(0, f"WARNING: not determined (M = {result.M}, S = {result.S}): minimum-norm particular "
+                        f"solution; add any combination of the {len(result.self_stress_actions)} self-stress states.")
+    return "\n\n".join(parts)

@@ -1,0 +1,70 @@
+"""Crease-pattern topology and validation messages."""
+import numpy as np
+import pytest
+
+from chrono_origami.errors import PatternError
+from chrono_origami.pattern import CreasePattern
+
+SQ = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]]
+
+
+def two_squares():
+    return CreasePattern(SQ, [(0, 1, 2, 3), (1, 4, 5, 2)])
+
+
+def test_topology_of_two_squares():
+    pat = two_squares()
+    assert len(pat.hinges) == 1
+    h = pat.hinges[0]
+    assert h.vertices == (1, 2) and h.panels == (0, 1)
+    assert len(pat.boundary_edges) == 6
+    assert pat.interior_vertices == []
+    np.testing.assert_allclose(pat.panel_normal(0), [0, 0, 1])
+
+
+def test_interior_vertex_of_a_fan():
+    X = [[0, 0, 0]] + [[np.cos(a), np.sin(a), 0] for a in np.arange(4) * np.pi / 2]
+    pat = CreasePattern(X, [(0, 1, 2), (0, 2, 3), (0, 3, 4), (0, 4, 1)])
+    assert pat.interior_vertices == [0]
+    assert len(pat.hinges) == 4 and len(pat.boundary_edges) == 4
+
+
+def test_explicit_edge_order_sets_hinge_numbers():
+    X = [[0, 0, 0]] + [[np.cos(a), np.sin(a), 0] for a in np.arange(4) * np.pi / 2]
+    panels = [(0, 1, 2), (0, 2, 3), (0, 3, 4), (0, 4, 1)]
+    edges = [(0, 4), (0, 3), (0, 2), (0, 1), (1, 2), (2, 3), (3, 4), (4, 1)]
+    pat = CreasePattern(X, panels, edges=edges)
+    assert [tuple(sorted(h.vertices)) for h in pat.hinges] == [(0, 4), (0, 3), (0, 2), (0, 1)]
+
+
+@pytest.mark.parametrize("vertices, panels, edges, message", [
+    (SQ + [[0, 0, 0]], [(0, 1, 2, 3), (1, 4, 5, 2)], None, "vertices 1 and 7 are duplicates"),
+    (SQ + [[5, 5, 5]], [(0, 1, 2, 3), (1, 4, 5, 2)], None, "vertex 7 is not used by any panel"),
+    ([[0, 0, 0], [1, 0, 0], [1, 1, 0.3], [0, 1, 0]], [(0, 1, 2, 3)], None, "panel 1 is not planar"),
+    (SQ + [[1, 0.5, 1], [1, 0.5, -1]], [(0, 1, 2, 3), (1, 4, 5, 2), (2, 6, 1), (1, 7, 2)], None,
+     "shared by more than two panels"),
+    (SQ, [(0, 1, 2, 3), (2, 5, 4, 1)], None, "inconsistent orientation"),
+    (SQ, [(0, 1, 2, 3), (1, 4)], None, "panel 2 is degenerate"),
+    (SQ, [(0, 1, 2, 3), (1, 4, 1, 2)], None, "panel 2 is degenerate: vertex 2 appears twice"),
+    ([[0, 0, 0], [1, 0, 0], [2, 0, 0]], [(0, 1, 2)], None, "panel 1 is degenerate: zero area"),
+    (SQ, [(0, 1, 2, 3), (1, 4, 5, 9)], None, "panel 2 refers to vertex 10"),
+    (SQ, [(0, 1, 2, 3), (1, 4, 5, 2)], [(0, 1), (1, 2)], "is missing from the edge list"),
+    (SQ, [(0, 1, 2, 3), (1, 4, 5, 2)], [(0, 2)], "edge 1 (1-3) is not a side of any panel"),
+    ([[0, 0, 0], [1, 0, 0], [np.nan, 1, 0]], [(0, 1, 2)], None, "vertex 3 has a non-finite coordinate"),
+])
+def test_bad_patterns_are_named(vertices, panels, edges, message):
+    with pytest.raises(PatternError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        CreasePattern(vertices, panels, edges=edges)
+
+
+def test_zero_length_edge_is_named():
+    X = [[0, 0, 0], [1, 0, 0], [1, 1e-13, 0], [0, 1, 0]]
+    with pytest.raises(PatternError, match="edge 2-3 of panel 1 has zero length|vertices 2 and 3 are duplicates"):
+        CreasePattern(X, [(0, 1, 2, 3)])
+
+
+def test_planarity_tolerance_is_a_parameter():
+    X = [[0, 0, 0], [1, 0, 0], [1, 1, 1e-4], [0, 1, 0]]
+    CreasePattern(X, [(0, 1, 2, 3)])  # within the default 1e-3 of the panel size
+    with pytest.raises(PatternError, match="panel 1 is not planar: vertex"):
+        CreasePattern(X, [(0, 1, 2, 3)], planarity_rtol=1e-6)
