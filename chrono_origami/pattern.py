@@ -12,6 +12,12 @@ A panel is a loop of vertex indices. Its normal m follows the right-hand rule
 on the loop. Neighbouring panels must be oriented consistently: a shared edge
 is run in opposite directions by the two panels.
 
+``normal_rule`` says how m is computed: ``"newell"`` (default), Newell's mean
+normal of the loop; ``"first-three"``, the normal of the plane through the
+loop's first three vertices. They agree on planar panels; on slightly
+non-planar data (within ``planarity_rtol``) they differ, and with them the
+hinge frames {n, t, m} in which hinge actions are reported.
+
 Hinges
 ------
 Edges shared by exactly two panels are hinges; edges of one panel are boundary
@@ -32,6 +38,8 @@ from .geometry import newell_normal
 #: Default planarity tolerance: largest distance of a panel vertex from the
 #: panel's mean plane, as a fraction of the panel's largest vertex distance.
 PLANARITY_RTOL = 1e-3
+#: How panel normals are computed (see the module docstring).
+NORMAL_RULES = ("newell", "first-three")
 #: Two vertices closer than this fraction of the pattern size are duplicates;
 #: edges shorter than it have zero length.
 COINCIDENCE_RTOL = 1e-9
@@ -60,9 +68,11 @@ class CreasePattern:
         set of panel edges.
     planarity_rtol : float
         See :data:`PLANARITY_RTOL`.
+    normal_rule : str
+        See :data:`NORMAL_RULES`.
     """
 
-    def __init__(self, vertices, panels, edges=None, planarity_rtol=PLANARITY_RTOL):
+    def __init__(self, vertices, panels, edges=None, planarity_rtol=PLANARITY_RTOL, normal_rule="newell"):
         V = np.asarray(vertices, dtype=float)
         if V.ndim != 2 or V.shape[1] != 3:
             raise PatternError(f"vertices must be an array of shape (V, 3), got shape {V.shape}")
@@ -73,6 +83,9 @@ class CreasePattern:
         self.vertices.setflags(write=False)
         self.panels = tuple(tuple(int(i) for i in loop) for loop in panels)
         self.planarity_rtol = float(planarity_rtol)
+        if normal_rule not in NORMAL_RULES:
+            raise PatternError(f"normal_rule must be one of {NORMAL_RULES}, got {normal_rule!r}")
+        self.normal_rule = normal_rule
         self._explicit_edges = None if edges is None else [tuple(int(i) for i in e) for e in edges]
         self._validate()
 
@@ -144,8 +157,9 @@ class CreasePattern:
         return self.vertices[list(self.panels[p])]
 
     def panel_normal(self, p):
-        """Unit normal of panel p (right-hand rule on its loop, Newell's method)."""
-        n = newell_normal(self.panel_points(p))
+        """Unit normal of panel p (right-hand rule on its loop; Newell's method or the first three vertices)."""
+        P = self.panel_points(p)
+        n = newell_normal(P) if self.normal_rule == "newell" else np.cross(P[1] - P[0], P[2] - P[1])
         return n / np.linalg.norm(n)
 
     def panel_centroid(self, p):
@@ -158,7 +172,7 @@ class CreasePattern:
 
     def with_vertices(self, vertices):
         """Same topology and hinge numbering, new coordinates."""
-        return CreasePattern(vertices, self.panels, self.edges, self.planarity_rtol)
+        return CreasePattern(vertices, self.panels, self.edges, self.planarity_rtol, self.normal_rule)
 
     # --------------------------------------------------------------- validation
     def _validate(self):
@@ -211,6 +225,12 @@ class CreasePattern:
             diam = max(np.linalg.norm(P - P[0], axis=1).max(), tol)
             if np.linalg.norm(nrm) <= 1e-9 * diam * diam:
                 raise PatternError(f"panel {p + 1} is degenerate: zero area (its vertices are collinear)")
+            if self.normal_rule == "first-three":
+                c = np.cross(P[1] - P[0], P[2] - P[1])
+                if np.dot(c, nrm) <= 1e-9 * diam * diam * np.linalg.norm(nrm):
+                    raise PatternError(f"panel {p + 1}: its first three vertices {[v + 1 for v in loop[:3]]} are "
+                                       f"collinear or turn against the loop, so normal_rule='first-three' cannot "
+                                       f"give its normal (start the loop at a convex corner)")
             m = nrm / np.linalg.norm(nrm)
             dist = np.abs((P - P.mean(0)) @ m)
             k = int(np.argmax(dist))
