@@ -34,7 +34,7 @@ def describe_indeterminacy(structure, counts, tol=1e-6):
     for k in range(counts.M):
         d = counts.mechanisms[:, k].reshape(-1, 6)
         moving = np.linalg.norm(d, axis=1)
-        panels = [p + 1 for p in np.nonzero(moving > tol * max(moving.max(), 1e-300))[0]]
+        panels = [int(p) + 1 for p in np.nonzero(moving > tol * max(moving.max(), 1e-300))[0]]
         lines.append(f"  mechanism {k + 1}: panels {panels}")
     return "\n".join(lines)
 
