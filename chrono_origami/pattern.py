@@ -70,9 +70,15 @@ class CreasePattern:
         See :data:`PLANARITY_RTOL`.
     normal_rule : str
         See :data:`NORMAL_RULES`.
+    generic_mechanisms : int, optional
+        Internal mechanisms of the pattern family at a generic (non-singular)
+        folded state, when known from its kinematics (1 for Miura-ori, the
+        square twist, the four-panel ring). Used by the counting rules; None
+        means "the generic count of the pattern's graph".
     """
 
-    def __init__(self, vertices, panels, edges=None, planarity_rtol=PLANARITY_RTOL, normal_rule="newell"):
+    def __init__(self, vertices, panels, edges=None, planarity_rtol=PLANARITY_RTOL, normal_rule="newell",
+                 generic_mechanisms=None):
         V = np.asarray(vertices, dtype=float)
         if V.ndim != 2 or V.shape[1] != 3:
             raise PatternError(f"vertices must be an array of shape (V, 3), got shape {V.shape}")
@@ -86,6 +92,9 @@ class CreasePattern:
         if normal_rule not in NORMAL_RULES:
             raise PatternError(f"normal_rule must be one of {NORMAL_RULES}, got {normal_rule!r}")
         self.normal_rule = normal_rule
+        if generic_mechanisms is not None and (int(generic_mechanisms) != generic_mechanisms or generic_mechanisms < 0):
+            raise PatternError(f"generic_mechanisms must be a non-negative integer, got {generic_mechanisms!r}")
+        self.generic_mechanisms = None if generic_mechanisms is None else int(generic_mechanisms)
         self._explicit_edges = None if edges is None else [tuple(int(i) for i in e) for e in edges]
         self._validate()
 
@@ -172,7 +181,8 @@ class CreasePattern:
 
     def with_vertices(self, vertices):
         """Same topology and hinge numbering, new coordinates."""
-        return CreasePattern(vertices, self.panels, self.edges, self.planarity_rtol, self.normal_rule)
+        return CreasePattern(vertices, self.panels, self.edges, self.planarity_rtol, self.normal_rule,
+                             self.generic_mechanisms)
 
     # --------------------------------------------------------------- validation
     def _validate(self):

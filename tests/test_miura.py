@@ -260,19 +260,20 @@ def test_two_row_patch_counts_match_the_rules(rows, cols):
 
 @pytest.mark.parametrize("rows, cols", [(3, 4), (4, 5), (5, 3)])
 def test_larger_patch_has_one_mechanism_and_its_self_stress(rows, cols):
-    """One mechanism at any size (sec. 4.2.1). With three rows or more it is not generic.
+    """One mechanism at any size (sec. 4.2.1), and S = S_PH from the counting rules with that M.
 
-    ``counting_rules`` takes S_BF from a generic bar framework, which has no
-    mechanism here (M_BF = 0); the folded Miura-ori's bar framework has the
-    folding mechanism, so its S_BF = 1 - (E_b - 3) + sum (V_p - 3) is one more,
-    and S = S_BF + 3 V_i with that S_BF.
+    With three rows or more the Miura-ori is not generic: its graph at random
+    vertex positions has no mechanism, the folded Miura-ori has one. The rules
+    take M = 1 from the builder (``MIURA_MECHANISMS``), so
+    S_BF = 1 - [(E_b - 3) - sum (V_p - 3)] and S = S_BF + 3 V_i.
     """
     s = mi.miura_patch(rows, cols, 58.0, 35.0)
     c = count(s)
     rules = counting_rules(s)
-    assert c.M == 1 and rules.M_BF == 0
-    S_BF = c.M - (rules.E_b - 3) + rules.sum_V_minus_3
-    assert c.S == S_BF + 3 * rules.V_i == rules.S_PH + 1
+    assert rules.M_source == "builder"
+    assert c.M == rules.M_BF == 1
+    assert rules.S_BF == 1 - (rules.E_b - 3) + rules.sum_V_minus_3
+    assert c.S == rules.S_PH == rules.S_BF + 3 * rules.V_i
     assert c.gap[0] > 1e-3
 
 

@@ -48,9 +48,10 @@ def test_four_door_ring_one_mechanism_three_self_stresses():
     c = count(s)
     assert (c.M, c.S) == (1, 3)
     rules = counting_rules(s)
-    # no interior vertex; M - S is Maxwell's count (the generic-position rules of counting_rules do not
-    # apply: the four hinge axes are parallel, a planar four-bar linkage)
-    assert rules.V_i == 0 and c.M - c.S == rules.maxwell == 6 * 4 - 6 - 5 * 4
+    # no interior vertex; the four parallel hinge axes make a planar four-bar linkage (M = 1), so the rules
+    # give S_BF = S_PH = 3 (sec. 4.2); M - S is Maxwell's count
+    assert rules.V_i == 0 and (rules.M_BF, rules.S_BF, rules.S_PH) == (1, 3, 3)
+    assert c.M - c.S == rules.maxwell == 6 * 4 - 6 - 5 * 4
     A = state_actions(s, c).reshape(3, 8, 6)
     # N and TO vanish at every hinge in every state (sec. 4.2); some state carries a parallel shear TP
     assert np.abs(A[:, :, 3]).max() < 1e-12 and np.abs(A[:, :, 5]).max() < 1e-12
@@ -102,12 +103,13 @@ def test_square_twist_counting_rules_of_fig_1():
     pat = simple.square_twist(30.0)
     assert sum(len(loop) == 4 for loop in pat.panels) == 5 and sum(len(loop) == 3 for loop in pat.panels) == 4
     rules = counting_rules(Structure(pat))
-    assert (rules.P, rules.H, rules.E_b, rules.V_i) == (9, 12, 8, 4)
     assert [v + 1 for v in pat.interior_vertices] == [1, 2, 3, 4]
+    # Fig. 1: P = 9, H = 12, E_b = 8, V_i = 4, S_BF = 1, S_PH = 13, M = 1
+    assert (rules.P, rules.H, rules.E_b, rules.V_i) == (9, 12, 8, 4)
+    assert (rules.M_BF, rules.S_BF, rules.S_PH) == (1, 1, 13)
     # sec. 2: M_BF - S_BF = (E_b - 3) - sum_p (V_p - 3) = 5 - 5, and S_PH = S_BF + 3 V_i
-    assert rules.sum_V_minus_3 == 5 and rules.M_BF - rules.S_BF == 0
-    assert rules.S_PH == rules.S_BF + 12
-    assert rules.maxwell == 6 * 9 - 6 - 5 * 12
+    assert rules.sum_V_minus_3 == 5 and rules.index_BF == (rules.E_b - 3) - rules.sum_V_minus_3 == 0
+    assert rules.maxwell == 6 * 9 - 6 - 5 * 12 == rules.M_BF - rules.S_PH
 
 
 @pytest.mark.parametrize("twist", [22.5, 30.0, 45.0, 60.0])

@@ -87,6 +87,11 @@ from ..errors import PatternError, StructureError
 from ..pattern import CreasePattern
 from ..structure import DOOR, SLIDING, Load, Structure, Support
 
+#: Internal mechanisms of a folded Miura-ori of any size (sec. 4.2.1: "regular
+#: Miura-ori origami structures always possess just one internal mechanism");
+#: the counting rules take M from here (see reference.counting).
+MIURA_MECHANISMS = 1
+
 #: The paper's cantilever (sec. 4.2.1): right trapezoids of height 2 and bases 1 and 2, 6 columns, fold 27.4 deg.
 HEIGHT, SHORT_BASE, LONG_BASE = 2.0, 1.0, 2.0
 COLUMNS = 6
@@ -219,7 +224,7 @@ def cantilever_pattern(vertices):
         raise PatternError(f"a Miura-ori cantilever has 3 vertices per column line, 3 x (columns + 1) >= 6 "
                            f"in all; got {len(X)} vertices")
     panels, edges = grid_topology(2, n)
-    return CreasePattern(X, panels, edges=edges, normal_rule="first-three")
+    return CreasePattern(X, panels, edges=edges, normal_rule="first-three", generic_mechanisms=MIURA_MECHANISMS)
 
 
 def miura_cantilever_from_vertices(vertices, load=1.0, thickness=0.0, density=1.0, name="Miura-ori cantilever"):
@@ -283,7 +288,8 @@ def miura_vertices(rows, cols, sector_angle_deg=60.0, fold_angle_deg=60.0, a=1.0
 def miura_pattern(rows, cols, sector_angle_deg=60.0, fold_angle_deg=60.0, a=1.0, b=1.0):
     """Crease pattern of a folded rows x cols parallelogram Miura-ori (module numbering)."""
     panels, edges = grid_topology(rows, cols)
-    return CreasePattern(miura_vertices(rows, cols, sector_angle_deg, fold_angle_deg, a, b), panels, edges=edges)
+    return CreasePattern(miura_vertices(rows, cols, sector_angle_deg, fold_angle_deg, a, b), panels, edges=edges,
+                         generic_mechanisms=MIURA_MECHANISMS)
 
 
 def miura_patch(rows, cols, sector_angle_deg=60.0, fold_angle_deg=60.0, a=1.0, b=1.0, hinge_kind=DOOR,

@@ -67,7 +67,8 @@ def panel_ring(section, length=1.0):
     panels = [(k, (k + 1) % P, P + (k + 1) % P, P + k) for k in range(P)]
     edges = [((k + 1) % P, P + (k + 1) % P) for k in range(P)]
     edges += [(k, (k + 1) % P) for k in range(P)] + [(P + k, P + (k + 1) % P) for k in range(P)]
-    return CreasePattern(X, panels, edges=edges)
+    # a ring of P panels on parallel hinge axes is a planar P-bar linkage: M = P - 3 (sec. 4.2)
+    return CreasePattern(X, panels, edges=edges, generic_mechanisms=P - 3)
 
 
 def rectangular_ring(width=2.0, depth=1.0, length=3.0):
@@ -117,7 +118,8 @@ def square_twist(twist_deg=30.0, side=1.0, pleat=1.0):
         edges += [(k, a(k)), ((k + 1) % 4, b(k))]
     for k in range(4):
         edges += [(a(k), b(k)), (b(k), a(k + 1))]
-    return CreasePattern(X, panels, edges=edges)
+    # one internal mechanism at a generic folded state (Fig. 1: M = 1 in both models)
+    return CreasePattern(X, panels, edges=edges, generic_mechanisms=1)
 
 
 def square_twist_folded(fold_deg, twist_deg=30.0, side=1.0, pleat=1.0):

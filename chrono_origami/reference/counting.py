@@ -8,12 +8,18 @@ Rank tolerance: singular values below ``rtol * sigma_max`` count as zero
 largest dropped singular value, so a near-singular configuration is visible.
 
 Counting rules (paper sec. 2), as cross-checks:
-    bar framework: M_BF - S_BF = (E_b - 3) - sum_p (V_p - 3), with M_BF and
-    S_BF from the generic rank of the bar framework on the pattern's graph
-    (every panel made rigid), evaluated at random vertex positions;
+    bar framework (every panel made rigid with 3 V_p - 6 bars):
+        M_BF - S_BF = 3 V - 6 - E - sum_p (2 V_p - 6),
+    which for a disk-like pattern is the paper's (E_b - 3) - sum_p (V_p - 3);
     panel-hinge: S_PH = S_BF + 3 V_i (all door hinges, no supports), M_PH = M_BF;
-    Maxwell for the panel-hinge model: M - S = 6P - 6 - (5 H_door + 4 H_sliding)
-    - (support constraints) (+6 when supported).
+    Maxwell for the panel-hinge model as given: M - S = 6P - 6 - (5 H_door +
+    4 H_sliding) - (support constraints) (+6 when supported).
+The rules give M - S; the paper takes M from the pattern's kinematics (M = E_b - 3
+for a triangulated pattern, M = 1 for Miura-ori, the square twist and the
+four-panel ring). :func:`counting_rules` uses, in this order, the ``M`` passed
+in, the pattern's ``generic_mechanisms`` (the pattern family's M, set and
+documented by its builder), or the generic M of the pattern's graph (the bar
+framework at random vertex positions: exact for triangulated patterns).
 """
 from dataclasses import dataclass, field
 
@@ -96,30 +102,33 @@ class RuleCounts:
     E_b: int
     V_i: int
     sum_V_minus_3: int
+    index_BF: int   # M_BF - S_BF
     M_BF: int
     S_BF: int
     S_PH: int
-    maxwell: int   # M - S predicted for the structure as given (hinge kinds, supports)
+    maxwell: int    # M - S predicted for the structure as given (hinge kinds, supports)
+    M_source: str   # "given", "builder" or "generic graph"
 
     def as_dict(self):
         return dict(P=self.P, H=self.H, E_b=self.E_b, V_i=self.V_i, sum_V_minus_3=self.sum_V_minus_3,
-                    M_BF=self.M_BF, S_BF=self.S_BF, S_PH=self.S_PH, maxwell_M_minus_S=self.maxwell)
+                    M_BF_minus_S_BF=self.index_BF, M_BF=self.M_BF, S_BF=self.S_BF, S_PH=self.S_PH,
+                    maxwell_M_minus_S=self.maxwell, M_source=self.M_source)
 
 
-def bar_framework_counts(pattern, seed=0):
-    """Generic (M_BF, S_BF) of the bar framework with rigid panels, at random vertex positions."""
+def bar_framework_index(pattern):
+    """M_BF - S_BF = 3V - 6 - E - sum_p (2 V_p - 6) of the bar framework with rigid panels."""
+    return 3 * pattern.n_vertices - 6 - len(pattern.edges) - sum(2 * len(loop) - 6 for loop in pattern.panels)
+
+
+def generic_graph_mechanisms(pattern, seed=0):
+    """Internal mechanisms of the bar framework with rigid panels at random vertex positions."""
     rng = np.random.default_rng(seed)
     nv = pattern.n_vertices
     X = rng.standard_normal((nv, 3))
     bars = set(pattern.edges)
-    extra_stress = 0
     for loop in pattern.panels:
         k = len(loop)
-        for i in range(k):
-            for j in range(i + 1, k):
-                bars.add(tuple(sorted((loop[i], loop[j]))))
-        # a complete graph on k points carries k(k-1)/2 - (3k - 6) self-stresses of its own
-        extra_stress += k * (k - 1) // 2 - (3 * k - 6)
+        bars.update(tuple(sorted((loop[i], loop[j]))) for i in range(k) for j in range(i + 1, k))
     bars = sorted(bars)
     A = np.zeros((len(bars), 3 * nv))
     for r, (a, b) in enumerate(bars):
@@ -127,20 +136,24 @@ def bar_framework_counts(pattern, seed=0):
         A[r, 3 * a:3 * a + 3] = -d
         A[r, 3 * b:3 * b + 3] = d
     s = np.linalg.svd(A, compute_uv=False)
-    rank = int(np.sum(s > 1e-9 * s[0]))
-    M = 3 * nv - 6 - rank
-    S = len(bars) - rank - extra_stress
-    return M, S
+    return 3 * nv - 6 - int(np.sum(s > 1e-9 * s[0]))
 
 
-def counting_rules(structure):
+def counting_rules(structure, M=None):
     """The paper's counting rules for the structure's pattern (see module docstring)."""
     pat = structure.pattern
     P, H = pat.n_panels, len(pat.hinges)
     E_b, V_i = len(pat.boundary_edges), len(pat.interior_vertices)
     sv3 = sum(len(loop) - 3 for loop in pat.panels)
-    M_BF, S_BF = bar_framework_counts(pat)
+    if M is not None:
+        source = "given"
+    elif pat.generic_mechanisms is not None:
+        M, source = pat.generic_mechanisms, "builder"
+    else:
+        M, source = generic_graph_mechanisms(pat), "generic graph"
+    index = bar_framework_index(pat)
+    S_BF = M - index
     n_c = sum(4 if k == SLIDING else 5 for k in structure.hinge_kinds)
     n_s = sum(len(s.dofs) for s in structure.supports)
     maxwell = 6 * P - n_c - n_s - (0 if structure.supports else 6)
-    return RuleCounts(P, H, E_b, V_i, sv3, M_BF, S_BF, S_BF + 3 * V_i, maxwell)
+    return RuleCounts(P, H, E_b, V_i, sv3, index, M, S_BF, S_BF + 3 * V_i, maxwell, source)
