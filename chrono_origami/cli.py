@@ -1,0 +1,127 @@
+"""Command line: ``python -m chrono_origami COMMAND FILE.fold [options]``, also the ``chrono-origami`` script.
+
+Commands
+--------
+``static FILE.fold``
+    counts, hinge internal actions and support reactions, with the options of
+    every scene (``--engine``, ``--out DIR``, ``--min-norm``, ``--figure``,
+    ``--labels``, ``--viz``, ``--screenshot``; see :mod:`chrono_origami.scene`).
+``count FILE.fold``
+    numeric M and S beside the paper's counting rules (``--out DIR`` writes
+    counts.json).
+
+The FOLD keys that hold hinge kinds, supports, loads and thickness are in
+:mod:`chrono_origami.foldfile`.
+
+Adding a command: one function ``name(args) -> exit code`` decorated with
+``@command("name", "one-line help", options)``, where ``options(description)``
+returns an :class:`argparse.ArgumentParser` holding the command's arguments
+(for instance :func:`file_options`).
+
+Exit codes: 0 done; 1 a malformed FOLD file or an analysis error; 2 bad
+arguments, a missing file or an engine that is not installed. Errors are one
+line on stderr, ``error: ...``, without a traceback.
+"""
+import argparse
+import os
+import sys
+
+from . import analysis, engines, scene
+from .errors import ChronoUnavailable, OrigamiError
+from .foldfile import read_fold
+from .report import tables
+
+_COMMANDS = {}
+
+
+def command(name, help, options):
+    """Register ``fn(args) -> int`` as the subcommand ``name``; ``options(description)`` gives its parser."""
+    def register(fn):
+        _COMMANDS[name] = (help, options, fn)
+        return fn
+    return register
+
+
+class _Usage(Exception):
+    """A usage problem (missing file): exit code 2."""
+
+
+def file_options(description, base=None):
+    """``base`` (default: a new parser) with the positional FOLD file argument added."""
+    ap = base or argparse.ArgumentParser(description=description)
+    ap.add_argument("file", metavar="FILE.fold", help="structure as a FOLD file (see chrono_origami/foldfile.py)")
+    return ap
+
+
+def read_structure(path):
+    """The structure of a FOLD file; a missing file is a usage error (exit 2)."""
+    if not os.path.isfile(path):
+        raise _Usage(f"{path}: no such FOLD file")
+    return read_fold(path)
+
+
+# ---------------------------------------------------------------------- commands
+@command("static", "hinge internal actions and support reactions of a FOLD structure",
+         lambda d: file_options(d, scene.parser(d)))
+def static(args):
+    return scene.run_static(read_structure(args.file), args, out=sys.stdout)
+
+
+def _count_options(description):
+    ap = file_options(description)
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help="engine whose constraint Jacobian is counted (default: chrono where PyChrono imports)")
+    ap.add_argument("--out", metavar="DIR", help="write counts.json here")
+    return ap
+
+
+@command("count", "mechanisms M and self-stress states S beside the counting rules", _count_options)
+def count(args):
+    structure = read_structure(args.file)
+    engine = engines.resolve(args.engine)
+    counts = analysis.count(structure, engine)
+    s = analysis.counts_summary(structure, counts)
+    n_door = len(structure.hinge_kinds) - structure.n_sliding
+    n_sup = sum(len(x.dofs) for x in structure.supports)
+    print(f"{structure.name}: {structure.pattern!r}")
+    print(f"M = {s['M']} mechanisms, S = {s['S']} self-stress states ({engine} engine: rank {s['rank']} of "
+          f"{s['n_constraints']} constraints on {s['n_dof']} velocities)"
+          + (": isostatic" if counts.isostatic else ""))
+    if s.get("singular"):
+        print("this configuration is singular: more mechanisms than the generic bar-framework count")
+    print("counting rules (paper sec. 2):")
+    print(f"  P = {s['P']} panels, H = {s['H']} hinges ({structure.n_sliding} sliding), "
+          f"E_b = {s['E_b']} boundary edges, V_i = {s['V_i']} interior vertices")
+    print(f"  bar framework: M_BF - S_BF = (E_b - 3) - sum_p (V_p - 3) = {s['E_b'] - 3} - {s['sum_V_minus_3']}"
+          f" = {s['E_b'] - 3 - s['sum_V_minus_3']}; M_BF = {s['M_BF']}, S_BF = {s['S_BF']}")
+    print(f"  panel-hinge, all door hinges, no supports: S_PH = S_BF + 3 V_i = {s['S_PH']}")
+    print(f"  Maxwell for this structure: M - S = 6P{'' if structure.supports else ' - 6'} - 5 H_door - "
+          f"4 H_sliding - supports = {6 * s['P']}{'' if structure.supports else ' - 6'} - {5 * n_door} - "
+          f"{4 * structure.n_sliding} - {n_sup} = {s['maxwell_M_minus_S']}")
+    if args.out:
+        tables.write_counts(s, args.out)
+    return 0
+
+
+# -------------------------------------------------------------------------- main
+def build_parser():
+    prog = "python -m chrono_origami" if os.path.basename(sys.argv[0]) == "__main__.py" else "chrono-origami"
+    ap = argparse.ArgumentParser(prog=prog, description="Isostatic thick-origami structures from FOLD files.")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (help, options, fn) in _COMMANDS.items():
+        p = sub.add_parser(name, help=help, description=help, parents=[options(help)], add_help=False)
+        p.set_defaults(func=fn)
+    return ap
+
+
+def main(argv=None):
+    """Run the command line on ``argv`` (default: sys.argv[1:]); returns the exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except (_Usage, ChronoUnavailable) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OrigamiError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1

@@ -1,0 +1,182 @@
+"""The command line on a hand-checkable FOLD structure, in-process and as a subprocess.
+
+Structure: squares 1 (x in [0, 1]) and 2 (x in [1, 2]) in z = 0 joined by a door
+hinge along x = 1. Panel 1 is clamped by 6 support constraints (vertex 1 xyz,
+vertex 4 xz, vertex 2 z), panel 2 is held at vertex 6 = (2, 1, 0) in z, and
+vertex 5 = (2, 0, 0) of panel 2 carries F = (1, 2, -4). 12 velocities, 12
+constraints: isostatic.
+
+Hand statics of panel 2 (moments about the hinge midpoint c = (1, 0.5, 0)):
+moment about the hinge axis gives the support reaction R = -Fz = 4; the hinge
+then applies to panel 2 the force (-Fx, -Fy, 0) and the moment
+(Fz, 0, -Fy - Fx/2). In panel 2's frame (t = -y as its loop runs the edge,
+m = +z, n = t x m = -x): MT = -Fz = 4, MP = 0, MO = -(Fy + Fx/2) = -2.5,
+N = Fx = 1, TP = Fy = 2, TO = 0. Panel 1 (t = +y, n = +x) receives the
+opposite action: MT = 4, MP = 0, MO = 2.5, N = 1, TP = 2, TO = 0.
+Panel 1's supports balance that action: vertex 1 (-Fx - 2Fy, -Fy, -Fz),
+vertex 4 (2Fy, 0, Fz), vertex 2 (0, 0, 0).
+"""
+import csv
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from chrono_origami import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+F = (1.0, 2.0, -4.0)
+HINGES = {(1, 1): (4.0, 0.0, 2.5, 1.0, 2.0, 0.0), (1, 2): (4.0, 0.0, -2.5, 1.0, 2.0, 0.0)}
+SUPPORTS = [(1, 1, -5.0, -2.0, 4.0), (1, 2, 0.0, 0.0, 0.0), (1, 4, 4.0, 0.0, -4.0), (2, 6, 0.0, 0.0, 4.0)]
+#: the CSV files print 5 significant digits ("%.4e")
+CSV_RTOL = 5e-5
+CSV_ATOL = 1e-12
+
+
+def hand_fold(with_panel2_support=True):
+    support = [None] * 6
+    support[0] = {"dofs": "xyz", "panel": 0}
+    support[3] = {"dofs": "xz", "panel": 0}
+    support[1] = {"dofs": "z", "panel": 0}
+    if with_panel2_support:
+        support[5] = {"dofs": "z", "panel": 1}
+    load = [None] * 6
+    load[4] = {"force": list(F), "panel": 1}
+    return {
+        "file_spec": 1.2,
+        "file_title": "hinged pair",
+        "vertices_coords": [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]],
+        "faces_vertices": [[0, 1, 2, 3], [1, 4, 5, 2]],
+        "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [1, 4], [4, 5], [5, 2]],
+        "edges_assignment": ["B", "F", "B", "B", "B", "B", "B"],
+        "edges_origami:hinge": [None, "door", None, None, None, None, None],
+        "faces_origami:thickness": [0.01, 0.01],
+        "vertices_origami:support": support,
+        "vertices_origami:load": load,
+    }
+
+
+@pytest.fixture
+def fold_file(tmp_path):
+    path = tmp_path / "pair.fold"
+    path.write_text(json.dumps(hand_fold(), indent=1))
+    return path
+
+
+def read_csv(path):
+    with open(path) as f:
+        rows = list(csv.reader(f))
+    return rows[0], [[float(x) for x in r] for r in rows[1:]]
+
+
+def close(a, b):
+    return abs(a - b) <= CSV_ATOL + CSV_RTOL * abs(b)
+
+
+def check_outputs(out):
+    header, rows = read_csv(out / "hinges.csv")
+    assert header == ["hinge", "panel", "MT", "MP", "MO", "N", "TP", "TO"]
+    assert {(int(r[0]), int(r[1])) for r in rows} == set(HINGES)
+    for r in rows:
+        expect = HINGES[(int(r[0]), int(r[1]))]
+        assert all(close(x, e) for x, e in zip(r[2:], expect)), (r, expect)
+    header, rows = read_csv(out / "supports.csv")
+    assert header == ["panel", "vertex", "Fx", "Fy", "Fz"]
+    assert len(rows) == len(SUPPORTS)
+    for r, e in zip(rows, SUPPORTS):
+        assert r[:2] == list(e[:2]) and all(close(x, y) for x, y in zip(r[2:], e[2:])), (r, e)
+    counts = json.loads((out / "counts.json").read_text())
+    expect = dict(M=0, S=0, P=2, H=1, E_b=6, V_i=0, M_BF=1, S_BF=0, S_PH=0, maxwell_M_minus_S=0)
+    assert {k: counts[k] for k in expect} == expect
+
+
+# -------------------------------------------------------------------- in-process
+def test_static_in_process(fold_file, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert cli.main(["static", str(fold_file), "--engine", "reference", "--out", str(out)]) == 0
+    check_outputs(out)
+    text = capsys.readouterr().out
+    assert "hinged pair" in text and "M = 0 mechanisms, S = 0 self-stress states" in text
+
+
+def test_count_in_process(fold_file, tmp_path, capsys):
+    assert cli.main(["count", str(fold_file), "--engine", "reference", "--out", str(tmp_path / "c")]) == 0
+    text = capsys.readouterr().out
+    assert "M = 0 mechanisms, S = 0 self-stress states" in text and ": isostatic" in text
+    assert "M_BF = 1, S_BF = 0" in text
+    assert "M - S = 6P - 5 H_door - 4 H_sliding - supports = 12 - 5 - 0 - 7 = 0" in text
+    assert json.loads((tmp_path / "c" / "counts.json").read_text())["M"] == 0
+
+
+def test_count_finds_the_hinge_mechanism(tmp_path, capsys):
+    """Without the support of panel 2 it turns about the hinge: M = 1, Maxwell 12 - 5 - 6 = 1."""
+    path = tmp_path / "loose.fold"
+    path.write_text(json.dumps(hand_fold(with_panel2_support=False)))
+    assert cli.main(["count", str(path), "--engine", "reference"]) == 0
+    text = capsys.readouterr().out
+    assert "M = 1 mechanisms, S = 0 self-stress states" in text and "isostatic" not in text
+    assert "= 12 - 5 - 0 - 6 = 1" in text
+
+
+def test_malformed_file_in_process(tmp_path, capsys):
+    d = hand_fold()
+    d["vertices_origami:support"][0]["dofs"] = "xw"
+    path = tmp_path / "bad.fold"
+    path.write_text(json.dumps(d))
+    assert cli.main(["static", str(path), "--engine", "reference"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert "vertices_origami:support[0].dofs must be a non-empty subset of" in err
+
+
+def test_missing_file_and_bad_arguments(tmp_path, capsys):
+    assert cli.main(["count", str(tmp_path / "none.fold")]) == 2
+    assert "no such FOLD file" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        cli.main(["static"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        cli.main(["unknown-command", "x.fold"])
+    assert e.value.code == 2
+
+
+# -------------------------------------------------------------------- subprocess
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "chrono_origami", *args], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def test_static_subprocess(fold_file, tmp_path):
+    out = tmp_path / "sub"
+    p = run("static", str(fold_file), "--engine", "reference", "--out", str(out))
+    assert p.returncode == 0, p.stderr
+    check_outputs(out)
+    assert "hinge internal actions" in p.stdout
+
+
+@pytest.mark.parametrize("text, code, message", [
+    (json.dumps({**hand_fold(), "edges_origami:hinge": [None, "hinge", None, None, None, None, None]}), 1,
+     "edges_origami:hinge[1] is \"hinge\"; expected 'door', 'sliding' or null"),
+    ('{"vertices_coords": [[0, 0, 0]],,}', 1, "not valid JSON"),
+    (None, 2, "no such FOLD file"),
+])
+def test_bad_file_subprocess(tmp_path, text, code, message):
+    path = tmp_path / "bad.fold"
+    if text is not None:
+        path.write_text(text)
+    for cmd in ("static", "count"):
+        p = run(cmd, str(path), "--engine", "reference")
+        assert p.returncode == code
+        assert "Traceback" not in p.stderr
+        assert p.stderr.startswith("error: ") and p.stderr.count("\n") == 1, p.stderr
+        assert message in p.stderr
+        assert p.stdout == ""
+
+
+def test_console_script_points_at_main():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    module, func = scripts["chrono-origami"].split(":")
+    assert (module, func) == ("chrono_origami.cli", "main") and callable(cli.main)
