@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ..geometry import newell_normal
+
 from ..errors import StructureError
 from ..structure import DOOR, SLIDING
 from . import operators as op
@@ -66,9 +68,10 @@ def hinge_geometry(pattern, h, vertices=None):
     xa, xb = X[a], X[b]
     t = (xb - xa) / np.linalg.norm(xb - xa)
     p = hinge.panels[0]
-    from ..geometry import newell_normal
-
-    m = newell_normal(X[list(pattern.panels[p])])
+    if vertices is None:
+        m = pattern.panel_normal(p)
+    else:
+        m = newell_normal(X[list(pattern.panels[p])])
     m = m - (m @ t) * t
     m /= np.linalg.norm(m)
     n = np.cross(t, m)

@@ -1,0 +1,80 @@
+"""Reference statics: a hand-checked cantilever, and the labelled answer of an indeterminate structure."""
+import numpy as np
+import pytest
+
+from chrono_origami.errors import IndeterminateError
+from chrono_origami.pattern import CreasePattern
+from chrono_origami.reference.counting import count
+from chrono_origami.reference.statics import solve
+from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support
+
+# two unit squares in the plane z = 0 hinged along x = 1 (hinge from (1,0) to (1,1))
+X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]]
+PANELS = [(0, 1, 2, 3), (1, 4, 5, 2)]
+
+
+def cantilever(kind=DOOR, extra=()):
+    """Panel 1 held isostatically (vertex 1 xyz, 4 xz, 2 z); panel 2 held at vertex 5 (2, 0, 0) in z."""
+    pat = CreasePattern(X, PANELS)
+    sup = (Support(0, 0, "xyz"), Support(3, 0, "xz"), Support(1, 0, "z"), Support(4, 1, "z")) + tuple(extra)
+    # panel 2 carries a downward unit load at its corner (2, 1, 0)
+    return Structure(pat, (kind,), supports=sup, loads=(Load(5, (0, 0, -1.0), 1),))
+
+
+def test_door_hinge_actions_by_hand():
+    # Panel 2: load (0,0,-1) at (2,1,0), support at (2,0,0). Moments about the hinge axis (x = 1) give the
+    # support reaction +1 and no vertical hinge force. About the midpoint c = (1, 0.5, 0) the load and the
+    # support give r x F = (-0.5, 1, 0) + (-0.5, -1, 0) = (-1, 0, 0): the hinge applies (1, 0, 0) to panel 2,
+    # a pure twisting moment.
+    s = cantilever()
+    assert count(s).isostatic
+    r = solve(s)
+    a = r.action(0, 1)
+    np.testing.assert_allclose(a.force, [0, 0, 0], atol=1e-12)
+    np.testing.assert_allclose(a.moment, [1, 0, 0], atol=1e-12)
+    # panel 2's frame: loop (2,5,6,3) runs the hinge 3 -> 2, t = (0,-1,0); m = (0,0,1); n = t x m = (-1,0,0)
+    np.testing.assert_allclose(a.frame, [[-1, 0, 0], [0, -1, 0], [0, 0, 1]], atol=1e-15)
+    assert a.values == pytest.approx((-1, 0, 0, 0, 0, 0), abs=1e-12)   # MT = -1, all else zero
+    # action and reaction; panel 1's frame has t = (0,1,0), n = (1,0,0): the same MT = -1 seen from panel 1
+    b = r.action(0, 0)
+    np.testing.assert_allclose(b.moment, -a.moment, atol=1e-12)
+    assert b.values == pytest.approx((-1, 0, 0, 0, 0, 0), abs=1e-12)
+    # the supports carry the unit load
+    assert sum(x.force[2] for x in r.support_reactions) == pytest.approx(1.0, abs=1e-12)
+    assert r.support_reactions[3].force == pytest.approx([0, 0, 1.0], abs=1e-12)
+
+
+def test_hyperstatic_structure_is_refused_with_M_and_S():
+    s = cantilever(extra=(Support(5, 1, "z"),))     # a second vertical support on panel 2: S = 1
+    c = count(s)
+    assert (c.M, c.S) == (0, 1)
+    with pytest.raises(IndeterminateError, match=r"M = 0 mechanisms, S = 1 self-stress") as e:
+        solve(s)
+    assert (e.value.M, e.value.S) == (0, 1)
+    assert "self-stress state 1: hinges [1], supports at vertices [1, 4, 5, 6]" in str(e.value)   # a twist about x, through the hinge
+
+
+def test_minimum_norm_answer_is_labelled_and_any_self_stress_may_be_added():
+    s = cantilever(extra=(Support(5, 1, "z"),))
+    r = solve(s, allow_indeterminate=True)
+    assert r.status == "minimum-norm" and (r.M, r.S) == (0, 1)
+    assert len(r.self_stress_actions) == 1
+    # adding the self-stress state keeps every panel in equilibrium: the support reactions still carry the load
+    F = sum(x.force for x in r.support_reactions)
+    np.testing.assert_allclose(F, [0, 0, 1], atol=1e-12)
+    assert r.equilibrium_residual < 1e-12
+    st = r.self_stress_actions[0]
+    # a self-stress state is a pair of opposite wrenches on the hinge's two panels
+    np.testing.assert_allclose(st[0].force, -st[1].force, atol=1e-12)
+
+
+def test_mechanism_with_unbalanced_load_is_refused():
+    pat = CreasePattern(X, PANELS)
+    # sliding hinge and a clamped panel 1: panel 2 may slide along the hinge; a load along the axis cannot be carried
+    s = Structure(pat, (SLIDING,), supports=cantilever().supports, loads=(Load(5, (0, 1.0, 0), 1),))
+    c = count(s)
+    assert (c.M, c.S) == (1, 0)
+    with pytest.raises(IndeterminateError, match="M = 1 mechanisms"):
+        solve(s)
+    with pytest.raises(IndeterminateError, match="cannot be equilibrated"):
+        solve(s, allow_indeterminate=True)
