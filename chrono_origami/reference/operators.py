@@ -14,9 +14,12 @@ orthogonal to t_i, p_i (q_i) the image of a point P (Q) of the axis under the
 motion of body i. At a consistent configuration t_1 = t_2, p_1 = p_2, etc.
 
 Note: the paper's scalar constraint c_1 = (t_1.m_2 + t_2.m_1)/2 has zero
-derivative at t_1 = t_2, m_1 = m_2; the operator it prints (eq. 4) and uses,
-with rows -(t_1 x m_2 + t_2 x m_1) / +(...), blocks the relative rotation about
-t x m as intended. We implement the operator as printed.
+derivative at t_1 = t_2, m_1 = m_2, so it cannot be what the printed operator
+differentiates. The printed rows of eq. (4) are, at any configuration, the
+exact derivative of the *difference* c_1 = (t_2.m_1 - t_1.m_2)/2 (likewise c_2
+with n): they block the relative rotation about t x m (and t x n) as intended.
+We implement the operator as printed (tests/test_operators.py checks it
+against finite differences of that difference).
 """
 import numpy as np
 
