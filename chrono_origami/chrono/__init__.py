@@ -1,0 +1,24 @@
+"""The Chrono engine: thick-origami structures in a PyChrono ``ChSystem``.
+
+* :mod:`.links`: the plugin's links -- :class:`~.links.DoorHinge`,
+  :class:`~.links.SlidingHinge`, :class:`~.links.PointSlider`,
+  :class:`~.links.SphericalHinge`, :class:`~.links.VertexSupport`
+  (``ChLinkMateGeneric`` subclasses) and :class:`~.links.DoorHingeLock`,
+  :class:`~.links.SlidingHingeLock` (``ChLinkLock`` masks);
+* :mod:`.system`: :func:`~.system.build_system`, one ``ChBody`` per panel,
+  links per hinge and support, point loads and gravity;
+* :mod:`.analysis`: assembly, counting (M, S) from Chrono's constraint
+  Jacobian, static analysis with a direct sparse solver, reactions into
+  :class:`~chrono_origami.results.StaticResult`.
+
+Importing this package needs PyChrono; without it, it raises
+:class:`~chrono_origami.errors.ChronoUnavailable` (an ``ImportError``).
+"""
+from ..errors import ChronoUnavailable
+
+try:
+    import pychrono as _pychrono  # noqa: F401
+except ImportError as _e:  # pragma: no cover - depends on the machine
+    raise ChronoUnavailable(
+        "the chrono engine needs PyChrono, which does not import here "
+        f"({_e}); install it (conda install -c projectchrono pychrono) or use the reference engine") from _e
