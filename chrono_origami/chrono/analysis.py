@@ -22,8 +22,14 @@ returns true whatever happens, so after every solve the equilibrium residual
 (recomputed here from the link reactions and the structure's loads) and the
 constraint violation are checked; :class:`~chrono_origami.errors.SolverError`
 when they are not small. Hinge actions come from ``GetReaction1``/``GetReaction2``
-(links.py documents the frames) and are reported in each panel's own frame, at
-the current position of the hinge midpoint (material point of the panel).
+(links.py documents the frames): the action on the hinge's second panel q,
+about the current position of the midpoint as a point of q, rotated back to
+q's reference orientation, becomes ``results.hinge_actions``'s wrench (panel
+p's row is the opposite action).
+
+``form`` (the reference engine's name: "hinge" or "points") is accepted as an
+alias of ``hinge_form`` ("mate" or "points"), so ``chrono_origami.analysis``
+can pass the same keywords to both engines.
 
 A structure whose statics is not determined raises
 :class:`~chrono_origami.errors.IndeterminateError` (with M, S and the hinges
@@ -43,12 +49,13 @@ import numpy as np
 import pychrono as chrono
 import scipy.sparse as sp
 
-from ..errors import IndeterminateError, OrigamiError, SolverError
+from ..errors import IndeterminateError, OrigamiError, SolverError, StructureError
 from ..geometry import skew
 from ..reference import counting as _counting
 from ..reference import statics as _statics
 from ..reference.model import Model
 from ..results import StaticResult, SupportReaction, hinge_actions
+from ..structure import Structure
 from . import links as lk
 from .system import build_system
 
@@ -96,6 +103,9 @@ def constraint_residual(built):
 
 @dataclass
 class AssemblyReport:
+    """``exit_flag``: Chrono's ``AssemblyAnalysis::ExitFlag`` name; ``converged``: our own check,
+    ``constraint_residual <= CONSTRAINT_TOL`` (Chrono's flag may say NOT_CONVERGED after a last, exact step)."""
+
     exit_flag: str
     converged: bool
     constraint_residual: float
@@ -109,7 +119,7 @@ def assemble(built, max_iterations=20, abstol_residual=1e-12, reltol_update=1e-1
     flag = built.system.DoAssembly(chrono.POSITION, max_iterations, abstol_residual, reltol_update, abstol_update)
     res, name = constraint_residual(built)
     name_flag = _EXIT_FLAGS.get(flag, str(flag))
-    return AssemblyReport(name_flag, flag != chrono.ExitFlag_NOT_CONVERGED and res <= CONSTRAINT_TOL, res, name)
+    return AssemblyReport(name_flag, bool(res <= CONSTRAINT_TOL), res, name)
 
 
 # ------------------------------------------------------------------ counting
@@ -176,12 +186,27 @@ def chrono_model(built, workdir=None):
     return Model(Cs, x0, L, hinge_rows, support_rows, P)
 
 
-def count(structure, hinge_form="mate", rtol=_counting.RANK_RTOL, built=None, workdir=None):
+def _check_structure(structure):
+    if not isinstance(structure, Structure):
+        raise StructureError(f"the chrono engine expects a chrono_origami Structure, got {type(structure).__name__}")
+
+
+def _hinge_form(hinge_form, form):
+    if form is None:
+        return hinge_form
+    aliases = {"hinge": "mate", "points": "points"}
+    if form not in aliases:
+        raise ValueError(f"unknown form {form!r}; expected 'hinge' or 'points' (or hinge_form 'mate', 'lock', 'points')")
+    return aliases[form]
+
+
+def count(structure, hinge_form="mate", rtol=_counting.RANK_RTOL, built=None, workdir=None, form=None):
     """Numeric M and S (``reference.counting.Counts``) from Chrono's own constraint Jacobian.
 
     ``built``: count an existing :class:`~.system.ChronoStructure` (its
     current configuration) instead of building ``structure`` anew.
     """
+    hinge_form = _hinge_form(hinge_form, form)
     if built is None:
         built = build_system(structure, hinge_form=hinge_form, visual=False)
     model = chrono_model(built, workdir)
@@ -265,7 +290,7 @@ def run_static(built, method="linear", solver="sparse_qr", max_iterations=50, us
 
 
 def static(structure, allow_indeterminate=False, hinge_form="mate", method="linear", solver="sparse_qr",
-           use_tangent_stiffness=True, max_iterations=50, rtol=_counting.RANK_RTOL, built=None):
+           use_tangent_stiffness=True, max_iterations=50, rtol=_counting.RANK_RTOL, built=None, form=None):
     """Hinge internal actions and support reactions computed in Chrono (``results.StaticResult``, engine "chrono").
 
     hinge_form: "mate", "lock" or "points" (see ``system.build_system``);
@@ -275,10 +300,14 @@ def static(structure, allow_indeterminate=False, hinge_form="mate", method="line
     ``built``: analyse an existing ``ChronoStructure`` (e.g. one whose bodies
     were moved off the reference configuration, for the nonlinear analysis).
     """
+    hinge_form = _hinge_form(hinge_form, form)
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
+    if not (isinstance(max_iterations, (int, np.integer)) and max_iterations >= 1):
+        raise ValueError(f"max_iterations must be a positive integer, got {max_iterations!r}")
     _make_solver(solver)   # validates the name before any work
     if built is None:
+        _check_structure(structure)
         built = build_system(structure, hinge_form=hinge_form, use_tangent_stiffness=use_tangent_stiffness,
                              visual=False, anchor=not structure.supports)
     structure = built.structure

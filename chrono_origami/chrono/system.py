@@ -34,7 +34,7 @@ import pychrono as chrono
 
 from ..errors import StructureError
 from ..properties import panel_frame, panel_mass_properties, prism_mass_properties
-from ..structure import SLIDING
+from ..structure import SLIDING, Structure
 from . import links as lk
 from .links import arr, chframe, vec
 
@@ -205,6 +205,8 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
     In an existing system, the structure's gravity (if any) must equal the
     system's.
     """
+    if not isinstance(structure, Structure):
+        raise StructureError(f"build_system expects a chrono_origami Structure, got {type(structure).__name__}")
     if hinge_form not in HINGE_FORMS:
         raise StructureError(f"unknown hinge_form {hinge_form!r}; expected one of {HINGE_FORMS}")
     pat = structure.pattern
