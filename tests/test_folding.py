@@ -1,0 +1,291 @@
+"""Kinematic folding (issue 5): the paper's Lie-group Newton method (sec. 3.4) and its examples."""
+import csv
+import os
+
+import numpy as np
+import pytest
+
+from chrono_origami import analysis, foldfile
+from chrono_origami.errors import OrigamiError, SolverError, StructureError
+from chrono_origami.folding import (Drive, FoldProblem, SingularConfigurationError, along, blocked, examples,
+                                    fixed, fold, hinge_angle, in_plane)
+from chrono_origami.folding.constraints import FoldConstraints
+from chrono_origami.folding.lie import exp_se3, exp_update
+from chrono_origami.folding.problem import assignment_from_fold, parse_hinges
+from chrono_origami.geometry import best_rigid_alignment, skew
+from chrono_origami.patterns import kresling, miura, simple, yoshimura
+from chrono_origami.reference.counting import count
+from chrono_origami.structure import DOOR, SLIDING, Structure
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+
+
+def table(name):
+    return np.loadtxt(os.path.join(DATA, name), delimiter=",", comments="#", skiprows=2)[:, 1:]
+
+
+def aligned_distance(X, T):
+    """Largest vertex distance after the best rigid (proper) alignment of X onto T."""
+    R, d = best_rigid_alignment(X, T)
+    return float(np.linalg.norm(X @ R.T + d - T, axis=1).max())
+
+
+@pytest.fixture(scope="module")
+def yoshimura_fold():
+    return fold(examples.yoshimura_problem(), frame_interval=100.0, allow_singular_start=True)
+
+
+# ------------------------------------------------------------------ building blocks
+def test_exponential_map_is_the_matrix_exponential():
+    from scipy.linalg import expm
+
+    rng = np.random.default_rng(1)
+    for scale in (1e-9, 1e-3, 0.7, 2.5):
+        om, w = scale * rng.standard_normal(3), rng.standard_normal(3)
+        T = np.zeros((4, 4))
+        T[:3, :3], T[:3, 3] = skew(om), w
+        E = expm(T)
+        R, u = exp_se3(om, w)
+        np.testing.assert_allclose(R, E[:3, :3], atol=1e-14)
+        np.testing.assert_allclose(u, E[:3, 3], atol=1e-14)
+
+
+@pytest.mark.parametrize("kind", [DOOR, SLIDING])
+def test_jacobian_is_the_derivative_of_the_constraint_functions(kind):
+    """Every row (hinges, rotation and slide drives, vertex paths): central differences along exp(h v) g."""
+    pat = simple.square_twist()
+    st = Structure(pat, (kind,) * len(pat.hinges))
+    drives = [Drive(0, rate=0.3)] + ([Drive(5, slide_rate=0.2)] if kind == SLIDING else [])
+    prob = FoldProblem(st, drives, [fixed(0), along(5, [1, 2, 0]), in_plane(7, "z")], 3.0)
+    C = FoldConstraints(prob)
+    rng = np.random.default_rng(2)
+    R, u = exp_update(*C.start(), 0.2 * rng.standard_normal((C.n_bodies, 6)))   # inconsistent state
+    F, J, Ft = C.evaluate(R, u, 1.3)
+    h = 1e-6
+    for _ in range(3):
+        v = rng.standard_normal(C.n_cols)
+        Fp = C.evaluate(*exp_update(R, u, (h * v).reshape(-1, 6)), 1.3, False)[0]
+        Fm = C.evaluate(*exp_update(R, u, (-h * v).reshape(-1, 6)), 1.3, False)[0]
+        assert np.abs((Fp - Fm) / (2 * h) - J @ v).max() < 1e-8
+    dFt = (C.evaluate(R, u, 1.3 + h, False)[0] - C.evaluate(R, u, 1.3 - h, False)[0]) / (2 * h)
+    assert np.abs(dFt - Ft).max() < 1e-8
+
+
+def test_hinge_rows_span_the_papers_door_operator_at_a_consistent_state():
+    """At a folded state our exact door rows and eq. (6) (``reference.operators``) block the same motions."""
+    from chrono_origami.reference.model import assemble
+
+    pat = simple.square_twist_folded(20.0)
+    st = Structure(pat)
+    prob = FoldProblem(st, [Drive(0, rate=0.0)], (), 1.0)
+    C = FoldConstraints(prob)
+    _, J, _ = C.evaluate(*C.start(), 0.0)
+    ours = J[:C.n_hinge_rows]
+    paper = assemble(st).Cs.toarray()
+    # same row space: each set is reproduced by least squares from the other (scaled units in both)
+    for A, B in ((ours, paper), (paper, ours)):
+        X = np.linalg.lstsq(B.T, A.T, rcond=None)[0]
+        assert np.abs(B.T @ X - A.T).max() < 1e-10
+
+
+# ------------------------------------------------------------------ the paper's Yoshimura fold
+def test_yoshimura_flat_start_is_singular():
+    with pytest.raises(SingularConfigurationError, match="start configuration is singular"):
+        fold(examples.yoshimura_problem())
+
+
+def test_yoshimura_folding_reproduces_table4(yoshimura_fold):
+    """Sec. 3.4.3: the flat wedge folded for 200 s at 0.005 rad/s against Table 4 (after best rigid alignment).
+
+    Achieved: largest vertex distance 8.68e-4 (vertex 24), for coordinates of
+    order 1-3 printed to 5 significant digits (Table 4's own precision is
+    ~5e-5). The residual is in Table 4, not in the fold:
+
+    * the stated problem is mirror symmetric about the plane x = x_6 and our
+      fold is symmetric to 1e-12, while Table 4 differs from its own mirror
+      image by up to 1.06e-3 (e.g. z_24 - z_25 = -6.6e-4), so no configuration
+      of the stated problem can be nearer to Table 4 than 5.3e-4 at some
+      vertex;
+    * all 15 driven hinges of our fold are at -1 rad (0.005 rad/s x 200 s) to
+      1e-12, while Table 4's measure -0.99782 to -1.00156 rad, errors up to 10
+      times what its rounding explains;
+    * Table 4's vertices 2, 4, 8, 10, 12, 13, 15, 16 are off the x axis lines
+      by up to 2.25e-4 in y, the size of the drift of a velocity-level
+      integration of the vertex conditions with 1 s steps.
+    Table 4 is thus the end of the paper's time integration, with its drift,
+    of the problem we solve exactly. Edge lengths of our fold keep their flat
+    values to 1e-12.
+    """
+    H = yoshimura_fold
+    T = table("table04_yoshimura_wedge_vertices.csv")
+    X = H.final
+    d = aligned_distance(X, T)
+    assert d < 8.7e-4
+    assert H.times[-1] == pytest.approx(200.0)
+    np.testing.assert_allclose(H.drive_values[-1], -1.0, atol=1e-12)
+    # mirror symmetry of our fold and asymmetry of Table 4
+    grid = yoshimura._grid(5)
+    index = {rc: i for i, rc in enumerate(grid)}
+    mirror = [index[(r, 10 - c)] for r, c in grid]
+
+    def mirrored(A):
+        M = A[mirror].copy()
+        M[:, 0] = 2 * A[5, 0] - M[:, 0]
+        return M
+
+    assert np.abs(mirrored(X) - X).max() < 1e-9
+    asym = aligned_distance(mirrored(T), T)
+    assert 1.0e-3 < asym < 1.1e-3
+    assert d > 0.5 * asym
+    # rigid panels: edge lengths kept
+    flat = yoshimura.wedge_pattern()
+    for a, b in flat.edges:
+        assert abs(np.linalg.norm(X[a] - X[b]) - np.linalg.norm(flat.vertices[a] - flat.vertices[b])) < 1e-12
+    # the vertex conditions hold exactly
+    assert np.abs(X[5] - flat.vertices[5]).max() < 1e-12
+    for v in examples.YOSHIMURA_ALONG_X:
+        assert np.abs(X[v - 1, 1:] - flat.vertices[v - 1, 1:]).max() < 1e-12
+    assert H.max_residual < 1e-11
+    assert H.singular_start and "singular" in H.notes[0]
+
+
+def test_yoshimura_snapshots_every_100_s(yoshimura_fold):
+    """Fig. 2(c): frames at 0, 100 and 200 s; the inclined hinges fold by 1.0680 rad at 200 s."""
+    H = yoshimura_fold
+    assert H.times == pytest.approx([0.0, 100.0, 200.0])
+    flat = yoshimura.wedge_pattern()
+    np.testing.assert_allclose(H.drive_values[1], -0.5, atol=1e-12)
+    inclined = [hinge_angle(flat, H.final, h) for h in range(15, 35)]
+    np.testing.assert_allclose(inclined, 1.068016, atol=1e-6)
+
+
+# ------------------------------------------------------------------ Miura, square twist, Kresling
+def test_miura_cantilever_folds_from_flat_to_table1():
+    """Flat -> 27.4 deg between the normals across a straight crease (hinge 2), then Table 1.
+
+    The fold equals the closed-form rigid fold (``patterns.miura``) to 1e-12.
+    Against Table 1 after the best rigid alignment the largest vertex
+    distance is 1.117e-3, not Table 1's printed precision (5e-6 to 5e-4):
+    Table 1 is not a rigid fold of the flat pattern -- its edge lengths differ
+    from the flat ones by up to 3.9e-4 and its panels are not planar -- so no
+    rigid-panel fold can reproduce it to its printed digits.
+    """
+    prob, assignment = examples.miura_problem()
+    H = fold(prob, allow_singular_start=True, assignment=assignment)
+    X = H.final
+    exact = miura.cantilever_vertices(fold_angle_deg=27.4)
+    assert aligned_distance(X, exact) < 1e-12
+    flat = prob.pattern
+    n1, n3 = flat.with_vertices(X).panel_normal(0), flat.with_vertices(X).panel_normal(2)
+    assert miura.fold_angle_between(n1, n3) == pytest.approx(27.4, abs=1e-10)
+    T1 = table("table01_miura_cantilever_vertices.csv")
+    assert aligned_distance(X, T1) == pytest.approx(1.117e-3, abs=1e-6)
+    edge_err = max(abs(np.linalg.norm(T1[a] - T1[b]) - np.linalg.norm(flat.vertices[a] - flat.vertices[b]))
+                   for a, b in flat.edges)
+    assert 3.8e-4 < edge_err < 4.0e-4
+
+
+def test_square_twist_folded_out_of_flat_along_its_mechanism():
+    """Fig. 1: the flat state is singular; folded by 10 deg on the assigned branch, M = 1 and S = 13."""
+    prob, assignment = examples.square_twist_problem(10.0)
+    with pytest.raises(SingularConfigurationError, match="singular"):
+        fold(prob)
+    flat = prob.structure
+    flat_counts = analysis.counts_summary(flat, count(flat))
+    assert flat_counts["singular"] is True and flat_counts["M"] > 1
+    H = fold(prob, allow_singular_start=True, assignment=assignment)
+    X = H.final
+    assert aligned_distance(X, simple.square_twist_folded(10.0).vertices) < 1e-12
+    folded = Structure(flat.pattern.with_vertices(X))
+    c = count(folded)
+    assert (c.M, c.S) == (1, 13)
+    assert analysis.counts_summary(folded, c)["singular"] is False
+
+
+def test_square_twist_rejects_an_assignment_that_does_not_fold():
+    prob, assignment = examples.square_twist_problem(10.0)
+    wrong = dict(assignment)
+    wrong[1] = -wrong[1]
+    with pytest.raises(SolverError, match="not rigidly foldable"):
+        fold(prob, allow_singular_start=True, assignment=wrong)
+
+
+def test_kresling_module_driven_to_its_singular_twist_stops_there():
+    """Table 9 module (twist 20 deg), hinge 1 sliding and its slide driven at 1 /s: stop at twist ~30 deg.
+
+    The fold does not jump: it raises with the time, the configuration and
+    the vanishing singular-value ratio of the constraint Jacobian. At the stop
+    (slide 0.41590, the turning point of the slide along the mechanism) the
+    top ring is twisted by 30.12 deg on average, near the 30 deg (pi/6) of
+    Table 7's singular module; the offset hinge makes the module slightly
+    asymmetric, hence not exactly 30.
+    """
+    prob = examples.kresling_problem(slide_rate=1.0, duration=2.0)
+    with pytest.raises(SingularConfigurationError, match="singular configuration at t = 0.41") as e:
+        fold(prob, frame_interval=0.1)
+    err = e.value
+    assert err.time == pytest.approx(0.41590, abs=1e-5)
+    assert err.sigma_ratio < 1e-4
+    assert examples.top_twist_deg(err.vertices) == pytest.approx(30.12, abs=0.01)
+    assert err.history.times[-1] <= err.time
+    # driven the other way the same module moves on regularly
+    H = fold(examples.kresling_problem(slide_rate=-1.0, duration=0.5))
+    assert min(H.sigma_ratios) > 1e-3
+    assert examples.top_twist_deg(H.final) < 20.0
+
+
+# ------------------------------------------------------------------ inputs and outputs
+@pytest.mark.parametrize("make, message", [
+    (lambda p: FoldProblem(p, [Drive(99, rate=1.0)], ()), "driven hinge 100 does not exist"),
+    (lambda p: FoldProblem(p, [Drive(0, rate=1.0, angle=2.0)], ()), "hinge 1: give exactly one"),
+    (lambda p: FoldProblem(p, [Drive(0, rate=1.0), Drive(0, angle=1.0)], ()), "hinge 1 is driven twice"),
+    (lambda p: FoldProblem(p, [Drive(0, slide_rate=1.0)], ()), "hinge 1 is a door hinge"),
+    (lambda p: FoldProblem(p, [Drive(0, rate=1.0)], [fixed(40)]), "held vertex 41 does not exist"),
+    (lambda p: FoldProblem(p, [Drive(0, rate=1.0)], [fixed(0, panel=3)]), "held vertex 1: panel 4"),
+    (lambda p: FoldProblem(p, [Drive(0, rate=1.0)], [along(0, "w")]), "unknown axis 'w'"),
+    (lambda p: FoldProblem(p, [Drive(0, rate=1.0)], [blocked(0, "xq")]), "vertex 1: blocked directions"),
+    (lambda p: FoldProblem(p, [Drive(0, rate=1.0)], (), duration=-1), "positive number of seconds"),
+    (lambda p: FoldProblem(p, [], ()), "at least one driven hinge"),
+])
+def test_bad_problems_are_refused_with_names(make, message):
+    with pytest.raises(StructureError, match=message):
+        make(simple.square_twist())
+
+
+def test_incompatible_drives_are_reported_not_folded():
+    """Two drives on a one-mechanism twist at rates its kinematics does not allow."""
+    flat = simple.square_twist_folded(5.0)
+    prob = FoldProblem(flat, [Drive(0, rate=0.1), Drive(1, rate=0.1)], (), 1.0)
+    with pytest.raises(SolverError, match="Newton did not converge|incompatible"):
+        fold(prob)
+
+
+def test_hinge_and_vertex_lists_from_text():
+    assert parse_hinges("1,3-5, 9", 12) == [0, 2, 3, 4, 8]
+    with pytest.raises(OrigamiError, match="hinge 13 does not exist"):
+        parse_hinges("2,13", 12)
+    with pytest.raises(OrigamiError, match="cannot read hinge 'a'"):
+        parse_hinges("a", 12)
+
+
+def test_fold_angles_signs_from_fold_assignment():
+    pat = simple.square_twist_folded(10.0)
+    angles = foldfile.fold_angles(pat)
+    signs = assignment_from_fold(pat, foldfile.assignments(pat, angles))
+    for h in range(len(pat.hinges)):
+        assert signs[h] == np.sign(hinge_angle(pat, pat.vertices, h))
+
+
+def test_history_exports_vertices_csv_and_fold_frames(tmp_path, yoshimura_fold):
+    H = yoshimura_fold
+    H.write_vertices_csv(tmp_path / "vertices.csv")
+    with open(tmp_path / "vertices.csv") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["vertex", "x", "y", "z"] and len(rows) == 27
+    np.testing.assert_allclose([float(x) for x in rows[26][1:]], H.final[25], atol=1e-9)
+    H.write_fold(tmp_path / "fold.fold")
+    frames = foldfile.read_frames(str(tmp_path / "fold.fold"))
+    assert len(frames) == 2
+    np.testing.assert_allclose(frames[-1].pattern.vertices, H.final, atol=1e-12)
+    start = foldfile.read_fold(str(tmp_path / "fold.fold"))
+    np.testing.assert_allclose(start.pattern.vertices, yoshimura.wedge_pattern().vertices, atol=1e-15)
