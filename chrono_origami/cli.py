@@ -103,6 +103,20 @@ def count(args):
     return 0
 
 
+def _fold_options(description):
+    from .folding import cli as fold_cli
+
+    return fold_cli.options(description, file_options(description))
+
+
+@command("fold", "fold a FOLD structure by driving hinges (paper sec. 3.4); history as FOLD file_frames",
+         _fold_options)
+def fold_command(args):
+    from .folding import cli as fold_cli
+
+    return fold_cli.run(read_structure(args.file), args)
+
+
 # -------------------------------------------------------------------------- main
 def build_parser():
     prog = "python -m chrono_origami" if os.path.basename(sys.argv[0]) == "__main__.py" else "chrono-origami"

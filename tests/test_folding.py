@@ -289,3 +289,30 @@ def test_history_exports_vertices_csv_and_fold_frames(tmp_path, yoshimura_fold):
     np.testing.assert_allclose(frames[-1].pattern.vertices, H.final, atol=1e-12)
     start = foldfile.read_fold(str(tmp_path / "fold.fold"))
     np.testing.assert_allclose(start.pattern.vertices, yoshimura.wedge_pattern().vertices, atol=1e-15)
+
+
+def test_fold_command_line_and_scene(tmp_path):
+    """The CLI on a FOLD file of the flat wedge and the scene give the same vertices.csv numbers."""
+    import subprocess
+    import sys
+
+    from chrono_origami.cli import main
+    from chrono_origami.structure import Structure
+
+    path = tmp_path / "wedge.fold"
+    foldfile.write_fold(Structure(yoshimura.wedge_pattern()), str(path))
+    rc = main(["fold", str(path), "--drive", "1-15", "--rate", "-0.005", "--time", "200", "--hold", "6",
+               "--along", "2,4,8,10,12-16:x", "--block", "14:xy", "--from-singular", "--frames", "2", "--quiet",
+               "--out", str(tmp_path / "cli")])
+    assert rc == 0
+    assert main(["fold", str(path), "--drive", "1-99", "--rate", "1"]) == 1
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    subprocess.run([sys.executable, os.path.join(root, "scenes", "yoshimura_folding.py"), "--quiet", "--out",
+                    str(tmp_path / "scene")], check=True, capture_output=True)
+    a = np.loadtxt(tmp_path / "cli" / "vertices.csv", delimiter=",", skiprows=1)
+    b = np.loadtxt(tmp_path / "scene" / "vertices.csv", delimiter=",", skiprows=1)
+    assert a.shape == (26, 4)
+    np.testing.assert_allclose(a, b, atol=1e-12)
+    assert aligned_distance(b[:, 1:], table("table04_yoshimura_wedge_vertices.csv")) < 8.7e-4
+    assert len(foldfile.read_frames(str(tmp_path / "scene" / "fold.fold"))) == 2
+    assert (tmp_path / "scene" / "snapshots.png").stat().st_size > 10000

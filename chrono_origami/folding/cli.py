@@ -1,0 +1,118 @@
+"""``python -m chrono_origami fold FILE.fold --drive HINGES --rate R --time T --hold VERTICES ...``.
+
+Hinges and vertices are 1-based lists like ``1,3,5-9``. ``--rate`` (rad/s,
+signed: rotation of a hinge's second panel about the axis run by its first)
+or ``--angle-deg`` (reached at ``--time``). Holds: ``--hold`` (fixed),
+``--along V:AXIS``, ``--in-plane V:NORMAL``, ``--block V:DOFS`` (AXIS/NORMAL
+x, y, z or ``a,b,c``); without any hold, panel 1 is held. A start that is
+singular (a flat pattern) is left with ``--from-singular`` on the branch of the
+file's ``edges_assignment`` (M/V), when it has one. Writes, with ``--out DIR``,
+``DIR/vertices.csv`` (final), ``DIR/fold.fold`` (history as file_frames) and
+``DIR/steps.csv`` (residual of every step).
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+
+from .. import engines
+from ..errors import OrigamiError
+from .problem import (Drive, FoldProblem, along, assignment_from_fold, blocked, fixed, in_plane, parse_hinges,
+                      parse_vertices)
+
+
+def options(description, base=None):
+    ap = base or argparse.ArgumentParser(description=description)
+    ap.add_argument("--drive", required=True, metavar="HINGES", help="driven hinges, 1-based, e.g. 1-15")
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--rate", type=float, help="relative angular velocity of the driven hinges (rad/s, signed)")
+    g.add_argument("--angle-deg", type=float, help="relative rotation reached at --time (deg, signed)")
+    ap.add_argument("--time", type=float, default=1.0, help="fold duration (s), default 1")
+    ap.add_argument("--hold", metavar="VERTICES", help="vertices held fixed, e.g. 6")
+    ap.add_argument("--along", action="append", default=[], metavar="V:AXIS", help="vertices moving only along an axis")
+    ap.add_argument("--in-plane", action="append", default=[], metavar="V:NORMAL", help="vertices moving in a plane")
+    ap.add_argument("--block", action="append", default=[], metavar="V:DOFS", help="vertices held in directions, e.g. 14:xy")
+    ap.add_argument("--frames", type=int, default=20, help="stored frames (default 20)")
+    ap.add_argument("--from-singular", action="store_true", help="leave a singular (e.g. flat) start")
+    ap.add_argument("--engine", choices=engines.ENGINES, default="reference", help="folding engine (default reference)")
+    ap.add_argument("--out", metavar="DIR", help="write vertices.csv, fold.fold, steps.csv here")
+    ap.add_argument("--figure", metavar="FILE", help="snapshots of the fold (png/pdf)")
+    ap.add_argument("--png-frames", metavar="DIR", help="one PNG per stored frame")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    return ap
+
+
+def _axis(text, what):
+    t = text.strip().lower()
+    if t in ("x", "y", "z"):
+        return t
+    try:
+        v = [float(x) for x in t.split(",")]
+    except ValueError:
+        v = []
+    if len(v) != 3:
+        raise OrigamiError(f"{what}: expected x, y, z or three numbers a,b,c, got {text!r}")
+    return v
+
+
+def _pairs(items, n_vertices, what):
+    out = []
+    for item in items:
+        if ":" not in item:
+            raise OrigamiError(f"--{what} {item!r}: expected VERTICES:VALUE, e.g. 2,4:x")
+        vs, val = item.rsplit(":", 1)
+        out += [(v, val) for v in parse_vertices(vs, n_vertices)]
+    return out
+
+
+def build_problem(structure, args):
+    pat = structure.pattern
+    hinges = parse_hinges(args.drive, len(pat.hinges))
+    if args.rate is not None:
+        drives = [Drive(h, rate=args.rate) for h in hinges]
+    else:
+        drives = [Drive(h, angle=np.radians(args.angle_deg)) for h in hinges]
+    paths = [fixed(v) for v in (parse_vertices(args.hold, pat.n_vertices) if args.hold else [])]
+    paths += [along(v, _axis(a, f"--along vertex {v + 1}")) for v, a in _pairs(args.along, pat.n_vertices, "along")]
+    paths += [in_plane(v, _axis(a, f"--in-plane vertex {v + 1}"))
+              for v, a in _pairs(args.in_plane, pat.n_vertices, "in-plane")]
+    paths += [blocked(v, d) for v, d in _pairs(args.block, pat.n_vertices, "block")]
+    return FoldProblem(structure, drives, paths, args.time)
+
+
+def run(structure, args, out=sys.stdout):
+    """Fold, print a summary, write what ``args`` asks for; returns the exit code."""
+    prob = build_problem(structure, args)
+    assignment = None
+    notes = structure.notes.get("fold", {}) if structure.notes else {}
+    if args.from_singular and notes.get("edges_assignment"):
+        assignment = assignment_from_fold(structure.pattern, notes["edges_assignment"])
+    kw = dict(frame_interval=args.time / max(args.frames, 1), allow_singular_start=args.from_singular,
+              assignment=assignment, progress=not args.quiet)
+    engine = engines.resolve(args.engine)
+    if engine == "chrono":
+        from .chrono_fold import fold as chrono_fold
+
+        hist = chrono_fold(prob, frame_interval=kw["frame_interval"], progress=kw["progress"])
+    else:
+        from .newton import fold
+
+        hist = fold(prob, **kw)
+    print(f"{prob.name}: folded for {args.time:g} s ({engine} engine), {len(hist.steps)} steps, largest constraint "
+          f"residual {hist.max_residual:.2e} (scaled), smallest sigma ratio {min(hist.sigma_ratios):.2e}", file=out)
+    for note in hist.notes:
+        print(f"note: {note}", file=out)
+    if args.out:
+        hist.write_vertices_csv(os.path.join(args.out, "vertices.csv"))
+        hist.write_fold(os.path.join(args.out, "fold.fold"))
+        hist.write_steps_csv(os.path.join(args.out, "steps.csv"))
+        print(f"wrote {args.out}/vertices.csv, fold.fold, steps.csv", file=out)
+    if args.figure or args.png_frames:
+        from . import plots
+
+        if args.figure:
+            plots.draw_snapshots(hist, args.figure)
+        if args.png_frames:
+            plots.write_png_frames(hist, args.png_frames)
+    return 0
