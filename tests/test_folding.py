@@ -316,3 +316,48 @@ def test_fold_command_line_and_scene(tmp_path):
     assert aligned_distance(b[:, 1:], table("table04_yoshimura_wedge_vertices.csv")) < 8.7e-4
     assert len(foldfile.read_frames(str(tmp_path / "scene" / "fold.fold"))) == 2
     assert (tmp_path / "scene" / "snapshots.png").stat().st_size > 10000
+
+
+# ------------------------------------------------------------------ Chrono
+chrono_only = pytest.mark.skipif(not __import__("chrono_origami.engines", fromlist=["x"]).chrono_available(),
+                                 reason="PyChrono is not installed (conda install -c projectchrono pychrono)")
+
+
+@pytest.mark.chrono
+@chrono_only
+def test_chrono_and_reference_folds_agree_door_hinges():
+    """Square twist from 5 deg, hinge 1 driven at 0.2 rad/s for 1 s: Chrono motor + assembly vs Lie-group Newton."""
+    from chrono_origami.folding import chrono_fold
+
+    prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
+    ref = fold(prob, frame_interval=0.5)
+    ch = chrono_fold.fold(prob, frame_interval=0.5, dt=0.02)
+    assert ch.times == pytest.approx(ref.times)
+    for a, b in zip(ref.vertices, ch.vertices):
+        assert np.abs(a - b).max() < 1e-6
+    np.testing.assert_allclose(ch.drive_values[-1], 0.2, atol=1e-9)
+    assert ch.max_residual < 1e-10 and min(ch.sigma_ratios) > 1e-4
+
+
+@pytest.mark.chrono
+@chrono_only
+def test_chrono_and_reference_folds_agree_with_a_sliding_hinge_and_vertex_paths():
+    """Kresling module, hinge 1 sliding, slide driven at -1 /s for 0.3 s, bottom vertices on paths."""
+    from chrono_origami.folding import chrono_fold
+
+    prob = examples.kresling_problem(slide_rate=-1.0, duration=0.3)
+    ref = fold(prob, frame_interval=0.1)
+    ch = chrono_fold.fold(prob, frame_interval=0.1, dt=0.01)
+    for a, b in zip(ref.vertices, ch.vertices):
+        assert np.abs(a - b).max() < 1e-6
+    np.testing.assert_allclose(ch.drive_values[-1], -0.3, atol=1e-9)
+
+
+@pytest.mark.chrono
+@chrono_only
+def test_chrono_fold_reports_a_singular_start():
+    from chrono_origami.folding import chrono_fold
+
+    prob, _ = examples.square_twist_problem(10.0)
+    with pytest.raises(SingularConfigurationError, match="singular for this fold in Chrono"):
+        chrono_fold.fold(prob)

@@ -1,0 +1,199 @@
+"""Folding in a Chrono system: rotation motors on the driven hinges, vertex path links, assembly each step.
+
+The structure is built by ``chrono.system.build_system`` (door hinges
+``DoorHinge``, sliding hinges ``SlidingHinge``). A rotation drive adds a
+``ChLinkMotorRotationAngle`` between the hinge's second panel q (body 1) and
+first panel p (body 2) with its Z axis on the hinge axis t (as run by p) and
+a free spindle constraint: it prescribes only the relative angle, so a
+sliding hinge keeps its sliding freedom. A slide drive adds a
+``ChLinkMotorLinearPosition`` along t with a free guide. A vertex path is a
+``ChLinkMateGeneric`` between the panel and the ground whose frame axes span
+the held directions. Without any path, panel 1 is welded to the ground.
+
+Each step sets the system time and runs Chrono's position-level assembly
+(``DoAssembly(POSITION)``, direct sparse QR), starting from a predictor: the
+velocity from a velocity-level assembly (``DoAssembly(VELOCITY)``) times the
+step. Every step reports the largest scaled constraint violation and the
+sigma ratio of Chrono's constraint Jacobian Cq (``analysis.constraint_jacobian``);
+a ratio below ``singular_rtol`` stops the fold with
+:class:`~.problem.SingularConfigurationError`, as in the reference engine.
+"""
+
+import numpy as np
+
+from ..errors import ChronoUnavailable, SolverError
+from .history import FoldHistory
+from .newton import SINGULAR_RTOL, _Progress
+from .problem import SingularConfigurationError
+
+try:
+    import pychrono as chrono
+except ImportError as e:   # pragma: no cover - exercised only without PyChrono
+    raise ChronoUnavailable("Chrono folding needs PyChrono (conda install -c projectchrono pychrono)") from e
+
+from ..chrono import analysis as chan
+from ..chrono.links import chframe, vec
+from ..chrono.system import build_system
+from ..reference.model import hinge_geometry
+from ..structure import Structure
+
+#: largest accepted scaled constraint violation after an assembly
+CONSTRAINT_TOL = 1e-10
+
+
+class ChronoFold:
+    """A fold problem built in Chrono: ``built`` (ChronoStructure), ``motors``, ``path_links``."""
+
+    def __init__(self, problem):
+        self.problem = problem
+        st = problem.structure
+        bare = Structure(st.pattern, st.hinge_kinds, st.thickness, st.density, name=st.name)
+        self.built = build_system(bare, visual=False)
+        b = self.built
+        pat = st.pattern
+        self.L = pat.size or 1.0
+        self.motors = []
+        for d in problem.drives:
+            t, m, n, mid, _, _ = hinge_geometry(pat, d.hinge)
+            p, q = pat.hinges[d.hinge].panels
+            R = np.column_stack([m, np.cross(t, m), t])   # Z = t
+            T = problem.duration
+            if d.kind == "slide":
+                mot = chrono.ChLinkMotorLinearPosition()
+                mot.SetGuideConstraint(chrono.ChLinkMotorLinear.GuideConstraint_FREE)
+            else:
+                mot = chrono.ChLinkMotorRotationAngle()
+                mot.SetSpindleConstraint(chrono.ChLinkMotorRotation.SpindleConstraint_FREE)
+            mot.SetMotorFunction(chrono.ChFunctionRamp(0.0, d.speed(T)))
+            mot.SetName(f"drive of hinge {d.hinge + 1}")
+            mot.Initialize(b.bodies[q], b.bodies[p], chframe(mid, R))
+            b.system.AddLink(mot)
+            self.motors.append(mot)
+        self.path_links = []
+        X = pat.vertices
+        for vp in problem.paths:
+            D = np.asarray(vp.directions, float)
+            Q, _ = np.linalg.qr(np.vstack([D, np.eye(3)]).T)   # first k columns span the held directions
+            k = int(np.linalg.matrix_rank(D))
+            Rf = Q[:, :3] * np.sign(np.linalg.det(Q[:, :3]))
+            link = chrono.ChLinkMateGeneric(bool(k > 0), bool(k > 1), bool(k > 2), False, False, False)
+            link.SetName(f"vertex {vp.vertex + 1} ({vp.label or 'held'})")
+            link.Initialize(b.bodies[vp.panel], b.ground, chframe(X[vp.vertex], Rf))
+            b.system.AddLink(link)
+            self.path_links.append(link)
+        if not problem.paths:
+            weld = chrono.ChLinkMateGeneric(True, True, True, True, True, True)
+            weld.SetName("panel 1 held")
+            weld.Initialize(b.bodies[0], b.ground, chframe(b.com[0]))
+            b.system.AddLink(weld)
+            self.path_links.append(weld)
+        b.system.SetSolver(chrono.ChSolverSparseQR())
+
+    def vertices(self):
+        pat = self.problem.pattern
+        X = pat.vertices
+        return np.array([np.mean([self.built.material_point(p, X[v]) for p in ps], axis=0)
+                         for v, ps in enumerate(pat.vertex_panels)])
+
+    def drive_values(self):
+        out = []
+        for d, mot in zip(self.problem.drives, self.motors):
+            if d.kind == "slide":
+                out.append(float(mot.GetMotorPos()))
+            else:
+                out.append(float(mot.GetMotorAngle()))
+        return np.array(out)
+
+    def residual(self):
+        """(largest scaled constraint violation over every link, its name)."""
+        worst, name = 0.0, ""
+        for link in self.built.system.GetLinks():
+            c = link.GetConstraintViolation()
+            v = float(np.abs(np.asarray([c[i] for i in range(c.Size())])).max()) if c.Size() else 0.0
+            # translational rows in length units: scale by L (rotational rows are O(1) already)
+            v = v / self.L if v > 1e-3 else v
+            if v > worst:
+                worst, name = v, link.GetName()
+        return worst, name
+
+    def sigma_ratio(self):
+        Cq = chan.constraint_jacobian(self.built.system).toarray()
+        m, n = Cq.shape
+        if m < n:
+            return 0.0
+        # scale the translational columns by L, as the reference does
+        s = np.linalg.svd(Cq * _column_scale(n, self.L), compute_uv=False)
+        return float(s[n - 1] / s[0])
+
+
+def _column_scale(n, L):
+    sc = np.ones(n)
+    for i in range(0, n, 6):
+        sc[i:i + 3] = L
+    return sc
+
+
+def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rtol=SINGULAR_RTOL, progress=False,
+         log=None, max_iterations=30):
+    """Fold ``problem`` in Chrono; returns a :class:`~.history.FoldHistory` (``engine="chrono"``).
+
+    Fixed steps ``dt`` (default duration/200, shortened to hit the frame times).
+    """
+    cf = ChronoFold(problem)
+    sys_ = cf.built.system
+    T = float(problem.duration)
+    frame_interval = T / 20 if frame_interval is None else float(frame_interval)
+    dt = T / 200 if dt is None else float(dt)
+    hist = FoldHistory(problem, cf.L, engine="chrono")
+    sys_.SetChTime(0.0)
+    rep = chan.assemble(cf.built, abstol_residual=1e-14)
+    res, name = cf.residual()
+    ratio = cf.sigma_ratio()
+    hist.record(0.0, cf.vertices(), cf.drive_values(), res, ratio)
+    if ratio < singular_rtol:
+        raise SingularConfigurationError(
+            f"{problem.name}: the start configuration is singular for this fold in Chrono (Cq sigma ratio "
+            f"{ratio:.2e}); fold in the reference engine past the singular start, then continue in Chrono "
+            f"from a regular state", 0.0, cf.vertices(), hist, ratio)
+    n_frames = int(np.floor(T / frame_interval + 1e-9))
+    frame_times = [k * frame_interval for k in range(1, n_frames + 1)]
+    if not frame_times or frame_times[-1] < T * (1 - 1e-12):
+        frame_times.append(T)
+    bar = _Progress(T, progress)
+    t = 0.0
+    for target in frame_times:
+        while t < target - 1e-12 * T:
+            h = min(dt, target - t)
+            # predictor: velocities consistent with the motors at time t, integrated over h
+            sys_.SetChTime(t)
+            sys_.DoAssembly(chrono.VELOCITY)
+            for body in cf.built.bodies:
+                v, w = body.GetPosDt(), body.GetAngVelParent()
+                body.SetPos(body.GetPos() + v * h)
+                ang = np.array([w.x, w.y, w.z]) * h
+                th = np.linalg.norm(ang)
+                if th > 0:
+                    q = chrono.QuatFromAngleAxis(th, vec(ang / th))
+                    body.SetRot(q * body.GetRot())
+            sys_.SetChTime(t + h)
+            sys_.DoAssembly(chrono.POSITION, max_iterations, 1e-15, 1e-15, 1e-16)
+            res, name = cf.residual()
+            if res > tol:
+                bar.close()
+                raise SolverError(f"{problem.name}: Chrono's assembly did not converge at t = {t + h:.6g} s "
+                                  f"(largest violation {res:.3g} in {name})")
+            ratio = cf.sigma_ratio()
+            t += h
+            hist.steps.append((t, h, 0, res, ratio))
+            if log:
+                log(f"t = {t:.6g} s  residual {res:.2e} ({name})  sigma ratio {ratio:.2e}")
+            if ratio < singular_rtol:
+                bar.close()
+                raise SingularConfigurationError(
+                    f"{problem.name}: singular configuration at t = {t:.6g} s in Chrono: Cq lost rank "
+                    f"(sigma_min/sigma_max = {ratio:.2e})", t, cf.vertices(), hist, ratio)
+            bar.update(t, f" residual {res:.1e}")
+        hist.record(t, cf.vertices(), cf.drive_values(), res, ratio, 0, h)
+    bar.close()
+    hist.vertex_spread = None
+    return hist
