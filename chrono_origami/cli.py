@@ -9,6 +9,9 @@ Commands
 ``count FILE.fold``
     numeric M and S beside the paper's counting rules (``--out DIR`` writes
     counts.json).
+``design FILE.fold -o DESIGNED.fold``
+    which door hinges to make sliding for S = 0 with M unchanged, ranked by
+    distance from singularity (see :mod:`chrono_origami.design`).
 
 The FOLD keys that hold hinge kinds, supports, loads and thickness are in
 :mod:`chrono_origami.foldfile`.
@@ -26,7 +29,7 @@ import argparse
 import os
 import sys
 
-from . import analysis, engines, scene
+from . import analysis, design, engines, scene
 from .errors import ChronoUnavailable, OrigamiError
 from .foldfile import read_fold
 from .report import tables
@@ -101,6 +104,12 @@ def count(args):
     if args.out:
         tables.write_counts(s, args.out)
     return 0
+
+
+@command("design", "choose the sliding hinges that make a FOLD structure isostatic (all door at the start)",
+         lambda d: design.cli_options(file_options(d)))
+def design_command(args):
+    return design.run_cli(read_structure(args.file), args)
 
 
 def _fold_options(description):

@@ -1,0 +1,261 @@
+"""Isostatic design search (issue 6): which door hinges become sliding hinges."""
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import maximum_bipartite_matching
+
+from chrono_origami import cli
+from chrono_origami.design import DesignError, cli_symmetry, design, hinge_permutation, orbits
+from chrono_origami.foldfile import read_fold, write_fold
+from chrono_origami.geometry import rotation_about
+from chrono_origami.patterns import kresling, miura, simple, yoshimura
+from chrono_origami.reference.counting import count
+from chrono_origami.structure import DOOR, Structure
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def all_door(structure):
+    return structure.with_hinge_kinds((DOOR,) * len(structure.hinge_kinds))
+
+
+def ring():
+    return Structure(simple.rectangular_ring(), name="four-panel ring")
+
+
+def kresling_symmetry(structure):
+    return [hinge_permutation(structure.pattern, rotation_about([0, 0, 1], 2 * np.pi / 3))]
+
+
+# ------------------------------------------------------------------ acceptance
+def test_single_vertex_miura_has_four_minimal_assignments():
+    r = design(all_door(miura.miura_single_vertex()))
+    assert (r.M_before, r.S_before, r.M_after, r.S_after) == (1, 3, 1, 0)
+    assert r.exhaustive
+    assert sorted(d.sliding for d in r.designs) == list(itertools.combinations(range(4), 3))
+    for d in r.designs:
+        assert d.verified and (d.M, d.S) == (1, 0)
+        assert d.sigma_min > 0.1 and d.condition < 10 and 0 < d.max_force < 10
+    conditions = [d.condition for d in r.designs]
+    assert conditions == sorted(conditions) and conditions[0] < conditions[-1]
+
+
+@pytest.mark.parametrize("steps", [0, 1, 2, 3, 4])
+def test_sequential_miura_strip_needs_a_single_door_hinge(steps):
+    st = all_door(miura.miura_strip(steps))
+    H = len(st.hinge_kinds)
+    assert H == 4 + 3 * steps
+    r = design(st)
+    assert (r.M_before, r.S_before) == (1, 3 + 3 * steps)
+    assert (r.M_after, r.S_after) == (1, 0)
+    # every minimal assignment has one door hinge, and any hinge may be that one
+    assert len(r.designs) == H
+    assert all(len(d.sliding) == H - 1 and (d.M, d.S) == (1, 0) for d in r.designs)
+    # the builder's isostatic strip (door hinge 1) is one of them, confirmed by an independent count
+    paper = miura.miura_strip(steps)
+    assert tuple(h for h, k in enumerate(paper.hinge_kinds) if k != DOOR) in [d.sliding for d in r.designs]
+    c = count(r.structure(st))
+    assert (c.M, c.S) == (1, 0)
+
+
+def three_per_interior_vertex(pattern, sliding):
+    """True when the sliding hinges can be given out three to each interior vertex (bipartite matching)."""
+    interior = pattern.interior_vertices
+    slots = [(v, k) for v in interior for k in range(3)]
+    rows, cols = [], []
+    for i, (v, _) in enumerate(slots):
+        for j, h in enumerate(sliding):
+            if v in pattern.hinges[h].vertices:
+                rows.append(i)
+                cols.append(j)
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(slots), len(sliding)))
+    return len(sliding) == len(slots) and np.all(maximum_bipartite_matching(graph, perm_type="column") >= 0)
+
+
+def test_yoshimura_wedge_from_18_to_0_with_three_sliding_hinges_per_interior_vertex():
+    st = yoshimura.table4_structure(kind="door")
+    pat = st.pattern
+    assert len(pat.interior_vertices) == 6
+    r = design(st)
+    assert (r.M_before, r.S_before, r.M_after, r.S_after) == (0, 18, 0, 0)
+    assert len(r.designs) > 1
+    for d in r.designs:
+        assert d.verified and (d.M, d.S) == (0, 0) and len(d.sliding) == 18
+        assert three_per_interior_vertex(pat, d.sliding)
+        assert np.isfinite(d.max_force) and d.max_force > 1.0   # unit tip load, lever arms of order 1
+    # preferring the paper's hinges (three leaving each interior vertex upwards) gives exactly them
+    paper = yoshimura.isostatic_sliding_hinges(pat)
+    r2 = design(st, prefer=paper, samples=0)
+    assert list(r2.greedy.sliding) == paper and (r2.greedy.M, r2.greedy.S) == (0, 0)
+
+
+def test_exchange_search_on_the_yoshimura_wedge_ends_on_the_paper_design():
+    st = yoshimura.table4_structure(kind="door")
+    plain = design(st)
+    r = design(st, improve=10)
+    paper = yoshimura.isostatic_sliding_hinges(st.pattern)
+    assert list(r.best.sliding) == paper
+    assert r.best.condition < 0.5 * plain.best.condition
+    # the ranking is by condition number
+    conditions = [d.condition for d in r.designs]
+    assert conditions == sorted(conditions)
+
+
+@pytest.mark.parametrize("modules, n_designs", [(2, 10), (3, 25)])
+def test_kresling_tower_symmetric_design_has_door_hinges_on_one_module(modules, n_designs):
+    st = kresling.kresling_tower(modules, door_module=None)
+    layout = st.notes["kresling"]
+    H = len(st.hinge_kinds)
+    assert H == 6 * modules + 3 * (modules - 1)
+    r = design(st, symmetry=kresling_symmetry(st))
+    assert [len(o) for o in r.orbits] == [3] * (H // 3)
+    assert (r.M_before, r.S_before, r.M_after, r.S_after) == (0, 9 * (modules - 1), 0, 0)
+    assert r.exhaustive and len(r.designs) == n_designs
+    for d in r.designs:
+        assert all(set(o) <= set(d.sliding) or not set(o) & set(d.sliding) for o in r.orbits)
+        assert (d.M, d.S) == (0, 0) and len(d.sliding) == H - 6
+    # the best-ranked design is the paper's: the six hinges of one module are door hinges, all others slide
+    door = set(range(H)) - set(r.best.sliding)
+    assert door in [set(m) for m in layout.module_hinges]
+    # and every one-module design is found
+    for m in layout.module_hinges:
+        assert tuple(sorted(set(range(H)) - set(m))) in [d.sliding for d in r.designs]
+
+
+def test_four_panel_ring_is_not_reducible_below_two_self_stress_states():
+    r = design(ring())
+    assert (r.M_before, r.S_before, r.M_after, r.S_after) == (1, 3, 1, 2)
+    assert not r.reachable
+    assert sorted(d.sliding for d in r.designs) == [(0,), (1,), (2,), (3,)]
+    assert all((d.M, d.S) == (1, 2) for d in r.designs)
+    assert len(r.irremovable) == 2 and all(hs == (0, 1, 2, 3) for hs in r.irremovable)
+    text = r.report()
+    assert "S = 0 cannot be reached without adding mechanisms: 2 self-stress state(s)" in text
+
+
+# ------------------------------------------------------------------ options
+def test_required_door_and_sliding_hinges():
+    st = all_door(miura.miura_single_vertex())
+    assert [d.sliding for d in design(st, door=[0]).designs] == [(1, 2, 3)]
+    assert sorted(d.sliding for d in design(st, sliding=[0]).designs) == [(0, 1, 2), (0, 1, 3), (0, 2, 3)]
+
+
+def test_preference_orders_the_greedy_design():
+    st = all_door(miura.miura_single_vertex())
+    assert design(st).greedy.sliding == (0, 1, 2)
+    assert design(st, prefer=[3, 2, 1]).greedy.sliding == (1, 2, 3)
+    assert design(st, prefer=[3, 0]).greedy.sliding == (0, 1, 3)
+
+
+def test_mirror_symmetry_keeps_orbits_together():
+    st = all_door(miura.miura_single_vertex())
+    perms = cli_symmetry(st.pattern, mirrors=["x"])
+    assert perms == [[3, 1, 2, 0]]           # the mirror swaps the zigzag hinges 1 and 4
+    r = design(st, symmetry=perms)
+    assert r.orbits == ((0, 3), (1,), (2,))
+    assert sorted(d.sliding for d in r.designs) == [(0, 1, 3), (0, 2, 3)]
+
+
+def test_required_sliding_hinges_that_add_mechanisms_are_refused():
+    with pytest.raises(DesignError, match=r"required sliding hinges \[1, 2\] add 1 mechanism"):
+        design(ring(), sliding=[0, 1])
+
+
+def test_bad_input_names_the_hinge():
+    st = all_door(miura.miura_single_vertex())
+    with pytest.raises(DesignError, match=r"door hinges: hinge 9 does not exist \(the pattern has hinges 1..4\)"):
+        design(st, door=[8])
+    with pytest.raises(DesignError, match="hinge 2 is required both to stay door and to slide"):
+        design(st, door=[1], sliding=[1])
+    with pytest.raises(DesignError, match="preference: hinge 3 is listed twice"):
+        design(st, prefer=[2, 2])
+    with pytest.raises(DesignError, match="symmetry 1 has 3 entries"):
+        design(st, symmetry=[[0, 1, 2]])
+    yo = yoshimura.table4_structure(kind="door")
+    perm = list(range(35))
+    perm[0], perm[20] = 20, 0                 # a short vertical hinge onto an inclined one
+    with pytest.raises(DesignError, match="symmetry 1 maps hinge 1 .* onto hinge 21 .*not a symmetry"):
+        design(yo, symmetry=[perm])
+    with pytest.raises(DesignError, match="does not map hinge 1 .* onto a hinge"):
+        hinge_permutation(yo.pattern, rotation_about([0, 0, 1], 0.3))
+
+
+def test_orbits_of_generated_group():
+    assert orbits(6, [[1, 2, 0, 3, 4, 5], [0, 1, 2, 4, 3, 5]]) == ((0, 1, 2), (3, 4), (5,))
+
+
+def test_sparse_null_space_path_agrees_with_the_dense_one():
+    for st in (miura.miura_patch(4, 5), yoshimura.table4_structure(kind="door"), ring()):
+        dense = design(st, samples=0, max_subsets=0)
+        sparse = design(st, samples=0, max_subsets=0, dense_limit=0)
+        assert (sparse.M_before, sparse.S_before, sparse.M_after, sparse.S_after) == \
+               (dense.M_before, dense.S_before, dense.M_after, dense.S_after)
+        assert sparse.greedy.sliding == dense.greedy.sliding
+
+
+def test_miura_patch_counts_match_the_direct_count():
+    st = miura.miura_patch(4, 5)
+    r = design(st, samples=0, max_subsets=0, dense_limit=0)
+    c = count(st)
+    assert (r.M_before, r.S_before) == (c.M, c.S) == (1, 42)
+    designed = count(r.structure(st, r.greedy))
+    assert (designed.M, designed.S) == (r.greedy.M, r.greedy.S) == (1, r.S_after)
+    assert len(st.hinge_kinds) - len(r.greedy.sliding) == 1
+
+
+def test_as_dict_is_one_based():
+    d = design(all_door(miura.miura_single_vertex())).as_dict()
+    assert d["M_before"] == 1 and d["S_before"] == 3 and d["M_after"] == 1 and d["S_after"] == 0
+    assert len(d["sliding"]) == 3 and set(d["sliding"]) <= {1, 2, 3, 4} and d["designs_found"] == 4
+    json.dumps(d)
+
+
+# ------------------------------------------------------------------ command line and gallery
+def test_cli_design_writes_the_hinge_kinds(tmp_path, capsys):
+    src, dst = tmp_path / "vertex.fold", tmp_path / "designed.fold"
+    write_fold(all_door(miura.miura_single_vertex()), src)
+    assert cli.main(["design", str(src), "-o", str(dst), "--door", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "before (all door hinges): M = 1, S = 3" in out
+    assert "after: M = 1, S = 0 with 3 sliding hinges" in out
+    assert "designs found (every minimal assignment): 1" in out
+    st = read_fold(dst)
+    assert st.hinge_kinds == ("sliding", "sliding", "sliding", "door")
+    assert (count(st).M, count(st).S) == (1, 0)
+
+
+def test_cli_design_bad_hinge_is_one_line(tmp_path, capsys):
+    src = tmp_path / "vertex.fold"
+    write_fold(all_door(miura.miura_single_vertex()), src)
+    assert cli.main(["design", str(src), "--slide", "7"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == "error: sliding hinges: hinge 7 does not exist (the pattern has hinges 1..4)"
+    assert cli.main(["design", str(src), "--prefer", "two"]) == 1
+    assert "--prefer: 'two' is not a hinge number" in capsys.readouterr().err
+
+
+def test_gallery_writes_designs_json(tmp_path):
+    subprocess.run([sys.executable, str(ROOT / "scenes" / "design_gallery.py"), "--out", str(tmp_path)],
+                   check=True, capture_output=True, text=True)
+    entries = {e["structure"]: e for e in json.loads((tmp_path / "designs.json").read_text())}
+    keys = {"structure", "M_before", "S_before", "M_after", "S_after", "sliding", "designs_found"}
+    assert all(set(e) == keys for e in entries.values())
+    got = {name: (e["M_before"], e["S_before"], e["M_after"], e["S_after"], len(e["sliding"]))
+           for name, e in entries.items()}
+    assert got == {
+        "single-vertex Miura-ori": (1, 3, 1, 0, 3),
+        "Miura-ori strip (4 steps)": (1, 15, 1, 0, 15),
+        "Yoshimura wedge (Table 4)": (0, 18, 0, 0, 18),
+        "Kresling tower (2 modules)": (0, 9, 0, 0, 9),
+        "Kresling tower (3 modules)": (0, 18, 0, 0, 18),
+        "four-panel ring": (1, 3, 1, 2, 1),
+    }
+    assert entries["single-vertex Miura-ori"]["designs_found"] == 4
+    assert entries["Kresling tower (2 modules)"]["designs_found"] == 10
+    assert all(1 <= h <= 35 for h in entries["Yoshimura wedge (Table 4)"]["sliding"])
