@@ -1,0 +1,244 @@
+"""Chrono's Irrlicht view (--screenshot, --viz) under xvfb-run: real pictures, checked pixel by pixel.
+
+Needs PyChrono with its Irrlicht module and xvfb-run (marked ``chrono``;
+skipped with the reason when either is missing). Each picture is made in a
+subprocess, as a user runs a scene or the command line, and is checked against
+the camera of :mod:`chrono_origami.chrono.viewer`: panel, hinge, support and
+load colours where the structure projects, nothing outside the frame.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pychrono", reason="PyChrono is not installed: the Irrlicht viewer needs it")
+pytest.importorskip("pychrono.irrlicht", reason="this PyChrono has no Irrlicht module: the viewer needs it")
+
+import matplotlib.image as mpimg  # noqa: E402
+from matplotlib.colors import rgb_to_hsv  # noqa: E402
+
+from chrono_origami.chrono import viewer  # noqa: E402
+from chrono_origami.foldfile import write_fold  # noqa: E402
+from chrono_origami.patterns import kresling, miura  # noqa: E402
+
+pytestmark = pytest.mark.chrono
+XVFB = shutil.which("xvfb-run")
+needs_xvfb = pytest.mark.skipif(XVFB is None, reason="xvfb-run is not installed (apt-get install xvfb xauth)")
+ROOT = Path(__file__).resolve().parents[1]
+W, H = viewer.WINDOW_SIZE
+#: rows of the title and logo, left out of the colour counts (the Chrono logo is orange)
+BAND = 80
+
+
+def env(**extra):
+    e = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    e.pop("CHRONO_DATA_PATH", None)
+    e.update(extra)
+    return e
+
+
+def xvfb(args, server="-screen 0 1280x1024x24", **extra):
+    """Run ``args`` under xvfb-run (-a: a free display number)."""
+    return subprocess.run([XVFB, "-a", "-s", server] + [str(a) for a in args], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT, env=env(**extra))
+
+
+def load_png(path):
+    img = np.asarray(mpimg.imread(path))[..., :3]
+    return np.round(img * 255).astype(np.uint8) if img.dtype != np.uint8 else img
+
+
+def classes(img):
+    """Boolean masks of the view's colours (hue in degrees, saturation, value)."""
+    hsv = rgb_to_hsv(img / 255.0)
+    h, s, v = hsv[..., 0] * 360, hsv[..., 1], hsv[..., 2]
+    bg = np.all(np.abs(img.astype(int) - np.round(np.array(viewer.BACKGROUND) * 255)) <= 2, axis=-1)
+    return {
+        "background": bg,
+        "panel": (h >= 25) & (h <= 55) & (s >= 0.12) & (s <= 0.55) & (v >= 0.15),  # (0.80, 0.72, 0.55) shaded
+        "load": (h >= 15) & (h <= 40) & (s >= 0.7) & (v >= 0.3),
+        "door": (h >= 205) & (h <= 240) & (s >= 0.45) & (v >= 0.2),
+        "sliding": ((h <= 15) | (h >= 345)) & (s >= 0.45) & (v >= 0.2),
+        "support": (h >= 110) & (h <= 160) & (s >= 0.4) & (v >= 0.15),
+    }
+
+
+def near(mask, px, radius=14):
+    """True if ``mask`` has a pixel within ``radius`` of pixel (column, row) ``px``."""
+    c, r = int(round(px[0])), int(round(px[1]))
+    return bool(mask[max(r - radius, 0):r + radius + 1, max(c - radius, 0):c + radius + 1].any())
+
+
+def count(mask, px, radius=14):
+    """Pixels of ``mask`` within ``radius`` of pixel (column, row) ``px``."""
+    c, r = int(round(px[0])), int(round(px[1]))
+    return int(mask[max(r - radius, 0):r + radius + 1, max(c - radius, 0):c + radius + 1].sum())
+
+
+def check_picture(img, structure):
+    """Checks common to every screenshot; returns the colour masks and the projected vertices."""
+    assert img.shape == (H, W, 3)
+    assert not viewer.is_blank(img)
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 500           # shading, not flat fills
+    assert img.std() > 15
+    m = classes(img)
+    body = np.zeros_like(m["background"])
+    body[BAND:] = True
+    # the background is the most common colour, and the structure covers a fair part of the frame
+    assert 0.35 < m["background"].mean() < 0.95
+    # nothing is cut off: the structure stays inside the frame, and inside its projected extent
+    target, eye = viewer.frame_camera(viewer.view_points(structure), (W, H))
+    P = viewer.project(viewer.view_points(structure), eye, (W, H))
+    assert P[:, 0].min() > 0 and P[:, 0].max() < W and P[:, 1].min() > 0 and P[:, 1].max() < H
+    rows, cols = np.nonzero(~m["background"] & body)
+    assert cols.min() >= P[:, 0].min() - 6 and cols.max() <= P[:, 0].max() + 6
+    assert rows.min() >= P[:, 1].min() - 6 and rows.max() <= P[:, 1].max() + 6
+    assert cols.min() > 5 and cols.max() < W - 6 and rows.max() < H - 6
+    # framed, not lost in the middle: the drawing spans most of the frame in one direction
+    assert max((cols.max() - cols.min()) / W, (rows.max() - rows.min()) / H) > 0.55
+    # every panel is drawn where the camera puts it (its centroid is covered by the structure)
+    pat = structure.pattern
+    X = pat.vertices
+    for p in range(pat.n_panels):
+        c = viewer.project(X[list(pat.panels[p])].mean(0)[None], eye, (W, H))[0]
+        assert not m["background"][int(round(c[1])), int(round(c[0]))], f"panel {p + 1} centroid shows background"
+    assert (m["panel"] & body).mean() > 0.02
+    # loads: orange at each loaded vertex (arrow tips); supports: green at each supported vertex
+    for ld in structure.loads:
+        assert near(m["load"], viewer.project(X[ld.vertex][None], eye, (W, H))[0]), f"no arrow at {ld}"
+    seen = [near(m["support"], viewer.project(X[s.vertex][None], eye, (W, H))[0]) for s in structure.supports]
+    assert sum(seen) >= len(seen) - 1            # one may hide behind the structure
+    return m, body, X, eye
+
+
+@needs_xvfb
+def test_scene_screenshot_kresling_module(tmp_path):
+    png = tmp_path / "kresling.png"
+    r = xvfb([sys.executable, "scenes/kresling_module.py", "--engine", "reference", "--screenshot", png])
+    assert r.returncode == 0, r.stderr
+    assert f"screenshot written to {png}" in r.stdout
+    assert "Traceback" not in r.stderr and "fall back to OpenGL" not in r.stderr
+    structure = kresling.kresling_module()
+    img = load_png(png)
+    m, body, X, eye = check_picture(img, structure)
+    # six door hinges drawn (blue), no sliding hinge (red)
+    assert (m["door"] & body).mean() > 0.01
+    assert (m["sliding"] & body).mean() < 1e-4
+    # the Chrono logo is in the corner when Chrono's data is found (beside this PyChrono, or in its prefix)
+    if viewer.chrono_data_path() is not None:
+        assert m["load"][10:74, 10:133].mean() > 0.05
+
+
+@needs_xvfb
+def test_cli_screenshot_miura_cantilever(tmp_path):
+    structure = miura.miura_cantilever()
+    fold = tmp_path / "miura.fold"
+    write_fold(structure, fold)
+    png = tmp_path / "miura.png"
+    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png])
+    assert r.returncode == 0, r.stderr
+    img = load_png(png)
+    m, body, X, eye = check_picture(img, structure)
+    # 15 sliding hinges (red) and 1 door hinge (blue), each drawn at its own hinge
+    pat = structure.pattern
+    mids = {kind: [viewer.project(X[list(h.vertices)].mean(0)[None], eye, (W, H))[0]
+                   for h in pat.hinges if structure.hinge_kinds[h.index] == kind] for kind in ("door", "sliding")}
+    assert len(mids["door"]) == 1 and len(mids["sliding"]) == 15
+    assert count(m["door"], mids["door"][0]) > 3 * count(m["sliding"], mids["door"][0])
+    assert sum(count(m["sliding"], c) > 3 * count(m["door"], c) for c in mids["sliding"]) >= 13
+    assert (m["sliding"] & body).mean() > 0.01 and (m["door"] & body).mean() > 0.002
+
+
+@needs_xvfb
+def test_viz_window_opens_renders_and_closes(tmp_path):
+    script = (
+        "import json, numpy as np\n"
+        "from chrono_origami.patterns.kresling import kresling_module\n"
+        "from chrono_origami.chrono import viewer\n"
+        "v = viewer.StructureView(kresling_module(), size=(640, 480))\n"
+        "n = v.run(max_frames=5)\n"
+        "a = v.grab(); b = v.grab()\n"
+        "v.vis.Quit()\n"                      # as when the user closes the window
+        "after = v.run(max_frames=5)\n"
+        "v.close()\n"
+        "print(json.dumps({'n': n, 'after': after, 'frames': v.frames, 'shape': a.shape, 'same': bool((a == b).all()),"
+        " 'colours': len(np.unique(a.reshape(-1, 3), axis=0))}))\n"
+        "viewer.show(kresling_module(), interactive=True, max_frames=3)\n")
+    r = xvfb([sys.executable, "-c", script])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    out = json.loads(lines[0])
+    assert out["n"] == 5 and out["after"] == 0 and out["frames"] == 7
+    assert out["shape"] == [480, 640, 3] and out["colours"] > 200
+    assert out["same"]                              # a still view: the camera does not drift between frames
+    assert lines[1] == "viewer closed after 3 frames"
+
+
+@needs_xvfb
+def test_without_chrono_data_the_view_still_renders(tmp_path):
+    png = tmp_path / "nodata.png"
+    script = ("import sys\nfrom chrono_origami.patterns.kresling import kresling_module\n"
+              "from chrono_origami.chrono import viewer\n"
+              "viewer._data_candidates = lambda path: []\n"
+              f"viewer.show(kresling_module(), screenshot={str(png)!r})\n")
+    r = xvfb([sys.executable, "-c", script])
+    assert r.returncode == 0, r.stderr
+    assert "notice: Chrono data (fonts/) not found; set $CHRONO_DATA_PATH" in r.stderr
+    img = load_png(png)
+    m, body, X, eye = check_picture(img, kresling.kresling_module())
+    assert not m["load"][10:74, 10:133].any()            # no logo
+
+
+def one_line_error(r, text):
+    assert r.returncode == 1, (r.returncode, r.stderr)
+    err = r.stderr.strip().splitlines()
+    assert err[-1].startswith("error: ") and text in err[-1], r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_no_display_is_a_one_line_error(tmp_path):
+    e = env()
+    e.pop("DISPLAY", None)
+    r = subprocess.run([sys.executable, "scenes/kresling_module.py", "--engine", "reference", "--screenshot",
+                        str(tmp_path / "x.png")], capture_output=True, text=True, timeout=300, cwd=ROOT, env=e)
+    one_line_error(r, "no X display ($DISPLAY is not set): run under xvfb-run")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_bad_screenshot_name_and_data_path_are_one_line_errors(tmp_path):
+    scene = [sys.executable, "scenes/kresling_module.py", "--engine", "reference", "--screenshot"]
+    r = subprocess.run(scene + [str(tmp_path / "x.jpg")], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                       env=env(DISPLAY=":0"))
+    one_line_error(r, "expected a .png file name")
+    r = subprocess.run(scene + [str(tmp_path / "x.png")], capture_output=True, text=True, timeout=300, cwd=ROOT,
+                       env=env(DISPLAY=":0", CHRONO_DATA_PATH=str(tmp_path)))
+    one_line_error(r, f"Chrono data folder {str(tmp_path)!r} (from $CHRONO_DATA_PATH) has no fonts/ folder")
+
+
+@needs_xvfb
+def test_screen_without_glx_visual_is_a_one_line_error(tmp_path):
+    # an 8-bit X screen has no GLX visual: Irrlicht cannot create its OpenGL device
+    r = xvfb([sys.executable, "scenes/kresling_module.py", "--engine", "reference", "--screenshot",
+              tmp_path / "x.png"], server="-screen 0 640x480x8")
+    one_line_error(r, "Irrlicht could not open an OpenGL window")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_camera_frames_every_structure_tightly():
+    for structure in (kresling.kresling_module(), miura.miura_cantilever(), kresling.kresling_module(height=2.0)):
+        pts = viewer.view_points(structure)
+        for size in ((1024, 768), (400, 800)):
+            w, h = size
+            target, eye = viewer.frame_camera(pts, size)
+            P = viewer.project(pts, eye, size)
+            x = np.abs(P[:, 0] - w / 2) / (w / 2)
+            y = np.abs(P[:, 1] - h / 2) / (h / 2)
+            assert x.max() <= viewer.FILL[0] + 1e-9 and y.max() <= viewer.FILL[1] + 1e-9
+            # tight: the fill limit is reached in one direction
+            assert max(x.max() - viewer.FILL[0], y.max() - viewer.FILL[1]) > -1e-6
+            assert np.allclose(viewer.project(target[None], eye, size)[0], (w / 2, h / 2))
