@@ -163,6 +163,8 @@ class DesignResult:
                          f"state(s) have no axial component on any hinge that may slide")
             for k, hs in enumerate(self.irremovable[:max_rows]):
                 lines.append(f"  irremovable state {k + 1}: hinges {_numbers(hs)}")
+            if not self.irremovable:
+                lines.append("  (their hinges are listed only for structures solved by the dense path)")
         lines += [n for n in self.notes]
         kind = "every minimal assignment" if self.exhaustive else "greedy search"
         lines.append(f"designs found ({kind}): {len(self.designs)}; reference load: {self.reference_load}")
@@ -616,8 +618,8 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
     designs = [make(c, ranked and i < max_ranked) for i, c in enumerate(candidates)]
     greedy = designs[0]
     designs.sort(key=_rank_key)
-    if improve and ranked and not exhaustive:
-        start = set(designs[0].sliding) - set(sliding)
+    start = set(designs[0].sliding) - set(sliding)
+    if improve and ranked and not exhaustive and _predicted(ax, start) == (ax.M_start, ax.S_min):
         better = _improve(ax, groups, start, improve)
         if better not in candidates:
             candidates.append(better)
