@@ -55,7 +55,7 @@ large internal actions. Ranking uses dense matrices: it is skipped (metrics
 None) above ``rank_limit`` columns.
 """
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.linalg as sla
@@ -710,6 +710,8 @@ def run_cli(structure, args, out=None):
     if args.output:
         from .foldfile import write_fold
 
-        write_fold(result.structure(structure, chosen), args.output)
+        designed = result.structure(structure, chosen)
+        write_fold(replace(designed, name=f"{structure.name} (designed: {len(chosen.sliding)} sliding hinges)"),
+                   args.output)
         print(f"design {_numbers(chosen.sliding)} (M = {chosen.M}, S = {chosen.S}) written to {args.output}", file=out)
     return 0

@@ -226,6 +226,7 @@ def test_cli_design_writes_the_hinge_kinds(tmp_path, capsys):
     assert "after: M = 1, S = 0 with 3 sliding hinges" in out
     assert "designs found (every minimal assignment): 1" in out
     st = read_fold(dst)
+    assert st.name == "single-vertex Miura-ori (designed: 3 sliding hinges)"
     assert st.hinge_kinds == ("sliding", "sliding", "sliding", "door")
     assert (count(st).M, count(st).S) == (1, 0)
 
