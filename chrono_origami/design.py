@@ -50,9 +50,10 @@ of the scaled operator, see ``reference.model``), then by the largest
 internal action under a reference load: the structure's loads, or by default
 a generic load -- a unit force at each panel centroid, in a direction drawn
 from ``numpy.random.default_rng(0)`` -- with the components that work on the
-design's mechanisms and rigid motions removed (so every design can carry it). A near-singular design shows a small sigma_min and
-large internal actions. Ranking uses dense matrices: it is skipped (metrics
-None) above ``rank_limit`` columns.
+design's mechanisms and rigid motions removed (so every design can carry
+it). A near-singular design shows a small sigma_min and large internal
+actions. Ranking uses dense matrices: it is skipped (metrics None) above
+``rank_limit`` columns.
 """
 import itertools
 from dataclasses import dataclass, field, replace
