@@ -161,3 +161,25 @@ def test_gravity_and_massless_panels():
     assert b.nominal_mass == [True, True] and all(body.GetMass() > 0 for body in b.bodies)
     r = ca.static(light, built=b)
     np.testing.assert_allclose(sum(x.force for x in r.support_reactions), [-0.2, -0.3, 1.5], atol=1e-12)
+
+
+def test_hinge_glyphs_sit_at_the_hinge_midpoints():
+    """Each hinge's visual shape is placed at its midpoint (regression: a freed temporary frame once gave garbage)."""
+    import pychrono as chrono
+
+    from chrono_origami.chrono import links as lk
+    from chrono_origami.chrono import system as S
+    from chrono_origami.patterns import kresling, miura
+
+    for st in (miura.miura_cantilever(), kresling.kresling_module()):
+        built = S.build_system(st)
+        for h in range(len(st.pattern.hinges)):
+            link = built.hinges[h].links[0]
+            frame = chrono.ChFramed(link.GetVisualModelFrame())
+            shape = chrono.ChFramed(link.GetVisualModel().GetShapeFrame(0))
+            where = lk.arr(frame.GetPos()) + lk.rotation(frame) @ lk.arr(shape.GetPos())
+            mid, R = lk.hinge_link_frame(st.pattern, h)
+            np.testing.assert_allclose(where, mid, atol=1e-12)
+            # the glyph's axis is the hinge axis
+            axis = lk.rotation(frame) @ lk.rotation(shape)[:, 2]
+            assert abs(abs(axis @ R[:, 2]) - 1) < 1e-12

@@ -300,7 +300,8 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
             system.AddLink(link)
         if visual:
             first, _ = items[0]
-            o = arr(first.GetFrame2Abs().GetPos())
+            f2 = first.GetFrame2Abs()   # keep the frame alive: GetPos() returns a reference into it
+            o = arr(f2.GetPos())
             offset = R.T @ (mid - o)
             length = float(np.linalg.norm(X[b] - X[a]))
             shapes = _hinge_shape(kind, length, 0.02 * L)

@@ -203,30 +203,6 @@ def _libgl():
     return None
 
 
-def _seat_hinge_glyphs(built):
-    """Put the builder's hinge shapes (``built.hinge_shapes``) at the hinge midpoint, Z along the hinge axis.
-
-    Works around ``system.build_system`` placing them with
-    ``arr(first.GetFrame2Abs().GetPos())``: ``GetPos`` returns a reference into
-    the temporary frame, freed before it is read, so the offset is garbage and
-    the glyphs land away from their hinges. Correct whether or not that is fixed.
-    """
-    pat = built.structure.pattern
-    for h, shapes in enumerate(getattr(built, "hinge_shapes", None) or []):
-        link = built.hinges[h].links[0]
-        mid, R = lk.hinge_link_frame(pat, h)
-        frame = link.GetVisualModelFrame()          # held: its GetPos() is a reference into it
-        pos = frame.GetPos()
-        o = np.array([pos.x, pos.y, pos.z])
-        Rf = lk.rotation(frame)
-        model = link.GetVisualModel()
-        if model is None:
-            continue
-        model.Clear()
-        for shape in shapes:
-            model.AddShape(shape, lk.chframe(Rf.T @ (mid - o), Rf.T @ R))
-
-
 def _check_png_path(path):
     path = os.fspath(path)
     if not path.lower().endswith(".png"):
@@ -351,7 +327,6 @@ class StructureView:
             print(f"notice: Chrono data (fonts/) not found; set ${DATA_ENV} to Chrono's data folder. "
                   "Drawing without logo and skybox.", file=sys.stderr)
         self.built = built if built is not None else chsys.build_system(structure, visual=True)
-        _seat_hinge_glyphs(self.built)
         self._add_glyphs()
         self.max_load = max((float(np.linalg.norm(ld.force)) for ld in structure.loads), default=0.0)
         self.target, self.eye = frame_camera(view_points(structure), (w, h))
