@@ -33,8 +33,9 @@ def parser(description):
     return ap
 
 
-def run_static(structure, args, out=sys.stdout):
+def run_static(structure, args, out=None):
     """Count, solve, print and write what ``args`` asks for; returns the process exit code."""
+    out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     try:
         engine = engines.resolve(args.engine)
     except ChronoUnavailable as e:
@@ -73,8 +74,9 @@ def run_static(structure, args, out=sys.stdout):
     return 0
 
 
-def write_self_stress(structure, counts, out_dir, out=sys.stdout):
+def write_self_stress(structure, counts, out_dir, out=None):
     """Print the self-stress states and write self_stress.csv (state, hinge, panel, MT..TO)."""
+    out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     from .reference import statics
 
     model = counts.model

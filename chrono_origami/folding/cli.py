@@ -81,8 +81,9 @@ def build_problem(structure, args):
     return FoldProblem(structure, drives, paths, args.time)
 
 
-def run(structure, args, out=sys.stdout):
+def run(structure, args, out=None):
     """Fold, print a summary, write what ``args`` asks for; returns the exit code."""
+    out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     prob = build_problem(structure, args)
     assignment = None
     notes = structure.notes.get("fold", {}) if structure.notes else {}
