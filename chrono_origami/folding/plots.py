@@ -3,7 +3,7 @@ import os
 
 import numpy as np
 
-from ..report.figures import _backend, draw_structure
+from ..report.figures import _backend, draw_structure, frame_axes, save_figure
 
 
 def draw_snapshots(history, path=None, times=None, view=(20, -70), title=None):
@@ -31,22 +31,9 @@ def draw_snapshots(history, path=None, times=None, view=(20, -70), title=None):
         ax.add_collection3d(Poly3DCollection(polys, facecolors=[(*color[:3], 0.25 + 0.5 * f)],
                                              edgecolors=[(0.1, 0.1, 0.1, 0.5 + 0.5 * f)], linewidths=0.6))
         ax.text(*X[np.argmax(X[:, 2] + X[:, 1])], f" t = {history.times[k]:g} s", fontsize=8, color=color)
-    lo, hi = allX.min(0), allX.max(0)
-    c, r = 0.5 * (lo + hi), 0.5 * (hi - lo).max()
-    ax.set_xlim(c[0] - r, c[0] + r)
-    ax.set_ylim(c[1] - r, c[1] + r)
-    ax.set_zlim(c[2] - r, c[2] + r)
-    ax.set_box_aspect((1, 1, 1))
-    ax.view_init(*view)
-    ax.set_xlabel("x")
-    ax.set_ylabel("y")
-    ax.set_zlabel("z")
+    frame_axes(ax, allX, view)
     ax.set_title(title or f"{history.problem.name}: snapshots")
-    if path:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-        plt.close(fig)
-    return fig
+    return save_figure(fig, path)
 
 
 def write_png_frames(history, directory, view=(20, -70)):
@@ -55,15 +42,10 @@ def write_png_frames(history, directory, view=(20, -70)):
     os.makedirs(directory, exist_ok=True)
     st = history.problem.structure
     allX = np.concatenate(history.vertices)
-    lo, hi = allX.min(0), allX.max(0)
-    c, r = 0.5 * (lo + hi), 0.5 * (hi - lo).max()
     paths = []
     for k, (t, X) in enumerate(zip(history.times, history.vertices)):
         fig = draw_structure(st, None, vertices=X, view=view, title=f"{history.problem.name}: t = {t:g} s")
-        ax = fig.axes[0]
-        ax.set_xlim(c[0] - r, c[0] + r)
-        ax.set_ylim(c[1] - r, c[1] + r)
-        ax.set_zlim(c[2] - r, c[2] + r)
+        frame_axes(fig.axes[0], allX, view)   # the same axes for every frame
         p = os.path.join(directory, f"frame_{k:04d}.png")
         fig.savefig(p, dpi=100)
         plt.close(fig)

@@ -72,7 +72,15 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
             ax.text(*X[list(pat.panels[p])].mean(0), str(p + 1), color="navy", fontsize=9, ha="center", zorder=6)
         for h in pat.hinges:
             ax.text(*X[list(h.vertices)].mean(0), str(h.index + 1), color="darkred", fontsize=8, ha="center", zorder=6)
-    lo, hi = X.min(0), X.max(0)
+    frame_axes(ax, X, view)
+    ax.set_title(title or f"{structure.name}: door hinges dashed, sliding hinges solid")
+    return save_figure(fig, path)
+
+
+def frame_axes(ax, points, view):
+    """Equal-scale 3-D axes (global x, y, z) framing ``points``, seen from ``view`` = (elevation, azimuth) deg."""
+    P = np.asarray(points, float)
+    lo, hi = P.min(0), P.max(0)
     c, r = 0.5 * (lo + hi), 0.5 * (hi - lo).max()
     ax.set_xlim(c[0] - r, c[0] + r)
     ax.set_ylim(c[1] - r, c[1] + r)
@@ -82,8 +90,14 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
     ax.set_xlabel("x")
     ax.set_ylabel("y")
     ax.set_zlabel("z")
-    ax.set_title(title or f"{structure.name}: door hinges dashed, sliding hinges solid")
+
+
+def save_figure(fig, path, dpi=120):
+    """Save ``fig`` to ``path`` (png/pdf; folders made) and close it; no path: return it open."""
     if path:
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-        plt.close(fig)
+        import os
+
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+        _backend().close(fig)
     return fig
