@@ -8,7 +8,7 @@ import tempfile
 import numpy as np
 import pytest
 
-chrono = pytest.importorskip("pychrono", reason="PyChrono is not installed: the Chrono engine tests need it")
+chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
 
 from chrono_origami.chrono import analysis as ca  # noqa: E402
 from chrono_origami.chrono import links as lk  # noqa: E402

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-pytest.importorskip("pychrono", reason="PyChrono is not installed: the Chrono engine tests need it")
+pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
 
 pytestmark = pytest.mark.chrono
 
