@@ -1,0 +1,117 @@
+"""The common command line of the modal scenes (``scenes/kc_*.py``, ``scenes/*_modes.py``).
+
+Each scene finds a static equilibrium with Chrono (with Kc), prints its lowest
+modes with and without Kc at that equilibrium, and with ``--out DIR`` writes
+
+* ``DIR/modes.csv``: ``mode,eig_real,eig_imag,freq_hz,stable``, the modes of the
+  analysis with Kc (``--no-kc``: without Kc, the static analysis included) sorted
+  by frequency (Hz, ``|Im lambda| / 2 pi``; 0 for a divergence), zero (rigid-body,
+  mechanism) and spurious modes left out. lambda in rad/s.
+
+``--no-kc`` runs everything without Kc, so a loaded mechanism's static
+analysis fails: the error is printed and the exit code is 1 (no CSV).
+Structures also take ``--fold FILE`` (mode ``--mode`` animated in FOLD
+``file_frames``) and ``--png DIR`` (PNG frames).
+"""
+import argparse
+import os
+import sys
+
+from .errors import ChronoUnavailable, OrigamiError
+
+
+def parser(description, structure=False):
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--out", metavar="DIR", help="write DIR/modes.csv")
+    ap.add_argument("--no-kc", action="store_true",
+                    help="no constraint tangent stiffness anywhere (static analysis and modes)")
+    ap.add_argument("--modes", type=int, default=10, metavar="N", help="modes to print (default 10)")
+    ap.add_argument("--method", choices=["auto", "nullspace", "augmented", "sparse"], default="auto",
+                    help="eigen solver (default auto: null-space reduction, sparse shift-invert for large systems)")
+    if structure:
+        ap.add_argument("--fold", metavar="FILE", help="write mode --mode animated in a FOLD file (file_frames)")
+        ap.add_argument("--png", metavar="DIR", help="write PNG frames of mode --mode")
+        ap.add_argument("--mode", type=int, default=1, help="mode to export (1-based, default 1)")
+        ap.add_argument("--frames", type=int, default=24, help="frames per period in the exports (default 24)")
+    return ap
+
+
+def _modal():
+    try:
+        from .chrono import modal
+    except ChronoUnavailable as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    return modal
+
+
+def report(with_kc, without_kc, args, out=sys.stdout):
+    """Print the modes (both analyses when there are two) and write modes.csv; returns the exit code."""
+    if without_kc is not None:
+        print(with_kc.table(args.modes, "modes with Kc (constraint tangent stiffness):"), file=out)
+        print(file=out)
+        print(without_kc.table(args.modes, "modes without Kc, same equilibrium:"), file=out)
+        print(file=out)
+        from .chrono.modal import KcComparison
+
+        print(KcComparison(with_kc, without_kc).table(args.modes), file=out)
+    else:
+        print(with_kc.table(args.modes, "modes without Kc (static analysis without Kc too):" if args.no_kc
+                            else "modes with Kc:"), file=out)
+    if args.out:
+        path = with_kc.write_csv(os.path.join(args.out, "modes.csv"))
+        print(f"modes written to {path}", file=out)
+    return 0
+
+
+def run_system(system, args, equilibrium_note=None, out=sys.stdout):
+    """Modal analysis of a bare ChSystem (pendulum, anchor chain) as the scene options ask."""
+    modal = _modal()
+    try:
+        if args.no_kc:
+            r = modal.modal_analysis(system, False, args.method, None, "no-kc")
+            second = None
+        else:
+            c = modal.compare_tangent_stiffness(system, args.method)
+            r, second = c.with_kc, c.without_kc
+    except OrigamiError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(f"static equilibrium: relative residual {r.equilibrium.residual:.2e}, constraint violation "
+          f"{r.equilibrium.violation:.2e}", file=out)
+    if equilibrium_note:
+        print(equilibrium_note(), file=out)
+    return report(r, second, args, out)
+
+
+def run_structure(structure, args, out=sys.stdout, **kw):
+    """Modal analysis of an origami structure (:func:`~chrono_origami.chrono.modal.structure_modes`) with exports."""
+    modal = _modal()
+    try:
+        res = modal.structure_modes(structure, use_tangent_stiffness=not args.no_kc, method=args.method, **kw)
+    except OrigamiError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    r = res.with_kc
+    print(f"{structure.name}: {structure.pattern!r}", file=out)
+    eq = r.equilibrium
+    print(f"static equilibrium: relative residual {eq.residual:.2e}, constraint violation {eq.violation:.2e}"
+          + (f"; crease spring torques up to {abs(res.springs.torques()).max():.4g}" if res.springs else ""),
+          file=out)
+    if r.info.get("dof") == 0:
+        print("no modes: Cq has full column rank (no mechanism), so rigid panels on ideal hinges cannot move",
+              file=out)
+    code = report(r, res.without_kc, args, out)
+    modes = r.modes
+    if getattr(args, "fold", None) or getattr(args, "png", None):
+        if not 1 <= args.mode <= len(modes):
+            print(f"error: --mode {args.mode}: the analysis has {len(modes)} modes", file=sys.stderr)
+            return 1
+        mode = modes[args.mode - 1]
+        if args.fold:
+            modal.write_mode_fold(args.fold, res.built, r, mode, args.frames)
+            print(f"mode {args.mode} ({mode.freq_hz:.5g} Hz) written to {args.fold}", file=out)
+        if args.png:
+            paths = modal.write_mode_pngs(args.png, res.built, r, mode, args.frames)
+            print(f"{len(paths)} frames of mode {args.mode} written to {args.png}", file=out)
+    return code
