@@ -12,6 +12,12 @@ Commands
 ``design FILE.fold -o DESIGNED.fold``
     which door hinges to make sliding for S = 0 with M unchanged, ranked by
     distance from singularity (see :mod:`chrono_origami.design`).
+``fold FILE.fold --drive ...``
+    kinematic folding (see :mod:`chrono_origami.folding.cli`).
+``play FILE.fold --viz | --png-frames DIR``
+    a fold history (frame 0 and ``file_frames``, e.g. the ``fold.fold`` that
+    ``fold --out`` writes) played in Chrono's Irrlicht viewer, or one PNG per
+    frame (headless under xvfb-run).
 
 The FOLD keys that hold hinge kinds, supports, loads and thickness are in
 :mod:`chrono_origami.foldfile`.
@@ -124,6 +130,28 @@ def fold_command(args):
     from .folding import cli as fold_cli
 
     return fold_cli.run(read_structure(args.file), args)
+
+
+def _play_options(description):
+    ap = file_options(description)
+    ap.add_argument("--viz", action="store_true", help="play the frames in a window, looping until it is closed")
+    ap.add_argument("--png-frames", metavar="DIR", help="one PNG per frame, drawn by Irrlicht (headless: xvfb-run)")
+    ap.add_argument("--fps", type=float, default=10.0, help="frames per second of --viz (default 10)")
+    return ap
+
+
+@command("play", "play a FOLD file's fold history (file_frames) in Chrono's Irrlicht viewer", _play_options)
+def play_command(args):
+    if not (args.viz or args.png_frames):
+        raise _Usage("play: give --viz and/or --png-frames DIR")
+    if not args.fps > 0:
+        raise _Usage(f"play: --fps must be positive, got {args.fps:g}")
+    read_structure(args.file)
+    from .chrono import viewer
+
+    structure, frames, times = viewer.fold_file_frames(args.file)
+    viewer.play(structure, frames, times, png_dir=args.png_frames, interactive=args.viz, fps=args.fps)
+    return 0
 
 
 # -------------------------------------------------------------------------- main

@@ -11,8 +11,12 @@ prints the largest vertex distance from Table 4 after the best rigid alignment.
 writes out/yoshimura_folding/vertices.csv (vertex,x,y,z: the final
 configuration, paper numbering), fold.fold (the history as FOLD file_frames,
 one every --frame-interval s), steps.csv (residual of every step) and
-snapshots.png (Fig. 2(c)); --png-frames DIR writes one PNG per frame,
---engine chrono folds in a Chrono system instead.
+snapshots.png (Fig. 2(c)); --png-frames DIR writes one PNG per frame
+(--png-renderer irrlicht: drawn by Chrono's Irrlicht, headless under
+xvfb-run), --viz plays the fold in the Irrlicht viewer. --engine chrono folds
+in a Chrono system: the flat start is singular, so the reference engine takes
+the first step (to --chrono-start s, default 1 s, its own first step) and
+Chrono folds from that configuration to 200 s (chrono_fold.regular_start).
 """
 import argparse
 import os
@@ -29,13 +33,19 @@ if __name__ == "__main__":
     ap.add_argument("--engine", choices=engines.ENGINES, default="reference", help="folding engine (default reference)")
     ap.add_argument("--frame-interval", type=float, default=100.0, help="s between stored frames (Fig. 2(c): 100)")
     ap.add_argument("--png-frames", metavar="DIR", help="one PNG per stored frame (headless)")
+    ap.add_argument("--png-renderer", choices=("matplotlib", "irrlicht"), default="matplotlib",
+                    help="renderer of --png-frames (default matplotlib)")
+    ap.add_argument("--viz", action="store_true", help="play the fold in Chrono's Irrlicht viewer")
+    ap.add_argument("--chrono-start", type=float, default=1.0, metavar="T0",
+                    help="--engine chrono: time (s) of the reference engine's configuration Chrono starts from")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     args = ap.parse_args()
     prob = examples.yoshimura_problem()
     if engines.resolve(args.engine) == "chrono":
-        from chrono_origami.folding.chrono_fold import fold as chrono_fold
+        from chrono_origami.folding.chrono_fold import fold as chrono_fold, regular_start
 
-        hist = chrono_fold(prob, frame_interval=args.frame_interval, progress=not args.quiet)
+        hist = chrono_fold(prob, frame_interval=args.frame_interval, progress=not args.quiet,
+                           start=regular_start(prob, args.chrono_start))
     else:
         from chrono_origami.folding import fold
 
@@ -56,8 +66,7 @@ if __name__ == "__main__":
 
         draw_snapshots(hist, os.path.join(args.out, "snapshots.png"))
         print(f"wrote {args.out}/vertices.csv, fold.fold, steps.csv, snapshots.png")
-    if args.png_frames:
-        from chrono_origami.folding.plots import write_png_frames
+    from chrono_origami.folding.cli import views
 
-        print(f"wrote {len(write_png_frames(hist, args.png_frames))} PNG frames to {args.png_frames}")
+    views(hist, args)
     sys.exit(0)

@@ -361,3 +361,49 @@ def test_chrono_fold_reports_a_singular_start():
     prob, _ = examples.square_twist_problem(10.0)
     with pytest.raises(SingularConfigurationError, match="singular for this fold in Chrono"):
         chrono_fold.fold(prob)
+
+
+@pytest.mark.chrono
+@chrono_only
+def test_chrono_folds_the_yoshimura_wedge_from_the_reference_regular_start():
+    """Sec. 3.4.3 shortened to 4 s: the flat start is singular in Chrono; from the reference engine's state at 1 s
+    (``regular_start``) Chrono folds on alone and both engines agree to 1e-6 at 2, 3 and 4 s.
+
+    Over the full 200 s (dt 1 s, frames every 20 s) they agree to 7e-14.
+    """
+    from chrono_origami.folding import chrono_fold
+
+    prob = examples.yoshimura_problem(duration=4.0)
+    with pytest.raises(SingularConfigurationError, match="singular for this fold in Chrono.*regular_start"):
+        chrono_fold.fold(prob)
+    ref = fold(prob, frame_interval=1.0, allow_singular_start=True)
+    t0, X0 = chrono_fold.regular_start(prob, 1.0)
+    assert t0 == 1.0 and np.abs(X0 - ref.vertices[1]).max() < 1e-10   # the same branch as the full reference fold
+    ch = chrono_fold.fold(prob, frame_interval=1.0, dt=0.25, start=(t0, X0))
+    assert ch.times == pytest.approx([1.0, 2.0, 3.0, 4.0])
+    for a, b in zip(ref.vertices[1:], ch.vertices):
+        assert np.abs(a - b).max() < 1e-6
+    assert np.abs(ch.vertices[0] - X0).max() < 1e-12        # started where the reference engine was
+    assert np.abs(ch.vertices[-1] - ch.vertices[0]).max() > 0.01  # and folded on from there
+    np.testing.assert_allclose(ch.drive_values[-1], -0.005 * 4.0, atol=1e-9)
+    assert ch.max_residual < 1e-10 and min(ch.sigma_ratios) > 1e-6
+    assert "Chrono started at t = 1 s" in ch.notes[0]
+
+
+@pytest.mark.chrono
+@chrono_only
+def test_chrono_start_configuration_errors():
+    from chrono_origami.errors import StructureError
+    from chrono_origami.folding import chrono_fold
+
+    prob = examples.yoshimura_problem(duration=4.0)
+    with pytest.raises(SolverError, match=r"start time must lie inside the fold \(0, 4\) s, got 5"):
+        chrono_fold.regular_start(prob, 5.0)
+    X = prob.pattern.vertices.copy()
+    X[0, 1] += 0.1                                   # vertex 1 off its panel: not a rigid configuration
+    with pytest.raises(SolverError, match="not a rigid-panel configuration"):
+        chrono_fold.fold(prob, start=(1.0, X))
+    with pytest.raises(StructureError, match=r"needs 26 x 3 vertex coordinates, got shape \(3, 3\)"):
+        chrono_fold.fold(prob, start=(1.0, np.zeros((3, 3))))
+    with pytest.raises(SolverError, match="start time 9 s is outside the fold"):
+        chrono_fold.fold(prob, start=(9.0, prob.pattern.vertices))

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("pychrono", reason="PyChrono is not installed: the Irrlicht viewer needs it")
-pytest.importorskip("pychrono.irrlicht", reason="this PyChrono has no Irrlicht module: the viewer needs it")
+pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Irrlicht viewer needs it")
+pytest.importorskip("pychrono.irrlicht", exc_type=ImportError, reason="this PyChrono has no Irrlicht module: the viewer needs it")
 
 import matplotlib.image as mpimg  # noqa: E402
 from matplotlib.colors import rgb_to_hsv  # noqa: E402
@@ -242,3 +242,99 @@ def test_camera_frames_every_structure_tightly():
             # tight: the fill limit is reached in one direction
             assert max(x.max() - viewer.FILL[0], y.max() - viewer.FILL[1]) > -1e-6
             assert np.allclose(viewer.project(target[None], eye, size)[0], (w / 2, h / 2))
+
+
+# ------------------------------------------------------------------ fold playback
+def _wedge_fold(tmp_path):
+    from chrono_origami.patterns import yoshimura
+    from chrono_origami.structure import Structure
+
+    path = tmp_path / "wedge.fold"
+    write_fold(Structure(yoshimura.wedge_pattern()), path)
+    return path
+
+
+FOLD_ARGS = ["--drive", "1-15", "--rate", "-0.05", "--time", "20", "--hold", "6", "--along", "2,4,8,10,12-16:x",
+             "--block", "14:xy", "--from-singular", "--frames", "4", "--quiet"]
+
+
+@needs_xvfb
+def test_fold_played_as_irrlicht_png_frames_and_from_its_fold_file(tmp_path):
+    """The Yoshimura wedge folded by 1 rad: 5 Irrlicht frames, the wedge's tip moved where the camera puts it.
+
+    ``play`` of the written fold.fold draws the same pictures below the title.
+    """
+    wedge = _wedge_fold(tmp_path)
+    r = xvfb([sys.executable, "-m", "chrono_origami", "fold", wedge, *FOLD_ARGS, "--out", tmp_path / "out",
+              "--png-frames", tmp_path / "irr", "--png-renderer", "irrlicht"])
+    assert r.returncode == 0, r.stderr
+    assert f"wrote 5 Irrlicht PNG frames to {tmp_path / 'irr'}" in r.stdout
+    names = sorted(os.listdir(tmp_path / "irr"))
+    assert names == [f"frame_{k:04d}.png" for k in range(5)]
+    imgs = [load_png(tmp_path / "irr" / n) for n in names]
+    structure, frames, times = viewer.fold_file_frames(tmp_path / "out" / "fold.fold")
+    assert times == pytest.approx([0, 5, 10, 15, 20]) and len(frames) == 5
+    for img in imgs:
+        assert img.shape == (H, W, 3) and not viewer.is_blank(img)
+        assert len(np.unique(img.reshape(-1, 3), axis=0)) > 200
+    # the camera frames every configuration of the fold
+    pts = np.vstack([viewer.view_points(structure.with_pattern(structure.pattern.with_vertices(X))) for X in frames])
+    target, eye = viewer.frame_camera(pts, (W, H))
+    first, last = classes(imgs[0]), classes(imgs[-1])
+    X0, X1 = frames[0], frames[-1]
+    tip = int(np.argmax(np.linalg.norm(X1 - X0, axis=1)))
+    assert tip == 25 and np.linalg.norm(X1[tip] - X0[tip]) > 0.5        # vertex 26, the wedge's tip
+    p0, p1 = viewer.project(np.array([X0[tip], X1[tip]]), eye, (W, H))
+    assert np.linalg.norm(p1 - p0) > 60
+    # the tip is drawn where it is in each frame, and the place it left is background
+    assert count(~first["background"], p0, 6) > 20 and count(~first["background"], p1, 6) == 0
+    assert count(~last["background"], p1, 6) > 20 and count(~last["background"], p0, 6) == 0
+    # the held vertex 6 stays drawn in both
+    p6 = viewer.project(X0[5][None], eye, (W, H))[0]
+    assert count(~first["background"], p6, 6) > 20 and count(~last["background"], p6, 6) > 20
+    changed = np.any(imgs[0][BAND:] != imgs[-1][BAND:], axis=-1)
+    assert changed.mean() > 0.02
+    # every frame differs from the one before: the panels moved frame by frame
+    for a, b in zip(imgs, imgs[1:]):
+        assert np.any(a[BAND:] != b[BAND:], axis=-1).mean() > 0.005
+    r = xvfb([sys.executable, "-m", "chrono_origami", "play", tmp_path / "out" / "fold.fold", "--png-frames",
+              tmp_path / "play"])
+    assert r.returncode == 0, r.stderr
+    assert sorted(os.listdir(tmp_path / "play")) == names
+    for n, img in zip(names, imgs):
+        assert np.array_equal(load_png(tmp_path / "play" / n)[BAND:], img[BAND:]), n
+
+
+@needs_xvfb
+def test_fold_viz_window_plays_the_frames(tmp_path):
+    wedge = _wedge_fold(tmp_path)
+    script = (
+        "import sys\n"
+        "from chrono_origami.cli import main\n"
+        "from chrono_origami.chrono import viewer\n"
+        "played = []\n"
+        "def play(*a, **k):\n"
+        "    played.append(len(a[1]))\n"
+        "    return real(*a, **dict(k, max_frames=12))\n"
+        "real, viewer.play = viewer.play, play\n"
+        f"rc = main(['fold', {str(wedge)!r}] + {FOLD_ARGS!r} + ['--viz'])\n"
+        "print('rc', rc, 'frames', played)\n")
+    r = xvfb([sys.executable, "-c", script])
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert lines[-2:] == ["viewer closed after 12 frames", "rc 0 frames [5]"]
+
+
+def test_play_errors_are_one_line(tmp_path):
+    wedge = _wedge_fold(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "chrono_origami", "play", str(wedge)], capture_output=True, text=True,
+                       timeout=300, cwd=ROOT, env=env())
+    assert r.returncode == 2 and r.stderr.strip() == "error: play: give --viz and/or --png-frames DIR"
+    script = ("from chrono_origami.chrono import viewer\n"
+              "from chrono_origami.patterns.kresling import kresling_module\n"
+              "m = kresling_module()\n"
+              "viewer.play(m, [m.pattern.vertices, m.pattern.vertices[:3]], png_dir='x')\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                       env=env(DISPLAY=":0"))
+    one_line_error(r, "frame 1 has shape (3, 3); the pattern needs 6 x 3 vertex coordinates")
+    assert not (tmp_path / "x").exists()

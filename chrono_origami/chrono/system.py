@@ -33,6 +33,7 @@ import numpy as np
 import pychrono as chrono
 
 from ..errors import StructureError
+from ..geometry import best_rigid_alignment
 from ..properties import panel_frame, panel_mass_properties, prism_mass_properties
 from ..structure import SLIDING, Structure
 from . import links as lk
@@ -107,6 +108,30 @@ class ChronoStructure:
     def material_point(self, p, x_ref):
         """Current position of the point of panel p that was at ``x_ref`` in the reference configuration."""
         return arr(self.bodies[p].GetPos()) + self.panel_rotation(p) @ (np.asarray(x_ref, float) - self.com[p])
+
+    def set_configuration(self, vertices):
+        """Pose every panel rigidly so that its vertices are at ``vertices`` (V x 3, a configuration of the pattern).
+
+        Each body gets the best rigid motion (Kabsch) of its panel's reference
+        vertices onto ``vertices``, zero velocity; the system is then updated
+        (link frames, visual shapes). Returns the largest vertex misfit.
+        """
+        X = np.asarray(vertices, float)
+        pat = self.pattern
+        if X.shape != pat.vertices.shape:
+            raise StructureError(f"a configuration of {self.structure.name} needs {pat.n_vertices} x 3 vertex "
+                                 f"coordinates, got shape {X.shape}")
+        worst = 0.0
+        for p, body in enumerate(self.bodies):
+            loop = list(pat.panels[p])
+            R, d = best_rigid_alignment(pat.vertices[loop], X[loop])
+            worst = max(worst, float(np.abs(pat.vertices[loop] @ R.T + d - X[loop]).max()))
+            body.SetPos(vec(R @ self.com[p] + d))
+            body.SetRot(lk.mat33(R).GetQuaternion())
+            body.SetPosDt(chrono.VNULL)
+            body.SetAngVelParent(chrono.VNULL)
+        self.system.Update()
+        return worst
 
     def by_name(self):
         """dict name -> Chrono object (bodies and links)."""

@@ -305,12 +305,13 @@ class StructureView:
     ``built``: a :class:`.system.ChronoStructure` with visual shapes (default:
     a new one). ``size``: window size in pixels. ``data_path``: Chrono's data
     folder (see :func:`chrono_data_path`). ``skybox``: Chrono's sky instead of
-    the plain background. Close it (:meth:`close`, or use it in a ``with``).
+    the plain background. ``configurations``: other vertex sets (V x 3) of the
+    pattern the camera must also frame (a fold, :func:`play`). Close it (:meth:`close`, or use it in a ``with``).
     Set ``CHRONO_ORIGAMI_DEBUG=1`` to see Irrlicht's log.
     """
 
     def __init__(self, structure, built=None, size=WINDOW_SIZE, title=None, data_path=None, logo=True,
-                 skybox=False):
+                 skybox=False, configurations=()):
         self.vis = None
         if chronoirr is None:
             raise ViewerError(f"this PyChrono has no Irrlicht module ({_IRRLICHT_ERROR}); --viz and --screenshot need it")
@@ -329,7 +330,9 @@ class StructureView:
         self.built = built if built is not None else chsys.build_system(structure, visual=True)
         self._add_glyphs()
         self.max_load = max((float(np.linalg.norm(ld.force)) for ld in structure.loads), default=0.0)
-        self.target, self.eye = frame_camera(view_points(structure), (w, h))
+        pts = [view_points(structure)] + [view_points(structure.with_pattern(structure.pattern.with_vertices(X)))
+                                          for X in configurations]
+        self.target, self.eye = frame_camera(np.vstack(pts), (w, h))
 
         vis = chronoirr.ChVisualSystemIrrlicht()
         vis.AttachSystem(self.built.system)
@@ -528,5 +531,77 @@ def show(structure, screenshot=None, interactive=False, size=WINDOW_SIZE, data_p
             if interactive:
                 n = view.run(max_frames)
                 print(f"viewer closed after {n} frames")
+    except ViewerError as e:
+        raise SystemExit(f"error: {e}") from None
+
+
+# ------------------------------------------------------------------ fold playback
+def fold_file_frames(path):
+    """(structure, frames, times) of a FOLD file: frame 0 and its ``file_frames``; times from ``origami:time``.
+
+    Times are None when a frame does not give one.
+    """
+    from .. import foldfile
+
+    structure = foldfile.read_fold(path)
+    frames = [structure.pattern.vertices] + [f.pattern.vertices for f in foldfile.read_frames(path)]
+    data = foldfile._load(path)[0]
+    times = [0.0] + [fr.get("origami:time") for fr in data.get("file_frames", [])]
+    return structure, frames, (None if None in times else times)
+
+
+def play(structure, frames, times=None, png_dir=None, interactive=False, size=WINDOW_SIZE, data_path=None, fps=10,
+         max_frames=None):
+    """Play a fold in the Irrlicht view: the panels posed at each of ``frames`` (V x 3 vertices) in turn.
+
+    ``png_dir``: write one PNG per frame there (``frame_0000.png``...;
+    headless under xvfb-run). ``interactive``: loop the frames in a window
+    at ``fps`` until it is closed (or ``max_frames`` were drawn). The bodies
+    are built at the first frame, without supports and loads. Returns the PNG paths. Errors end the
+    process with a one-line ``error: ...``, as :func:`show` does.
+    """
+    from ..structure import Structure
+
+    try:
+        V = structure.pattern.n_vertices
+        frames = [np.asarray(X, float) for X in frames]
+        if not frames:
+            raise ViewerError("no frames to play")
+        for k, X in enumerate(frames):
+            if X.shape != (V, 3):
+                raise ViewerError(f"frame {k} has shape {X.shape}; the pattern needs {V} x 3 vertex coordinates")
+        if times is not None and len(times) != len(frames):
+            raise ViewerError(f"{len(times)} frame times for {len(frames)} frames")
+        bare = Structure(structure.pattern.with_vertices(frames[0]), structure.hinge_kinds, structure.thickness,
+                         structure.density, name=structure.name)
+        span = f", t = {times[0]:g} .. {times[-1]:g} s" if times is not None else ""
+        n_sl = bare.n_sliding
+        title = (f"{bare.name}: {bare.pattern.n_panels} panels, {len(bare.hinge_kinds) - n_sl} door hinges (blue), "
+                 f"{n_sl} sliding hinges (red); fold playback, {len(frames)} frames{span}")
+        paths = []
+        with StructureView(bare, size=size, data_path=data_path, title=title, configurations=frames) as view:
+            if png_dir:
+                os.makedirs(png_dir, exist_ok=True)
+                import matplotlib.image as mpimg
+
+                for k, X in enumerate(frames):
+                    view.built.set_configuration(X)
+                    path = os.path.join(png_dir, f"frame_{k:04d}.png")
+                    mpimg.imsave(path, view.grab())
+                    paths.append(path)
+                print(f"wrote {len(paths)} Irrlicht PNG frames to {png_dir}")
+            if interactive:
+                n = 0
+                try:
+                    while max_frames is None or n < max_frames:
+                        view.built.set_configuration(frames[n % len(frames)])
+                        if view.render() is None:
+                            break
+                        n += 1
+                        time.sleep(1.0 / fps)
+                except KeyboardInterrupt:
+                    pass
+                print(f"viewer closed after {n} frames")
+        return paths
     except ViewerError as e:
         raise SystemExit(f"error: {e}") from None

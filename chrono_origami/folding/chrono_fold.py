@@ -17,6 +17,17 @@ step. Every step reports the largest scaled constraint violation and the
 sigma ratio of Chrono's constraint Jacobian Cq (``analysis.constraint_jacobian``);
 a ratio below ``singular_rtol`` stops the fold with
 :class:`~.problem.SingularConfigurationError`, as in the reference engine.
+
+A singular start (a flat pattern: the first-order equations do not fix the
+velocity, and a position-level assembly cannot choose the branch) is not
+folded in Chrono. ``fold(problem, start=regular_start(problem, t0))`` starts
+instead at time t0 from the reference engine's configuration there: its
+first step leaves the singular start on the branch of the mountain-valley
+``assignment`` (``start.branch_tangent``) or along the minimum-norm tangent.
+The links are built in the flat reference configuration, the panels are then
+posed at that configuration (``ChronoStructure.set_configuration``), so the
+motors measure the angle from flat and the vertex paths hold the flat
+positions, as in the reference engine; from t0 on Chrono folds alone.
 """
 
 import numpy as np
@@ -133,11 +144,34 @@ def _column_scale(n, L):
     return sc
 
 
+def regular_start(problem, time, assignment=None):
+    """(time, vertices): the reference engine's configuration at ``time`` (s), one step from a singular start.
+
+    ``assignment`` as in :func:`.newton.fold` (the branch to leave the start
+    on); without it the minimum-norm tangent. Give it to :func:`fold` as ``start``.
+    """
+    from dataclasses import replace
+
+    from .newton import fold as reference_fold
+
+    time = float(time)
+    if not 0 < time < problem.duration:
+        raise SolverError(f"{problem.name}: the Chrono start time must lie inside the fold "
+                          f"(0, {problem.duration:g}) s, got {time:g}")
+    # one step to ``time`` (halved only if Newton needs it), as the reference engine's first step of the fold
+    hist = reference_fold(replace(problem, duration=time), frame_interval=time, dt=time, dt_max=time,
+                          allow_singular_start=True, assignment=assignment)
+    return time, hist.final
+
+
 def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rtol=SINGULAR_RTOL, progress=False,
-         log=None, max_iterations=30):
+         log=None, max_iterations=30, start=None):
     """Fold ``problem`` in Chrono; returns a :class:`~.history.FoldHistory` (``engine="chrono"``).
 
     Fixed steps ``dt`` (default duration/200, shortened to hit the frame times).
+    ``start``: (t0, vertices), a regular configuration of the fold at time t0
+    (:func:`regular_start`) to begin from instead of the pattern at time 0;
+    the frames are then t0 and the multiples of ``frame_interval`` after it.
     """
     cf = ChronoFold(problem)
     sys_ = cf.built.system
@@ -145,22 +179,34 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
     frame_interval = T / 20 if frame_interval is None else float(frame_interval)
     dt = T / 200 if dt is None else float(dt)
     hist = FoldHistory(problem, cf.L, engine="chrono")
-    sys_.SetChTime(0.0)
+    t = 0.0
+    if start is not None:
+        t = float(start[0])
+        if not 0 <= t < T:
+            raise SolverError(f"{problem.name}: the start time {t:g} s is outside the fold [0, {T:g}) s")
+        misfit = cf.built.set_configuration(start[1])
+        if misfit > 1e-9 * cf.L:
+            raise SolverError(f"{problem.name}: the start configuration is not a rigid-panel configuration of the "
+                              f"pattern (panel vertices off by {misfit:.3g})")
+        hist.notes.append(f"Chrono started at t = {t:g} s from the given start configuration")
+    sys_.SetChTime(t)
     rep = chan.assemble(cf.built, abstol_residual=1e-14)
     res, name = cf.residual()
     ratio = cf.sigma_ratio()
-    hist.record(0.0, cf.vertices(), cf.drive_values(), res, ratio)
+    hist.record(t, cf.vertices(), cf.drive_values(), res, ratio)
+    if res > tol:
+        raise SolverError(f"{problem.name}: Chrono's assembly of the start did not converge at t = {t:g} s "
+                          f"(largest violation {res:.3g} in {name})")
     if ratio < singular_rtol:
         raise SingularConfigurationError(
             f"{problem.name}: the start configuration is singular for this fold in Chrono (Cq sigma ratio "
-            f"{ratio:.2e}); fold in the reference engine past the singular start, then continue in Chrono "
-            f"from a regular state", 0.0, cf.vertices(), hist, ratio)
+            f"{ratio:.2e}); start from a regular configuration folded by the reference engine: "
+            f"fold(problem, start=regular_start(problem, t0))", t, cf.vertices(), hist, ratio)
     n_frames = int(np.floor(T / frame_interval + 1e-9))
-    frame_times = [k * frame_interval for k in range(1, n_frames + 1)]
+    frame_times = [k * frame_interval for k in range(1, n_frames + 1) if k * frame_interval > t + 1e-12 * T]
     if not frame_times or frame_times[-1] < T * (1 - 1e-12):
         frame_times.append(T)
     bar = _Progress(T, progress)
-    t = 0.0
     for target in frame_times:
         while t < target - 1e-12 * T:
             h = min(dt, target - t)

@@ -6,9 +6,14 @@ or ``--angle-deg`` (reached at ``--time``). Holds: ``--hold`` (fixed),
 ``--along V:AXIS``, ``--in-plane V:NORMAL``, ``--block V:DOFS`` (AXIS/NORMAL
 x, y, z or ``a,b,c``); without any hold, panel 1 is held. A start that is
 singular (a flat pattern) is left with ``--from-singular`` on the branch of the
-file's ``edges_assignment`` (M/V), when it has one. Writes, with ``--out DIR``,
-``DIR/vertices.csv`` (final), ``DIR/fold.fold`` (history as file_frames) and
-``DIR/steps.csv`` (residual of every step).
+file's ``edges_assignment`` (M/V), when it has one; with ``--engine chrono``
+the reference engine takes that first step (to ``--time``/200) and Chrono
+folds on from there (``chrono_fold.regular_start``). Writes, with ``--out
+DIR``, ``DIR/vertices.csv`` (final), ``DIR/fold.fold`` (history as
+file_frames) and ``DIR/steps.csv`` (residual of every step). ``--viz`` plays
+the fold in Chrono's Irrlicht viewer; ``--png-frames DIR`` writes one PNG per
+frame, drawn by matplotlib or, with ``--png-renderer irrlicht``, by Irrlicht
+(headless under xvfb-run).
 """
 import argparse
 import os
@@ -39,6 +44,9 @@ def options(description, base=None):
     ap.add_argument("--out", metavar="DIR", help="write vertices.csv, fold.fold, steps.csv here")
     ap.add_argument("--figure", metavar="FILE", help="snapshots of the fold (png/pdf)")
     ap.add_argument("--png-frames", metavar="DIR", help="one PNG per stored frame")
+    ap.add_argument("--png-renderer", choices=("matplotlib", "irrlicht"), default="matplotlib",
+                    help="renderer of --png-frames (default matplotlib; irrlicht needs PyChrono and a display)")
+    ap.add_argument("--viz", action="store_true", help="play the fold in Chrono's Irrlicht viewer (loops until closed)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     return ap
 
@@ -93,9 +101,10 @@ def run(structure, args, out=None):
               assignment=assignment, progress=not args.quiet)
     engine = engines.resolve(args.engine)
     if engine == "chrono":
-        from .chrono_fold import fold as chrono_fold
+        from .chrono_fold import fold as chrono_fold, regular_start
 
-        hist = chrono_fold(prob, frame_interval=kw["frame_interval"], progress=kw["progress"])
+        start = regular_start(prob, args.time / 200, assignment) if args.from_singular else None
+        hist = chrono_fold(prob, frame_interval=kw["frame_interval"], progress=kw["progress"], start=start)
     else:
         from .newton import fold
 
@@ -109,11 +118,21 @@ def run(structure, args, out=None):
         hist.write_fold(os.path.join(args.out, "fold.fold"))
         hist.write_steps_csv(os.path.join(args.out, "steps.csv"))
         print(f"wrote {args.out}/vertices.csv, fold.fold, steps.csv", file=out)
-    if args.figure or args.png_frames:
-        from . import plots
-
-        if args.figure:
-            plots.draw_snapshots(hist, args.figure)
-        if args.png_frames:
-            plots.write_png_frames(hist, args.png_frames)
+    views(hist, args, out)
     return 0
+
+
+def views(hist, args, out=None):
+    """--figure, --png-frames (matplotlib or Irrlicht) and --viz of a fold history."""
+    from . import plots
+
+    if getattr(args, "figure", None):
+        plots.draw_snapshots(hist, args.figure)
+    irrlicht_frames = args.png_frames if args.png_renderer == "irrlicht" else None
+    if args.png_frames and not irrlicht_frames:
+        n = len(plots.write_png_frames(hist, args.png_frames))
+        print(f"wrote {n} PNG frames to {args.png_frames}", file=out or sys.stdout)
+    if irrlicht_frames or args.viz:
+        from ..chrono import viewer
+
+        viewer.play(hist.problem.structure, hist.vertices, hist.times, png_dir=irrlicht_frames, interactive=args.viz)
