@@ -450,6 +450,25 @@ def test_hyperstatic_loaded_structure_is_refused_unless_allowed():
         modal.modal_analysis(b.system, built=b, method="nullspace")
     r = modal.modal_analysis(b.system, built=b, method="nullspace", allow_indeterminate=True)
     assert r.modes == []
+    # every method checks the rank (the sparse one too, as chosen by "auto" for large systems)
+    for method in ("augmented", "sparse"):
+        with pytest.raises(IndeterminateError, match="has 1 redundant constraints"):
+            modal.modal_analysis(b.system, built=b, method=method, n_modes=2)
+    r = modal.modal_analysis(b.system, built=b, method="sparse", n_modes=2, allow_indeterminate=True)
+    assert r.method == "sparse"
+
+
+def test_sparse_rank_check_agrees_with_dense():
+    s = pair(DOOR, extra_supports=(Support(4, 1, "z"), Support(5, 1, "z")))
+    b = cs.build_system(s, visual=False)
+    mats = modal.system_matrices(b.system, True, b)
+    assert modal.redundant_rows(mats.Cq, mats.scaling()) == 1
+    assert modal.redundant_rows(mats.Cq, mats.scaling(), dense_limit=0) == 1
+    s = pair(DOOR)
+    b = cs.build_system(s, visual=False)
+    mats = modal.system_matrices(b.system, True, b)
+    assert modal.redundant_rows(mats.Cq, mats.scaling()) == 0
+    assert modal.redundant_rows(mats.Cq, mats.scaling(), dense_limit=0) == 0
 
 
 def test_modal_analysis_needs_panel_masses():

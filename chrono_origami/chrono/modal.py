@@ -787,6 +787,48 @@ def independent_rows(Cq, scale, rtol=RANK_RTOL):
     return np.sort(piv[:r])
 
 
+DENSE_RANK_ENTRIES = 10_000_000
+"""Cq with at most this many entries (rows x columns) is rank-checked densely (pivoted QR), else sparsely."""
+
+SPARSE_RANK_RTOL = 1e-10
+"""Sparse rank check: an eigenvalue of the row-normalised Gram matrix Cq D^2 Cq^T below this (relative) is zero."""
+
+
+def redundant_rows(Cq, scale, rtol=RANK_RTOL, dense_limit=DENSE_RANK_ENTRIES):
+    """Number of redundant rows of Cq (m - rank of Cq diag(scale)).
+
+    Dense pivoted QR (:func:`independent_rows`) while Cq has at most
+    ``dense_limit`` entries; above, a sparse check: the smallest eigenvalues
+    of the row-normalised Gram matrix G = B B^T (B = Cq diag(scale)) by
+    shift-and-invert Lanczos; those below :data:`SPARSE_RANK_RTOL` times the
+    largest are counted (a lower bound when all those found are zero; never 0
+    for a rank-deficient Cq).
+    """
+    m, n = Cq.shape
+    if m == 0:
+        return 0
+    if m * n <= dense_limit:
+        return m - len(independent_rows(Cq, scale, rtol))
+    B = sp.csr_matrix(Cq @ sp.diags(scale))
+    norms = np.sqrt(np.asarray(B.multiply(B).sum(axis=1))).ravel()
+    zero_rows = int((norms == 0).sum())
+    B = sp.diags(1.0 / norms[norms > 0]) @ B[norms > 0]
+    mm = B.shape[0]
+    if mm > n:
+        return zero_rows + mm - n   # at least that many (the rest is not examined)
+    if mm <= 1:
+        return zero_rows
+    G = sp.csc_matrix(B @ B.T)
+    top = float(spla.eigsh(G, k=1, which="LA", return_eigenvectors=False, tol=1e-3)[0]) if mm > 2 else \
+        float(np.linalg.eigvalsh(G.toarray()).max())
+    k = min(mm - 1, 10)
+    if mm <= 50:
+        low = np.linalg.eigvalsh(G.toarray())
+    else:
+        low = spla.eigsh(G, k=k, sigma=-1e-3 * top, which="LM", return_eigenvectors=False)
+    return zero_rows + int((low < SPARSE_RANK_RTOL * top).sum())
+
+
 def _qz(A, B):
     """Generalised eig of (A, B): (values, vectors, finite mask, singular mask) with alpha ~ beta ~ 0 marked singular."""
     (alpha, beta), V = sla.eig(A, B, homogeneous_eigvals=True)
@@ -1028,16 +1070,15 @@ def modal_analysis(system, use_tangent_stiffness=True, method="auto", n_modes=No
     mats = system_matrices(system, use_tangent_stiffness, built, load_stiffness, kc_correction, length,
                            damping=damping)
     out = solve_modes(mats, method, n_modes, remove_redundant, shift)
-    if use_tangent_stiffness and out.method != "sparse" and not allow_indeterminate:
+    L = mats.multipliers
+    if use_tangent_stiffness and not allow_indeterminate and mats.m and L is not None and np.abs(L).max() > 0:
         rank = out.info.get("rank")
-        if rank is None and mats.m:
-            rank = len(independent_rows(mats.Cq, mats.scaling()))
-        L = mats.multipliers
-        if rank is not None and rank < mats.m and L is not None and np.abs(L).max() > 0:
+        redundant = mats.m - rank if rank is not None else redundant_rows(mats.Cq, mats.scaling())
+        if redundant > 0:
             raise IndeterminateError(
-                f"the system has {mats.m - rank} redundant constraints (self-stress states) and is loaded: its "
+                f"the system has {redundant} redundant constraints (self-stress states) and is loaded: its "
                 "multipliers, and so Kc, are not determined by the loads (Chrono's solver picked one set); pass "
-                "allow_indeterminate=True to accept them", 0, mats.m - rank)
+                "allow_indeterminate=True to accept them", 0, redundant)
     out.equilibrium = eq
     return out
 
