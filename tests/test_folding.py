@@ -407,3 +407,29 @@ def test_chrono_start_configuration_errors():
         chrono_fold.fold(prob, start=(1.0, np.zeros((3, 3))))
     with pytest.raises(SolverError, match="start time 9 s is outside the fold"):
         chrono_fold.fold(prob, start=(9.0, prob.pattern.vertices))
+
+
+@pytest.mark.chrono
+@chrono_only
+def test_chrono_fold_residual_scales_rows_by_kind_for_a_small_pattern():
+    """A 1-cm square twist: a 5e-11 m hinge gap is a scaled violation of ~5e-9 (translations / L), not 5e-11."""
+    from chrono_origami.folding import chrono_fold
+    from chrono_origami.chrono import analysis as chan
+    from chrono_origami.chrono.links import vec
+
+    prob = FoldProblem(simple.square_twist_folded(5.0, side=0.005, pleat=0.0025), [Drive(0, rate=0.2)], (), 1.0)
+    cf = chrono_fold.ChronoFold(prob)
+    assert cf.L < 0.02
+    chan.assemble(cf.built, abstol_residual=1e-14)
+    assert cf.residual()[0] < 1e-12
+    d = 5e-11
+    body = cf.built.bodies[1]
+    body.SetPos(body.GetPos() + vec(np.array([d, 0.0, 0.0])))
+    cf.built.system.Update()
+    res, name = cf.residual()
+    # the largest translation row is between d/sqrt(3) and d (the gap seen in the link frame), divided by L
+    assert d / np.sqrt(3) / cf.L * (1 - 1e-6) <= res <= d / cf.L * (1 + 1e-6)
+    assert res > 10 * chrono_fold.CONSTRAINT_TOL > d   # the unscaled gap would pass the tolerance
+    assert "hinge" in name
+    # the motor and the held panel are scaled by their own row kinds too (Chrono-side ChLinkMateGeneric flags)
+    assert chan._row_kinds(cf.motors[0]) == ["r"] and chan._row_kinds(cf.path_links[0]) == list("tttrrr")

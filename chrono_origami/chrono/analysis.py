@@ -73,14 +73,22 @@ _EXIT_FLAGS = {chrono.ExitFlag_NOT_CONVERGED: "NOT_CONVERGED", chrono.ExitFlag_S
 
 # ------------------------------------------------------------------ constraint residual
 def _row_kinds(link):
-    """'t' (translation, length units) or 'r' (rotation) for each scalar constraint of ``link``, in row order."""
+    """'t' (translation, length units) or 'r' (rotation) for each scalar constraint of ``link``, in row order.
+
+    chrono-origami links by their class; any other ``ChLinkMateGeneric`` (motors included) by its constrained flags.
+    """
     if isinstance(link, lk._MateLink):
         return ["r" if c.startswith("r") else "t" for c in link.constrained]
     if isinstance(link, lk.DoorHingeLock):
         return ["t", "t", "t", "r", "r"]
     if isinstance(link, lk.SlidingHingeLock):
         return ["t", "t", "r", "r"]
-    raise TypeError(f"not a chrono-origami link: {link!r}")
+    mate = chrono.CastToChLinkMateGeneric(link)   # any other mate: motors, held vertices, Chrono-side proxies
+    if mate is not None:
+        flags = [mate.IsConstrainedX(), mate.IsConstrainedY(), mate.IsConstrainedZ(),
+                 mate.IsConstrainedRx(), mate.IsConstrainedRy(), mate.IsConstrainedRz()]
+        return [k for k, on in zip("tttrrr", flags) if on]
+    raise TypeError(f"not a chrono-origami link nor a ChLinkMateGeneric: {link!r}")
 
 
 def link_violation(link, L):

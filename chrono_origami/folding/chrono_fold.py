@@ -118,14 +118,20 @@ class ChronoFold:
     def residual(self):
         """(largest scaled constraint violation over every link, its name)."""
         worst, name = 0.0, ""
-        for link in self.built.system.GetLinks():
-            c = link.GetConstraintViolation()
-            v = float(np.abs(np.asarray([c[i] for i in range(c.Size())])).max()) if c.Size() else 0.0
-            # translational rows in length units: scale by L (rotational rows are O(1) already)
-            v = v / self.L if v > 1e-3 else v
+        for link in self.links():
+            v = chan.link_violation(link, self.L)   # translations / L, rotations as they are
             if v > worst:
                 worst, name = v, link.GetName()
         return worst, name
+
+    def links(self):
+        """Every link of the system as the object that knows its row kinds (hinges, supports, motors, paths)."""
+        b = self.built
+        out = b.structure_links() + ([b.anchor] if b.anchor is not None else []) + self.motors + self.path_links
+        n = b.system.GetLinks().size() if hasattr(b.system.GetLinks(), "size") else len(b.system.GetLinks())
+        if len(out) != n:
+            raise RuntimeError(f"ChronoFold knows {len(out)} links, the system has {n}")
+        return out
 
     def sigma_ratio(self):
         Cq = chan.constraint_jacobian(self.built.system).toarray()
