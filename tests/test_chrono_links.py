@@ -240,6 +240,24 @@ def test_kc_off_gives_no_stiffness():
     assert not b.hinges[0].link.GetUseTangentStiffness()
 
 
+def test_kc_switch_by_system_keeps_the_link_getters_truthful():
+    """modal.set_tangent_stiffness(system) without ``built`` switches the links' Python objects: getter == Chrono's K."""
+    from chrono_origami.chrono import modal
+
+    s = bent_pair(DOOR)
+    b = cs.build_system(s, visual=False)
+    ca.static(s, built=b)
+    assert np.abs(_stiffness_and_multipliers(b)[0]).max() > 1.0
+    modal.set_tangent_stiffness(b.system, False)
+    assert not any(x.GetUseTangentStiffness() for x in b.structure_links())
+    assert np.abs(_stiffness_and_multipliers(b)[0]).max() == 0.0
+    modal.set_tangent_stiffness(b.system, True)
+    assert all(x.GetUseTangentStiffness() for x in b.structure_links())
+    assert np.abs(_stiffness_and_multipliers(b)[0]).max() > 1.0
+    for proxy in b.system.GetLinks():   # every proxy leads back to its Python object
+        assert lk.python_link(proxy) in b.structure_links()
+
+
 def _moved(s, use_kc):
     b = cs.build_system(s, visual=False, use_tangent_stiffness=use_kc)
     for body, d, ang in zip(b.bodies, ([0.01, -0.02, 0.015], [-0.01, 0.02, 0.01]), (0.02, -0.015)):

@@ -32,6 +32,8 @@ link (constructor argument or :meth:`SetUseTangentStiffness`, before or after
 Units: lengths and forces as in the structure; reactions are forces and
 moments (force x length).
 """
+import weakref
+
 import numpy as np
 import pychrono as chrono
 
@@ -90,6 +92,30 @@ def line_frame(origin, direction):
 
 
 # ------------------------------------------------------------------ mate links
+#: the Python link objects by Chrono identifier: ``system.GetLinks()`` hands out plain proxies, which bypass
+#: the Python methods; :func:`python_link` finds the object that keeps the Kc setting
+_LINKS = weakref.WeakValueDictionary()
+
+
+def python_link(link):
+    """The chrono-origami link object behind ``link`` (a proxy from ``system.GetLinks()``), or None."""
+    return _LINKS.get(link.GetIdentifier())
+
+
+def set_tangent_stiffness(link, use_kc):
+    """Switch Kc of any link: through its chrono-origami mate object when there is one (so that its getter
+    stays truthful), else on the ``ChLinkMateGeneric``. Returns False for a link that has no Kc (not a mate)."""
+    py = python_link(link)
+    if py is not None:
+        py.SetUseTangentStiffness(use_kc)
+        return True
+    mate = chrono.CastToChLinkMateGeneric(link)
+    if mate is None:
+        return False
+    mate.SetUseTangentStiffness(bool(use_kc))
+    return True
+
+
 class _MateLink(chrono.ChLinkMateGeneric):
     """``ChLinkMateGeneric`` with a fixed mask, a name, and Kc on by default."""
 
@@ -101,6 +127,7 @@ class _MateLink(chrono.ChLinkMateGeneric):
         chrono.ChLinkMateGeneric.__init__(self, *self.MASK)
         self._use_kc = bool(use_tangent_stiffness)
         self._initialized = False
+        _LINKS[self.GetIdentifier()] = self
         if name:
             self.SetName(name)
 
@@ -117,6 +144,8 @@ class _MateLink(chrono.ChLinkMateGeneric):
             chrono.ChLinkMateGeneric.SetUseTangentStiffness(self, self._use_kc)
 
     def GetUseTangentStiffness(self):
+        """Kc on or off (Chrono has no getter: the setting made through this object or
+        :func:`set_tangent_stiffness` / ``modal.set_tangent_stiffness``, which find it from a proxy)."""
         return self._use_kc
 
     @property

@@ -141,9 +141,14 @@ def mate_links(system):
 
 
 def set_tangent_stiffness(system, use_kc, built=None):
-    """Switch Kc on or off for every ``ChLinkMateGeneric`` of ``system`` (and keep a ChronoStructure's flags in step)."""
-    for link in mate_links(system):
-        link.SetUseTangentStiffness(bool(use_kc))
+    """Switch Kc on or off for every ``ChLinkMateGeneric`` of ``system``.
+
+    One switch: chrono-origami links are switched through their Python objects
+    (:func:`links.set_tangent_stiffness`), so their ``GetUseTangentStiffness``
+    stays truthful with or without ``built`` (kept for compatibility).
+    """
+    for link in system.GetLinks():
+        lk.set_tangent_stiffness(link, bool(use_kc))
     if built is not None:
         built.set_tangent_stiffness(use_kc)
         if built.anchor is not None:
