@@ -236,8 +236,19 @@ def test_kc_off_gives_no_stiffness():
     assert np.abs(K).max() == 0.0
     b.set_tangent_stiffness(True)   # switched per system, after Initialize
     assert all(x.GetUseTangentStiffness() for x in b.structure_links())
-    b.hinges[0].link.SetUseTangentStiffness(False)   # and per link
-    assert not b.hinges[0].link.GetUseTangentStiffness()
+    K_on, _ = _stiffness_and_multipliers(b)
+    assert np.abs(K_on).max() > 1.0    # the structure is stressed (hinge force about 26): Chrono's K is there
+    hinge = b.hinges[0].link
+    hinge.SetUseTangentStiffness(False)   # and per link
+    assert not hinge.GetUseTangentStiffness()
+    K_without_hinge, _ = _stiffness_and_multipliers(b)
+    assert np.abs(K_on - K_without_hinge).max() > 1.0   # the hinge's Kc is gone from Chrono's K ...
+    b.set_tangent_stiffness(False)
+    hinge.SetUseTangentStiffness(True)
+    K_hinge, _ = _stiffness_and_multipliers(b)
+    # ... and only it: K is the sum of the links' Kc, the switched-off hinge contributed nothing
+    np.testing.assert_allclose(K_hinge + K_without_hinge, K_on, rtol=0, atol=1e-12 * np.abs(K_on).max())
+    assert np.abs(K_hinge).max() > 1.0
 
 
 def test_kc_switch_by_system_keeps_the_link_getters_truthful():
