@@ -146,6 +146,24 @@ def test_existing_system_mismatches_are_refused():
         cs.build_system(s, hinge_form="hinges")
 
 
+def test_massive_structure_without_gravity_is_refused_in_a_system_with_gravity():
+    s = rect_and_triangle(gravity=None, thickness=H)
+    sys_ = chrono.ChSystemNSC()
+    sys_.SetGravitationalAcceleration(chrono.ChVector3d(0, 0, -9.81))
+    n_links = sys_.GetLinks().size() if hasattr(sys_.GetLinks(), "size") else len(sys_.GetLinks())
+    with pytest.raises(StructureError) as e:
+        cs.build_system(s, system=sys_, use_tangent_stiffness=False)
+    msg = str(e.value)
+    assert "\n" not in msg
+    assert "gravity is None" in msg and "(0.0, 0.0, -9.81)" in msg and "2 of 2 panels have mass" in msg
+    assert len(list(sys_.GetBodies())) == 0 and len(list(sys_.GetLinks())) == n_links == 0   # nothing added
+    light = rect_and_triangle(gravity=None, thickness=0.0)   # massless panels: gravity does not act, accepted
+    b = cs.build_system(light, system=sys_, use_tangent_stiffness=False)
+    assert len(b.bodies) == 2
+    sys_.SetGravitationalAcceleration(chrono.ChVector3d(0, 0, 0))   # no gravity in the system: accepted
+    cs.build_system(s, system=sys_, use_tangent_stiffness=False)
+
+
 def test_gravity_and_massless_panels():
     """Chrono's gravity gives the panel weights; massless panels (thickness 0) get a nominal mass and no weight."""
     heavy = rect_and_triangle(gravity=(0, 0, -9.81))

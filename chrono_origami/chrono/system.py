@@ -254,6 +254,14 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
         if structure.gravity is not None and not np.allclose(g, structure.gravity, rtol=1e-12, atol=0):
             raise StructureError(f"{structure.name}: the structure's gravity {tuple(structure.gravity)} differs from "
                                  f"the system's gravitational acceleration {tuple(g)}")
+        if structure.gravity is None and np.any(g != 0):
+            massive = sum(panel_mass_properties(pat, p, structure.thickness[p], structure.density)[0] > 0
+                          for p in range(pat.n_panels))
+            if massive:
+                gs = tuple(float(x) for x in g)
+                raise StructureError(f"{structure.name}: the structure's gravity is None but the system's "
+                                     f"gravitational acceleration is {gs} and {massive} of {pat.n_panels} panels "
+                                     f"have mass; give the structure gravity={gs} or set the system's to zero")
     if ground is None:
         ground = chrono.ChBody()
         ground.SetName("ground")
