@@ -20,19 +20,30 @@ import sys
 from .errors import ChronoUnavailable, OrigamiError
 
 
+def positive_int(text):
+    """argparse type: an integer >= 1."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
 def parser(description, structure=False):
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--out", metavar="DIR", help="write DIR/modes.csv")
     ap.add_argument("--no-kc", action="store_true",
                     help="no constraint tangent stiffness anywhere (static analysis and modes)")
-    ap.add_argument("--modes", type=int, default=10, metavar="N", help="modes to print (default 10)")
+    ap.add_argument("--modes", type=positive_int, default=10, metavar="N", help="modes to print (default 10)")
     ap.add_argument("--method", choices=["auto", "nullspace", "augmented", "sparse"], default="auto",
                     help="eigen solver (default auto: null-space reduction, sparse shift-invert for large systems)")
     if structure:
         ap.add_argument("--fold", metavar="FILE", help="write mode --mode animated in a FOLD file (file_frames)")
         ap.add_argument("--png", metavar="DIR", help="write PNG frames of mode --mode")
-        ap.add_argument("--mode", type=int, default=1, help="mode to export (1-based, default 1)")
-        ap.add_argument("--frames", type=int, default=24, help="frames per period in the exports (default 24)")
+        ap.add_argument("--mode", type=positive_int, default=1, help="mode to export (1-based, default 1)")
+        ap.add_argument("--frames", type=positive_int, default=24, help="frames per period in the exports (default 24)")
     return ap
 
 
@@ -59,7 +70,11 @@ def report(with_kc, without_kc, args, out=sys.stdout):
         print(with_kc.table(args.modes, "modes without Kc (static analysis without Kc too):" if args.no_kc
                             else "modes with Kc:"), file=out)
     if args.out:
-        path = with_kc.write_csv(os.path.join(args.out, "modes.csv"))
+        try:
+            path = with_kc.write_csv(os.path.join(args.out, "modes.csv"))
+        except OSError as e:
+            print(f"error: cannot write {os.path.join(args.out, 'modes.csv')}: {e.strerror or e}", file=sys.stderr)
+            return 1
         print(f"modes written to {path}", file=out)
     return 0
 
@@ -108,10 +123,14 @@ def run_structure(structure, args, out=sys.stdout, **kw):
             print(f"error: --mode {args.mode}: the analysis has {len(modes)} modes", file=sys.stderr)
             return 1
         mode = modes[args.mode - 1]
-        if args.fold:
-            modal.write_mode_fold(args.fold, res.built, r, mode, args.frames)
-            print(f"mode {args.mode} ({mode.freq_hz:.5g} Hz) written to {args.fold}", file=out)
-        if args.png:
-            paths = modal.write_mode_pngs(args.png, res.built, r, mode, args.frames)
-            print(f"{len(paths)} frames of mode {args.mode} written to {args.png}", file=out)
+        try:
+            if args.fold:
+                modal.write_mode_fold(args.fold, res.built, r, mode, args.frames)
+                print(f"mode {args.mode} ({mode.freq_hz:.5g} Hz) written to {args.fold}", file=out)
+            if args.png:
+                paths = modal.write_mode_pngs(args.png, res.built, r, mode, args.frames)
+                print(f"{len(paths)} frames of mode {args.mode} written to {args.png}", file=out)
+        except OSError as e:
+            print(f"error: cannot write {e.filename or (args.fold or args.png)}: {e.strerror or e}", file=sys.stderr)
+            return 1
     return code

@@ -553,3 +553,38 @@ def test_origami_mode_scenes(scene, tmp_path):
     assert rows and all(r[4] == "true" for r in rows)
     assert [r[3] for r in rows] == sorted(r[3] for r in rows)
     assert os.path.getsize(tmp_path / "mode1.fold") > 0
+
+
+@pytest.mark.parametrize("option, value", [("--modes", "0"), ("--modes", "-1"), ("--frames", "0"), ("--mode", "0"),
+                                           ("--frames", "x")])
+def test_mode_scene_options_are_validated(option, value, capsys):
+    from chrono_origami.modal_scene import parser
+
+    ap = parser("test", structure=True)
+    with pytest.raises(SystemExit) as e:
+        ap.parse_args([option, value])
+    assert e.value.code == 2
+    assert f"argument {option}:" in capsys.readouterr().err
+    args = ap.parse_args(["--modes", "3", "--frames", "1", "--mode", "2"])
+    assert (args.modes, args.frames, args.mode) == (3, 1, 2)
+
+
+def test_mode_tables_show_exactly_n_modes():
+    s, b, _ = hinged_pair(DOOR, k=200.0, gravity=None)
+    c = modal.compare_tangent_stiffness(b.system, built=b)
+    assert len(c.with_kc.modes) >= 1
+    for table in (c.with_kc.table, c.table):
+        assert "   1  " not in table(0)            # n = 0: no mode rows (it used to print all of them)
+        assert "   1  " in table(1) and "   2  " not in table(1)
+        with pytest.raises(ValueError, match="integer >= 0 or None, got -1"):
+            table(-1)                            # it used to drop the last mode silently
+
+
+@pytest.mark.parametrize("scene, args", [("kc_pendulum", ["--out", "/proc/no/such/dir"]),
+                                         ("miura_modes", ["--fold", "/proc/no/such/mode.fold"])])
+def test_mode_scene_export_errors_are_one_line(scene, args):
+    p = run_scene(scene, *args)
+    assert p.returncode == 1
+    assert "Traceback" not in p.stderr
+    (line,) = p.stderr.strip().splitlines()
+    assert line.startswith("error: cannot write /proc/no/such/")

@@ -661,8 +661,8 @@ class ModalResult:
         return [(k + 1, m.eigenvalue.real, m.eigenvalue.imag, m.freq_hz, m.stable) for k, m in enumerate(modes)]
 
     def table(self, n=None, title=None):
-        """Text table of the first ``n`` modes (and a line on zero, spurious and infinite ones)."""
-        modes = self.modes[:n] if n else self.modes
+        """Text table of the first ``n`` modes (all when None; and a line on zero, spurious and infinite ones)."""
+        modes = self.modes if n is None else self.modes[:_row_count(n)]
         head = f"{'mode':>4}  {'Re lambda':>12}  {'Im lambda':>12}  {'f [Hz]':>10}  {'|lambda| [rad/s]':>16}  kind"
         lines = [title] if title else []
         lines += [head, "-" * len(head)]
@@ -1088,6 +1088,13 @@ def modal_analysis(system, use_tangent_stiffness=True, method="auto", n_modes=No
     return out
 
 
+def _row_count(n):
+    """A table's row count ``n``: an integer >= 0 (a negative one would silently drop rows from the end)."""
+    if not (isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0):
+        raise ValueError(f"the number of modes to show must be an integer >= 0 or None, got {n!r}")
+    return int(n)
+
+
 @dataclass
 class KcComparison:
     """Modes at the same equilibrium with and without Kc."""
@@ -1098,7 +1105,7 @@ class KcComparison:
     def table(self, n=None):
         """Side-by-side text table: lambda (rad/s) and f (Hz) of each mode with and without Kc."""
         a, b = self.with_kc.modes, self.without_kc.modes
-        rows = max(len(a), len(b)) if n is None else min(n, max(len(a), len(b)))
+        rows = max(len(a), len(b)) if n is None else min(_row_count(n), max(len(a), len(b)))
 
         def cell(modes, k):
             if k >= len(modes):
