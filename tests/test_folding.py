@@ -433,3 +433,20 @@ def test_chrono_fold_residual_scales_rows_by_kind_for_a_small_pattern():
     assert "hinge" in name
     # the motor and the held panel are scaled by their own row kinds too (Chrono-side ChLinkMateGeneric flags)
     assert chan._row_kinds(cf.motors[0]) == ["r"] and chan._row_kinds(cf.path_links[0]) == list("tttrrr")
+
+
+@pytest.mark.chrono
+@chrono_only
+@pytest.mark.parametrize("kw, message", [(dict(dt=0.0), "dt must be a positive number of seconds, got 0.0"),
+                                         (dict(dt=-0.1), "dt must be a positive number of seconds, got -0.1"),
+                                         (dict(frame_interval=0), "frame_interval must be a positive number of "
+                                                                  "seconds, got 0"),
+                                         (dict(frame_interval=float("nan")), "frame_interval must be a positive"),
+                                         (dict(dt="x"), "dt must be a positive number of seconds, got 'x'")])
+def test_chrono_fold_refuses_non_positive_steps(kw, message):
+    """dt <= 0 used to loop forever and frame_interval = 0 to divide by zero."""
+    from chrono_origami.folding import chrono_fold
+
+    prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        chrono_fold.fold(prob, **kw)

@@ -170,6 +170,17 @@ def regular_start(problem, time, assignment=None):
     return time, hist.final
 
 
+def _positive(name, value):
+    """``value`` as a finite float > 0, else ValueError naming the argument."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number of seconds, got {value!r}") from None
+    if not (np.isfinite(x) and x > 0):
+        raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+    return x
+
+
 def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rtol=SINGULAR_RTOL, progress=False,
          log=None, max_iterations=30, start=None):
     """Fold ``problem`` in Chrono; returns a :class:`~.history.FoldHistory` (``engine="chrono"``).
@@ -179,11 +190,11 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
     (:func:`regular_start`) to begin from instead of the pattern at time 0;
     the frames are then t0 and the multiples of ``frame_interval`` after it.
     """
+    T = float(problem.duration)
+    frame_interval = T / 20 if frame_interval is None else _positive("frame_interval", frame_interval)
+    dt = T / 200 if dt is None else _positive("dt", dt)
     cf = ChronoFold(problem)
     sys_ = cf.built.system
-    T = float(problem.duration)
-    frame_interval = T / 20 if frame_interval is None else float(frame_interval)
-    dt = T / 200 if dt is None else float(dt)
     hist = FoldHistory(problem, cf.L, engine="chrono")
     t = 0.0
     if start is not None:
@@ -202,7 +213,7 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
     hist.record(t, cf.vertices(), cf.drive_values(), res, ratio)
     if res > tol:
         raise SolverError(f"{problem.name}: Chrono's assembly of the start did not converge at t = {t:g} s "
-                          f"(largest violation {res:.3g} in {name})")
+                          f"(largest violation {res:.3g} in {name}; Chrono's exit flag {rep.exit_flag})")
     if ratio < singular_rtol:
         raise SingularConfigurationError(
             f"{problem.name}: the start configuration is singular for this fold in Chrono (Cq sigma ratio "
