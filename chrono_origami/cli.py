@@ -27,9 +27,10 @@ Adding a command: one function ``name(args) -> exit code`` decorated with
 returns an :class:`argparse.ArgumentParser` holding the command's arguments
 (for instance :func:`file_options`).
 
-Exit codes: 0 done; 1 a malformed FOLD file or an analysis error; 2 bad
-arguments, a missing file or an engine that is not installed. Errors are one
-line on stderr, ``error: ...``, without a traceback.
+Exit codes: 0 done; 1 a malformed FOLD file, a hinge/vertex/panel number the
+structure does not have, or an analysis error; 2 bad arguments (argparse), a
+missing file, an output that cannot be written, or an engine that is not
+installed. Errors are one line on stderr, ``error: ...``, without a traceback.
 """
 import argparse
 import os
@@ -176,3 +177,6 @@ def main(argv=None):
     except OrigamiError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"error: cannot write or read {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2

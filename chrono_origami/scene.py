@@ -70,6 +70,9 @@ def run_static(structure, args, out=None):
     except OrigamiError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"error: cannot write {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
     _views(structure, args, result)
     return 0
 
@@ -79,10 +82,8 @@ def write_self_stress(structure, counts, out_dir, out=None):
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     from .reference import statics
 
-    model = counts.model
     rows = []
-    for k in range(counts.S):
-        acts = statics._actions(structure, model, counts.self_stresses[:, k])
+    for k, acts in enumerate(statics.self_stress_actions(structure, counts)):
         for a in acts:
             rows.append((k + 1, a.hinge + 1, a.panel + 1, *a.values))
         print(tables.text_table(tables.HINGE_HEADER, [r[1:] for r in rows if r[0] == k + 1],

@@ -23,6 +23,8 @@ ap.add_argument("--diameter", type=float, default=20.0, help="diameter of the ba
 args = ap.parse_args()
 if not -180 < args.twist_deg <= 180:
     ap.error(f"--twist-deg must be in (-180, 180], got {args.twist_deg}")
+if args.modules < 1:
+    ap.error(f"--modules must be an integer >= 1, got {args.modules}")
 if args.door_module < 0 or args.door_module > args.modules:
     ap.error(f"--door-module must be 0 (all door) or a module from 1 to {args.modules}, got {args.door_module}")
 

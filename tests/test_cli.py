@@ -180,3 +180,25 @@ def test_console_script_points_at_main():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     module, func = scripts["chrono-origami"].split(":")
     assert (module, func) == ("chrono_origami.cli", "main") and callable(cli.main)
+
+
+# -------------------------------------------------------------------- outputs that cannot be written
+@pytest.mark.parametrize("argv", [["static", "{f}", "--engine", "reference", "--out", "{bad}"],
+                                  ["count", "{f}", "--engine", "reference", "--out", "{bad}"],
+                                  ["design", "{f}", "-o", "{bad}/designed.fold"]])
+def test_unwritable_output_is_a_one_line_error(fold_file, tmp_path, capsys, argv):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a folder")
+    bad = str(blocker / "out")          # a folder inside a regular file cannot be made
+    code = cli.main([a.format(f=fold_file, bad=bad) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.startswith("error: cannot write") and "a_file" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_tower_scene_names_a_bad_module_count():
+    p = subprocess.run([sys.executable, str(ROOT / "scenes" / "kresling_tower.py"), "--modules", "0",
+                        "--engine", "reference"], capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 2
+    assert "--modules must be an integer >= 1, got 0" in p.stderr and "Traceback" not in p.stderr

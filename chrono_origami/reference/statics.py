@@ -70,8 +70,13 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
                           _actions(structure, model, mu), _reactions(structure, model, mu), rel,
                           info={"form": form, "gap": counts.gap})
     if status != "determined":
-        result.self_stress_actions = [_actions(structure, model, counts.self_stresses[:, k]) for k in range(counts.S)]
+        result.self_stress_actions = self_stress_actions(structure, counts)
     return result
+
+
+def self_stress_actions(structure, counts):
+    """Hinge actions of each self-stress state of ``counts`` (arbitrary scale): one list of HingeAction per state."""
+    return [_actions(structure, counts.model, counts.self_stresses[:, k]) for k in range(counts.S)]
 
 
 def _actions(structure, model, mu):
