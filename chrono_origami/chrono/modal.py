@@ -76,11 +76,10 @@ import scipy.sparse.linalg as spla
 from ..errors import IndeterminateError, OrigamiError, SolverError, StructureError
 from ..geometry import skew
 from . import links as lk
-
-#: relative equilibrium residual accepted after the static analysis
-EQUILIBRIUM_RTOL = 1e-8
-#: constraint violation accepted: translations / length scale, rotations (quaternion parts)
-CONSTRAINT_TOL = 1e-9
+# the tolerances of the static analysis (one definition, in analysis): relative equilibrium residual and
+# constraint violation (translations / length scale, rotations as quaternion parts)
+from .analysis import CONSTRAINT_TOL, EQUILIBRIUM_RTOL  # noqa: F401 (re-exported)
+from .analysis import _make_solver
 #: singular values of the (scaled) Cq below this fraction of the largest count as zero
 RANK_RTOL = 1e-9
 #: |mu| below this fraction of the reference |mu| (||K|| / ||M||, scaled) is a zero mode (|lambda| <= 1e-3 of its root)
@@ -109,10 +108,6 @@ def _chvec(x):
     v = chrono.ChVectorDynamicd(len(x))
     v.SetVect([float(a) for a in x])
     return v
-
-
-def _rot(frame):
-    return np.array(frame.GetRotMat().GetMatr())
 
 
 def active_bodies(system):
@@ -153,12 +148,6 @@ def set_tangent_stiffness(system, use_kc, built=None):
         built.set_tangent_stiffness(use_kc)
         if built.anchor is not None:
             built.anchor.SetUseTangentStiffness(use_kc)
-
-
-def _direct_solver(system):
-    s = chrono.ChSolverSparseQR()
-    s.LockSparsityPattern(False)
-    system.SetSolver(s)
 
 
 def multipliers(system):
@@ -265,7 +254,7 @@ def static_equilibrium(system, use_tangent_stiffness=True, max_iterations=100, l
     constraint violation is not small (``check``).
     """
     set_tangent_stiffness(system, use_tangent_stiffness, built)
-    _direct_solver(system)
+    system.SetSolver(_make_solver("sparse_qr"))
     system.Setup()
     if assemble:
         system.DoAssembly(chrono.FULL)
@@ -394,7 +383,7 @@ def system_matrices(system, use_tangent_stiffness=True, built=None, load_stiffne
         dK = kc_correction_matrix(system, L)
         info["kc_correction_norm"] = float(abs(dK).sum())
         K = K + dK
-    rot = np.array([_rot(b) for b in bodies]) if bodies else np.zeros((0, 3, 3))
+    rot = np.array([lk.rotation(b) for b in bodies]) if bodies else np.zeros((0, 3, 3))
     pos = np.array([lk.arr(b.GetPos()) for b in bodies]) if bodies else np.zeros((0, 3))
     return SystemMatrices(sp.csr_matrix(M), sp.csr_matrix(R), sp.csr_matrix(K), sp.csr_matrix(Cq),
                           [b.GetName() for b in bodies], rot, pos, length or length_scale(system),
@@ -425,7 +414,7 @@ def force_load_stiffness(system, bodies=None):
 
     for b in bodies:
         off = b.GetOffset_w()
-        Rb = _rot(b)
+        Rb = lk.rotation(b)
         for f in b.GetForces():
             f.UpdateState()
             vec = lk.arr(f.GetForce())
@@ -467,7 +456,7 @@ def _kc_rows_body2(link, gf):
     theta2): D, -D R_B1 [r_F1], -D, D R_B2 [r12 + r_F2] (eqs. 45e-h).
     """
     b1, b2, F1, F2, f1, f2 = _mate_geometry(link)
-    RB1, RB2, RF2 = _rot(b1), _rot(b2), _rot(F2)
+    RB1, RB2, RF2 = lk.rotation(b1), lk.rotation(b2), lk.rotation(F2)
     r12 = RB2.T @ (lk.arr(F1.GetPos()) - lk.arr(F2.GetPos()))
     rF1, rF2 = lk.arr(f1.GetPos()), lk.arr(f2.GetPos())
     G = skew(gf)
