@@ -10,6 +10,8 @@ modes with and without Kc at that equilibrium, and with ``--out DIR`` writes
 
 ``--no-kc`` runs everything without Kc, so a loaded mechanism's static
 analysis fails: the error is printed and the exit code is 1 (no CSV).
+An output that cannot be written is a one-line ``error:`` with exit code 2
+(as in the command line and the static scenes); bad options exit 2 (argparse).
 Structures also take ``--fold FILE`` (mode ``--mode`` animated in FOLD
 ``file_frames``) and ``--png DIR`` (PNG frames).
 """
@@ -74,7 +76,7 @@ def report(with_kc, without_kc, args, out=sys.stdout):
             path = with_kc.write_csv(os.path.join(args.out, "modes.csv"))
         except OSError as e:
             print(f"error: cannot write {os.path.join(args.out, 'modes.csv')}: {e.strerror or e}", file=sys.stderr)
-            return 1
+            return 2
         print(f"modes written to {path}", file=out)
     return 0
 
@@ -132,5 +134,5 @@ def run_structure(structure, args, out=sys.stdout, **kw):
                 print(f"{len(paths)} frames of mode {args.mode} written to {args.png}", file=out)
         except OSError as e:
             print(f"error: cannot write {e.filename or (args.fold or args.png)}: {e.strerror or e}", file=sys.stderr)
-            return 1
+            return 2
     return code

@@ -584,7 +584,7 @@ def test_mode_tables_show_exactly_n_modes():
                                          ("miura_modes", ["--fold", "/proc/no/such/mode.fold"])])
 def test_mode_scene_export_errors_are_one_line(scene, args):
     p = run_scene(scene, *args)
-    assert p.returncode == 1
+    assert p.returncode == 2
     assert "Traceback" not in p.stderr
     (line,) = p.stderr.strip().splitlines()
     assert line.startswith("error: cannot write /proc/no/such/")
