@@ -450,3 +450,15 @@ def test_chrono_fold_refuses_non_positive_steps(kw, message):
     prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
         chrono_fold.fold(prob, **kw)
+
+
+@pytest.mark.chrono
+@chrono_only
+def test_chrono_fold_start_failure_reports_chrono_exit_flag():
+    """The start assembly's report is used: a start above the tolerance (here tol = 0) names Chrono's exit flag."""
+    from chrono_origami.folding import chrono_fold
+
+    prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
+    with pytest.raises(SolverError, match=r"assembly of the start did not converge at t = 0 s \(largest violation "
+                                          r"[0-9.e-]+ in hinge \d+ \(door\); Chrono's exit flag [A-Z_]+\)"):
+        chrono_fold.fold(prob, tol=0.0)
