@@ -79,7 +79,7 @@ from . import links as lk
 # the tolerances of the static analysis (one definition, in analysis): relative equilibrium residual and
 # constraint violation (translations / length scale, rotations as quaternion parts)
 from .analysis import CONSTRAINT_TOL, EQUILIBRIUM_RTOL  # noqa: F401 (re-exported)
-from .analysis import _make_solver
+from .analysis import _make_solver, link_violation
 #: singular values of the (scaled) Cq below this fraction of the largest count as zero
 RANK_RTOL = 1e-9
 #: |mu| below this fraction of the reference |mu| (||K|| / ||M||, scaled) is a zero mode (|lambda| <= 1e-3 of its root)
@@ -223,24 +223,10 @@ def check_equilibrium(system, length=None, use_tangent_stiffness=None):
 
 
 def constraint_violation(system, length):
-    """Largest constraint residual: translations / ``length``, rotations as they are (quaternion parts)."""
-    worst = 0.0
-    for link in system.GetLinks():
-        C = link.GetConstraintViolation()
-        if C.Size() == 0:
-            continue
-        c = np.abs(_np(C))
-        m = chrono.CastToChLinkMateGeneric(link)
-        if m is not None:
-            flags = [m.IsConstrainedX(), m.IsConstrainedY(), m.IsConstrainedZ(),
-                     m.IsConstrainedRx(), m.IsConstrainedRy(), m.IsConstrainedRz()]
-            kinds = [k for k, on in zip("tttrrr", flags) if on]
-            if len(kinds) == len(c):
-                c = np.array([x / length if k == "t" else x for x, k in zip(c, kinds)])
-        else:
-            c = c / length
-        worst = max(worst, float(c.max()))
-    return worst
+    """Largest constraint residual over the system's links, scaled as ``analysis.link_violation``
+    (translations / ``length``, rotations as they are); links without residual rows are skipped."""
+    return max((link_violation(lk.python_link(link) or link, length)
+                for link in system.GetLinks() if link.GetConstraintViolation().Size()), default=0.0)
 
 
 def static_equilibrium(system, use_tangent_stiffness=True, max_iterations=100, length=None, assemble=True,
