@@ -8,30 +8,22 @@ x; unit downward load at the tip vertex 2. Prints Tables 2 and 3.
     python3 scenes/miura_cantilever.py --engine reference --out out/miura_cantilever
     python3 scenes/miura_cantilever.py --table1        # at the paper's Table 1 coordinates
 """
-import os
-import sys
-
-try:
-    import chrono_origami  # noqa: F401
-except ImportError:  # run from a checkout without `pip install -e .`
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-
+from chrono_origami.cli import static
 from chrono_origami.patterns import miura
-from chrono_origami.scene import parser, run_static
 
-ap = parser(__doc__.splitlines()[0])
+
+def build(args):
+    if args.table1:
+        return miura.miura_cantilever_from_vertices(miura.TABLE1_VERTICES, load=args.load,
+                                                    name="Miura-ori cantilever (Table 1 coordinates)")
+    return miura.miura_cantilever(args.columns, args.angle, load=args.load)
+
+
+ap = static.parser(__doc__)
 ap.add_argument("--columns", type=int, default=miura.COLUMNS, help="number of panel columns (default 6)")
 ap.add_argument("--angle", type=float, default=miura.FOLD_ANGLE_DEG, help="fold angle in degrees (default 27.4)")
 ap.add_argument("--load", type=float, default=1.0, help="downward tip load (default 1)")
 ap.add_argument("--table1", action="store_true", help="use the paper's Table 1 coordinates (6 columns)")
-args = ap.parse_args()
 
-if args.table1:
-    structure = miura.miura_cantilever_from_vertices(miura.TABLE1_VERTICES, load=args.load,
-                                                     name="Miura-ori cantilever (Table 1 coordinates)")
-else:
-    try:
-        structure = miura.miura_cantilever(args.columns, args.angle, load=args.load)
-    except ValueError as e:
-        ap.error(str(e))
-sys.exit(run_static(structure, args))
+if __name__ == "__main__":
+    static.scene(ap, build)

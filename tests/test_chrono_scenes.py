@@ -17,8 +17,8 @@ pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not in
 pytestmark = pytest.mark.chrono
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# the static scenes: those built on chrono_origami.scene.run_static (the output contract, --engine)
-SCENES = sorted(p for p in glob.glob(os.path.join(ROOT, "scenes", "*.py")) if "run_static(" in open(p).read())
+# the static scenes: those built on chrono_origami.cli.static (the output contract, --engine)
+SCENES = sorted(p for p in glob.glob(os.path.join(ROOT, "scenes", "*.py")) if "static.parser(" in open(p).read())
 
 
 def run(scene, engine, out):

@@ -18,6 +18,7 @@ vertex 4 (2Fy, 0, Fz), vertex 2 (0, 0, 0).
 """
 import csv
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -28,6 +29,8 @@ import pytest
 from chrono_origami import cli
 
 ROOT = Path(__file__).resolve().parents[1]
+#: subprocesses import this checkout's code, installed or not
+ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 F = (1.0, 2.0, -4.0)
 HINGES = {(1, 1): (4.0, 0.0, 2.5, 1.0, 2.0, 0.0), (1, 2): (4.0, 0.0, -2.5, 1.0, 2.0, 0.0)}
 SUPPORTS = [(1, 1, -5.0, -2.0, 4.0), (1, 2, 0.0, 0.0, 0.0), (1, 4, 4.0, 0.0, -4.0), (2, 6, 0.0, 0.0, 4.0)]
@@ -145,7 +148,7 @@ def test_missing_file_and_bad_arguments(tmp_path, capsys):
 
 # -------------------------------------------------------------------- subprocess
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "chrono_origami", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "chrono_origami", *args], cwd=ROOT, env=ENV,
                           capture_output=True, text=True)
 
 
@@ -199,6 +202,6 @@ def test_unwritable_output_is_a_one_line_error(fold_file, tmp_path, capsys, argv
 
 def test_tower_scene_names_a_bad_module_count():
     p = subprocess.run([sys.executable, str(ROOT / "scenes" / "kresling_tower.py"), "--modules", "0",
-                        "--engine", "reference"], capture_output=True, text=True, cwd=ROOT)
+                        "--engine", "reference"], capture_output=True, text=True, cwd=ROOT, env=ENV)
     assert p.returncode == 2
     assert "--modules must be an integer >= 1, got 0" in p.stderr and "Traceback" not in p.stderr
