@@ -2,7 +2,9 @@
 
 At the twist pi/6 the module has one infinitesimal mechanism and one
 self-stress state (M = S = 1). Prints the self-stress state, then the rows of
-Table 8 scaled like the paper (unit norm of the multipliers lambda).
+Table 8 scaled like the paper (unit norm of the multipliers lambda). Its
+statics is not determined: exit code 3 (as every static scene), or 0 with
+--min-norm.
 
     python3 scenes/kresling_singular.py --engine reference --out out/kresling_singular
 """
@@ -14,11 +16,11 @@ from chrono_origami.report.tables import HINGE_HEADER, text_table
 
 
 def analyse(structure, args):
-    code = static.run_static(structure, args)
-    counts, actions = paper_self_stress(structure)
+    statics = static.report(structure, args)
+    _, actions = paper_self_stress(structure)
     rows = [(a.hinge + 1, a.panel + 1, *a.values) for a in actions if a.hinge == a.panel]
     print(text_table(HINGE_HEADER, rows, "self-stress state, sides (h, h) as in Table 8, scaled to |lambda| = 1"))
-    return code
+    static.check_determined(statics, args)   # M = S = 1: exit code 3 unless --min-norm
 
 
 ap = static.parser(__doc__)

@@ -205,3 +205,37 @@ def test_tower_scene_names_a_bad_module_count():
                         "--engine", "reference"], capture_output=True, text=True, cwd=ROOT, env=ENV)
     assert p.returncode == 2
     assert "--modules must be an integer >= 1, got 0" in p.stderr and "Traceback" not in p.stderr
+
+
+# -------------------------------------------------------------------- statics that is not determined
+def test_indeterminate_static_has_its_own_exit_code(tmp_path, capsys):
+    """M = 1 (panel 2 turns about the hinge): counts printed and written, no hinges.csv, exit 3; --min-norm exits 0."""
+    path = tmp_path / "loose.fold"
+    path.write_text(json.dumps(hand_fold(with_panel2_support=False)))
+    out = tmp_path / "out"
+    assert cli.main(["static", str(path), "--engine", "reference", "--out", str(out)]) == cli.EXIT_INDETERMINATE == 3
+    std = capsys.readouterr()
+    assert "M = 1 mechanisms, S = 0 self-stress states" in std.out and "mechanism 1: panels [2]" in std.out
+    assert std.err.count("\n") == 1 and std.err.startswith("error: ") and "not determined (M = 1, S = 0)" in std.err
+    assert "--min-norm" in std.err
+    assert json.loads((out / "counts.json").read_text())["M"] == 1
+    assert not (out / "hinges.csv").exists() and not (out / "supports.csv").exists()
+    # the load (1, 2, -4) at vertex 5 works on the mechanism: no minimum-norm answer either
+    assert cli.main(["static", str(path), "--engine", "reference", "--min-norm"]) == 3
+    assert "the loads cannot be equilibrated" in capsys.readouterr().err
+    d = hand_fold(with_panel2_support=False)
+    d["vertices_origami:load"][4] = {"force": [1.0, 2.0, 0.0], "panel": 1}   # in-plane: no work on the mechanism
+    path.write_text(json.dumps(d))
+    assert cli.main(["static", str(path), "--engine", "reference", "--min-norm"]) == 0
+    assert "WARNING: not determined (M = 1, S = 0): minimum-norm" in capsys.readouterr().out
+
+
+def test_indeterminate_scene_exits_3_with_its_self_stress_written(tmp_path):
+    """The four-panel ring (M = 1, S = 3): a static scene exits like the static command."""
+    p = subprocess.run([sys.executable, str(ROOT / "scenes" / "four_panel_ring.py"), "--engine", "reference",
+                        "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, env=ENV)
+    assert p.returncode == 3, p.stderr
+    assert "self-stress state 3" in p.stdout and (tmp_path / "self_stress.csv").exists()
+    assert not (tmp_path / "hinges.csv").exists()
+    (line,) = p.stderr.strip().splitlines()
+    assert line.startswith("error: ") and "not determined (M = 1, S = 3)" in line

@@ -45,9 +45,13 @@ Exit codes (:data:`.app.EXIT_CODES`)
 0 done; 1 bad input or a failed analysis (a malformed FOLD file, a hinge,
 vertex or panel number the structure does not have, a solver that did not
 converge); 2 bad usage (bad arguments, a missing input file, an output that
-cannot be written, an engine that is not installed). Errors are one line on stderr, ``error: ...``, without a traceback.
+cannot be written, an engine that is not installed); 3 ``static`` (and every
+static scene) on a structure whose statics is not determined, M > 0 or S > 0:
+the counts and self-stress states are printed and written, but no hinges.csv
+or supports.csv (``--min-norm`` prints the labelled minimum-norm answer and
+exits 0). Errors are one line on stderr, ``error: ...``, without a traceback.
 """
 from . import static, design, fold  # noqa: F401,I001  (registers the commands, in this order in --help)
-from .app import EXIT_CODES, EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError, main, run
+from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError, main, run
 
-__all__ = ["EXIT_CODES", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "UsageError", "main", "run"]
+__all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "UsageError", "main", "run"]

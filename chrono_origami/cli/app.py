@@ -16,14 +16,18 @@ from ..errors import ChronoUnavailable, IndeterminateError, OrigamiError
 EXIT_OK = 0
 EXIT_INPUT = 1
 EXIT_USAGE = 2
+EXIT_INDETERMINATE = 3
 
 #: exit code -> what it means (printed by ``--help`` and listed in the README)
 EXIT_CODES = {
-    EXIT_OK: "done",
+    EXIT_OK: "done (static: the structure is isostatic, or --min-norm was given)",
     EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file, a hinge, vertex or panel number the "
                 "structure does not have, a solver that did not converge",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
                 "an engine that is not installed",
+    EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
+                        "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
+                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
 }
 
 
@@ -49,6 +53,8 @@ def exit_codes_text():
 
 def exit_code(exc):
     """The exit code of an exception, or None for one the command line does not expect (a bug: traceback)."""
+    if isinstance(exc, IndeterminateError):
+        return EXIT_INDETERMINATE
     if isinstance(exc, (UsageError, ChronoUnavailable)):
         return EXIT_USAGE
     if isinstance(exc, OrigamiError):

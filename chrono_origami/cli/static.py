@@ -10,12 +10,19 @@ with ``--out DIR``, writes the output contract:
   and ``DIR/supports.csv`` (panel,vertex,Fx,Fy,Fz) when the statics is
   determined;
 * ``DIR/self_stress.csv`` (state,hinge,panel,MT,...,TO) when S > 0.
+
+A structure whose statics is not determined (M > 0 or S > 0) gets its counts,
+mechanisms and self-stress states printed (and written) and exit code 3
+(:data:`.app.EXIT_INDETERMINATE`), unless ``--min-norm`` asks for the
+labelled minimum-norm answer (exit code 0).
 """
 import os
 import sys
 from dataclasses import replace
+from typing import NamedTuple
 
 from .. import analysis, engines
+from ..errors import IndeterminateError
 from ..report import tables
 from ..structure import DOOR
 from . import app, inputs
@@ -47,8 +54,27 @@ def scene(ap, build, argv=None):
     app.scene(ap, build, run_static, argv)
 
 
+class Statics(NamedTuple):
+    """What :func:`report` analysed (``--all-door`` applied), its counts and its result (None: not determined)."""
+
+    structure: object
+    counts: object
+    result: object
+
+
 def run_static(structure, args, out=None):
-    """Count, solve, print and write what ``args`` asks for; returns the exit code."""
+    """:func:`report` and :func:`check_determined`: the exit code (0), or IndeterminateError (exit code 3)."""
+    check_determined(report(structure, args, out), args)
+    return app.EXIT_OK
+
+
+def report(structure, args, out=None):
+    """Count, solve, print and write what ``args`` asks for; returns the :class:`Statics`.
+
+    The result is None when the statics is not determined and ``--min-norm``
+    was not given: the counts, the mechanisms and self-stress states are
+    printed (and written), no hinges.csv or supports.csv.
+    """
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     if args.all_door and structure.n_sliding:
         structure = replace(structure, hinge_kinds=(DOOR,) * len(structure.hinge_kinds),
@@ -67,6 +93,7 @@ def run_static(structure, args, out=None):
     if args.out:
         with app.output(args.out):
             tables.write_counts(summary, args.out)
+    result = None
     if counts.isostatic or args.min_norm:
         result = analysis.static(structure, engine, allow_indeterminate=args.min_norm)
         print(tables.format_result(result), file=out)
@@ -81,7 +108,16 @@ def run_static(structure, args, out=None):
     if counts.S:
         write_self_stress(structure, counts, args.out, out)
     _views(structure, args)
-    return app.EXIT_OK
+    return Statics(structure, counts, result)
+
+
+def check_determined(statics, args):
+    """Raise :class:`~chrono_origami.errors.IndeterminateError` (exit code 3) when :func:`report` gave no result."""
+    if statics.result is None:
+        c = statics.counts
+        wrote = f"; no hinges.csv or supports.csv in {args.out}" if args.out else ""
+        raise IndeterminateError(f"{statics.structure.name}: the static problem is not determined (M = {c.M}, "
+                                 f"S = {c.S}){wrote}; --min-norm prints the labelled minimum-norm answer", c.M, c.S)
 
 
 def write_self_stress(structure, counts, out_dir, out=None):
