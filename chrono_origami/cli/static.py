@@ -132,15 +132,8 @@ def write_self_stress(structure, counts, out_dir, out=None):
         print(tables.text_table(tables.HINGE_HEADER, [r[1:] for r in rows if r[0] == k + 1],
                                 f"self-stress state {k + 1} (arbitrary scale)"), file=out)
     if out_dir:
-        import csv
-
-        with app.output(out_dir):
-            os.makedirs(out_dir, exist_ok=True)
-        with app.output(os.path.join(out_dir, "self_stress.csv")) as path, open(path, "w") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow(("state",) + tables.HINGE_HEADER)
-            for r in rows:
-                w.writerow([r[0], r[1], r[2]] + [f"{x:.6e}" for x in r[3:]])
+        with app.output(os.path.join(out_dir, "self_stress.csv")) as path:
+            tables.write_csv(path, ("state",) + tables.HINGE_HEADER, rows)
 
 
 def _views(structure, args):

@@ -1,12 +1,17 @@
 """Paper-style tables of hinge internal actions and support reactions: text, CSV, Markdown, LaTeX.
 
-Numbers are 1-based like the paper; values use the paper's ``%.4e`` format.
+Numbers are 1-based like the paper. Printed tables (text, Markdown, LaTeX)
+use the paper's ``%.4e``; CSV files keep every digit (the shortest text that
+reads back to the same float, Python's ``repr``), for post-processing.
+Integer cells (hinge, panel, vertex, state numbers) are printed as integers.
 Hinge columns: hinge, panel, MT, MP, MO, N, TP, TO (see ``results`` for the
 frame and sign convention). Support columns: panel, vertex, Fx, Fy, Fz.
 """
 import csv
 import io
 import json
+
+import numpy as np
 
 from ..results import HINGE_COLUMNS, SUPPORT_COLUMNS
 
@@ -17,6 +22,11 @@ FMT = "{:.4e}"
 
 def _cells(row):
     return [str(int(x)) if i < 2 else FMT.format(float(x)) for i, x in enumerate(row)]
+
+
+def _exact(x):
+    """CSV cell: an integer as such, a float as the shortest text that reads back to it."""
+    return str(int(x)) if isinstance(x, (int, np.integer)) else repr(float(x))
 
 
 def text_table(header, rows, title=None):
@@ -54,23 +64,30 @@ def latex_table(header, rows, caption=None):
 
 
 def csv_text(header, rows):
+    """CSV with every digit of the floats (see the module docstring)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for r in rows:
-        w.writerow(_cells(r))
+        w.writerow([_exact(x) for x in r])
     return buf.getvalue()
+
+
+def write_csv(path, header, rows):
+    """Write :func:`csv_text` to ``path``, making its folder."""
+    import os
+
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(csv_text(header, rows))
 
 
 def write_results(result, out_dir, counts=None):
     """Write the output contract: hinges.csv, supports.csv and, if given, counts.json."""
     import os
 
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "hinges.csv"), "w") as f:
-        f.write(csv_text(HINGE_HEADER, result.hinge_rows()))
-    with open(os.path.join(out_dir, "supports.csv"), "w") as f:
-        f.write(csv_text(SUPPORT_HEADER, result.support_rows()))
+    write_csv(os.path.join(out_dir, "hinges.csv"), HINGE_HEADER, result.hinge_rows())
+    write_csv(os.path.join(out_dir, "supports.csv"), SUPPORT_HEADER, result.support_rows())
     if counts is not None:
         write_counts(counts, out_dir)
 
