@@ -55,7 +55,7 @@ def test_text_markdown_and_latex_tables():
     txt = tables.text_table(tables.HINGE_HEADER, ROWS, "Table 2")
     lines = txt.splitlines()
     assert lines[0] == "Table 2" and lines[1].split() == list(tables.HINGE_HEADER)
-    assert lines[3].split() == ["1", "2", "1.1261e+00", "-7.3184e-18", "2.0638e+00", "2.4004e-01", "7.2964e-05",
+    assert lines[3].split() == ["1", "2", "1.1261e+00", "0.0000e+00", "2.0638e+00", "2.4004e-01", "7.2964e-05",
                                 "-1.3053e-01"]
     md = tables.markdown_table(tables.SUPPORT_HEADER, [(11, 19, -6.8092, 1.0571, 0.50081)]).splitlines()
     assert md[0] == "| panel | vertex | Fx | Fy | Fz |" and md[2] == "| 11 | 19 | -6.8092e+00 | 1.0571e+00 | 5.0081e-01 |"
@@ -81,3 +81,21 @@ def test_row_match_allows_one_sign_per_axis_and_nothing_else():
 def test_table_tolerance_is_relative_to_the_largest_entry():
     rows = [np.array(r, float) for r in ROWS]
     assert compare.table_tolerance(rows, slice(2, 8)) == 2e-4 * 12.588
+
+
+def test_printed_tables_show_round_off_as_zero():
+    """Entries below 1e-12 of the table's largest magnitude print as 0 (no sign); larger ones and the CSV are kept."""
+    rows = [(1, 1, 12.5, 7.0432e-17, -1.5407e-33, -0.0, 1.3e-11, -2.0e-12),
+            (2, 1, -3.0, 2.0e-11, 0.0, 1.2e-13, -1.24e-11, 4.0)]          # 1e-12 of 12.5: 1.25e-11
+    clean = ["1.2500e+01", "0.0000e+00", "0.0000e+00", "0.0000e+00", "1.3000e-11", "0.0000e+00"]
+    txt = tables.text_table(tables.HINGE_HEADER, rows).splitlines()
+    assert txt[2].split()[2:] == clean
+    assert txt[3].split()[2:] == ["-3.0000e+00", "2.0000e-11", "0.0000e+00", "0.0000e+00", "0.0000e+00", "4.0000e+00"]
+    md = tables.markdown_table(tables.HINGE_HEADER, rows).splitlines()
+    assert md[2] == "| 1 | 1 | " + " | ".join(clean) + " |"
+    tex = tables.latex_table(tables.HINGE_HEADER, rows)
+    assert "1 & 1 & " + " & ".join(f"${c}$" for c in clean) + r" \\" in tex
+    back = list(csv.reader(io.StringIO(tables.csv_text(tables.HINGE_HEADER, rows))))
+    assert [float(x) for x in back[1][2:]] == list(rows[0][2:])                # the CSV keeps the raw values
+    # the scale is the table's: alone, a row of round-off is printed as it is
+    assert tables.text_table(tables.HINGE_HEADER, [(1, 1, 7.0432e-17, 0, 0, 0, 0, 0)]).split()[-6] == "7.0432e-17"
