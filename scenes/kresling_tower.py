@@ -1,7 +1,8 @@
 """Kresling tower of alternating handedness (paper Fig. 9, Table 12 for two modules).
 
 Simply supported at the bottom base, a unit downward force at each top
-vertex. The six hinges of one module are door hinges, all others sliding:
+vertex, on the panel --load-panels chooses (see --help for the default rule,
+the paper's for up to two modules). The six hinges of one module are door hinges, all others sliding:
 isostatic. --door-module 0 makes every hinge a door hinge (S = 9 per junction).
 
     python3 scenes/kresling_tower.py --modules 2 --engine reference --out out/kresling_tower
@@ -9,7 +10,7 @@ isostatic. --door-module 0 makes every hinge a door hinge (S = 9 per junction).
 import math
 
 from chrono_origami.cli import static
-from chrono_origami.cli.inputs import twist_deg
+from chrono_origami.cli.inputs import numbers, twist_deg
 from chrono_origami.patterns.kresling import kresling_tower
 
 
@@ -20,7 +21,7 @@ def build(args):
         raise ValueError(f"--door-module must be 0 (all door) or a module from 1 to {args.modules}, "
                          f"got {args.door_module}")
     return kresling_tower(args.modules, args.door_module or None, args.height, args.diameter,
-                          math.radians(args.twist_deg), args.handedness)
+                          math.radians(args.twist_deg), args.handedness, load_panels=args.load_panels)
 
 
 ap = static.parser(__doc__)
@@ -32,6 +33,12 @@ ap.add_argument("--twist-deg", type=twist_deg, default=20.0, metavar="DEG",
 ap.add_argument("--handedness", choices=["right", "left"], default="right", help="handedness of module 1")
 ap.add_argument("--height", type=float, default=20.0, help="module height (default 20)")
 ap.add_argument("--diameter", type=float, default=20.0, help="diameter of the base circle (default 20)")
+ap.add_argument("--load-panels", type=numbers, metavar="P,P,P",
+                help="the panels (1-based) on which the loads of the top vertices 3N+1, 3N+2, 3N+3 act, in that "
+                     "order; each must hold its vertex. Default: at each top vertex the panel that holds the "
+                     "top-ring edge and the twist crease ending there, the paper's choice for one and two modules "
+                     "(Tables 10 and 12: panels 2,4,6 and 11,7,9); beyond two modules the paper has no table and "
+                     "the same rule is this project's own extension")
 
 if __name__ == "__main__":
     static.scene(ap, build)

@@ -239,3 +239,27 @@ def test_indeterminate_scene_exits_3_with_its_self_stress_written(tmp_path):
     assert not (tmp_path / "hinges.csv").exists()
     (line,) = p.stderr.strip().splitlines()
     assert line.startswith("error: ") and "not determined (M = 1, S = 3)" in line
+
+
+def test_tower_scene_load_panels(tmp_path):
+    """--load-panels: the default rule is stated in --help; the default given explicitly changes nothing, another
+    choice (1-based, top vertices 7, 8, 9 of two modules) changes the hinge actions, not the reactions."""
+    def scene(*args):
+        return subprocess.run([sys.executable, str(ROOT / "scenes" / "kresling_tower.py"), "--engine", "reference",
+                               *args], capture_output=True, text=True, cwd=ROOT, env=ENV)
+
+    text = " ".join(scene("--help").stdout.split())
+    assert "--load-panels P,P,P" in text
+    assert "Default: at each top vertex the panel that holds the top-ring edge and the twist crease ending there" \
+        in text and "beyond two modules" in text
+    out = {}
+    for name, args in (("default", []), ("explicit", ["--load-panels", "11,7,9"]), ("other", ["--load-panels", "12,8,10"])):
+        p = scene("--out", str(tmp_path / name), *args)
+        assert p.returncode == 0, p.stderr
+        out[name] = {f: read_csv(tmp_path / name / f)[1] for f in ("hinges.csv", "supports.csv")}
+    assert out["explicit"] == out["default"]
+    assert out["other"]["hinges.csv"] != out["default"]["hinges.csv"]
+    for r, e in zip(out["other"]["supports.csv"], out["default"]["supports.csv"]):
+        assert all(close(x, y) or abs(x - y) < 1e-9 for x, y in zip(r, e))
+    p = scene("--load-panels", "1,7,9")
+    assert p.returncode == 2 and "panel 1 does not hold top vertex 7 (panels 7, 11, 12 do)" in p.stderr

@@ -46,3 +46,14 @@ def twist_deg(text):
     if not (math.isfinite(x) and -180 < x <= 180):
         raise argparse.ArgumentTypeError(f"must be in (-180, 180] degrees, got {text}")
     return x
+
+
+def numbers(text):
+    """argparse type: a 1-based list ``3,1,2`` (order kept) as 0-based integers."""
+    try:
+        out = [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected 1-based numbers like 3,1,2, got {text!r}") from None
+    if min(out) < 1:
+        raise argparse.ArgumentTypeError(f"numbers are 1-based, got {text!r}")
+    return [n - 1 for n in out]
