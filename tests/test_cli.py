@@ -272,3 +272,15 @@ def test_readme_lists_the_exit_codes():
     assert [int(code) for code, _ in rows] == sorted(cli.EXIT_CODES)
     assert "not determined" in dict((int(c), t) for c, t in rows)[cli.EXIT_INDETERMINATE]
     assert all(f"  {code}  " in cli.app.exit_codes_text() for code in cli.EXIT_CODES)
+
+
+def test_scenes_run_on_the_command_line_layer():
+    """Every scene runs through chrono_origami.cli (one error wrapper) and none edits sys.path: the package is
+    installed (pip install -e .) or on PYTHONPATH."""
+    scripts = sorted((ROOT / "scenes").glob("*.py"))
+    assert len(scripts) >= 15
+    for path in scripts + sorted((ROOT / "benchmarks").glob("*.py")):
+        assert "sys.path" not in path.read_text(), path.name
+    for path in scripts:
+        text = path.read_text()
+        assert "from chrono_origami.cli import" in text and "scene(ap, " in text, path.name
