@@ -16,15 +16,9 @@ chrono_origami.chrono.modal).
     python3 benchmarks/modal_miura.py --rows 10 --cols 10 --check   # also the dense null-space answer
 """
 import argparse
-import os
 import resource
 import sys
 import time
-
-try:
-    import chrono_origami  # noqa: F401
-except ImportError:  # run from a checkout without `pip install -e .`
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
 
 import numpy as np
 

@@ -56,7 +56,7 @@ actions. Ranking uses dense matrices: it is skipped (metrics None) above
 ``rank_limit`` columns.
 """
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg as sla
@@ -641,78 +641,3 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
     best = designs[0]
     return DesignResult(structure.name, H, ax.M_before, ax.S_before, best.M, best.S, designs, greedy, exhaustive,
                         orb, tuple(door), tuple(sliding), irremovable, _load_label(structure), notes)
-
-
-# ------------------------------------------------------------------ command line
-def cli_options(parser):
-    """Add the ``design`` command's options to ``parser`` (which holds the FOLD file argument)."""
-    parser.add_argument("-o", "--output", metavar="DESIGNED.fold",
-                        help="write the chosen design here (edges_origami:hinge)")
-    parser.add_argument("--door", metavar="H,H,...", default="", help="hinges (1-based) that must stay door hinges")
-    parser.add_argument("--slide", metavar="H,H,...", default="", help="hinges (1-based) that must slide")
-    parser.add_argument("--prefer", metavar="H,H,...", default="",
-                        help="hinges (1-based) in decreasing preference for sliding; the design written is then "
-                             "the greedy one in this order, not the best-ranked")
-    parser.add_argument("--rotation", metavar="N", type=int, default=None,
-                        help="respect N-fold rotational symmetry about the z axis through the vertices' centroid")
-    parser.add_argument("--mirror", choices=("x", "y", "z"), action="append", default=[],
-                        help="respect mirror symmetry in the plane normal to this axis through the centroid "
-                             "(repeatable)")
-    parser.add_argument("--max-subsets", type=int, default=MAX_SUBSETS,
-                        help=f"enumerate every minimal assignment up to this many candidates (default {MAX_SUBSETS})")
-    parser.add_argument("--improve", type=int, default=0, metavar="PASSES",
-                        help="exchange-search passes on the condition number when enumeration is too large")
-    parser.add_argument("--samples", type=int, default=SAMPLES,
-                        help=f"random greedy orders when enumeration is too large (default {SAMPLES})")
-    return parser
-
-
-def _cli_hinges(option, text, H):
-    if not text.strip():
-        return []
-    out = []
-    for item in text.split(","):
-        try:
-            out.append(int(item) - 1)
-        except ValueError:
-            raise DesignError(f"{option}: {item.strip()!r} is not a hinge number (1..{H})") from None
-    return out
-
-
-def cli_symmetry(pattern, rotation=None, mirrors=()):
-    """Hinge permutations of an N-fold rotation about z and of mirrors (planes normal to x, y or z) through the centroid."""
-    from .geometry import rotation_about
-
-    c = pattern.vertices.mean(axis=0)
-    perms = []
-    if rotation is not None:
-        if rotation < 2:
-            raise DesignError(f"--rotation must be at least 2, got {rotation}")
-        perms.append(hinge_permutation(pattern, rotation_about([0, 0, 1], 2 * np.pi / rotation), c))
-    for axis in mirrors:
-        R = np.eye(3)
-        R["xyz".index(axis), "xyz".index(axis)] = -1.0
-        perms.append(hinge_permutation(pattern, R, c))
-    return perms
-
-
-def run_cli(structure, args, out=None):
-    """The ``design`` command on a structure read from a FOLD file; returns the exit code."""
-    import sys
-
-    out = out or sys.stdout
-    H = len(structure.pattern.hinges)
-    prefer = _cli_hinges("--prefer", args.prefer, H)
-    result = design(structure, door=_cli_hinges("--door", args.door, H), sliding=_cli_hinges("--slide", args.slide, H),
-                    symmetry=cli_symmetry(structure.pattern, args.rotation, args.mirror), prefer=prefer,
-                    max_subsets=args.max_subsets, samples=args.samples, improve=args.improve)
-    print(result.report(), file=out)
-    chosen = result.greedy if prefer else result.best
-    if args.output:
-        from .foldfile import write_fold
-
-        designed = result.structure(structure, chosen)
-        write_fold(replace(designed, name=f"{structure.name} (designed: {len(chosen.sliding)} sliding hinges)"),
-                   args.output)
-        print(f"design {_numbers(chosen.sliding)} (M = {chosen.M}, S = {chosen.S}) written to {args.output}", file=out)
-    return 0

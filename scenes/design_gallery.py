@@ -12,15 +12,13 @@ hinges of the best-ranked design), "designs_found"}.
 
     python3 scenes/design_gallery.py --out out/design_gallery
 """
-import argparse
 import json
 import os
 from dataclasses import replace
 
-import numpy as np
-
-from chrono_origami.design import design, hinge_permutation
-from chrono_origami.geometry import rotation_about
+from chrono_origami.cli import app
+from chrono_origami.cli.design import symmetry
+from chrono_origami.design import design
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
 from chrono_origami.structure import DOOR, Structure
 
@@ -29,24 +27,20 @@ def all_door(structure, name):
     return replace(structure, hinge_kinds=(DOOR,) * len(structure.hinge_kinds), name=name)
 
 
-def cases():
+def cases(args=None):
     """(structure, design keyword arguments) of each gallery entry."""
     yield all_door(miura.miura_single_vertex(), "single-vertex Miura-ori"), {}
     yield all_door(miura.miura_strip(4), "Miura-ori strip (4 steps)"), {}
     yield yoshimura.table4_structure(kind="door", name="Yoshimura wedge (Table 4)"), {}
     for n in (2, 3):
         st = kresling.kresling_tower(n, door_module=None, name=f"Kresling tower ({n} modules)")
-        turn = hinge_permutation(st.pattern, rotation_about([0, 0, 1], 2 * np.pi / 3))
-        yield st, {"symmetry": [turn]}
+        yield st, {"symmetry": symmetry(st.pattern, rotation=3)}
     yield Structure(simple.rectangular_ring(), name="four-panel ring"), {}
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", metavar="DIR", help="write designs.json here")
-    args = ap.parse_args(argv)
+def analyse(gallery, args):
     entries = []
-    for structure, options in cases():
+    for structure, options in gallery:
         result = design(structure, improve=10, **options)
         print(result.report(max_rows=5), end="\n\n")
         entries.append(result.as_dict())
@@ -57,8 +51,11 @@ def main(argv=None):
             json.dump(entries, f, indent=2)
             f.write("\n")
         print(f"written {path}")
-    return 0
+    return app.EXIT_OK
 
+
+ap = app.parser(__doc__)
+ap.add_argument("--out", metavar="DIR", help="write designs.json here")
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    app.scene(ap, cases, analyse)

@@ -8,22 +8,24 @@ the counts and the self-stress states.
 
     python3 scenes/four_panel_ring.py --sliding 1 --engine reference --out out/four_panel_ring
 """
-import sys
-
+from chrono_origami.cli import static
 from chrono_origami.patterns import simple
-from chrono_origami.scene import parser, run_static
 from chrono_origami.structure import DOOR, SLIDING, Structure
 
-if __name__ == "__main__":
-    ap = parser(__doc__.splitlines()[0])
-    ap.add_argument("--sliding", type=int, default=0, metavar="N", help="number of sliding hinges, 0-4 (default 0)")
-    ap.add_argument("--width", type=float, default=2.0)
-    ap.add_argument("--depth", type=float, default=1.0)
-    ap.add_argument("--length", type=float, default=3.0)
-    args = ap.parse_args()
+
+def build(args):
     if not 0 <= args.sliding <= 4:
-        ap.error(f"--sliding must be between 0 and 4 (the ring has 4 hinges), got {args.sliding}")
+        raise ValueError(f"--sliding must be between 0 and 4 (the ring has 4 hinges), got {args.sliding}")
     pattern = simple.rectangular_ring(args.width, args.depth, args.length)
     kinds = (SLIDING,) * args.sliding + (DOOR,) * (4 - args.sliding)
-    structure = Structure(pattern, hinge_kinds=kinds, name=f"four-panel ring ({args.sliding} sliding)")
-    sys.exit(run_static(structure, args))
+    return Structure(pattern, hinge_kinds=kinds, name=f"four-panel ring ({args.sliding} sliding)")
+
+
+ap = static.parser(__doc__)
+ap.add_argument("--sliding", type=int, default=0, metavar="N", help="number of sliding hinges, 0-4 (default 0)")
+ap.add_argument("--width", type=float, default=2.0)
+ap.add_argument("--depth", type=float, default=1.0)
+ap.add_argument("--length", type=float, default=3.0)
+
+if __name__ == "__main__":
+    static.scene(ap, build)

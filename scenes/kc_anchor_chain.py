@@ -9,27 +9,22 @@ the same equilibrium every mode is a zero mode.
 
     python3 scenes/kc_anchor_chain.py --out out/kc_anchor_chain
 """
-import os
-import sys
-
-try:
-    import chrono_origami  # noqa: F401
-except ImportError:  # run from a checkout without `pip install -e .`
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-
-from chrono_origami.modal_scene import parser, run_system
-
-ap = parser(__doc__.splitlines()[0])
-args = ap.parse_args()
-
-from chrono_origami.chrono import kc_examples  # noqa: E402
-
-e = kc_examples.anchor_chain(use_tangent_stiffness=not args.no_kc)
+from chrono_origami.cli import modal
 
 
-def where():
-    p = e.bodies["anchorC"].GetPos()
-    return f"anchor C at ({p.x:.6g}, {p.y:.6g}, {p.z:.6g}) m (started at (5, 0, -6))"
+def build(args):
+    from chrono_origami.chrono import kc_examples
+
+    e = kc_examples.anchor_chain(use_tangent_stiffness=not args.no_kc)
+
+    def where():
+        p = e.bodies["anchorC"].GetPos()
+        return f"anchor C at ({p.x:.6g}, {p.y:.6g}, {p.z:.6g}) m (started at (5, 0, -6))"
+
+    return e.system, where
 
 
-sys.exit(run_system(e.system, args, where))
+ap = modal.parser(__doc__)
+
+if __name__ == "__main__":
+    modal.system_scene(ap, build)

@@ -7,22 +7,17 @@ twists 30 and -150 deg (see kresling_singular.py).
     python3 scenes/kresling_module.py --engine reference --out out/kresling_module
 """
 import math
-import sys
 
+from chrono_origami.cli import static
+from chrono_origami.cli.inputs import twist_deg
 from chrono_origami.patterns.kresling import kresling_module
-from chrono_origami.scene import parser, run_static
 
-ap = parser(__doc__.splitlines()[0])
-ap.add_argument("--twist-deg", type=float, default=20.0, help="twist of the top base, degrees (default 20)")
+ap = static.parser(__doc__)
+ap.add_argument("--twist-deg", type=twist_deg, default=20.0, metavar="DEG",
+                help="twist of the top base, degrees (default 20)")
 ap.add_argument("--handedness", choices=["right", "left"], default="right")
 ap.add_argument("--height", type=float, default=20.0, help="module height (default 20)")
 ap.add_argument("--diameter", type=float, default=20.0, help="diameter of the base circle (default 20)")
-args = ap.parse_args()
-if not -180 < args.twist_deg <= 180:
-    ap.error(f"--twist-deg must be in (-180, 180], got {args.twist_deg}")
 
-try:
-    structure = kresling_module(args.height, args.diameter, math.radians(args.twist_deg), args.handedness)
-except ValueError as e:
-    ap.error(str(e))
-sys.exit(run_static(structure, args))
+if __name__ == "__main__":
+    static.scene(ap, lambda a: kresling_module(a.height, a.diameter, math.radians(a.twist_deg), a.handedness))

@@ -15,38 +15,28 @@ Consistent units; the defaults read as m, kg, N, s (10 mm panels of density
 
     python3 scenes/miura_modes.py --out out/miura_modes --png out/miura_modes/png
 """
-import os
-import sys
 from dataclasses import replace
 
-try:
-    import chrono_origami  # noqa: F401
-except ImportError:  # run from a checkout without `pip install -e .`
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir))
-
-from chrono_origami.errors import OrigamiError
-from chrono_origami.modal_scene import parser, run_structure
+from chrono_origami.cli import modal
 from chrono_origami.patterns import miura
 from chrono_origami.structure import Support
 
-ap = parser(__doc__.splitlines()[0], structure=True)
-ap.add_argument("--columns", type=int, default=miura.COLUMNS, help="number of panel columns (default 6)")
-ap.add_argument("--angle", type=float, default=miura.FOLD_ANGLE_DEG, help="fold angle in degrees (default 27.4)")
-ap.add_argument("--load", type=float, default=1.0, help="downward tip load (default 1)")
-ap.add_argument("--thickness", type=float, default=0.01, help="panel thickness (default 0.01)")
-ap.add_argument("--density", type=float, default=1000.0, help="panel density (default 1000)")
-ap.add_argument("--gravity", type=float, default=9.81, help="gravitational acceleration along -z (default 9.81)")
-ap.add_argument("--crease-stiffness", type=float, default=1000.0, help="rotational spring per hinge (default 1000)")
-args = ap.parse_args()
 
-try:
+def build(args):
     c = miura.miura_cantilever(args.columns, args.angle, load=args.load, thickness=args.thickness,
                                density=args.density)
     n = c.notes["columns"]
     last, lower = 3 * n, 2 * (n - 1)          # bottom vertex of the last column line, its lower panel (0-based)
     clamp = (Support(last, lower, "xyz"), Support(last + 1, lower, "xz"), Support(last - 3, lower, "z"))
-    s = replace(c, supports=clamp, gravity=(0.0, 0.0, -args.gravity) if args.gravity else None,
-                name=f"{c.name}, panel {lower + 1} clamped")
-except (OrigamiError, ValueError) as e:
-    ap.error(str(e))
-sys.exit(run_structure(s, args, crease_stiffness=args.crease_stiffness))
+    return replace(c, supports=clamp, gravity=(0.0, 0.0, -args.gravity) if args.gravity else None,
+                   name=f"{c.name}, panel {lower + 1} clamped")
+
+
+ap = modal.parser(__doc__, structure=True, thickness=0.01, density=1000.0, crease_stiffness=1000.0)
+ap.add_argument("--columns", type=int, default=miura.COLUMNS, help="number of panel columns (default 6)")
+ap.add_argument("--angle", type=float, default=miura.FOLD_ANGLE_DEG, help="fold angle in degrees (default 27.4)")
+ap.add_argument("--load", type=float, default=1.0, help="downward tip load (default 1)")
+ap.add_argument("--gravity", type=float, default=9.81, help="gravitational acceleration along -z (default 9.81)")
+
+if __name__ == "__main__":
+    modal.structure_scene(ap, build)

@@ -7,24 +7,23 @@ M = 1, S_PH = 13). ``--fold DEG`` folds it rigidly in closed form (see
 
     python3 scenes/square_twist.py --engine reference --out out/square_twist
 """
-import sys
-
+from chrono_origami.cli import static
 from chrono_origami.patterns import simple
-from chrono_origami.scene import parser, run_static
 from chrono_origami.structure import Structure
 
+
+def build(args):
+    if args.fold is None:
+        pattern, state = simple.square_twist(args.twist), "flat"
+    else:
+        pattern, state = simple.square_twist_folded(args.fold, args.twist), f"folded {args.fold:g} deg"
+    return Structure(pattern, name=f"square twist (twist {args.twist:g} deg, {state})")
+
+
+ap = static.parser(__doc__)
+ap.add_argument("--twist", type=float, default=30.0, help="twist angle of the central square, degrees (0-90)")
+ap.add_argument("--fold", type=float, default=None, metavar="DEG",
+                help="fold angle of the first parallelogram about the square, degrees (default: flat)")
+
 if __name__ == "__main__":
-    ap = parser(__doc__.splitlines()[0])
-    ap.add_argument("--twist", type=float, default=30.0, help="twist angle of the central square, degrees (0-90)")
-    ap.add_argument("--fold", type=float, default=None, metavar="DEG",
-                    help="fold angle of the first parallelogram about the square, degrees (default: flat)")
-    args = ap.parse_args()
-    try:
-        if args.fold is None:
-            pattern, state = simple.square_twist(args.twist), "flat"
-        else:
-            pattern, state = simple.square_twist_folded(args.fold, args.twist), f"folded {args.fold:g} deg"
-    except ValueError as e:
-        ap.error(str(e))
-    structure = Structure(pattern, name=f"square twist (twist {args.twist:g} deg, {state})")
-    sys.exit(run_static(structure, args))
+    static.scene(ap, build)

@@ -11,45 +11,27 @@ prints the largest vertex distance from Table 4 after the best rigid alignment.
 writes out/yoshimura_folding/vertices.csv (vertex,x,y,z: the final
 configuration, paper numbering), fold.fold (the history as FOLD file_frames,
 one every --frame-interval s), steps.csv (residual of every step) and
-snapshots.png (Fig. 2(c)); --png-frames DIR writes one PNG per frame
-(--png-renderer irrlicht: drawn by Chrono's Irrlicht, headless under
-xvfb-run), --viz plays the fold in the Irrlicht viewer. --engine chrono folds
-in a Chrono system: the flat start is singular, so the reference engine takes
-the first step (to --chrono-start s, default 1 s, its own first step) and
-Chrono folds from that configuration to 200 s (chrono_fold.regular_start).
+snapshots.png (Fig. 2(c); --figure FILE draws them elsewhere); --png-frames
+DIR writes one PNG per frame (--png-renderer irrlicht: drawn by Chrono's
+Irrlicht, headless under xvfb-run), --viz plays the fold in the Irrlicht
+viewer. --engine chrono folds in a Chrono system: the flat start is singular,
+so the reference engine takes the first step (to --chrono-start s, default
+1 s, its own first step) and Chrono folds from that configuration to 200 s
+(chrono_fold.regular_start). The options are those of the ``fold`` command
+(chrono_origami/cli/fold.py) with the drives and holds fixed.
 """
-import argparse
 import os
-import sys
 
 from chrono_origami import engines
+from chrono_origami.cli import app, fold
 from chrono_origami.folding import examples
 from chrono_origami.geometry import best_rigid_alignment
 from chrono_origami.patterns import yoshimura
 
-if __name__ == "__main__":
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", metavar="DIR", help="write vertices.csv, fold.fold, steps.csv, snapshots.png here")
-    ap.add_argument("--engine", choices=engines.ENGINES, default="reference", help="folding engine (default reference)")
-    ap.add_argument("--frame-interval", type=float, default=100.0, help="s between stored frames (Fig. 2(c): 100)")
-    ap.add_argument("--png-frames", metavar="DIR", help="one PNG per stored frame (headless)")
-    ap.add_argument("--png-renderer", choices=("matplotlib", "irrlicht"), default="matplotlib",
-                    help="renderer of --png-frames (default matplotlib)")
-    ap.add_argument("--viz", action="store_true", help="play the fold in Chrono's Irrlicht viewer")
-    ap.add_argument("--chrono-start", type=float, default=1.0, metavar="T0",
-                    help="--engine chrono: time (s) of the reference engine's configuration Chrono starts from")
-    ap.add_argument("--quiet", action="store_true", help="no progress bar")
-    args = ap.parse_args()
-    prob = examples.yoshimura_problem()
-    if engines.resolve(args.engine) == "chrono":
-        from chrono_origami.folding.chrono_fold import fold as chrono_fold, regular_start
 
-        hist = chrono_fold(prob, frame_interval=args.frame_interval, progress=not args.quiet,
-                           start=regular_start(prob, args.chrono_start))
-    else:
-        from chrono_origami.folding import fold
-
-        hist = fold(prob, frame_interval=args.frame_interval, allow_singular_start=True, progress=not args.quiet)
+def analyse(prob, args):
+    hist = fold.fold(prob, engines.resolve(args.engine), args.frame_interval, from_singular=True,
+                     chrono_start=args.chrono_start, progress=not args.quiet)
     X = hist.final
     T = yoshimura.TABLE4_VERTICES
     R, d = best_rigid_alignment(X, T)
@@ -58,15 +40,16 @@ if __name__ == "__main__":
     print(f"{prob.name}: {hist.times[-1]:g} s, {len(hist.steps)} steps, largest constraint residual "
           f"{hist.max_residual:.2e} (scaled)")
     print(f"vs Table 4 after the best rigid alignment: largest vertex distance {dist[k]:.3e} (vertex {k + 1})")
-    if args.out:
-        hist.write_vertices_csv(os.path.join(args.out, "vertices.csv"))
-        hist.write_fold(os.path.join(args.out, "fold.fold"))
-        hist.write_steps_csv(os.path.join(args.out, "steps.csv"))
-        from chrono_origami.folding.plots import draw_snapshots
+    if args.out and not args.figure:
+        args.figure = os.path.join(args.out, "snapshots.png")
+    fold.write(hist, args)
+    return app.EXIT_OK
 
-        draw_snapshots(hist, os.path.join(args.out, "snapshots.png"))
-        print(f"wrote {args.out}/vertices.csv, fold.fold, steps.csv, snapshots.png")
-    from chrono_origami.folding.cli import views
 
-    views(hist, args)
-    sys.exit(0)
+ap = fold.output_options(app.parser(__doc__))
+ap.add_argument("--frame-interval", type=float, default=100.0, help="s between stored frames (Fig. 2(c): 100)")
+ap.add_argument("--chrono-start", type=float, default=1.0, metavar="T0",
+                help="--engine chrono: time (s) of the reference engine's configuration Chrono starts from")
+
+if __name__ == "__main__":
+    app.scene(ap, lambda args: examples.yoshimura_problem(), analyse)

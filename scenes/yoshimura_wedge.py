@@ -8,14 +8,10 @@ all-door wedge: M = 0, S = 18 (its self-stress states are printed).
 
     python3 scenes/yoshimura_wedge.py --engine reference --out out/yoshimura_wedge
 """
-import sys
-
+from chrono_origami.cli import static
 from chrono_origami.patterns import yoshimura
-from chrono_origami.scene import parser, run_static
+
+ap = static.parser(__doc__)   # its --all-door: the all-door wedge, S = 18
 
 if __name__ == "__main__":
-    ap = parser(__doc__.splitlines()[0])
-    ap.add_argument("--all-door", action="store_true", help="make every hinge a door hinge (S = 18)")
-    args = ap.parse_args()
-    structure = yoshimura.table4_structure("door" if args.all_door else "isostatic")
-    sys.exit(run_static(structure, args))
+    static.scene(ap, lambda a: yoshimura.table4_structure("door" if a.all_door else "isostatic"))

@@ -18,6 +18,7 @@ vertex 4 (2Fy, 0, Fz), vertex 2 (0, 0, 0).
 """
 import csv
 import json
+import os
 import subprocess
 import sys
 import tomllib
@@ -28,11 +29,13 @@ import pytest
 from chrono_origami import cli
 
 ROOT = Path(__file__).resolve().parents[1]
+#: subprocesses import this checkout's code, installed or not
+ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 F = (1.0, 2.0, -4.0)
 HINGES = {(1, 1): (4.0, 0.0, 2.5, 1.0, 2.0, 0.0), (1, 2): (4.0, 0.0, -2.5, 1.0, 2.0, 0.0)}
 SUPPORTS = [(1, 1, -5.0, -2.0, 4.0), (1, 2, 0.0, 0.0, 0.0), (1, 4, 4.0, 0.0, -4.0), (2, 6, 0.0, 0.0, 4.0)]
-#: the CSV files print 5 significant digits ("%.4e")
-CSV_RTOL = 5e-5
+#: the CSV files keep every digit: the hand values are met to round-off
+CSV_RTOL = 1e-12
 CSV_ATOL = 1e-12
 
 
@@ -145,7 +148,7 @@ def test_missing_file_and_bad_arguments(tmp_path, capsys):
 
 # -------------------------------------------------------------------- subprocess
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "chrono_origami", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "chrono_origami", *args], cwd=ROOT, env=ENV,
                           capture_output=True, text=True)
 
 
@@ -199,6 +202,85 @@ def test_unwritable_output_is_a_one_line_error(fold_file, tmp_path, capsys, argv
 
 def test_tower_scene_names_a_bad_module_count():
     p = subprocess.run([sys.executable, str(ROOT / "scenes" / "kresling_tower.py"), "--modules", "0",
-                        "--engine", "reference"], capture_output=True, text=True, cwd=ROOT)
+                        "--engine", "reference"], capture_output=True, text=True, cwd=ROOT, env=ENV)
     assert p.returncode == 2
     assert "--modules must be an integer >= 1, got 0" in p.stderr and "Traceback" not in p.stderr
+
+
+# -------------------------------------------------------------------- statics that is not determined
+def test_indeterminate_static_has_its_own_exit_code(tmp_path, capsys):
+    """M = 1 (panel 2 turns about the hinge): counts printed and written, no hinges.csv, exit 3; --min-norm exits 0."""
+    path = tmp_path / "loose.fold"
+    path.write_text(json.dumps(hand_fold(with_panel2_support=False)))
+    out = tmp_path / "out"
+    assert cli.main(["static", str(path), "--engine", "reference", "--out", str(out)]) == cli.EXIT_INDETERMINATE == 3
+    std = capsys.readouterr()
+    assert "M = 1 mechanisms, S = 0 self-stress states" in std.out and "mechanism 1: panels [2]" in std.out
+    assert std.err.count("\n") == 1 and std.err.startswith("error: ") and "not determined (M = 1, S = 0)" in std.err
+    assert "--min-norm" in std.err
+    assert json.loads((out / "counts.json").read_text())["M"] == 1
+    assert not (out / "hinges.csv").exists() and not (out / "supports.csv").exists()
+    # the load (1, 2, -4) at vertex 5 works on the mechanism: no minimum-norm answer either
+    assert cli.main(["static", str(path), "--engine", "reference", "--min-norm"]) == 3
+    assert "the loads cannot be equilibrated" in capsys.readouterr().err
+    d = hand_fold(with_panel2_support=False)
+    d["vertices_origami:load"][4] = {"force": [1.0, 2.0, 0.0], "panel": 1}   # in-plane: no work on the mechanism
+    path.write_text(json.dumps(d))
+    assert cli.main(["static", str(path), "--engine", "reference", "--min-norm"]) == 0
+    assert "WARNING: not determined (M = 1, S = 0): minimum-norm" in capsys.readouterr().out
+
+
+def test_indeterminate_scene_exits_3_with_its_self_stress_written(tmp_path):
+    """The four-panel ring (M = 1, S = 3): a static scene exits like the static command."""
+    p = subprocess.run([sys.executable, str(ROOT / "scenes" / "four_panel_ring.py"), "--engine", "reference",
+                        "--out", str(tmp_path)], capture_output=True, text=True, cwd=ROOT, env=ENV)
+    assert p.returncode == 3, p.stderr
+    assert "self-stress state 3" in p.stdout and (tmp_path / "self_stress.csv").exists()
+    assert not (tmp_path / "hinges.csv").exists()
+    (line,) = p.stderr.strip().splitlines()
+    assert line.startswith("error: ") and "not determined (M = 1, S = 3)" in line
+
+
+def test_tower_scene_load_panels(tmp_path):
+    """--load-panels: the default rule is stated in --help; the default given explicitly changes nothing, another
+    choice (1-based, top vertices 7, 8, 9 of two modules) changes the hinge actions, not the reactions."""
+    def scene(*args):
+        return subprocess.run([sys.executable, str(ROOT / "scenes" / "kresling_tower.py"), "--engine", "reference",
+                               *args], capture_output=True, text=True, cwd=ROOT, env=ENV)
+
+    text = " ".join(scene("--help").stdout.split())
+    assert "--load-panels P,P,P" in text
+    assert "Default: at each top vertex the panel that holds the top-ring edge and the twist crease ending there" \
+        in text and "beyond two modules" in text
+    out = {}
+    for name, args in (("default", []), ("explicit", ["--load-panels", "11,7,9"]), ("other", ["--load-panels", "12,8,10"])):
+        p = scene("--out", str(tmp_path / name), *args)
+        assert p.returncode == 0, p.stderr
+        out[name] = {f: read_csv(tmp_path / name / f)[1] for f in ("hinges.csv", "supports.csv")}
+    assert out["explicit"] == out["default"]
+    assert out["other"]["hinges.csv"] != out["default"]["hinges.csv"]
+    for r, e in zip(out["other"]["supports.csv"], out["default"]["supports.csv"]):
+        assert all(close(x, y) or abs(x - y) < 1e-9 for x, y in zip(r, e))
+    p = scene("--load-panels", "1,7,9")
+    assert p.returncode == 2 and "panel 1 does not hold top vertex 7 (panels 7, 11, 12 do)" in p.stderr
+
+
+def test_readme_lists_the_exit_codes():
+    """The README's exit-code table is the one of the command line (app.EXIT_CODES), code for code."""
+    rows = [line.split("|")[1:3] for line in (ROOT / "README.md").read_text().splitlines()
+            if line.startswith("| ") and line.split("|")[1].strip().isdigit()]
+    assert [int(code) for code, _ in rows] == sorted(cli.EXIT_CODES)
+    assert "not determined" in dict((int(c), t) for c, t in rows)[cli.EXIT_INDETERMINATE]
+    assert all(f"  {code}  " in cli.app.exit_codes_text() for code in cli.EXIT_CODES)
+
+
+def test_scenes_run_on_the_command_line_layer():
+    """Every scene runs through chrono_origami.cli (one error wrapper) and none edits sys.path: the package is
+    installed (pip install -e .) or on PYTHONPATH."""
+    scripts = sorted((ROOT / "scenes").glob("*.py"))
+    assert len(scripts) >= 15
+    for path in scripts + sorted((ROOT / "benchmarks").glob("*.py")):
+        assert "sys.path" not in path.read_text(), path.name
+    for path in scripts:
+        text = path.read_text()
+        assert "from chrono_origami.cli import" in text and "scene(ap, " in text, path.name

@@ -1,6 +1,7 @@
 """Isostatic design search (issue 6): which door hinges become sliding hinges."""
 import itertools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,7 +12,8 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
 from chrono_origami import cli
-from chrono_origami.design import DesignError, cli_symmetry, design, hinge_permutation, orbits
+from chrono_origami.cli.design import symmetry as cli_symmetry
+from chrono_origami.design import DesignError, design, hinge_permutation, orbits
 from chrono_origami.foldfile import read_fold, write_fold
 from chrono_origami.geometry import rotation_about
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
@@ -242,8 +244,9 @@ def test_cli_design_bad_hinge_is_one_line(tmp_path, capsys):
 
 
 def test_gallery_writes_designs_json(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     subprocess.run([sys.executable, str(ROOT / "scenes" / "design_gallery.py"), "--out", str(tmp_path)],
-                   check=True, capture_output=True, text=True)
+                   check=True, capture_output=True, text=True, env=env)
     entries = {e["structure"]: e for e in json.loads((tmp_path / "designs.json").read_text())}
     keys = {"structure", "M_before", "S_before", "M_after", "S_after", "sliding", "designs_found"}
     assert all(set(e) == keys for e in entries.values())

@@ -307,8 +307,9 @@ def test_fold_command_line_and_scene(tmp_path):
     assert rc == 0
     assert main(["fold", str(path), "--drive", "1-99", "--rate", "1"]) == 1
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     subprocess.run([sys.executable, os.path.join(root, "scenes", "yoshimura_folding.py"), "--quiet", "--out",
-                    str(tmp_path / "scene")], check=True, capture_output=True)
+                    str(tmp_path / "scene")], check=True, capture_output=True, env=env)
     a = np.loadtxt(tmp_path / "cli" / "vertices.csv", delimiter=",", skiprows=1)
     b = np.loadtxt(tmp_path / "scene" / "vertices.csv", delimiter=",", skiprows=1)
     assert a.shape == (26, 4)

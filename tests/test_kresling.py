@@ -326,3 +326,63 @@ def test_bad_module_input(kwargs, message):
 def test_bad_tower_input(args, message):
     with pytest.raises(OrigamiError, match=message):
         kresling_tower(*args)
+
+
+# ----------------------------------------------------------------- the panel of each top load
+def panel_balance(structure, result):
+    """Largest force and moment (about the origin) left on a panel by its hinge actions, reactions and loads."""
+    X = structure.pattern.vertices
+    F = np.zeros((structure.pattern.n_panels, 3))
+    M = np.zeros_like(F)
+    for a in result.hinge_actions:                     # action on a.panel, moment about the hinge midpoint
+        F[a.panel] += a.force
+        M[a.panel] += a.moment + np.cross(a.midpoint, a.force)
+    for r in result.support_reactions:
+        F[r.panel] += r.force
+        M[r.panel] += np.cross(X[r.vertex], r.force)
+    for p, point, f in structure.panel_loads():
+        F[p] += f
+        M[p] += np.cross(point, f)
+    return np.abs(F).max(), np.abs(M).max()
+
+
+@pytest.mark.parametrize("modules, default", [(1, (1, 3, 5)), (2, (10, 6, 8)), (3, (13, 15, 17))])
+def test_load_panels_default_rule(modules, default):
+    """The default panels (0-based; 1-based 2, 4, 6 and 11, 7, 9 as in Tables 10 and 12), given explicitly: same tables."""
+    s = kresling_tower(modules, 1)
+    top = [3 * modules + k for k in range(3)]
+    assert sorted((ld.vertex, ld.panel) for ld in s.loads) == list(zip(top, default))
+    explicit = kresling_tower(modules, 1, load_panels=default)
+    a, b = solve(s), solve(explicit)
+    assert a.hinge_rows() == b.hinge_rows() and a.support_rows() == b.support_rows()
+
+
+def test_other_load_panels_change_the_tables_and_stay_in_equilibrium():
+    s = kresling_tower(3, 1)
+    pat = s.pattern
+    # each top vertex's load on the next panel (in panel order) that holds it
+    other = []
+    for v, p in sorted((ld.vertex, ld.panel) for ld in s.loads):
+        holding = [q for q in range(pat.n_panels) if v in pat.panels[q]]
+        assert len(holding) == 3 and p in holding
+        other.append(holding[(holding.index(p) + 1) % 3])
+    moved = kresling_tower(3, 1, load_panels=other)
+    assert sorted((ld.vertex, ld.panel) for ld in moved.loads) == list(zip(range(9, 12), other))
+    a, b = solve(s), solve(moved)
+    scale = max(abs(x) for r in a.hinge_rows() for x in r[2:])
+    changed = max(abs(x - y) for ra, rb in zip(a.hinge_rows(), b.hinge_rows()) for x, y in zip(ra[2:], rb[2:]))
+    assert changed > 1e-3 * scale                                  # the choice matters
+    np.testing.assert_allclose(a.support_rows(), b.support_rows(), atol=1e-9 * scale)   # same resultant load
+    for result, structure in ((a, s), (b, moved)):
+        f, m = panel_balance(structure, result)
+        assert f < 1e-10 * scale and m < 1e-10 * scale * 20.0
+
+
+@pytest.mark.parametrize("panels, message", [
+    ((1, 3), "load_panels: expected 3 panels"),
+    ((1, 3, 0), r"load_panels: panel 1 does not hold top vertex 6"),
+    ((1, 3, 99), r"load_panels: panel 100 does not exist \(the tower has panels 1..6\)"),
+])
+def test_bad_load_panels(panels, message):
+    with pytest.raises(OrigamiError, match=message):
+        kresling_tower(1, 1, load_panels=panels)

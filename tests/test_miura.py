@@ -331,12 +331,13 @@ def test_scrambled_table1_is_caught_as_a_pattern_error():
 
 
 # ----------------------------------------------------------------- scenes
-def _scene(name, *args, tmp_path):
+def _scene(name, *args, tmp_path, code=0):
+    """Run a scene; ``code``: its exit code (3: the statics is not determined, M > 0 or S > 0)."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = tmp_path / name
     proc = subprocess.run([sys.executable, os.path.join(ROOT, "scenes", name + ".py"), "--engine", "reference",
                            "--out", str(out), *args], capture_output=True, text=True, env=env, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == code, proc.stderr
     return proc.stdout, out
 
 
@@ -352,18 +353,45 @@ def test_cantilever_scene_writes_table_2_and_3(tmp_path):
         np.testing.assert_allclose(ours[2:], paper[2:], rtol=0, atol=TOL3)
 
 
-def test_cantilever_scene_with_table1_coordinates_reproduces_table_2(tmp_path):
-    _, out = _scene("miura_cantilever", "--table1", tmp_path=tmp_path)
+def test_cantilever_scene_by_default_reproduces_table_2(tmp_path):
+    """The main job runs at the paper's Table 1 coordinates and says so first: its hinges.csv is Table 2."""
+    stdout, out = _scene("miura_cantilever", tmp_path=tmp_path)
+    assert stdout.splitlines()[0].startswith("Miura-ori cantilever at the paper's Table 1 coordinates")
     _, hinges = read_paper_table(out / "hinges.csv")
     index = {(int(r[0]), int(r[1])): r for r in hinges}
-    for h, p in PAIRS2:   # the CSV's 5 significant digits round by at most 5.6e-4, well inside TOL2
+    for h, p in PAIRS2:   # the CSV keeps every digit
         assert row_match(index[(h, p)][2:], TABLE2[PAIRS2.index((h, p))][2:], TOL2) is not None
+    # the scene's docstring: within 4.2e-5 (Table 2) and 1.2e-5 (Table 3) of the tables' largest entries
+    gap = max(row_distance(index[pair][2:], paper[2:]) for pair, paper in zip(PAIRS2, TABLE2))
+    assert f"{gap / max(np.abs(r[2:]).max() for r in TABLE2):.1e}" == "4.2e-05"
+    _, supports = read_paper_table(out / "supports.csv")
+    gap = max(np.abs(ours[2:] - paper[2:]).max() for ours, paper in zip(supports, TABLE3))
+    assert f"{gap / max(np.abs(r[2:]).max() for r in TABLE3):.1e}" == "1.2e-05"
+
+
+def test_cantilever_scene_exact_fold_says_how_far_it_is_from_table_2(tmp_path):
+    """--exact: the closed-form fold; its first line gives the distance from Table 2, which is true (1.4e-3)."""
+    stdout, out = _scene("miura_cantilever", "--exact", tmp_path=tmp_path)
+    first = stdout.splitlines()[0]
+    assert first.startswith("Miura-ori cantilever, exact rigid fold (6 columns, 27.4 deg)")
+    assert "differ from Table 2 by 1.4e-3 of its largest entry" in first
+    _, hinges = read_paper_table(out / "hinges.csv")
+    index = {(int(r[0]), int(r[1])): r for r in hinges}
+    scale = max(np.abs(r[2:]).max() for r in TABLE2)
+    gap = max(row_distance(index[pair][2:], paper[2:]) for pair, paper in zip(PAIRS2, TABLE2)) / scale
+    assert f"{gap:.1e}" == "1.4e-03"
+    stdout, out = _scene("miura_cantilever", "--exact", "--angle", "40", tmp_path=tmp_path)
+    assert "not the paper's case" in stdout.splitlines()[0]
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "scenes", "miura_cantilever.py"), "--columns", "4"],
+                       capture_output=True, text=True, env=env, cwd=ROOT)
+    assert p.returncode == 2 and p.stderr.strip() == "error: --columns and --angle shape the exact fold: add --exact"
 
 
 def test_single_vertex_and_strip_scenes(tmp_path):
-    stdout, out = _scene("miura_single_vertex", tmp_path=tmp_path)
+    stdout, out = _scene("miura_single_vertex", tmp_path=tmp_path, code=3)     # M = 1
     assert json.load(open(out / "counts.json"))["S"] == 0
-    stdout, out = _scene("miura_strip", "--steps", "3", "--all-door", tmp_path=tmp_path)
+    stdout, out = _scene("miura_strip", "--steps", "3", "--all-door", tmp_path=tmp_path, code=3)
     assert json.load(open(out / "counts.json"))["S"] == 12
     assert (out / "self_stress.csv").exists()
 

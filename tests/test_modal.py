@@ -558,7 +558,7 @@ def test_origami_mode_scenes(scene, tmp_path):
 @pytest.mark.parametrize("option, value", [("--modes", "0"), ("--modes", "-1"), ("--frames", "0"), ("--mode", "0"),
                                            ("--frames", "x")])
 def test_mode_scene_options_are_validated(option, value, capsys):
-    from chrono_origami.modal_scene import parser
+    from chrono_origami.cli.modal import parser
 
     ap = parser("test", structure=True)
     with pytest.raises(SystemExit) as e:

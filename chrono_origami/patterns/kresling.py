@@ -72,7 +72,9 @@ top vertex the load acts on the panel that holds the top ring edge and the
 twist crease ending at that vertex: in a module, vertex 4 on panel 2, 5 on
 4, 6 on 6; in a two-module tower, vertex 8 on panel 7, 9 on 9, 7 on 11.
 This is the only choice, of the three panels at a top vertex taken the same
-way at all three, for which Tables 10 and 12 are reproduced.
+way at all three, for which Tables 10 and 12 are reproduced. For more than
+two modules (Table 13 is withheld) the same rule is our extension, not the
+paper's; ``kresling_tower(..., load_panels=...)`` chooses the panels.
 
 Handedness
 ----------
@@ -201,12 +203,21 @@ def kresling_pattern(modules=1, height=20.0, diameter=20.0, twist=np.pi / 9, han
 
 
 def kresling_tower(modules, door_module=1, height=20.0, diameter=20.0, twist=np.pi / 9, handedness="right",
-                   load=1.0, name=None):
+                   load=1.0, name=None, load_panels=None):
     """Simply supported n-module tower under a downward force ``load`` at each top vertex.
 
     door_module: the module (1-based) whose 6 hinges are door hinges; every
     other hinge is sliding. ``None`` makes every hinge a door hinge.
     ``handedness`` is that of module 1; modules alternate.
+
+    load_panels: the panel (0-based) on which the load of each top vertex
+    acts, for the top vertices in their order (1-based 3n+1, 3n+2, 3n+3);
+    each must hold its vertex. The panel changes the hinge actions (not the
+    reactions). Default (None): at each top vertex, the panel that holds the
+    top-ring edge and the twist crease ending at the vertex -- the paper's
+    choice for one and two modules (Tables 10 and 12 fix it: 1-based panels
+    2, 4, 6 and 11, 7, 9); for more modules the paper gives no table and this
+    rule is the project's own extension (see the module docstring).
     """
     pattern, layout = kresling_pattern(modules, height, diameter, twist, handedness)
     n = layout.modules
@@ -222,7 +233,8 @@ def kresling_tower(modules, door_module=1, height=20.0, diameter=20.0, twist=np.
     if not (np.isscalar(load) and np.isfinite(load)):
         raise StructureError(f"load must be a finite force, got {load!r}")
     supports = tuple(Support(v, p, d) for (v, p), d in zip(layout.supports, SUPPORT_DOFS))
-    loads = tuple(Load(v, (0.0, 0.0, -float(load)), p) for v, p in layout.loads)
+    at = layout.loads if load_panels is None else _load_sides(pattern, layout, load_panels)
+    loads = tuple(Load(v, (0.0, 0.0, -float(load)), p) for v, p in at)
     if name is None:
         doors_txt = "all door hinges" if door_module is None else f"door module {door_module}"
         name = (f"kresling tower ({n} module{'s' if n > 1 else ''}, {doors_txt}, twist "
@@ -230,11 +242,32 @@ def kresling_tower(modules, door_module=1, height=20.0, diameter=20.0, twist=np.
     return Structure(pattern, kinds, supports=supports, loads=loads, name=name, notes={"kresling": layout})
 
 
-def kresling_module(height=20.0, diameter=20.0, twist=np.pi / 9, handedness="right", load=1.0):
-    """One simply supported module (6 panels, 6 door hinges), Fig. 8: Tables 7-11."""
+def _load_sides(pattern, layout, load_panels):
+    """(vertex, panel) of each top load from the user's panels (0-based, in top-vertex order), checked."""
+    top = layout.rings[layout.modules]
+    panels = list(load_panels)
+    if len(panels) != len(top):
+        raise StructureError(f"load_panels: expected {len(top)} panels, one for each top vertex "
+                             f"{', '.join(str(v + 1) for v in top)}; got {len(panels)}")
+    P = pattern.n_panels
+    out = []
+    for v, p in zip(top, panels):
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 0 <= p < P:
+            shown = p + 1 if isinstance(p, (int, np.integer)) and not isinstance(p, bool) else repr(p)
+            raise StructureError(f"load_panels: panel {shown} does not exist (the tower has panels 1..{P})")
+        if v not in pattern.panels[p]:
+            holding = [q + 1 for q in range(P) if v in pattern.panels[q]]
+            raise StructureError(f"load_panels: panel {p + 1} does not hold top vertex {v + 1} "
+                                 f"(panels {', '.join(map(str, holding))} do)")
+        out.append((v, int(p)))
+    return tuple(out)
+
+
+def kresling_module(height=20.0, diameter=20.0, twist=np.pi / 9, handedness="right", load=1.0, load_panels=None):
+    """One simply supported module (6 panels, 6 door hinges), Fig. 8: Tables 7-11 (``load_panels``: see the tower)."""
     _check_geometry(1, height, diameter, twist, handedness)
     name = f"kresling module (twist {np.degrees(twist):.6g} deg, {handedness}-handed)"
-    return kresling_tower(1, 1, height, diameter, twist, handedness, load, name=name)
+    return kresling_tower(1, 1, height, diameter, twist, handedness, load, name=name, load_panels=load_panels)
 
 
 def mirror_row(values):

@@ -1,6 +1,11 @@
 """Paper-style tables of hinge internal actions and support reactions: text, CSV, Markdown, LaTeX.
 
-Numbers are 1-based like the paper; values use the paper's ``%.4e`` format.
+Numbers are 1-based like the paper; hinge, panel, vertex and state numbers
+are integers. Printed tables (text, Markdown, LaTeX) use the paper's ``%.4e``
+and print an entry below ``ZERO_RTOL`` (1e-12) times the table's largest
+magnitude -- round-off, where the paper prints 0 -- as 0. CSV files keep the
+raw values with every digit (the shortest text that reads back to the same
+float, Python's ``repr``), for post-processing.
 Hinge columns: hinge, panel, MT, MP, MO, N, TP, TO (see ``results`` for the
 frame and sign convention). Support columns: panel, vertex, Fx, Fy, Fz.
 """
@@ -8,20 +13,36 @@ import csv
 import io
 import json
 
+import numpy as np
+
 from ..results import HINGE_COLUMNS, SUPPORT_COLUMNS
 
 HINGE_HEADER = ("hinge", "panel") + HINGE_COLUMNS
 SUPPORT_HEADER = ("panel", "vertex") + SUPPORT_COLUMNS
 FMT = "{:.4e}"
+#: printed entries smaller than this fraction of the table's largest magnitude are round-off: printed as 0
+ZERO_RTOL = 1e-12
 
 
-def _cells(row):
-    return [str(int(x)) if i < 2 else FMT.format(float(x)) for i, x in enumerate(row)]
+def _printed(rows):
+    """Cells of printed rows: numbers (first two columns) as integers, values as FMT, round-off as 0."""
+    scale = max((abs(float(x)) for r in rows for x in r[2:]), default=0.0)
+
+    def value(x):
+        x = float(x)
+        return FMT.format(0.0 if abs(x) < ZERO_RTOL * scale or x == 0 else x)
+
+    return [[str(int(x)) if i < 2 else value(x) for i, x in enumerate(r)] for r in rows]
+
+
+def _exact(x):
+    """CSV cell: an integer as such, a float as the shortest text that reads back to it."""
+    return str(int(x)) if isinstance(x, (int, np.integer)) else repr(float(x))
 
 
 def text_table(header, rows, title=None):
     """Fixed-width table like the paper's."""
-    cells = [list(header)] + [_cells(r) for r in rows]
+    cells = [list(header)] + _printed(rows)
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     lines = [title] if title else []
     for k, c in enumerate(cells):
@@ -33,7 +54,7 @@ def text_table(header, rows, title=None):
 
 def markdown_table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(_cells(r)) + " |" for r in rows]
+    out += ["| " + " | ".join(c) + " |" for c in _printed(rows)]
     return "\n".join(out)
 
 
@@ -47,30 +68,37 @@ def latex_table(header, rows, caption=None):
     out.append(r"\hline")
     out.append(" & ".join(names.get(h, h) for h in header) + r" \\")
     out.append(r"\hline")
-    for r in rows:
-        out.append(" & ".join("$" + c + "$" if i >= 2 else c for i, c in enumerate(_cells(r))) + r" \\")
+    for cells in _printed(rows):
+        out.append(" & ".join("$" + c + "$" if i >= 2 else c for i, c in enumerate(cells)) + r" \\")
     out += [r"\hline", r"\end{tabular}", r"\end{table}"]
     return "\n".join(out)
 
 
 def csv_text(header, rows):
+    """CSV with every digit of the floats (see the module docstring)."""
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for r in rows:
-        w.writerow(_cells(r))
+        w.writerow([_exact(x) for x in r])
     return buf.getvalue()
+
+
+def write_csv(path, header, rows):
+    """Write :func:`csv_text` to ``path``, making its folder."""
+    import os
+
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(csv_text(header, rows))
 
 
 def write_results(result, out_dir, counts=None):
     """Write the output contract: hinges.csv, supports.csv and, if given, counts.json."""
     import os
 
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "hinges.csv"), "w") as f:
-        f.write(csv_text(HINGE_HEADER, result.hinge_rows()))
-    with open(os.path.join(out_dir, "supports.csv"), "w") as f:
-        f.write(csv_text(SUPPORT_HEADER, result.support_rows()))
+    write_csv(os.path.join(out_dir, "hinges.csv"), HINGE_HEADER, result.hinge_rows())
+    write_csv(os.path.join(out_dir, "supports.csv"), SUPPORT_HEADER, result.support_rows())
     if counts is not None:
         write_counts(counts, out_dir)
 

@@ -10,31 +10,35 @@ modes with and without Kc at that equilibrium, and with ``--out DIR`` writes
 
 ``--no-kc`` runs everything without Kc, so a loaded mechanism's static
 analysis fails: the error is printed and the exit code is 1 (no CSV).
-An output that cannot be written is a one-line ``error:`` with exit code 2
-(as in the command line and the static scenes); bad options exit 2 (argparse).
+Errors and exit codes are those of the command line (:mod:`.app`).
 Structures also take ``--fold FILE`` (mode ``--mode`` animated in FOLD
 ``file_frames``) and ``--png DIR`` (PNG frames).
 """
-import argparse
 import os
 import sys
 
-from .errors import ChronoUnavailable, OrigamiError
+from ..errors import OrigamiError
+from . import app
+from .inputs import positive_int
 
 
-def positive_int(text):
-    """argparse type: an integer >= 1."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
-    return n
+#: the float options an origami modal scene may take (``parser(..., name=default)``)
+STRUCTURE_OPTIONS = {
+    "thickness": "panel thickness",
+    "density": "panel density",
+    "crease_stiffness": "rotational spring per hinge",
+    "slide_stiffness": "axial spring per sliding hinge",
+}
 
 
-def parser(description, structure=False):
-    ap = argparse.ArgumentParser(description=description)
+def parser(description, structure=False, **defaults):
+    """A modal scene's parser; ``structure``: an origami structure (exports), not a bare ChSystem.
+
+    ``defaults``: default values of options of :data:`STRUCTURE_OPTIONS`
+    (``thickness=1.0`` adds ``--thickness``, default 1); the springs
+    (``--crease-stiffness``, ``--slide-stiffness``) go to :func:`run_structure`.
+    """
+    ap = app.parser(description)
     ap.add_argument("--out", metavar="DIR", help="write DIR/modes.csv")
     ap.add_argument("--no-kc", action="store_true",
                     help="no constraint tangent stiffness anywhere (static analysis and modes)")
@@ -46,54 +50,54 @@ def parser(description, structure=False):
         ap.add_argument("--png", metavar="DIR", help="write PNG frames of mode --mode")
         ap.add_argument("--mode", type=positive_int, default=1, help="mode to export (1-based, default 1)")
         ap.add_argument("--frames", type=positive_int, default=24, help="frames per period in the exports (default 24)")
+    for name, default in defaults.items():
+        ap.add_argument("--" + name.replace("_", "-"), type=float, default=default,
+                        help=f"{STRUCTURE_OPTIONS[name]} (default {default:g})")
     return ap
 
 
-def _modal():
-    try:
-        from .chrono import modal
-    except ChronoUnavailable as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
-    return modal
+def system_scene(ap, build, argv=None):
+    """A bare-system scene: ``build(args)`` gives (ChSystem, equilibrium note function or None); exits."""
+    app.scene(ap, build, lambda built, args: run_system(built[0], args, built[1]), argv)
 
 
-def report(with_kc, without_kc, args, out=sys.stdout):
+def structure_scene(ap, build, argv=None):
+    """An origami scene: ``build(args)`` gives the structure; :func:`run_structure`; exits."""
+    app.scene(ap, build, run_structure, argv)
+
+
+def report(with_kc, without_kc, args, out=None):
     """Print the modes (both analyses when there are two) and write modes.csv; returns the exit code."""
+    out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     if without_kc is not None:
         print(with_kc.table(args.modes, "modes with Kc (constraint tangent stiffness):"), file=out)
         print(file=out)
         print(without_kc.table(args.modes, "modes without Kc, same equilibrium:"), file=out)
         print(file=out)
-        from .chrono.modal import KcComparison
+        from ..chrono.modal import KcComparison
 
         print(KcComparison(with_kc, without_kc).table(args.modes), file=out)
     else:
         print(with_kc.table(args.modes, "modes without Kc (static analysis without Kc too):" if args.no_kc
                             else "modes with Kc:"), file=out)
     if args.out:
-        try:
-            path = with_kc.write_csv(os.path.join(args.out, "modes.csv"))
-        except OSError as e:
-            print(f"error: cannot write {os.path.join(args.out, 'modes.csv')}: {e.strerror or e}", file=sys.stderr)
-            return 2
+        with app.output(os.path.join(args.out, "modes.csv")) as path:
+            with_kc.write_csv(path)
         print(f"modes written to {path}", file=out)
-    return 0
+    return app.EXIT_OK
 
 
-def run_system(system, args, equilibrium_note=None, out=sys.stdout):
+def run_system(system, args, equilibrium_note=None, out=None):
     """Modal analysis of a bare ChSystem (pendulum, anchor chain) as the scene options ask."""
-    modal = _modal()
-    try:
-        if args.no_kc:
-            r = modal.modal_analysis(system, False, args.method, None, "no-kc")
-            second = None
-        else:
-            c = modal.compare_tangent_stiffness(system, args.method)
-            r, second = c.with_kc, c.without_kc
-    except OrigamiError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    out = out or sys.stdout
+    from ..chrono import modal
+
+    if args.no_kc:
+        r = modal.modal_analysis(system, False, args.method, None, "no-kc")
+        second = None
+    else:
+        c = modal.compare_tangent_stiffness(system, args.method)
+        r, second = c.with_kc, c.without_kc
     print(f"static equilibrium: relative residual {r.equilibrium.residual:.2e}, constraint violation "
           f"{r.equilibrium.violation:.2e}", file=out)
     if equilibrium_note:
@@ -101,14 +105,19 @@ def run_system(system, args, equilibrium_note=None, out=sys.stdout):
     return report(r, second, args, out)
 
 
-def run_structure(structure, args, out=sys.stdout, **kw):
-    """Modal analysis of an origami structure (:func:`~chrono_origami.chrono.modal.structure_modes`) with exports."""
-    modal = _modal()
-    try:
-        res = modal.structure_modes(structure, use_tangent_stiffness=not args.no_kc, method=args.method, **kw)
-    except OrigamiError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+def run_structure(structure, args, out=None, **kw):
+    """Modal analysis of an origami structure (:func:`~chrono_origami.chrono.modal.structure_modes`) with exports.
+
+    The springs of ``--crease-stiffness`` and ``--slide-stiffness``, where
+    the parser has them, are passed on unless ``kw`` gives them.
+    """
+    out = out or sys.stdout
+    from ..chrono import modal
+
+    for name in ("crease_stiffness", "slide_stiffness"):
+        if hasattr(args, name):
+            kw.setdefault(name, getattr(args, name))
+    res = modal.structure_modes(structure, use_tangent_stiffness=not args.no_kc, method=args.method, **kw)
     r = res.with_kc
     print(f"{structure.name}: {structure.pattern!r}", file=out)
     eq = r.equilibrium
@@ -122,17 +131,14 @@ def run_structure(structure, args, out=sys.stdout, **kw):
     modes = r.modes
     if getattr(args, "fold", None) or getattr(args, "png", None):
         if not 1 <= args.mode <= len(modes):
-            print(f"error: --mode {args.mode}: the analysis has {len(modes)} modes", file=sys.stderr)
-            return 1
+            raise OrigamiError(f"--mode {args.mode}: the analysis has {len(modes)} modes")
         mode = modes[args.mode - 1]
-        try:
-            if args.fold:
+        if args.fold:
+            with app.output(args.fold):
                 modal.write_mode_fold(args.fold, res.built, r, mode, args.frames)
-                print(f"mode {args.mode} ({mode.freq_hz:.5g} Hz) written to {args.fold}", file=out)
-            if args.png:
+            print(f"mode {args.mode} ({mode.freq_hz:.5g} Hz) written to {args.fold}", file=out)
+        if args.png:
+            with app.output(args.png):
                 paths = modal.write_mode_pngs(args.png, res.built, r, mode, args.frames)
-                print(f"{len(paths)} frames of mode {args.mode} written to {args.png}", file=out)
-        except OSError as e:
-            print(f"error: cannot write {e.filename or (args.fold or args.png)}: {e.strerror or e}", file=sys.stderr)
-            return 2
+            print(f"{len(paths)} frames of mode {args.mode} written to {args.png}", file=out)
     return code

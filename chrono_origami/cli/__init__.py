@@ -1,0 +1,57 @@
+"""Command line: ``python -m chrono_origami COMMAND FILE.fold [options]``, also the ``chrono-origami`` script.
+
+Commands
+--------
+``static FILE.fold``
+    counts, hinge internal actions and support reactions, with the options of
+    every static scene (``--engine``, ``--out DIR``, ``--min-norm``,
+    ``--figure``, ``--labels``, ``--viz``, ``--screenshot``; see :mod:`.static`).
+``count FILE.fold``
+    numeric M and S beside the paper's counting rules (``--out DIR`` writes
+    counts.json).
+``design FILE.fold -o DESIGNED.fold``
+    which door hinges to make sliding for S = 0 with M unchanged, ranked by
+    distance from singularity (see :mod:`.design`).
+``fold FILE.fold --drive ...``
+    kinematic folding (see :mod:`.fold`).
+``play FILE.fold --viz | --png-frames DIR``
+    a fold history played in Chrono's Irrlicht viewer, or one PNG per frame
+    (headless under xvfb-run).
+
+The FOLD keys that hold hinge kinds, supports, loads and thickness are in
+:mod:`chrono_origami.foldfile`.
+
+Layout
+------
+* :mod:`.app`: the exit codes, the one error wrapper (:func:`.app.run`: an
+  exception becomes one line ``error: ...`` and its exit code), the command
+  registry and :func:`main`;
+* :mod:`.inputs`: the input file (:func:`.inputs.add_input`,
+  :func:`.inputs.read_input`) and the argparse types the commands and scenes share;
+* :mod:`.static`, :mod:`.design`, :mod:`.fold`: the commands, and the common
+  command line of the static and folding scenes;
+* :mod:`.modal`: the common command line of the modal scenes.
+
+Adding a command: in a module of this package, one function ``name(args) ->
+exit code`` decorated with ``@app.command("name", "one-line help", options)``,
+where ``options(description)`` returns an :class:`argparse.ArgumentParser`
+made by :func:`.app.parser`, with :func:`.inputs.add_input` when the command
+reads a structure; import the module below. Raise an
+:class:`~chrono_origami.errors.OrigamiError` (or :class:`.app.UsageError`)
+for a bad input: :func:`.app.run` prints it and picks the exit code.
+
+Exit codes (:data:`.app.EXIT_CODES`)
+------------------------------------
+0 done; 1 bad input or a failed analysis (a malformed FOLD file, a hinge,
+vertex or panel number the structure does not have, a solver that did not
+converge); 2 bad usage (bad arguments, a missing input file, an output that
+cannot be written, an engine that is not installed); 3 ``static`` (and every
+static scene) on a structure whose statics is not determined, M > 0 or S > 0:
+the counts and self-stress states are printed and written, but no hinges.csv
+or supports.csv (``--min-norm`` prints the labelled minimum-norm answer and
+exits 0). Errors are one line on stderr, ``error: ...``, without a traceback.
+"""
+from . import static, design, fold  # noqa: F401,I001  (registers the commands, in this order in --help)
+from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError, main, run
+
+__all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "UsageError", "main", "run"]

@@ -1,0 +1,144 @@
+"""The one error wrapper, the exit codes and the command registry of the command line and the scenes.
+
+Every command (``python -m chrono_origami COMMAND``) and every scene
+(``scenes/*.py``) runs through :func:`run`: an exception it knows becomes one
+line ``error: ...`` on stderr, without a traceback, and the exit code of
+:data:`EXIT_CODES`. Bad options are argparse's (exit 2, with the usage line).
+"""
+import argparse
+import os
+import sys
+import textwrap
+from contextlib import contextmanager
+
+from ..errors import ChronoUnavailable, IndeterminateError, OrigamiError
+
+EXIT_OK = 0
+EXIT_INPUT = 1
+EXIT_USAGE = 2
+EXIT_INDETERMINATE = 3
+
+#: exit code -> what it means (printed by ``--help`` and listed in the README)
+EXIT_CODES = {
+    EXIT_OK: "done (static: the structure is isostatic, or --min-norm was given)",
+    EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file, a hinge, vertex or panel number the "
+                "structure does not have, a solver that did not converge",
+    EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
+                "an engine that is not installed",
+    EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
+                        "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
+                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
+}
+
+
+class UsageError(Exception):
+    """The command was called wrongly (a missing file, contradictory options): exit code 2."""
+
+
+@contextmanager
+def output(path):
+    """Writes to ``path`` (a file or folder) inside the block: a failure is a one-line error naming it (exit 2)."""
+    try:
+        yield path
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def exit_codes_text():
+    """The exit codes as lines for ``--help``."""
+    return "exit codes:\n" + "\n".join(textwrap.fill(text, 79, initial_indent=f"  {code}  ", subsequent_indent="     ",
+                                                     break_on_hyphens=False)
+                                       for code, text in EXIT_CODES.items())
+
+
+def exit_code(exc):
+    """The exit code of an exception, or None for one the command line does not expect (a bug: traceback)."""
+    if isinstance(exc, IndeterminateError):
+        return EXIT_INDETERMINATE
+    if isinstance(exc, (UsageError, ChronoUnavailable)):
+        return EXIT_USAGE
+    if isinstance(exc, OrigamiError):
+        return EXIT_INPUT
+    if isinstance(exc, OSError):      # reading errors are FoldFileError: an OSError is an output
+        return EXIT_USAGE
+    return None
+
+
+def message(exc):
+    """One line naming what went wrong."""
+    if isinstance(exc, OSError) and not isinstance(exc, ChronoUnavailable):
+        return f"cannot write{' ' + str(exc.filename) if exc.filename else ''}: {exc.strerror or exc}"
+    return str(exc).split("\n", 1)[0]
+
+
+def run(fn, *args, **kw):
+    """``fn(*args, **kw)``'s exit code (None counts as 0); a known exception is printed as one line ``error: ...``.
+
+    The detail of an :class:`~chrono_origami.errors.IndeterminateError`
+    (hinges carrying self-stress, panels that move) goes to stdout, with the
+    rest of the report.
+    """
+    try:
+        return int(fn(*args, **kw) or 0)
+    except Exception as e:
+        code = exit_code(e)
+        if code is None:
+            raise
+        if isinstance(e, IndeterminateError) and e.detail:
+            print(e.detail)
+        print(f"error: {message(e)}", file=sys.stderr)
+        return code
+
+
+def parser(description):
+    """A new parser whose help ends with the exit codes; ``description`` may be a docstring (its first line is used)."""
+    return argparse.ArgumentParser(description=description.strip().splitlines()[0], epilog=exit_codes_text(),
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def scene(ap, build, analyse, argv=None):
+    """Run a scene script and exit: parse ``argv``, ``subject = build(args)``, ``analyse(subject, args)``.
+
+    A ``ValueError`` from ``build`` (an ``OrigamiError`` included) means the
+    options describe nothing that can be built: a usage error, exit code 2.
+    """
+    args = ap.parse_args(argv)
+
+    def go():
+        try:
+            subject = build(args)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        return analyse(subject, args)
+
+    sys.exit(run(go))
+
+
+# ------------------------------------------------------------------ commands
+_COMMANDS = {}
+
+
+def command(name, help, options):
+    """Register ``fn(args) -> exit code`` as the subcommand ``name``; ``options(description)`` gives its parser."""
+    def register(fn):
+        _COMMANDS[name] = (help, options, fn)
+        return fn
+    return register
+
+
+def build_parser():
+    prog = "python -m chrono_origami" if os.path.basename(sys.argv[0]) == "__main__.py" else "chrono-origami"
+    ap = argparse.ArgumentParser(prog=prog, description="Isostatic thick-origami structures from FOLD files.",
+                                 epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (help, options, fn) in _COMMANDS.items():
+        p = sub.add_parser(name, help=help, description=help, parents=[options(help)], add_help=False,
+                           epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+        p.set_defaults(func=fn)
+    return ap
+
+
+def main(argv=None):
+    """Run the command line on ``argv`` (default: sys.argv[1:]); returns the exit code."""
+    args = build_parser().parse_args(argv)
+    return run(args.func, args)

@@ -1,0 +1,192 @@
+"""Counts and statics: the ``static`` and ``count`` commands and the common command line of the static scenes.
+
+A scene builds a :class:`~chrono_origami.structure.Structure` from its
+options and calls :func:`scene` (``python -m chrono_origami static FILE.fold``
+reads it from a file); :func:`run_static` prints the counts and tables and,
+with ``--out DIR``, writes the output contract:
+
+* ``DIR/counts.json``: numeric M and S beside the counting-rule values;
+* ``DIR/hinges.csv`` (hinge,panel,MT,MP,MO,N,TP,TO; both sides of every hinge)
+  and ``DIR/supports.csv`` (panel,vertex,Fx,Fy,Fz) when the statics is
+  determined;
+* ``DIR/self_stress.csv`` (state,hinge,panel,MT,...,TO) when S > 0.
+
+A structure whose statics is not determined (M > 0 or S > 0) gets its counts,
+mechanisms and self-stress states printed (and written) and exit code 3
+(:data:`.app.EXIT_INDETERMINATE`), unless ``--min-norm`` asks for the
+labelled minimum-norm answer (exit code 0).
+"""
+import os
+import sys
+from dataclasses import replace
+from typing import NamedTuple
+
+from .. import analysis, engines
+from ..errors import IndeterminateError
+from ..report import tables
+from ..structure import DOOR
+from . import app, inputs
+
+
+def options(ap):
+    """Add the options of every static scene and of the ``static`` command to ``ap``; returns ``ap``."""
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help="analysis engine (default: chrono where PyChrono imports, else reference)")
+    ap.add_argument("--out", metavar="DIR", help="write counts.json, hinges.csv, supports.csv here")
+    ap.add_argument("--all-door", action="store_true",
+                    help="make every hinge a door hinge (the structure before any hinge was made sliding)")
+    ap.add_argument("--min-norm", action="store_true",
+                    help="for a structure that is not isostatic, print the labelled minimum-norm solution")
+    ap.add_argument("--figure", metavar="FILE", help="draw the structure with matplotlib (png or pdf)")
+    ap.add_argument("--labels", action="store_true", help="number panels and hinges in --figure")
+    ap.add_argument("--viz", action="store_true", help="open the structure in Chrono's Irrlicht viewer")
+    ap.add_argument("--screenshot", metavar="FILE", help="render one frame of the Irrlicht view to a PNG")
+    return ap
+
+
+def parser(description):
+    """A static scene's parser (``description``: its docstring, of which the first line is shown)."""
+    return options(app.parser(description))
+
+
+def scene(ap, build, argv=None):
+    """Parse, ``build(args)`` the structure, :func:`run_static` it and exit with its code (see :func:`.app.scene`)."""
+    app.scene(ap, build, run_static, argv)
+
+
+class Statics(NamedTuple):
+    """What :func:`report` analysed (``--all-door`` applied), its counts and its result (None: not determined)."""
+
+    structure: object
+    counts: object
+    result: object
+
+
+def run_static(structure, args, out=None):
+    """:func:`report` and :func:`check_determined`: the exit code (0), or IndeterminateError (exit code 3)."""
+    check_determined(report(structure, args, out), args)
+    return app.EXIT_OK
+
+
+def report(structure, args, out=None):
+    """Count, solve, print and write what ``args`` asks for; returns the :class:`Statics`.
+
+    The result is None when the statics is not determined and ``--min-norm``
+    was not given: the counts, the mechanisms and self-stress states are
+    printed (and written), no hinges.csv or supports.csv.
+    """
+    out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
+    if args.all_door and structure.n_sliding:
+        structure = replace(structure, hinge_kinds=(DOOR,) * len(structure.hinge_kinds),
+                            name=f"{structure.name}, all door hinges")
+    engine = engines.resolve(args.engine)
+    counts = analysis.count(structure, engine)
+    summary = analysis.counts_summary(structure, counts)
+    print(f"{structure.name}: {structure.pattern!r}", file=out)
+    print(f"engine: {engine}; M = {counts.M} mechanisms, S = {counts.S} self-stress states "
+          f"(counting rules: P={summary['P']}, H={summary['H']}, E_b={summary['E_b']}, V_i={summary['V_i']}, "
+          f"S_BF={summary['S_BF']}, S_PH={summary['S_PH']}, M_BF={summary['M_BF']}, "
+          f"Maxwell M-S={summary['maxwell_M_minus_S']})", file=out)
+    if summary.get("singular"):
+        print("this configuration is singular: more mechanisms and self-stress states than the generic counts",
+              file=out)
+    if args.out:
+        with app.output(args.out):
+            tables.write_counts(summary, args.out)
+    result = None
+    if counts.isostatic or args.min_norm:
+        result = analysis.static(structure, engine, allow_indeterminate=args.min_norm)
+        print(tables.format_result(result), file=out)
+        if args.out and result.status == "determined":
+            with app.output(args.out):
+                tables.write_results(result, args.out)
+    else:
+        from ..reference.statics import describe_indeterminacy
+
+        print(f"the static problem is not determined (M = {counts.M}, S = {counts.S}):", file=out)
+        print(describe_indeterminacy(structure, counts), file=out)
+    if counts.S:
+        write_self_stress(structure, counts, args.out, out)
+    _views(structure, args)
+    return Statics(structure, counts, result)
+
+
+def check_determined(statics, args):
+    """Raise :class:`~chrono_origami.errors.IndeterminateError` (exit code 3) when :func:`report` gave no result."""
+    if statics.result is None:
+        c = statics.counts
+        wrote = f"; no hinges.csv or supports.csv in {args.out}" if args.out else ""
+        raise IndeterminateError(f"{statics.structure.name}: the static problem is not determined (M = {c.M}, "
+                                 f"S = {c.S}){wrote}; --min-norm prints the labelled minimum-norm answer", c.M, c.S)
+
+
+def write_self_stress(structure, counts, out_dir, out=None):
+    """Print the self-stress states and write self_stress.csv (state, hinge, panel, MT..TO)."""
+    out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
+    from ..reference import statics
+
+    rows = []
+    for k, acts in enumerate(statics.self_stress_actions(structure, counts)):
+        for a in acts:
+            rows.append((k + 1, a.hinge + 1, a.panel + 1, *a.values))
+        print(tables.text_table(tables.HINGE_HEADER, [r[1:] for r in rows if r[0] == k + 1],
+                                f"self-stress state {k + 1} (arbitrary scale)"), file=out)
+    if out_dir:
+        with app.output(os.path.join(out_dir, "self_stress.csv")) as path:
+            tables.write_csv(path, ("state",) + tables.HINGE_HEADER, rows)
+
+
+def _views(structure, args):
+    if getattr(args, "figure", None):
+        from ..report import figures
+
+        figures.draw_structure(structure, args.figure, labels=args.labels)
+        print(f"figure written to {args.figure}")
+    if getattr(args, "viz", False) or getattr(args, "screenshot", None):
+        from ..chrono import viewer
+
+        viewer.show(structure, screenshot=args.screenshot, interactive=args.viz)
+
+
+# ---------------------------------------------------------------------- commands
+@app.command("static", "hinge internal actions and support reactions of a FOLD structure",
+             lambda d: options(inputs.add_input(app.parser(d))))
+def static_command(args):
+    return run_static(inputs.read_input(args), args)
+
+
+def _count_options(description):
+    ap = inputs.add_input(app.parser(description))
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help="engine whose constraint Jacobian is counted (default: chrono where PyChrono imports)")
+    ap.add_argument("--out", metavar="DIR", help="write counts.json here")
+    return ap
+
+
+@app.command("count", "mechanisms M and self-stress states S beside the counting rules", _count_options)
+def count_command(args):
+    structure = inputs.read_input(args)
+    engine = engines.resolve(args.engine)
+    counts = analysis.count(structure, engine)
+    s = analysis.counts_summary(structure, counts)
+    n_door = len(structure.hinge_kinds) - structure.n_sliding
+    n_sup = sum(len(x.dofs) for x in structure.supports)
+    print(f"{structure.name}: {structure.pattern!r}")
+    print(f"M = {s['M']} mechanisms, S = {s['S']} self-stress states ({engine} engine: rank {s['rank']} of "
+          f"{s['n_constraints']} constraints on {s['n_dof']} velocities)"
+          + (": isostatic" if counts.isostatic else ""))
+    if s.get("singular"):
+        print("this configuration is singular: more mechanisms than the generic bar-framework count")
+    print("counting rules (paper sec. 2):")
+    print(f"  P = {s['P']} panels, H = {s['H']} hinges ({structure.n_sliding} sliding), "
+          f"E_b = {s['E_b']} boundary edges, V_i = {s['V_i']} interior vertices")
+    print(f"  bar framework: M_BF - S_BF = (E_b - 3) - sum_p (V_p - 3) = {s['E_b'] - 3} - {s['sum_V_minus_3']}"
+          f" = {s['E_b'] - 3 - s['sum_V_minus_3']}; M_BF = {s['M_BF']}, S_BF = {s['S_BF']}")
+    print(f"  panel-hinge, all door hinges, no supports: S_PH = S_BF + 3 V_i = {s['S_PH']}")
+    print(f"  Maxwell for this structure: M - S = 6P{'' if structure.supports else ' - 6'} - 5 H_door - "
+          f"4 H_sliding - supports = {6 * s['P']}{'' if structure.supports else ' - 6'} - {5 * n_door} - "
+          f"{4 * structure.n_sliding} - {n_sup} = {s['maxwell_M_minus_S']}")
+    if args.out:
+        with app.output(args.out):
+            tables.write_counts(s, args.out)
+    return app.EXIT_OK
