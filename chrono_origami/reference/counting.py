@@ -21,44 +21,97 @@ in, the pattern's ``generic_mechanisms`` (the pattern family's M, set and
 documented by its builder), or the generic M of the pattern's graph (the bar
 framework at random vertex positions: exact for triangulated patterns).
 """
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg as sla
 
+from ..errors import SolverError
 from ..structure import SLIDING
 from .model import assemble
 
 #: Relative tolerance on singular values for rank decisions.
 RANK_RTOL = 1e-8
+#: ``method="auto"`` counts densely (SVD) up to this many operator entries (rows x columns), sparsely above.
+DENSE_ENTRIES = 2_000_000
+#: The dense path refuses operators whose SVD would need more than this fraction of the available memory.
+DENSE_MEMORY_FRACTION = 0.8
+#: Bases larger than this many numbers (rows x states) are not formed (``Counts.mechanisms``, ``self_stresses``).
+BASIS_ENTRIES = 50_000_000
+METHODS = ("auto", "dense", "sparse")
 
 
 @dataclass
 class Counts:
+    """Numeric counts of a structure's compatibility operator (``model.Cs``).
+
+    ``gap``: (smallest kept, largest dropped) singular value relative to the
+    largest, from the dense SVD or estimated by the sparse path
+    (:mod:`chrono_origami.sparseqr`). ``method``: "dense" or "sparse".
+    ``mechanisms`` (6P x M, scaled velocities (omega, w / L), rigid motions
+    removed when unsupported) and ``self_stresses`` (m x S, scaled
+    multipliers mu) are orthonormal bases formed on first use; the sparse path
+    forms them only when they are small (:data:`BASIS_ENTRIES`), and
+    :meth:`self_stress_sample` / :meth:`mechanism_sample` give one generic
+    member of each space at any size.
+    """
+
     M: int
     S: int
     rank: int
     n_dof: int
     n_constraints: int
     supported: bool
-    singular_values: np.ndarray = field(repr=False)
-    mechanisms: np.ndarray = field(repr=False)      # (6P x M), scaled velocities (omega, w/L)
-    self_stresses: np.ndarray = field(repr=False)   # (m x S), scaled multipliers mu
+    gap: tuple
+    sigma_max: float
+    method: str
     rtol: float = RANK_RTOL
     model: object = field(default=None, repr=False)
-
-    @property
-    def gap(self):
-        """(smallest kept, largest dropped) singular value, relative to the largest."""
-        s = self.singular_values
-        smax = s[0] if len(s) else 1.0
-        kept = s[self.rank - 1] / smax if self.rank else np.nan
-        dropped = s[self.rank] / smax if self.rank < len(s) else 0.0
-        return kept, dropped
+    singular_values: np.ndarray = field(default=None, repr=False)   # dense path only
+    _bases: dict = field(default_factory=dict, repr=False)
+    _sparse: object = field(default=None, repr=False)                 # sparseqr.SparseRank (sparse path)
 
     @property
     def isostatic(self):
         return self.M == 0 and self.S == 0
+
+    @property
+    def mechanisms(self):
+        """Orthonormal basis (6P x M) of the internal mechanisms (scaled velocities)."""
+        if "mechanisms" not in self._bases:
+            self._bases["mechanisms"] = _mechanism_basis(self)
+        return self._bases["mechanisms"]
+
+    @property
+    def self_stresses(self):
+        """Orthonormal basis (m x S) of the self-stress states (scaled multipliers)."""
+        if "self_stresses" not in self._bases:
+            self._bases["self_stresses"] = _left_null_basis(self)
+        return self._bases["self_stresses"]
+
+    def self_stress_sample(self, seed=0):
+        """A generic self-stress state (m,), unit norm: the residual of a random vector's least-squares fit by range(Cs).
+
+        Its non-zero rows are those of every hinge and support that carries
+        some self-stress (with probability one). Zero vector when S = 0.
+        """
+        if self.S == 0:
+            return np.zeros(self.n_constraints)
+        if self._sparse is None or self._sparse.qr is None or self._sparse.qr.transposed:
+            B = self.self_stresses
+            z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
+        else:
+            z = _range_residual(self, np.random.default_rng(seed).standard_normal(self.n_constraints))
+        return z / np.linalg.norm(z)
+
+    def mechanism_sample(self, seed=0):
+        """A generic mechanism (6P,), unit norm (zero vector when M = 0)."""
+        if self.M == 0:
+            return np.zeros(self.n_dof)
+        B = self.mechanisms
+        z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
+        return z / np.linalg.norm(z)
 
 
 def rigid_motions(n_bodies, x0=None):
@@ -70,28 +123,152 @@ def rigid_motions(n_bodies, x0=None):
     return B / np.sqrt(n_bodies)
 
 
-def count(structure, form="hinge", rtol=RANK_RTOL, model=None):
-    """Numeric M and S of ``structure`` with bases of mechanisms and self-stress states."""
+def choose_method(shape, method="auto"):
+    """"dense" or "sparse" for an operator of ``shape``: ``auto`` by :data:`DENSE_ENTRIES`.
+
+    Forcing "dense" on an operator whose SVD does not fit in memory raises a
+    one-line :class:`~chrono_origami.errors.SolverError` with the memory needed.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown counting method {method!r}; expected one of {METHODS}")
+    m, n = shape
+    if method == "auto":
+        return "dense" if m * n <= DENSE_ENTRIES else "sparse"
+    if method == "dense":
+        need = dense_memory(shape)
+        avail = available_memory()
+        if avail is not None and need > DENSE_MEMORY_FRACTION * avail:
+            raise SolverError(f"the dense SVD of the {m} x {n} operator needs about {_gb(need)} of memory, "
+                              f"{_gb(avail)} is available; use the sparse path (method='sparse')")
+    return method
+
+
+def dense_memory(shape):
+    """Bytes the dense path holds at once: the operator, U (m x m), Vt (n x n) and LAPACK's work space."""
+    m, n = shape
+    return 8 * (2 * m * n + m * m + n * n + 4 * min(m, n) ** 2)
+
+
+def available_memory():
+    """Available physical memory in bytes (MemAvailable of /proc/meminfo), or None where unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _gb(nbytes):
+    return f"{nbytes / 2 ** 30:.1f} GB" if nbytes >= 2 ** 30 else f"{nbytes / 2 ** 20:.0f} MB"
+
+
+def count(structure, form="hinge", rtol=RANK_RTOL, model=None, method="auto"):
+    """Numeric M and S of ``structure`` (:class:`Counts`), by the dense SVD or the sparse QR path.
+
+    ``method``: "auto" (dense up to :data:`DENSE_ENTRIES` operator entries),
+    "dense" or "sparse". Both paths apply the same rank rule: singular values
+    at most ``rtol`` times the largest are zero.
+    """
     model = model or assemble(structure, form)
+    m, n = model.Cs.shape
+    method = choose_method((m, n), method)
+    supported = len(structure.supports) > 0
+    if method == "dense":
+        return _count_dense(model, rtol, supported)
+    return _count_sparse(model, rtol, supported)
+
+
+def _count_dense(model, rtol, supported):
     C = model.Cs.toarray()
     m, n = C.shape
-    U, s, Vt = sla.svd(C, full_matrices=True, lapack_driver="gesvd") if m and n else (np.eye(m), np.zeros(0), np.eye(n))
+    if m and n:
+        try:
+            U, s, Vt = sla.svd(C, full_matrices=True, lapack_driver="gesdd")
+        except sla.LinAlgError:   # gesdd can fail to converge where the slower gesvd does not
+            U, s, Vt = sla.svd(C, full_matrices=True, lapack_driver="gesvd")
+    else:
+        U, s, Vt = np.eye(m), np.zeros(0), np.eye(n)
     smax = s[0] if len(s) else 0.0
     rank = int(np.sum(s > rtol * smax)) if smax > 0 else 0
-    null_C = Vt[rank:].T
-    self_stress = U[:, rank:]
-    supported = len(structure.supports) > 0
-    if not supported:
-        R = rigid_motions(model.n_bodies)
-        # remove the rigid motions from the null space
-        P = null_C - R @ (R.T @ null_C)
-        Q, sv, _ = np.linalg.svd(P, full_matrices=False)
-        k = int(np.sum(sv > 1e-6))
-        mech = Q[:, :k]
-    else:
-        mech = null_C
-    M = mech.shape[1]
-    return Counts(M, m - rank, rank, n, m, supported, s, mech, self_stress, rtol, model)
+    kept = s[rank - 1] / smax if rank else np.nan
+    dropped = s[rank] / smax if rank < len(s) else 0.0
+    mech = _remove_rigid(Vt[rank:].T, model.n_bodies, supported)
+    c = Counts(mech.shape[1], m - rank, rank, n, m, supported, (kept, dropped), float(smax), "dense", rtol, model,
+               singular_values=s)
+    c._bases.update(mechanisms=mech, self_stresses=U[:, rank:])
+    return c
+
+
+def _remove_rigid(null_C, n_bodies, supported):
+    """Orthonormal basis of null(Cs) less the rigid motions (unsupported structures)."""
+    if supported:
+        return null_C
+    R = rigid_motions(n_bodies)
+    P = null_C - R @ (R.T @ null_C)
+    if P.shape[1] == 0:
+        return P
+    Q, sv, _ = np.linalg.svd(P, full_matrices=False)
+    return Q[:, :int(np.sum(sv > 1e-6))]
+
+
+def _count_sparse(model, rtol, supported):
+    from .. import sparseqr
+
+    C = model.Cs
+    m, n = C.shape
+    try:
+        r = sparseqr.rank(C, rtol)
+    except sparseqr.SparseBackendUnavailable as exc:
+        raise SolverError(f"the {m} x {n} operator is too large for the dense SVD ({_gb(dense_memory((m, n)))}); "
+                          f"the sparse path needs pyspqr: pip install pyspqr") from exc
+    except sparseqr.NullityLimitError as exc:
+        raise SolverError(f"sparse counting of the {m} x {n} operator: {exc}; count it densely "
+                          f"(method='dense', {_gb(dense_memory((m, n)))})") from exc
+    M = n - r.rank - (0 if supported else 6)
+    return Counts(M, m - r.rank, r.rank, n, m, supported, r.gap, r.sigma_max, "sparse", rtol, model, _sparse=r)
+
+
+def _check_basis_size(counts, rows, cols, what):
+    if rows * cols > BASIS_ENTRIES:
+        raise SolverError(f"the {what} basis would be {rows} x {cols} ({_gb(8 * rows * cols)}); use "
+                          f"Counts.{'self_stress_sample' if what == 'self-stress' else 'mechanism_sample'}() "
+                          f"for one generic member")
+
+
+def _mechanism_basis(counts):
+    r = counts._sparse
+    if not r.qr.transposed:        # the null vectors found are null(Cs)
+        return _remove_rigid(r.null_vectors, counts.model.n_bodies, counts.supported)
+    _check_basis_size(counts, counts.n_dof, counts.M, "mechanism")
+    from .. import sparseqr
+    other = sparseqr.rank(counts.model.Cs, counts.rtol, sigma_max=r.sigma_max, side="right")
+    return _remove_rigid(other.null_vectors, counts.model.n_bodies, counts.supported)
+
+
+def _left_null_basis(counts):
+    r = counts._sparse
+    if r.qr.transposed:            # the null vectors found are null(Cs^T)
+        return r.null_vectors
+    if counts.S == 0:
+        return np.zeros((counts.n_constraints, 0))
+    _check_basis_size(counts, counts.n_constraints, counts.S, "self-stress")
+    from .. import sparseqr
+    other = sparseqr.rank(counts.model.Cs, counts.rtol, sigma_max=r.sigma_max, side="left")
+    return other.null_vectors
+
+
+def _range_residual(counts, g, steps=8):
+    """g - Cs x with x the least-squares fit, by the sparse path's regularised R and iterative refinement."""
+    from .. import sparseqr
+
+    r = counts._sparse
+    return sparseqr.range_residual(r, counts.model.Cs, g, steps)
 
 
 # ------------------------------------------------------------------ counting rules
