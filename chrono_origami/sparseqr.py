@@ -40,6 +40,7 @@ status lines on the C-level stdout: :func:`factor` silences file descriptor 1
 during the call.
 """
 import contextlib
+import ctypes
 import os
 import sys
 from dataclasses import dataclass, field
@@ -69,22 +70,31 @@ def available():
     return True
 
 
+def _c_fflush():
+    """Flush the C library's stdio buffers (CHOLMOD prints with printf)."""
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except (OSError, AttributeError):
+        pass
+
+
 @contextlib.contextmanager
 def _quiet_stdout():
-    """Silence the C-level stdout (file descriptor 1) for the duration."""
+    """Silence the C-level stdout (file descriptor 1) for the duration, its stdio buffer included."""
     try:
-        fd = sys.stdout.fileno()
+        sys.stdout.flush()
     except (AttributeError, OSError, ValueError):
-        fd = 1
-    sys.stdout.flush()
-    saved = os.dup(fd)
+        pass
+    _c_fflush()
+    saved = os.dup(1)
     try:
         with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), fd)
+            os.dup2(null.fileno(), 1)
             try:
                 yield
             finally:
-                os.dup2(saved, fd)
+                _c_fflush()
+                os.dup2(saved, 1)
     finally:
         os.close(saved)
 
@@ -213,18 +223,25 @@ class SparseRank:
     qr: SparseQR = field(repr=False)
 
 
-def _lanczos_smallest(qr, k):
-    """k smallest squared singular values of R (ascending) and their right vectors (permuted coordinates)."""
+def _lanczos(qr, k, deflate):
+    """The k largest eigenpairs of (R^T R)^-1 on the complement of the orthonormal columns ``deflate``.
+
+    Returns (1 / eigenvalue, i.e. squared singular values of R, ascending; vectors, permuted coordinates).
+    """
     q = qr.q
-    k = min(k, q - 1)
+    k = min(k, q - deflate.shape[1] - 1)
     if k <= 0:
         return np.zeros(0), np.zeros((q, 0))
-    vals, vecs = spla.eigsh(qr.inverse_gram(), k=k, which="LA", tol=1e-12, ncv=min(q, max(2 * k + 1, 20)))
+    op = qr.inverse_gram(deflate)
+    v0 = np.random.default_rng(0).standard_normal(q)
+    vals, vecs = spla.eigsh(op, k=k, which="LA", tol=1e-12, ncv=min(q, max(2 * k + 1, 20)), v0=v0)
+    keep = vals > 0                        # the deflated directions come back as zeros
+    vals, vecs = vals[keep], vecs[:, keep]
     order = np.argsort(vals)[::-1]
     return 1.0 / vals[order], vecs[:, order]
 
 
-def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT):
+def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, block=8):
     """:class:`SparseRank` of A: singular values below ``rtol * sigma_max`` count as zero.
 
     The factored matrix is regularised, [B; delta I] with delta =
@@ -235,7 +252,11 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT):
     to about 1e-12 delta^2: singular values are resolved down to about 1e-6
     delta (1e-10 sigma_max at rtol = 1e-8), so the decision sigma_i <= rtol *
     sigma_max is exact away from that band; smaller dropped values are
-    reported as noise of that size.
+    reported as noise of that size. The null directions all have the
+    eigenvalue 1 / delta^2 (to that accuracy): a Krylov space holds one
+    direction of a multiple eigenvalue, so Lanczos runs in rounds of
+    ``block`` eigenpairs, each on the complement of the null vectors already
+    found, until the largest eigenvalue left is a kept one.
     """
     A = sp.csc_matrix(A, dtype=float)
     m, n = A.shape
@@ -247,24 +268,27 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT):
     delta = np.sqrt(rtol) * smax
     qr = factor(A, delta, side)
     q = qr.q
-    want = 8
+    V = np.zeros((q, 0))
+    dropped, kept = 0.0, np.nan
     while True:
-        sig2, vecs = _lanczos_smallest(qr, want)
+        sig2, vecs = _lanczos(qr, block, V)
+        if len(sig2) == 0:
+            break
         sig = np.sqrt(np.maximum(sig2 - delta ** 2, 0.0))
         zero = sig <= tol
-        nz = int(zero.sum())
-        if nz < len(sig) or len(sig) >= q - 1:
+        if zero.any():
+            dropped = max(dropped, float(sig[zero].max()))
+            V = np.linalg.qr(np.hstack([V, vecs[:, zero]]))[0]
+        if not zero.all():
+            kept = float(sig[~zero].min())
             break
-        if want >= nullity_limit:
-            raise NullityLimitError(f"more than {nz} singular values are below the rank tolerance: the sparse path "
-                                    f"resolves null spaces of dimension up to {nullity_limit}")
-        want = min(2 * want, nullity_limit)
-    dropped = float(sig[zero].max()) / smax if nz else 0.0
-    kept = float(sig[nz]) / smax if nz < len(sig) else np.nan
-    V0 = np.linalg.qr(vecs[:, zero])[0] if nz else np.zeros((q, 0))
-    N = np.empty_like(V0)
-    N[qr.perm] = V0          # back to the factored matrix's column order
-    return SparseRank(q - nz, smax, (kept, dropped), nz, N, qr)
+        if V.shape[1] > nullity_limit:
+            raise NullityLimitError(f"more than {nullity_limit} singular values are below the rank tolerance: the "
+                                    f"sparse path resolves null spaces of dimension up to {nullity_limit}")
+    nz = V.shape[1]
+    N = np.empty_like(V)
+    N[qr.perm] = V           # back to the factored matrix's column order
+    return SparseRank(q - nz, smax, (kept / smax, dropped / smax), nz, N, qr)
 
 
 def range_residual(r, A, g, steps=8):

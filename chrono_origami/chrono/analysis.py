@@ -208,7 +208,7 @@ def _hinge_form(hinge_form, form):
     return aliases[form]
 
 
-def count(structure, hinge_form="mate", rtol=_counting.RANK_RTOL, built=None, workdir=None, form=None):
+def count(structure, hinge_form="mate", rtol=_counting.RANK_RTOL, built=None, workdir=None, form=None, linalg="auto"):
     """Numeric M and S (``reference.counting.Counts``) from Chrono's own constraint Jacobian.
 
     ``built``: count an existing :class:`~.system.ChronoStructure` (its
@@ -218,7 +218,7 @@ def count(structure, hinge_form="mate", rtol=_counting.RANK_RTOL, built=None, wo
     if built is None:
         built = build_system(structure, hinge_form=hinge_form, visual=False)
     model = chrono_model(built, workdir)
-    counts = _counting.count(built.structure, rtol=rtol, model=model)
+    counts = _counting.count(built.structure, rtol=rtol, model=model, linalg=linalg)
     return counts
 
 
@@ -298,7 +298,8 @@ def run_static(built, method="linear", solver="sparse_qr", max_iterations=50, us
 
 
 def static(structure, allow_indeterminate=False, hinge_form="mate", method="linear", solver="sparse_qr",
-           use_tangent_stiffness=True, max_iterations=50, rtol=_counting.RANK_RTOL, built=None, form=None):
+           use_tangent_stiffness=True, max_iterations=50, rtol=_counting.RANK_RTOL, built=None, form=None,
+           linalg="auto"):
     """Hinge internal actions and support reactions computed in Chrono (``results.StaticResult``, engine "chrono").
 
     hinge_form: "mate", "lock" or "points" (see ``system.build_system``);
@@ -319,7 +320,7 @@ def static(structure, allow_indeterminate=False, hinge_form="mate", method="line
         built = build_system(structure, hinge_form=hinge_form, use_tangent_stiffness=use_tangent_stiffness,
                              visual=False, anchor=not structure.supports)
     structure = built.structure
-    counts = count(structure, rtol=rtol, built=built)
+    counts = count(structure, rtol=rtol, built=built, linalg=linalg)
     if not counts.isostatic:
         if not allow_indeterminate:
             raise IndeterminateError(

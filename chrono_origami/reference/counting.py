@@ -33,13 +33,13 @@ from .model import assemble
 
 #: Relative tolerance on singular values for rank decisions.
 RANK_RTOL = 1e-8
-#: ``method="auto"`` counts densely (SVD) up to this many operator entries (rows x columns), sparsely above.
+#: ``linalg="auto"`` counts densely (SVD) up to this many operator entries (rows x columns), sparsely above.
 DENSE_ENTRIES = 2_000_000
 #: The dense path refuses operators whose SVD would need more than this fraction of the available memory.
 DENSE_MEMORY_FRACTION = 0.8
 #: Bases larger than this many numbers (rows x states) are not formed (``Counts.mechanisms``, ``self_stresses``).
 BASIS_ENTRIES = 50_000_000
-METHODS = ("auto", "dense", "sparse")
+LINALG = ("auto", "dense", "sparse")
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Counts:
 
     ``gap``: (smallest kept, largest dropped) singular value relative to the
     largest, from the dense SVD or estimated by the sparse path
-    (:mod:`chrono_origami.sparseqr`). ``method``: "dense" or "sparse".
+    (:mod:`chrono_origami.sparseqr`). ``linalg``: "dense" or "sparse".
     ``mechanisms`` (6P x M, scaled velocities (omega, w / L), rigid motions
     removed when unsupported) and ``self_stresses`` (m x S, scaled
     multipliers mu) are orthonormal bases formed on first use; the sparse path
@@ -65,7 +65,7 @@ class Counts:
     supported: bool
     gap: tuple
     sigma_max: float
-    method: str
+    linalg: str
     rtol: float = RANK_RTOL
     model: object = field(default=None, repr=False)
     singular_values: np.ndarray = field(default=None, repr=False)   # dense path only
@@ -123,24 +123,24 @@ def rigid_motions(n_bodies, x0=None):
     return B / np.sqrt(n_bodies)
 
 
-def choose_method(shape, method="auto"):
+def choose_linalg(shape, linalg="auto"):
     """"dense" or "sparse" for an operator of ``shape``: ``auto`` by :data:`DENSE_ENTRIES`.
 
     Forcing "dense" on an operator whose SVD does not fit in memory raises a
     one-line :class:`~chrono_origami.errors.SolverError` with the memory needed.
     """
-    if method not in METHODS:
-        raise ValueError(f"unknown counting method {method!r}; expected one of {METHODS}")
+    if linalg not in LINALG:
+        raise ValueError(f"unknown linalg {linalg!r}; expected one of {LINALG}")
     m, n = shape
-    if method == "auto":
+    if linalg == "auto":
         return "dense" if m * n <= DENSE_ENTRIES else "sparse"
-    if method == "dense":
+    if linalg == "dense":
         need = dense_memory(shape)
         avail = available_memory()
         if avail is not None and need > DENSE_MEMORY_FRACTION * avail:
             raise SolverError(f"the dense SVD of the {m} x {n} operator needs about {_gb(need)} of memory, "
-                              f"{_gb(avail)} is available; use the sparse path (method='sparse')")
-    return method
+                              f"{_gb(avail)} is available; use the sparse path (linalg='sparse')")
+    return linalg
 
 
 def dense_memory(shape):
@@ -168,18 +168,17 @@ def _gb(nbytes):
     return f"{nbytes / 2 ** 30:.1f} GB" if nbytes >= 2 ** 30 else f"{nbytes / 2 ** 20:.0f} MB"
 
 
-def count(structure, form="hinge", rtol=RANK_RTOL, model=None, method="auto"):
+def count(structure, form="hinge", rtol=RANK_RTOL, model=None, linalg="auto"):
     """Numeric M and S of ``structure`` (:class:`Counts`), by the dense SVD or the sparse QR path.
 
-    ``method``: "auto" (dense up to :data:`DENSE_ENTRIES` operator entries),
+    ``linalg``: "auto" (dense up to :data:`DENSE_ENTRIES` operator entries),
     "dense" or "sparse". Both paths apply the same rank rule: singular values
     at most ``rtol`` times the largest are zero.
     """
     model = model or assemble(structure, form)
     m, n = model.Cs.shape
-    method = choose_method((m, n), method)
     supported = len(structure.supports) > 0
-    if method == "dense":
+    if choose_linalg((m, n), linalg) == "dense":
         return _count_dense(model, rtol, supported)
     return _count_sparse(model, rtol, supported)
 
@@ -229,7 +228,7 @@ def _count_sparse(model, rtol, supported):
                           f"the sparse path needs pyspqr: pip install pyspqr") from exc
     except sparseqr.NullityLimitError as exc:
         raise SolverError(f"sparse counting of the {m} x {n} operator: {exc}; count it densely "
-                          f"(method='dense', {_gb(dense_memory((m, n)))})") from exc
+                          f"(linalg='dense', {_gb(dense_memory((m, n)))})") from exc
     M = n - r.rank - (0 if supported else 6)
     return Counts(M, m - r.rank, r.rank, n, m, supported, r.gap, r.sigma_max, "sparse", rtol, model, _sparse=r)
 

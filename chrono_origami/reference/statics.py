@@ -75,14 +75,14 @@ def _ranges(numbers):
     return f"{', '.join(out)} ({len(numbers)} in all)"
 
 
-def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, counts=None, method="auto"):
+def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, counts=None, linalg="auto"):
     """Hinge internal actions and support reactions of ``structure`` under its loads.
 
-    ``method`` ("auto", "dense", "sparse") is the counting path
+    ``linalg`` ("auto", "dense", "sparse") is the counting path
     (``counting.count``); the sparse path solves a determined structure by a
     sparse LU of Cs^T (SuperLU) and the minimum-norm problem by LSMR.
     """
-    counts = counts or count(structure, form, rtol, method=method)
+    counts = counts or count(structure, form, rtol, linalg=linalg)
     model = counts.model
     if not counts.isostatic and not allow_indeterminate:
         raise IndeterminateError(
@@ -92,7 +92,7 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
     f = model.generalized_forces(structure.panel_loads())
     A = model.Cs.T.tocsc()
     status = "determined" if counts.isostatic else "minimum-norm"
-    if counts.method == "dense":
+    if counts.linalg == "dense":
         Ad = A.toarray()
         mu = sla.solve(Ad, -f) if counts.isostatic and Ad.shape[0] == Ad.shape[1] else sla.lstsq(Ad, -f, cond=rtol)[0]
     elif counts.isostatic and A.shape[0] == A.shape[1]:
@@ -111,9 +111,9 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
             describe_indeterminacy(structure, counts))
     result = StaticResult(structure, "reference", status, counts.M, counts.S,
                           _actions(structure, model, mu), _reactions(structure, model, mu), rel,
-                          info={"form": form, "gap": counts.gap, "method": counts.method})
+                          info={"form": form, "gap": counts.gap, "linalg": counts.linalg})
     if status != "determined":
-        if counts.method == "dense" or counts.S <= LIST_LIMIT:
+        if counts.linalg == "dense" or counts.S <= LIST_LIMIT:
             result.self_stress_actions = self_stress_actions(structure, counts)
         else:
             result.info["self_stress_states"] = f"not formed: S = {counts.S} > {LIST_LIMIT} on the sparse path"
