@@ -14,20 +14,26 @@ Rank and gap
 ------------
 The ordering is chosen for fill, not for rank, so R's diagonal says little
 about the rank. The decision is made on singular values, on the regularised
-matrix [B; delta I] (delta = sqrt(rtol) * sigma_max): its R is well
-conditioned, with singular values sqrt(sigma_i^2 + delta^2). Lanczos (ARPACK)
-on (R^T R)^-1, applied with two triangular solves (SuperLU on R in the
-natural ordering, so nothing fills in), gives the smallest of them; their
-eigenvalues span at most 1 / rtol, well inside double precision, and
-sigma_i^2 = 1 / lambda_i - delta^2. Those with sigma_i <= rtol * sigma_max
-are the null space of B (their Ritz vectors are its basis); the count grows
-until a kept singular value is found, which is the gap report (smallest
-kept, largest dropped singular value relative to sigma_max). Values are
-resolved down to about 1e-6 delta (1e-10 sigma_max at rtol = 1e-8): the
-decision is exact away from that band, and smaller dropped values are
-reported as noise of that size. B is the orientation with fewer columns, so
-its nullity (min(m, n) - rank) is the smaller of the two null spaces; up to
-:data:`NULLITY_LIMIT` of it is resolved.
+matrix [B; delta I] with delta = :data:`DELTA_FACTOR` x the tolerance
+(rtol * sigma_max). Its R has the singular values sqrt(sigma_i^2 + delta^2),
+so it is invertible with condition at most 1 / (DELTA_FACTOR rtol). Lanczos
+(ARPACK) on (R^T R)^-1, applied with two triangular solves (SuperLU on R in
+the natural ordering, so nothing fills in), gives the largest eigenvalues
+lambda_i = 1 / (sigma_i^2 + delta^2), i.e. the smallest sigma_i =
+sqrt(1 / lambda_i - delta^2); those at most rtol * sigma_max are dropped,
+and their Ritz vectors are the null space of B. Null directions sit at
+1 / delta^2, kept ones at most 1 / (1 + DELTA_FACTOR^2) of that: a clear
+separation, so the iteration converges fast even when many singular values
+crowd just above the tolerance (slender towers). The null directions share
+one eigenvalue, which a Krylov space resolves only once, so Lanczos runs in
+rounds, each on the complement of the null vectors found, until the largest
+eigenvalue left is a kept one. That smallest kept singular value, the gap
+report's (smallest kept, largest dropped, relative to sigma_max), is the
+norm of B on its Ritz vector (a Rayleigh quotient, accurate where 1 /
+lambda is not). Dropped values are resolved to about 1e-8 delta. B is the
+orientation with fewer columns, so its nullity (min(m, n) - rank) is the
+smaller of the two null spaces; up to :data:`NULLITY_LIMIT` of it is
+resolved.
 
 Backend
 -------
@@ -49,6 +55,8 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+#: The regularisation delta of :func:`rank`, in units of the rank tolerance rtol * sigma_max.
+DELTA_FACTOR = 10.0
 #: Largest null space of the factored matrix that the Lanczos iteration resolves (NullityLimitError above).
 NULLITY_LIMIT = 400
 
@@ -241,22 +249,23 @@ def _lanczos(qr, k, deflate):
     return 1.0 / vals[order], vecs[:, order]
 
 
+def _rayleigh(qr, A, v, V):
+    """||B x|| for the unit vector x (factored matrix B) of permuted coordinates ``v`` made orthogonal to ``V``."""
+    v = v - V @ (V.T @ v)
+    v = v / np.linalg.norm(v)
+    x = np.empty_like(v)
+    x[qr.perm] = v
+    B = A.T if qr.transposed else A
+    return float(np.linalg.norm(B @ x))
+
+
 def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, block=8):
     """:class:`SparseRank` of A: singular values below ``rtol * sigma_max`` count as zero.
 
-    The factored matrix is regularised, [B; delta I] with delta =
-    sqrt(rtol) * sigma_max, so that R is well conditioned: its singular values
-    are sqrt(sigma_i^2 + delta^2), and the eigenvalues 1 / (sigma_i^2 +
-    delta^2) of (R^T R)^-1 that Lanczos computes span at most 1 / rtol, well
-    inside double precision. sigma_i^2 is recovered as 1 / lambda - delta^2,
-    to about 1e-12 delta^2: singular values are resolved down to about 1e-6
-    delta (1e-10 sigma_max at rtol = 1e-8), so the decision sigma_i <= rtol *
-    sigma_max is exact away from that band; smaller dropped values are
-    reported as noise of that size. The null directions all have the
-    eigenvalue 1 / delta^2 (to that accuracy): a Krylov space holds one
-    direction of a multiple eigenvalue, so Lanczos runs in rounds of
-    ``block`` eigenpairs, each on the complement of the null vectors already
-    found, until the largest eigenvalue left is a kept one.
+    See the module docstring: the regularised factor, Lanczos in rounds on
+    the complement of the null vectors found, the gap by a Rayleigh quotient.
+    ``side``: "right" for null(A), "left" for null(A^T), "auto" the one with
+    fewer columns; ``block``: eigenpairs a round.
     """
     A = sp.csc_matrix(A, dtype=float)
     m, n = A.shape
@@ -265,7 +274,7 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
         q = m if ((m < n) if side == "auto" else side == "left") else n
         return SparseRank(0, smax, (np.nan, 0.0), q, np.eye(q), None)
     tol = rtol * smax
-    delta = np.sqrt(rtol) * smax
+    delta = DELTA_FACTOR * tol
     qr = factor(A, delta, side)
     q = qr.q
     V = np.zeros((q, 0))
@@ -280,7 +289,8 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
             dropped = max(dropped, float(sig[zero].max()))
             V = np.linalg.qr(np.hstack([V, vecs[:, zero]]))[0]
         if not zero.all():
-            kept = float(sig[~zero].min())
+            j = int(np.argmin(np.where(zero, np.inf, sig)))
+            kept = _rayleigh(qr, A, vecs[:, j], V)
             break
         if V.shape[1] > nullity_limit:
             raise NullityLimitError(f"more than {nullity_limit} singular values are below the rank tolerance: the "

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse as sp
 
 from ..errors import SolverError
 from ..structure import SLIDING
@@ -296,23 +297,36 @@ def bar_framework_index(pattern):
     return 3 * pattern.n_vertices - 6 - len(pattern.edges) - sum(2 * len(loop) - 6 for loop in pattern.panels)
 
 
-def generic_graph_mechanisms(pattern, seed=0):
-    """Internal mechanisms of the bar framework with rigid panels at random vertex positions."""
+def generic_graph_mechanisms(pattern, seed=0, rtol=1e-9):
+    """Internal mechanisms of the bar framework with rigid panels at random vertex positions.
+
+    The bar rows (the pattern's edges and every pair of vertices of a panel)
+    are assembled as a sparse matrix and ranked by the same dense/sparse
+    choice as the structure's operator (:func:`choose_linalg`).
+    """
     rng = np.random.default_rng(seed)
     nv = pattern.n_vertices
     X = rng.standard_normal((nv, 3))
-    bars = set(pattern.edges)
+    pairs = [np.array(pattern.edges, dtype=np.int64).reshape(-1, 2)]
     for loop in pattern.panels:
-        k = len(loop)
-        bars.update(tuple(sorted((loop[i], loop[j]))) for i in range(k) for j in range(i + 1, k))
-    bars = sorted(bars)
-    A = np.zeros((len(bars), 3 * nv))
-    for r, (a, b) in enumerate(bars):
-        d = X[b] - X[a]
-        A[r, 3 * a:3 * a + 3] = -d
-        A[r, 3 * b:3 * b + 3] = d
-    s = np.linalg.svd(A, compute_uv=False)
-    return 3 * nv - 6 - int(np.sum(s > 1e-9 * s[0]))
+        i, j = np.triu_indices(len(loop), 1)
+        L = np.asarray(loop)
+        pairs.append(np.column_stack([L[i], L[j]]))
+    bars = np.unique(np.sort(np.vstack(pairs), axis=1), axis=0)
+    a, b = bars[:, 0], bars[:, 1]
+    d = X[b] - X[a]
+    r = np.repeat(np.arange(len(bars)), 6)
+    c = np.column_stack([3 * a[:, None] + np.arange(3), 3 * b[:, None] + np.arange(3)]).ravel()
+    v = np.column_stack([-d, d]).ravel()
+    A = sp.csr_matrix((v, (r, c)), shape=(len(bars), 3 * nv))
+    if choose_linalg(A.shape) == "dense":
+        s = np.linalg.svd(A.toarray(), compute_uv=False)
+        rank = int(np.sum(s > rtol * s[0]))
+    else:
+        from .. import sparseqr
+
+        rank = sparseqr.rank(A, rtol).rank
+    return 3 * nv - 6 - rank
 
 
 def counting_rules(structure, M=None):

@@ -61,9 +61,9 @@ def describe_indeterminacy(structure, counts, tol=1e-6):
     return "\n".join(lines)
 
 
-def _ranges(numbers):
-    """[1, 2, 3, 7] -> '1-3, 7' for long lists; the plain list when short."""
-    if len(numbers) <= 12:
+def _ranges(numbers, max_items=12):
+    """[1, 2, 3, 7] -> '1-3, 7 (4 in all)' for long lists, cut after ``max_items`` runs; the plain list when short."""
+    if len(numbers) <= max_items:
         return str(numbers)
     out, start = [], None
     for i, k in enumerate(numbers):
@@ -72,7 +72,8 @@ def _ranges(numbers):
         if i + 1 == len(numbers) or numbers[i + 1] != k + 1:
             out.append(str(start) if start == k else f"{start}-{k}")
             start = None
-    return f"{', '.join(out)} ({len(numbers)} in all)"
+    more = ", ..." if len(out) > max_items else ""
+    return f"{', '.join(out[:max_items])}{more} ({len(numbers)} in all)"
 
 
 def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, counts=None, linalg="auto"):
