@@ -14,7 +14,7 @@ from chrono_origami.patterns import miura as mi
 from chrono_origami.reference.counting import count, counting_rules
 from chrono_origami.reference.model import assemble
 from chrono_origami.reference.statics import solve
-from chrono_origami.report.compare import read_paper_table, row_distance, row_match, table_tolerance
+from paper_compare import read_paper_table, row_distance, row_match, table_tolerance
 from chrono_origami.structure import DOOR, SLIDING
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

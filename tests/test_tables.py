@@ -4,7 +4,9 @@ import io
 
 import numpy as np
 
-from chrono_origami.report import compare, tables
+from chrono_origami.report import tables
+
+import paper_compare as compare
 
 ROWS = [(1, 2, 1.1261, -7.3184e-18, 2.0638, 0.24004, 7.2964e-05, -0.13053),
         (16, 11, -4.182, -1.2295e-16, -7.6601, -4.9841, 12.588, 2.7246)]
