@@ -11,8 +11,8 @@ tension (the neighbour pulls P across the edge) and N < 0 compression.
 
 Each family gets a case where the answer is plain: panels hanging under
 gravity are in tension, a tower under a top load is in compression. Besides
-the signs of N, the test rebuilds, on the frame computed here from the vertex
-loops (not with ``results.py`` or ``geometry.edge_frame``), the force
+the signs of N, the test rebuilds, on the frame computed from the vertex loops
+alone (``hinge_frames``, not ``results.py`` or ``geometry.edge_frame``), the force
 N n + TP t + TO m and moment MT n + MP t + MO m of every row across a cut, and
 checks that they hold up the part hanging below the cut: its weight (or load),
 force and moment. The cut resultant is determined even when the hinge actions
@@ -25,6 +25,8 @@ from chrono_origami import analysis
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
 from chrono_origami.structure import DOOR, SLIDING, Structure, Support
 
+from hinge_frames import wrench
+
 #: both engines; the Chrono one is marked ``chrono`` (skipped with the reason without PyChrono, see conftest.py)
 ENGINES = [pytest.param("reference"), pytest.param("chrono", marks=pytest.mark.chrono)]
 #: relative tolerance of the cut balance: the reference engine's solve is exact to round-off; Chrono's is
@@ -34,28 +36,7 @@ RTOL = {"reference": 1e-9, "chrono": 1e-7}
 G, THICKNESS = 10.0, 0.1
 
 
-# ------------------------------------------------------------------ the convention, computed here
-def loop_normal(X):
-    """Unit normal of a planar loop by the right-hand rule (Newell's sum)."""
-    n = np.cross(X, np.roll(X, -1, axis=0)).sum(axis=0)
-    return n / np.linalg.norm(n)
-
-
-def side_frame(pattern, hinge, panel):
-    """Columns n, t, m of the row (hinge, panel), 0-based: t as the panel's loop runs the edge, m the loop normal."""
-    loop = list(pattern.panels[panel])
-    X = pattern.vertices
-    a, b = pattern.hinges[hinge].vertices
-    i = loop.index(a)
-    if loop[(i + 1) % len(loop)] != b:
-        a, b = b, a
-    t = (X[b] - X[a]) / np.linalg.norm(X[b] - X[a])
-    m = loop_normal(X[loop])
-    m -= (m @ t) * t
-    m /= np.linalg.norm(m)
-    return np.column_stack([np.cross(t, m), t, m])
-
-
+# ------------------------------------------------------------------ loads and cuts
 def weight(pattern, panel, gravity):
     """(force, point) of the panel's weight: density 1, thickness THICKNESS, at its area centroid (fan of triangles)."""
     X = pattern.vertices[list(pattern.panels[panel])]
@@ -95,20 +76,16 @@ def cut(structure, part):
 
 
 def assert_cut_balances(structure, result, part, rtol):
-    """The rows across the cut, rebuilt on side_frame, balance the loads on ``part``: force and moment."""
+    """The rows across the cut, rebuilt on hinge_frames.side_frame, balance the loads on ``part``: force and moment."""
     pat = structure.pattern
-    X = pat.vertices
     R = rows(result)
     F, M = external(structure, part)
     scale = np.linalg.norm(F) + np.linalg.norm(M) / pat.size
     assert scale > 0
     for h, p in cut(structure, part):
-        MT, MP, MO, N, TP, TO = R[(h, p)]
-        frame = side_frame(pat, h, p)
-        f = frame @ [N, TP, TO]
-        mid = X[list(pat.hinges[h].vertices)].mean(axis=0)
+        f, m = wrench(pat, h, p, R[(h, p)])
         F = F + f
-        M = M + np.cross(mid, f) + frame @ [MT, MP, MO]
+        M = M + m
     assert np.linalg.norm(F) <= rtol * scale, (sorted(part), F)
     assert np.linalg.norm(M) <= rtol * scale * pat.size, (sorted(part), M)
 
