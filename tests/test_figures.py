@@ -1,4 +1,5 @@
-"""Headless matplotlib figures of a structure: what is drawn (panels, edges, hinge styles, supports, loads, labels) and where, against the structure's vertices; the files are written."""
+"""Headless matplotlib figures: what is drawn and where (panels, edges, hinge styles, supports, loads, labels)
+against the structure's vertices; the files are written."""
 import numpy as np
 import pytest
 from matplotlib.markers import MarkerStyle
