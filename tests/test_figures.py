@@ -60,7 +60,8 @@ def test_panels_edges_and_hinges_are_drawn_at_the_vertices_in_their_styles(moved
     assert len(polys) == 1 and len(polys[0].get_paths()) == 3
     light = LIGHT / np.linalg.norm(LIGHT)
     for path, colour in zip(polys[0].get_paths(), polys[0].get_facecolor()):
-        match = [p for p, loop in enumerate(PANELS) if same_points(path.vertices[:len(loop)], projected(ax, V[list(loop)]))]
+        match = [p for p, loop in enumerate(PANELS)
+                 if same_points(path.vertices[:len(loop)], projected(ax, V[list(loop)]))]
         assert len(match) == 1
         shade = 0.45 + 0.45 * abs(loop_normal(V[list(PANELS[match[0]])]) @ light)
         assert colour == pytest.approx([0.55 * shade, 0.7 * shade, 0.9 * shade, 0.75], abs=1e-12)

@@ -85,7 +85,7 @@ ENGINES = [pytest.param("reference"), pytest.param("chrono", marks=pytest.mark.c
 
 
 def sliding_cantilever(fy):
-    """The cantilever with a sliding hinge (M = 1: panel 2 slides along the hinge, y) and the load (0, fy, -1) at (2, 1, 0)."""
+    """The cantilever with a sliding hinge (M = 1: panel 2 slides along the hinge, y), load (0, fy, -1) at (2, 1, 0)."""
     pat = CreasePattern(X, PANELS)
     return Structure(pat, (SLIDING,), supports=cantilever().supports, loads=(Load(5, (0, fy, -1.0), 1),))
 
