@@ -10,7 +10,8 @@ P's right-handed frame {n, t, m}:
 * t: edge tangent, in the direction P's loop runs the edge;
 * n = t x m: in P's plane, normal to the edge, pointing out of P.
 
-Force components (N, TP, TO) = F.(n, t, m): normal force, parallel shear,
+Force components (N, TP, TO) = F.(n, t, m): normal force (N > 0 tension: the
+neighbour pulls P across the edge; N < 0 compression), parallel shear,
 orthogonal shear. Moment components (MT, MP, MO) = M.(n, t, m): twisting,
 parallel and orthogonal moment. MP is zero for every hinge (free rotation
 about t) and TP is zero for sliding hinges. Rows (h, P) and (h, Q) describe
