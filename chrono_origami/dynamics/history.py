@@ -56,7 +56,10 @@ class TimeHistory:
     ``chrono.analysis.link_violation``); hinge_actions, support_reactions: K lists of
     ``results.HingeAction`` / ``results.SupportReaction``; vertices (K, V, 3).
     Optional: velocities (K, P, 6) per panel (omega, v_com), global frame, to restart from a frame
-    (``InitialState.from_history``); info: engine details (steps, Newton iterations, timings...).
+    (``InitialState.from_history``); hinge_moments (K, H): the moment about each hinge's axis t (as
+    run by its first panel p) applied to its second panel q by the hinge's motor, crease spring and
+    damper (not by the hinge's links, whose actions are in hinge_actions; zero where there are none);
+    info: engine details (steps, Newton iterations, timings...).
     """
 
     structure: object
@@ -77,6 +80,7 @@ class TimeHistory:
     vertices: np.ndarray
     info: dict = field(default_factory=dict)
     velocities: np.ndarray = None
+    hinge_moments: np.ndarray = None
 
     def __post_init__(self):
         self.t = np.asarray(self.t, float)
@@ -103,6 +107,11 @@ class TimeHistory:
             P = self.structure.pattern.n_panels
             if self.velocities.shape != (K, P, 6):
                 raise ValueError(f"TimeHistory.velocities has shape {self.velocities.shape}, expected ({K}, {P}, 6)")
+        if self.hinge_moments is not None:
+            self.hinge_moments = np.asarray(self.hinge_moments, float)
+            H = len(self.structure.pattern.hinges)
+            if self.hinge_moments.shape != (K, H):
+                raise ValueError(f"TimeHistory.hinge_moments has shape {self.hinge_moments.shape}, expected ({K}, {H})")
 
     def __len__(self):
         return len(self.t)
