@@ -14,6 +14,9 @@ Commands
     distance from singularity (see :mod:`chrono_origami.design`).
 ``fold FILE.fold --drive ...``
     kinematic folding (see :mod:`chrono_origami.folding.cli`).
+``dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
+    time integration: energies, momenta, hinge actions and support reactions
+    over time as CSV, the motion as FOLD frames (see :func:`dynamics_command`).
 ``play FILE.fold --viz | --png-frames DIR``
     a fold history (frame 0 and ``file_frames``, e.g. the ``fold.fold`` that
     ``fold --out`` writes) played in Chrono's Irrlicht viewer, or one PNG per
@@ -152,6 +155,48 @@ def play_command(args):
 
     structure, frames, times = viewer.fold_file_frames(args.file)
     viewer.play(structure, frames, times, png_dir=args.png_frames, interactive=args.viz, fps=args.fps)
+    return 0
+
+
+def _dynamics_options(description):
+    from .dynamics import INTEGRATORS, report
+
+    ap = file_options(description)
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help="engine (default: chrono where PyChrono imports, else reference)")
+    ap.add_argument("--motor", action="append", default=[], metavar="H:FUNC",
+                    help="hinge motor, repeatable: H:FUNC or H:MODE:FUNC, MODE angle (default, rad), speed (rad/s) "
+                         "or torque; FUNC an expression in t, e.g. 3:0.5*(1-cos(pi*t)); angles from the start, "
+                         "rotation of the hinge's second panel about its first panel's edge")
+    ap.add_argument("--spring", action="append", default=[], metavar="H:K,C,REST",
+                    help="torsional crease spring-damper, repeatable: hinges (e.g. 1,4-6 or all), stiffness K "
+                         "(moment/rad), damping C (moment s/rad, default 0), rest fold angle REST (rad, FOLD sign; "
+                         "default the initial angle)")
+    ap.add_argument("--frame", type=int, default=0, help="start from this frame of FILE (file_frames; default 0)")
+    return report.add_run_options(ap, integrators=sorted({n for names in INTEGRATORS.values() for n in names}))
+
+
+@command("dynamics", "integrate the motion of a FOLD structure in time (gravity, loads, motors, crease springs)",
+         _dynamics_options)
+def dynamics_command(args):
+    """Motors and springs from ``--motor``/``--spring``, the start from ``--frame``; prints the energy balance,
+    the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
+    from .dynamics import dynamics, inputs, report
+    from .errors import DynamicsError
+
+    structure = read_structure(args.file)
+    H = len(structure.pattern.hinges)
+    motors = [inputs.parse_motor(m, H) for m in args.motor]
+    springs = [s for text in args.spring for s in inputs.parse_spring(text, H)]
+    initial = inputs.InitialState.from_fold_frame(args.file, args.frame) if args.frame else None
+    try:
+        hist = dynamics(structure, args.engine, time=args.time, dt=args.dt, integrator=args.integrator,
+                        motors=motors, springs=springs, initial=initial, output_interval=args.output_interval,
+                        progress=False if args.quiet else None)
+    except DynamicsError as e:
+        report.partial(e, args.out)
+        raise
+    report.finish(hist, args.out, args.png_frames, args.viz)
     return 0
 
 

@@ -73,8 +73,11 @@ Limits
 A step whose Newton iteration does not converge (Chrono's "terminated"
 steps), a constraint violation above ``constraint_tol`` after a step, a
 non-finite state or a singular configuration (the scaled constraint
-Jacobian losing row rank: sigma ratio below ``singular_rtol``, checked at
-output frames and at every failure) stop the run with
+Jacobian, rows in translation / L, losing the row rank it had at the start:
+sigma ratio below ``singular_rtol``, or a V-shaped dip of the ratio between
+checks, which is a singular configuration crossed; checked every
+``check_every`` steps by a dense SVD, off beyond :data:`DENSE_CHECK_LIMIT`)
+stop the run with
 :class:`~chrono_origami.errors.DynamicsError`, naming the time, the culprit
 hinge (the link with the largest violation, or the largest entry of the
 singular direction) and carrying the history recorded so far.
@@ -93,7 +96,7 @@ from ..dynamics import check_integrator
 from ..dynamics.expression import derivative
 from ..dynamics.history import TimeHistory
 from ..dynamics.inputs import InitialState, check_inputs, consistent_velocities, schedule
-from ..errors import DynamicsError, StructureError
+from ..errors import DynamicsError, OrigamiError, StructureError
 from ..progress import Progress
 from ..properties import panel_mass_properties
 from ..reference.model import hinge_geometry
@@ -118,6 +121,10 @@ CONSTRAINT_TOL = {"hht": 1e-8, "euler": 1e-8, "euler-linearized": 1e-3}
 SINGULAR_RTOL = 1e-7
 #: largest rows x columns of the constraint Jacobian for the dense singularity check
 DENSE_CHECK_LIMIT = 1_000_000
+#: steps between singularity checks (each a dense SVD of the scaled Cq)
+CHECK_EVERY = 10
+#: a local minimum of the sigma ratio below this, V-shaped, is a singular configuration crossed between checks
+NEAR_SINGULAR = 1e-2
 SOLVERS = ("sparse_qr", "sparse_lu")
 JACOBIAN_UPDATES = {"iteration": "JacobianUpdate_EVERY_ITERATION", "step": "JacobianUpdate_EVERY_STEP"}
 
@@ -227,7 +234,7 @@ class ChronoDynamics:
     def __init__(self, structure, motors=(), springs=(), initial=None, integrator="hht", alpha=ALPHA,
                  max_iterations=MAX_ITERATIONS, reltol=RELTOL, abstol=ABSTOL, solver="sparse_qr",
                  jacobian="iteration", constraint_tol=None, singular_rtol=SINGULAR_RTOL,
-                 singular_check=True):
+                 singular_check=True, check_every=CHECK_EVERY):
         if not isinstance(structure, Structure):
             raise StructureError(f"dynamics expects a chrono_origami Structure, got {type(structure).__name__}")
         self.integrator = check_integrator("chrono", integrator)
@@ -324,6 +331,10 @@ class ChronoDynamics:
                               solver=solver, jacobian=jacobian)
         self.system.SetSolver(chan._make_solver(solver))
         self.singular_check = bool(singular_check)
+        if not (isinstance(check_every, (int, np.integer)) and check_every >= 1):
+            raise ValueError(f"check_every must be a positive integer (steps), got {check_every!r}")
+        self.check_every = int(check_every)
+        self._ratios = []
         self.info = {"integrator": self.integrator, "alpha": self.alpha, "gamma": self.gamma, "solver": solver,
                      "jacobian_update": jacobian, "springs": "ChLoadBodyBodyBushingGeneric (stiff ChLoad)"}
 
@@ -398,7 +409,14 @@ class ChronoDynamics:
         for link, (cf, _), m in zip(self.motor_links, self._functions, self.motors):
             if m.mode != "torque":
                 ct[link.GetOffset_L() + link.GetNumConstraints() - 1] = -0.5 * cf.GetDer(0.0)
-        vnew, change = consistent_velocities(Cq, v, blocks, ct=ct)
+        try:
+            vnew, change = consistent_velocities(Cq, v, blocks, ct=ct)
+        except OrigamiError as e:
+            driven = [m.hinge + 1 for m in self.motors if m.mode != "torque"]
+            raise DynamicsError(f"{self.structure.name}: at t = 0 s the motors on hinges "
+                                f"{', '.join(map(str, driven))} ask for speeds the mechanism cannot take ({e}); "
+                                f"the motion is jammed from the start", 0.0,
+                                self.motors[0].hinge if self.motors else None) from None
         self.info["initial_velocity_change"] = change
         self._set_velocities(cols, vnew)
         # consistent accelerations and reactions (Chrono's acceleration-level assembly), velocities kept
@@ -551,7 +569,7 @@ class ChronoDynamics:
             if rr is not None:
                 s = rr[0]
                 rank0 = int(np.sum(s > self.singular_rtol * s[0])) if s[0] > 0 else 0
-                self.info["redundant_constraints"] = len(s) - rank0
+                self.info["redundant_constraints"] = self.system.GetNumConstraints() - rank0
             else:
                 self.info["singular_check"] = "off: the constraint Jacobian is too large for the dense check"
         self._rank0 = rank0
@@ -591,8 +609,8 @@ class ChronoDynamics:
                 psi, phi = psi_new, phi_new
                 if k % stride == 0 or k == n_steps:
                     rec.record(t, motor_work.total, damper.total, phi, self._axial(tau, phi, phidot))
-                    if rank0 is not None:
-                        self._check_singular(t, rec)
+                if rank0 is not None and (k % self.check_every == 0 or k == n_steps):
+                    self._check_singular(t, rec)
                 bar.update(t)
         finally:
             bar.close()
@@ -602,20 +620,45 @@ class ChronoDynamics:
         return rec.history(self.integrator, dt, self.info)
 
     def _check_singular(self, t, rec, raise_it=True):
+        """Sigma ratio of the scaled Cq's row rank at ``t``; raises at a singular configuration or after crossing one.
+
+        Singular: sigma_r / sigma_1 < ``singular_rtol`` (r the row rank at the start). Crossed between
+        checks: the ratio has a local minimum below :data:`NEAR_SINGULAR` whose three samples lie on a V
+        (the smallest singular value of a path through a singular configuration is |a (t - t*)| near
+        it: the middle sample is half the difference of the outer ones, to within a quarter).
+        Returns (ratio, row link names, left singular vectors) when it does not raise.
+        """
         rr = self.row_rank()
         if rr is None or self._rank0 is None or self._rank0 == 0:
             return None
         s, rows, U = rr
         ratio = float(s[self._rank0 - 1] / s[0])
-        if ratio >= self.singular_rtol or not raise_it:
+        if not raise_it:
             return ratio, rows, U
-        u = np.abs(U[:, self._rank0 - 1])
-        name = rows[int(np.argmax(u))]
-        h = self._names.get(name)
-        raise DynamicsError(f"{self.structure.name}: singular configuration at t = {t:.6g} s: the constraint "
-                            f"Jacobian lost rank (sigma ratio {ratio:.2e} < {self.singular_rtol:g}); the dependent "
-                            f"constraints are led by {name}; stopping instead of integrating through it",
-                            t, h, rec.history(self.integrator, None, self.info), ratio)
+        lead = rows[int(np.argmax(np.abs(U[:, self._rank0 - 1])))]
+        hist = self._ratios
+        hist.append((t, ratio, lead))
+        del hist[:-3]
+        crossed = None
+        if len(hist) == 3:
+            (t0, s0, _), (t1, s1, l1), (t2, s2, _) = hist
+            if s1 < NEAR_SINGULAR and s1 < s0 and s1 < s2 and s1 - abs(s0 - s2) / 2 < 0.25 * s1:
+                a = (max(s0, s2) - s1) / (t2 - t1)
+                crossed = (t1 + (s1 / a if s2 < s0 else -s1 / a), s1, l1)
+        if ratio >= self.singular_rtol and crossed is None:
+            return ratio, rows, U
+        if crossed is None:
+            when, what, name = t, f"singular configuration at t = {t:.6g} s", lead
+            why = f"the constraint Jacobian lost rank (sigma ratio {ratio:.2e} < {self.singular_rtol:g})"
+        else:
+            when, smin, name = crossed
+            what = f"crossed a singular configuration at t = {when:.6g} s (between checks at {hist[0][0]:.6g} and {t:.6g} s)"
+            why = (f"the constraint Jacobian's sigma ratio fell to {smin:.2e} at t = {hist[1][0]:.6g} s along a V whose "
+                   f"zero is at t = {when:.6g} s: the motion there is not determined (it may switch branch)")
+            ratio = smin
+        raise DynamicsError(f"{self.structure.name}: {what}: {why}; the dependent constraints are led by {name}; "
+                            f"stopping instead of integrating through it", when, self._names.get(name),
+                            rec.history(self.integrator, None, self.info), ratio)
 
     def _fail(self, what, t, viol, vname, rec):
         h = self._names.get(vname)
@@ -699,7 +742,8 @@ def run(structure, *, time, dt, integrator=None, motors=(), springs=(), initial=
 
     ``options``: alpha (HHT, in [-1/3, 0]), max_iterations, reltol, abstol (Newton), solver
     ("sparse_qr", "sparse_lu"), jacobian ("iteration", "step"), constraint_tol, singular_rtol,
-    singular_check (module constants give the defaults).
+    singular_check (False: off), check_every (steps between singularity checks); the module constants
+    give the defaults.
     """
     sim = ChronoDynamics(structure, motors, springs, initial, check_integrator("chrono", integrator), **options)
     return sim.run(time, dt, output_interval, progress)

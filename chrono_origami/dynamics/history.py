@@ -131,13 +131,18 @@ class TimeHistory:
     @property
     def energy_scale(self):
         """The largest energy any term holds or exchanges over the run: max over time of |kinetic|,
-        |spring|, and the changes from t0 of potential, spring, work and dissipated; 1 when all are 0.
+        |spring|, and the changes from t0 of potential, spring, work and dissipated; at least 1e-9 of
+        (total load x pattern size), the loads being the weights and dead loads (so that a structure
+        that does not move does not measure round-off by round-off); 1 when all are 0.
 
         Relative balance checks divide :attr:`balance_error` by it.
         """
         terms = [np.abs(self.kinetic), np.abs(self.spring)]
         terms += [np.abs(a - a[0]) for a in (self.potential, self.spring, self.work, self.dissipated)]
         s = float(max(a.max() for a in terms)) if len(self.t) else 0.0
+        st = self.structure
+        load = sum(float(np.linalg.norm(F)) for _, _, F in st.panel_loads())
+        s = max(s, 1e-9 * load * (st.pattern.size or 1.0))
         return s if s > 0 else 1.0
 
     @property
@@ -177,6 +182,14 @@ class TimeHistory:
                 if abs(v) > best[0]:
                     best = (abs(v), v, float(self.t[k]), a.hinge + 1, a.panel + 1)
         return best
+
+    def peaks_text(self, columns=("MO", "N")):
+        """One line per column: the largest |value| over time and hinge rows, where and when (1-based)."""
+        lines = []
+        for c in columns:
+            a, v, t, h, p = self.peak(c)
+            lines.append(f"peak |{c}| = {a:.6g} ({c} = {v:.6g}) at t = {t:.6g} s, hinge {h}, panel {p}")
+        return "\n".join(lines)
 
     def summary(self):
         """A few lines: the run, the energy balance, momentum and constraint drift."""
