@@ -283,3 +283,32 @@ def test_scenes_run(tmp_path):
     p = _run([os.path.join("scenes", "kresling_drop.py"), "--time", "0.01", "--quiet"])
     assert p.returncode == 0, p.stderr
     assert "static residual" in p.stdout
+
+
+XVFB = __import__("shutil").which("xvfb-run")
+
+
+@pytest.mark.skipif(XVFB is None, reason="xvfb-run is not installed (apt-get install xvfb xauth)")
+def test_motion_written_as_irrlicht_png_frames(tmp_path):
+    """The deployment's recorded frames drawn headless by Irrlicht; ``play motion.fold`` draws the same pictures."""
+    pytest.importorskip("pychrono.irrlicht", exc_type=ImportError, reason="this PyChrono has no Irrlicht module")
+    import matplotlib.image as mpimg
+
+    def xvfb(args):
+        env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        return subprocess.run([XVFB, "-a", "-s", "-screen 0 1280x1024x24", sys.executable] + args,
+                              capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+
+    out, png = tmp_path / "out", tmp_path / "png"
+    r = xvfb([os.path.join("scenes", "miura_deploy.py"), "--time", "0.3", "--dt", "2e-3", "--output-interval", "0.1",
+              "--quiet", "--out", str(out), "--png-frames", str(png)])
+    assert r.returncode == 0, r.stderr
+    names = sorted(os.listdir(png))
+    assert names == [f"frame_{k:04d}.png" for k in range(4)]
+    imgs = [np.asarray(mpimg.imread(png / n))[..., :3] for n in names]
+    for a, b in zip(imgs, imgs[1:]):
+        assert a.std() > 0.01 and np.any(a[80:] != b[80:], axis=-1).mean() > 0.002    # drawn, and moving
+    r = xvfb(["-m", "chrono_origami", "play", str(out / "motion.fold"), "--png-frames", str(tmp_path / "play")])
+    assert r.returncode == 0, r.stderr
+    for n, img in zip(names, imgs):
+        assert np.array_equal(np.asarray(mpimg.imread(tmp_path / "play" / n))[80:, :, :3], img[80:]), n

@@ -13,11 +13,14 @@ alpha, beta = (1 - alpha)^2 / 4; alpha = 0 is the trapezoidal Newmark rule).
 step). ``"euler-linearized"``: ``ChTimestepperEulerImplicitLinearized`` (one
 linear solve per step, constraints stabilised at velocity level: they drift
 by O(dt^2) per step). Fixed steps (no step-size control), a direct sparse
-solver (``ChSolverSparseQR``, redundant constraints allowed; or
-``ChSolverSparseLU``), the Newton Jacobian with Kc and the springs' K and R
-blocks, updated every iteration by default. Newton tolerances are scaled by
-the problem: accelerations by a = max(|g|, L / time^2), multipliers by the
-weight and loads (module constants).
+solver: ``solver="auto"`` takes ``ChSolverSparseLU`` when the constraints are
+independent at the start (full row rank of Cq, from the dense check below)
+and ``ChSolverSparseQR`` (redundant constraints allowed, several times slower)
+otherwise or when the check is too large. The Newton Jacobian holds Kc and
+the springs' K and R blocks; it is updated at every step (``jacobian="step"``,
+Chrono's default, and again whenever Newton stalls) or at every iteration
+(``"iteration"``). Newton tolerances are scaled by the problem: accelerations
+by a = max(|g|, L / time^2), multipliers by the weight and loads.
 
 Motors (``ChLinkMotorRotation*``, spindle free, body 1 = the hinge's second
 panel q, body 2 = its first panel p, Z on the hinge axis t as run by p): an
@@ -125,7 +128,7 @@ DENSE_CHECK_LIMIT = 1_000_000
 CHECK_EVERY = 10
 #: a local minimum of the sigma ratio below this, V-shaped, is a singular configuration crossed between checks
 NEAR_SINGULAR = 1e-2
-SOLVERS = ("sparse_qr", "sparse_lu")
+SOLVERS = ("auto", "sparse_qr", "sparse_lu")
 JACOBIAN_UPDATES = {"iteration": "JacobianUpdate_EVERY_ITERATION", "step": "JacobianUpdate_EVERY_STEP"}
 
 
@@ -232,8 +235,8 @@ class ChronoDynamics:
     """A structure built in Chrono for time integration (see the module doc); :meth:`run` integrates it."""
 
     def __init__(self, structure, motors=(), springs=(), initial=None, integrator="hht", alpha=ALPHA,
-                 max_iterations=MAX_ITERATIONS, reltol=RELTOL, abstol=ABSTOL, solver="sparse_qr",
-                 jacobian="iteration", constraint_tol=None, singular_rtol=SINGULAR_RTOL,
+                 max_iterations=MAX_ITERATIONS, reltol=RELTOL, abstol=ABSTOL, solver="auto",
+                 jacobian="step", constraint_tol=None, singular_rtol=SINGULAR_RTOL,
                  singular_check=True, check_every=CHECK_EVERY):
         if not isinstance(structure, Structure):
             raise StructureError(f"dynamics expects a chrono_origami Structure, got {type(structure).__name__}")
@@ -329,7 +332,7 @@ class ChronoDynamics:
         self._velocities0 = v0
         self._settings = dict(max_iterations=int(max_iterations), reltol=float(reltol), abstol=float(abstol),
                               solver=solver, jacobian=jacobian)
-        self.system.SetSolver(chan._make_solver(solver))
+        self.system.SetSolver(chan._make_solver("sparse_qr"))
         self.singular_check = bool(singular_check)
         if not (isinstance(check_every, (int, np.integer)) and check_every >= 1):
             raise ValueError(f"check_every must be a positive integer (steps), got {check_every!r}")
@@ -384,8 +387,8 @@ class ChronoDynamics:
         sys_.SetChTime(0.0)
         sys_.Setup()
         sys_.Update()
-        rep = chan.assemble(b, abstol_residual=1e-15, solver=self._settings["solver"])
-        sys_.SetSolver(chan._make_solver(self._settings["solver"]))
+        rep = chan.assemble(b, abstol_residual=1e-15, solver="sparse_qr")
+        sys_.SetSolver(chan._make_solver("sparse_qr"))
         res, name = self.violation()
         if res > 1e-9:
             raise DynamicsError(f"{self.structure.name}: the initial configuration does not satisfy the "
@@ -421,7 +424,6 @@ class ChronoDynamics:
         self._set_velocities(cols, vnew)
         # consistent accelerations and reactions (Chrono's acceleration-level assembly), velocities kept
         sys_.DoAssembly(chrono.ACCELERATION)
-        sys_.SetSolver(chan._make_solver(self._settings["solver"]))
         self._set_velocities(cols, vnew)
         for (cf, _), m, ax in zip(self._functions, self.motors, self.motor_axes):
             if m.mode != "torque":
@@ -563,15 +565,21 @@ class ChronoDynamics:
         ts = self._timestepper(n_steps * dt, dt)
         clock = wallclock.perf_counter()
         self._start(n_steps * dt)
+        rr = self.row_rank()
         rank0 = None
-        if self.singular_check:
-            rr = self.row_rank()
-            if rr is not None:
-                s = rr[0]
-                rank0 = int(np.sum(s > self.singular_rtol * s[0])) if s[0] > 0 else 0
-                self.info["redundant_constraints"] = self.system.GetNumConstraints() - rank0
-            else:
-                self.info["singular_check"] = "off: the constraint Jacobian is too large for the dense check"
+        if rr is not None:
+            s = rr[0]
+            rank0 = int(np.sum(s > self.singular_rtol * s[0])) if s[0] > 0 else 0
+            self.info["redundant_constraints"] = self.system.GetNumConstraints() - rank0
+        else:
+            self.info["singular_check"] = "off: the constraint Jacobian is too large for the dense check"
+        solver = self._settings["solver"]
+        if solver == "auto":    # LU where the constraints are independent (much faster), QR where they are not
+            solver = "sparse_lu" if rr is not None and rank0 == self.system.GetNumConstraints() else "sparse_qr"
+        self.system.SetSolver(chan._make_solver(solver))
+        self.info["solver"] = solver
+        if not self.singular_check:
+            rank0 = None
         self._rank0 = rank0
         motor_work = _Quadrature(len(self.motors), self.alpha, self.gamma)
         damper = _Quadrature(len(self.springs), self.alpha, self.gamma)

@@ -14,6 +14,11 @@ Engines and integrators:
   iterations) and ``"euler-linearized"`` (one Newton step per time step);
 * ``"reference"`` (``chrono_origami.reference.dns``): ``"reduced"`` (default,
   the discrete null space method) and ``"constrained"``.
+
+Each engine module has ``run(structure, *, time, dt, integrator, motors,
+springs, initial, output_interval, progress, **options)`` returning a
+``TimeHistory``; this front door checks the engine and the integrator name
+and passes everything on.
 """
 from .. import engines
 from ..errors import OrigamiError
