@@ -112,15 +112,19 @@ def test_free_flight_keeps_momentum():
     assert drift[5e-4] / drift[1e-3] == pytest.approx(0.25, rel=0.1)
 
 
-# ------------------------------------------------------------------ spring-damper
-def test_crease_spring_damper_is_a_damped_oscillator():
-    """Panel 2 clamped, panel 1 on a door hinge with a crease spring k, damper c, rest 0, released at 0.3 rad."""
-    w, hgt, th, rho = 0.3, 0.2, 0.01, 1000.0
+# ------------------------------------------------------------------ spring-damper, motor modes
+def oscillator(w=0.3, hgt=0.2, th=0.01, rho=1000.0):
+    """Panel 2 clamped by supports, panel 1 on a door hinge along y (hinge 1: p = panel 1, q = panel 2)."""
     X = np.array([[0, 0, 0], [w, 0, 0], [w, hgt, 0], [0, hgt, 0], [-w, hgt, 0], [-w, 0, 0]], float)
     st = Structure(CreasePattern(X, [[0, 1, 2, 3], [0, 3, 4, 5]]), thickness=th, density=rho,
                    supports=(Support(0, 1, "xyz"), Support(3, 1, "xz"), Support(5, 1, "z")), name="oscillator")
     m = rho * th * w * hgt
-    I = m * (w * w / 3 + th * th / 12)
+    return st, X, m * (w * w / 3 + th * th / 12)
+
+
+def test_crease_spring_damper_is_a_damped_oscillator():
+    """Panel 1 on a door hinge with a crease spring k, damper c, rest 0, released at 0.3 rad."""
+    st, X, I = oscillator()
     k, c = 2.0, 0.01
     X0 = X.copy()
     X0[[1, 2]] = X[[1, 2]] @ rotation_about([0, 1, 0], 0.3).T
@@ -138,6 +142,30 @@ def test_crease_spring_damper_is_a_damped_oscillator():
     # amplitude decay over one period: exp(-zeta wn Td)
     peaks = [ang[i] for i in range(1, len(ang) - 1) if ang[i - 1] < ang[i] >= ang[i + 1]]
     assert peaks[0] / 0.3 == pytest.approx(math.exp(-zeta * wn * Td), rel=2e-3)
+
+
+def test_motor_modes_agree_and_do_the_work():
+    """A speed motor follows the integral of its speed (the angle motor on sin gives the same motion); a torque
+    motor against a damped crease spring comes to rest at the static angle tau / k, its work stored and dissipated.
+    The motor turns panel 2 (q, clamped) by psi about hinge 1's axis t relative to panel 1 (p); t runs from
+    vertex 4 to vertex 1, along -y, so panel 1 turns by psi about +y and its tip dips: z = -w sin(psi)."""
+    st, X, I = oscillator()
+    Ha = dynamics(st, "chrono", time=0.5, dt=1e-3, motors=[Motor(0, "angle", "0.3*sin(2*t)")], output_interval=0.05)
+    Hs = dynamics(st, "chrono", time=0.5, dt=1e-3, motors=[Motor(0, "speed", "0.6*cos(2*t)")], output_interval=0.05)
+    assert np.abs(Ha.vertices - Hs.vertices).max() < 1e-10
+    psi = np.arctan2(-Ha.vertices[:, 1, 2], Ha.vertices[:, 1, 0])
+    np.testing.assert_allclose(psi, 0.3 * np.sin(2 * Ha.t), atol=1e-10)
+    np.testing.assert_allclose(Ha.hinge_moments[:, 0], Hs.hinge_moments[:, 0], rtol=1e-6, atol=1e-9)
+    assert np.abs(Ha.balance_error).max() < 1e-5 * Ha.energy_scale
+    k, c, tau = 2.0, 0.2, 0.05
+    H = dynamics(st, "chrono", time=3.0, dt=2e-3, motors=[Motor(0, "torque", tau)], springs=[CreaseSpring(0, k, c)],
+                 output_interval=0.1)
+    # torque tau on q about t: psi -> tau / k, so the fold angle phi = -psi: the spring holds k phi = -tau
+    assert H.hinge_moments[-1, 0] == pytest.approx(0.0, abs=1e-6)            # motor and spring balance on q
+    assert H.spring[-1] == pytest.approx(0.5 * tau ** 2 / k, rel=1e-4)
+    assert H.work[-1] == pytest.approx(tau * tau / k, rel=1e-4)              # tau x psi_end
+    assert H.dissipated[-1] == pytest.approx(H.work[-1] - H.spring[-1], rel=1e-3)
+    assert np.abs(H.balance_error).max() < 1e-4 * H.energy_scale
 
 
 # ------------------------------------------------------------------ miura deployment
@@ -165,6 +193,14 @@ def test_slow_motor_deployment_follows_the_kinematic_fold():
     for Xk, Xd in zip(K.vertices, H.vertices):
         assert np.abs(Xk - Xd).max() < 1e-4 * L
     assert np.abs(K.vertices[-1] - H.vertices[-1]).max() < 1e-8 * L   # in fact to the solvers' tolerances
+    # the fold history's last frame as the start of a motion (the motor off: the strip falls open under gravity)
+    H2 = dynamics(s, "chrono", time=0.02, dt=1e-3, initial=InitialState.from_history(K), output_interval=0.01)
+    assert np.abs(H2.vertices[0] - K.vertices[-1]).max() < 1e-12 * L
+    assert H2.kinetic[0] == 0 and H2.kinetic[-1] > 0 and H2.potential[-1] < H2.potential[0]
+    # and a TimeHistory's frame, with its velocities
+    s3 = InitialState.from_history(H, time=0.5)
+    np.testing.assert_allclose(s3.vertices, H.vertices[2])
+    np.testing.assert_allclose(s3.velocities, H.velocities[2])
 
 
 # ------------------------------------------------------------------ static limit

@@ -272,3 +272,24 @@ def test_writers_full_precision_one_based(tmp_path):
 
     data = json.load(open(paths[5]))
     assert [f["origami:time"] for f in data["file_frames"]] == [0.1, 0.2]
+
+
+def test_hinge_actions_in_moving_frames():
+    """results.hinge_actions with panel rotations: the rows are the wrench's components in each panel's frame as
+    moved; a rigid rotation of everything leaves every row unchanged, and a fold turns only the first panel's."""
+    st = _two_panels()
+    pat = st.pattern
+    F, M = np.array([0.3, -1.2, 2.5]), np.array([0.7, 0.1, -0.4])
+    ref = hinge_actions(pat, st.hinge_kinds, [(F, M)])
+    R = rotation_about([0.3, -0.5, 0.8], 1.1)
+    moved = hinge_actions(pat, st.hinge_kinds, [(R @ F, R @ M)], rotations=[R, R], midpoints=[R @ ref[0].midpoint])
+    for a, b in zip(ref, moved):
+        np.testing.assert_allclose(b.values, a.values, atol=1e-14)
+        np.testing.assert_allclose(b.frame, R @ a.frame, atol=1e-15)
+    # hinge 1 joins panel 1 (p, first) and panel 2 (q): fold p by 0.4 about the hinge axis (x = 0, along y)
+    Rp = rotation_about([0, 1, 0], 0.4)
+    folded = hinge_actions(pat, st.hinge_kinds, [(F, M)], rotations=[Rp, np.eye(3)], midpoints=[ref[0].midpoint])
+    side_p = next(a for a in folded if a.panel == 0)
+    np.testing.assert_allclose(side_p.values, np.concatenate([(Rp @ ref[0].frame).T @ -M, (Rp @ ref[0].frame).T @ -F]),
+                               atol=1e-14)
+    np.testing.assert_allclose(next(a for a in folded if a.panel == 1).values, ref[1].values, atol=1e-14)
