@@ -328,7 +328,6 @@ class ChronoDynamics:
         self.dead_loads = [(p, np.asarray(x, float), np.asarray(F, float))
                            for p, x, F in replace(structure, gravity=None).panel_loads() if np.any(F)]
         self.vertex_panels = [list(ps) for ps in pat.vertex_panels]
-        # Newton tolerances from the problem's scales
         self._velocities0 = v0
         self._settings = dict(max_iterations=int(max_iterations), reltol=float(reltol), abstol=float(abstol),
                               solver=solver, jacobian=jacobian)
@@ -381,7 +380,7 @@ class ChronoDynamics:
     def _bodies_in_columns(self):
         return sorted(self.built.bodies, key=lambda body: body.GetOffset_w())
 
-    def _start(self, time):
+    def _start(self):
         """Initial velocities projected on the constraints, consistent accelerations and reactions."""
         b, sys_ = self.built, self.system
         sys_.SetChTime(0.0)
@@ -564,7 +563,7 @@ class ChronoDynamics:
         dt = float(dt)
         ts = self._timestepper(n_steps * dt, dt)
         clock = wallclock.perf_counter()
-        self._start(n_steps * dt)
+        self._start()
         rr = self.row_rank()
         rank0 = None
         if rr is not None:

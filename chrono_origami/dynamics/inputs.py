@@ -28,7 +28,6 @@ whose derivatives are exact; a callable's derivatives are central
 differences (:func:`~.expression.derivative`) unless it has a
 ``derivative()`` method.
 """
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +36,7 @@ import scipy.sparse.linalg as spla
 
 from ..errors import OrigamiError, StructureError
 from ..geometry import best_rigid_alignment
-from .expression import Expression, ExpressionError, as_function, derivative  # noqa: F401
+from .expression import as_function
 
 MOTOR_MODES = ("angle", "speed", "torque")
 #: largest rigid misfit of a panel's vertices in an initial configuration, fraction of the pattern size
