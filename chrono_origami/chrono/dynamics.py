@@ -107,6 +107,7 @@ from ..results import hinge_actions
 from ..structure import Structure
 from . import analysis as chan
 from . import links as lk
+from .modal import body_mass_matrix
 from .springs import add_crease_springs
 from .system import build_system
 
@@ -401,18 +402,12 @@ class ChronoDynamics:
         Cq = chan.constraint_jacobian(sys_)
         cols = self._bodies_in_columns()
         v = np.concatenate([np.concatenate([lk.arr(body.GetPosDt()), lk.arr(body.GetAngVelLocal())]) for body in cols])
-        blocks = []
-        for body in cols:
-            B = np.zeros((6, 6))
-            B[:3, :3] = body.GetMass() * np.eye(3)
-            B[3:, 3:] = np.array(body.GetInertia().GetMatr())
-            blocks.append(B)
         ct = np.zeros(Cq.shape[0])
         for link, (cf, _), m in zip(self.motor_links, self._functions, self.motors):
             if m.mode != "torque":
                 ct[link.GetOffset_L() + link.GetNumConstraints() - 1] = -0.5 * cf.GetDer(0.0)
         try:
-            vnew, change = consistent_velocities(Cq, v, blocks, ct=ct)
+            vnew, change = consistent_velocities(Cq, v, body_mass_matrix(cols), ct=ct)
         except OrigamiError as e:
             driven = [m.hinge + 1 for m in self.motors if m.mode != "torque"]
             raise DynamicsError(f"{self.structure.name}: at t = 0 s the motors on hinges "
