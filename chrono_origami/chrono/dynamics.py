@@ -660,7 +660,7 @@ class ChronoDynamics:
             ratio = smin
         raise DynamicsError(f"{self.structure.name}: {what}: {why}; the dependent constraints are led by {name}; "
                             f"stopping instead of integrating through it", when, self._names.get(name),
-                            rec.history(self.integrator, None, self.info), ratio)
+                            rec.history(self.integrator, self.system.GetStep(), self.info), ratio)
 
     def _fail(self, what, t, viol, vname, rec):
         h = self._names.get(vname)
