@@ -342,30 +342,50 @@ def static(structure, allow_indeterminate=False, hinge_form="mate", method="line
     return _result(built, counts, method, solver, viol, rel)
 
 
-def _result(built, counts, method, solver, viol, rel):
-    structure = built.structure
-    pat = structure.pattern
-    wrenches = []
+def hinge_wrenches(built):
+    """Per hinge: (midpoint, F, M), the action of its links on its second panel q, global frame.
+
+    The midpoint is the current position of the hinge midpoint as a point of q;
+    M is about it. Both statics (rotated back to q's reference orientation)
+    and dynamics (``results.hinge_actions`` with the panel rotations) read the
+    hinge actions from here.
+    """
+    pat = built.pattern
+    out = []
     for hl in built.hinges:
         h = hl.hinge
         a, b = pat.hinges[h].vertices
         q = pat.hinges[h].panels[1]
-        mid = 0.5 * (pat.vertices[a] + pat.vertices[b])
-        mid_now = built.material_point(q, mid)
-        Rq = built.panel_rotation(q)
+        mid_now = built.material_point(q, 0.5 * (pat.vertices[a] + pat.vertices[b]))
         F = np.zeros(3)
         M = np.zeros(3)
         for link, qs in zip(hl.links, hl.q_sides):
             f, m = lk.wrench_about(link, qs, mid_now)
             F += f
             M += m
+        out.append((mid_now, F, M))
+    return out
+
+
+def support_reactions(built):
+    """``results.SupportReaction`` per support of the structure: the force on the panel, global frame."""
+    out = []
+    for k, (s, link) in enumerate(zip(built.structure.supports, built.supports)):
+        F, _, _ = lk.reaction_on(link, 1)
+        out.append(SupportReaction(k, s.vertex, s.panel, s.dofs, F))
+    return out
+
+
+def _result(built, counts, method, solver, viol, rel):
+    structure = built.structure
+    pat = structure.pattern
+    wrenches = []
+    for hl, (_, F, M) in zip(built.hinges, hinge_wrenches(built)):
+        Rq = built.panel_rotation(pat.hinges[hl.hinge].panels[1])
         # back to q's reference orientation (the rows are in the panel's own frame)
         wrenches.append((Rq.T @ F, Rq.T @ M))
     actions = hinge_actions(pat, structure.hinge_kinds, wrenches)
-    supports = []
-    for k, (s, link) in enumerate(zip(structure.supports, built.supports)):
-        F, _, _ = lk.reaction_on(link, 1)
-        supports.append(SupportReaction(k, s.vertex, s.panel, s.dofs, F))
+    supports = support_reactions(built)
     info = {"hinge_form": built.hinge_form, "method": method, "solver": solver,
             "constraint_violation": viol, "gap": counts.gap}
     if built.anchor is not None:
