@@ -4,7 +4,9 @@ Kc paper (Peng, Tasora, Fusai, Mangoni 2024): the pendulum of sec. 4.1 and the
 anchor chain of sec. 4.2 (built as Chrono's demo_MBS_link_mate.cpp); Kc of the
 plugin's door and sliding hinges against finite differences of Cq^T L; the
 load stiffness of point loads; crease springs in K; closed forms of a hinged
-panel; agreement of the three eigen methods; scenes and exports.
+panel; agreement of the three eigen methods on Chrono's matrices; scenes and
+exports. The solvers alone, on closed forms and without PyChrono:
+tests/test_modal_solvers.py.
 
 Needs PyChrono (marked ``chrono``; skipped with the reason when it is missing).
 """
@@ -385,24 +387,6 @@ def test_free_triangulated_miura_methods_agree_and_count_mechanisms():
     assert aug.n_redundant == mats.m - r.info["rank"] and aug.spurious == []
 
 
-def test_augmented_without_removing_redundant_constraints_flags_spurious_modes():
-    """With the redundant rows of Cq kept the saddle-point pencil is singular and QZ returns arbitrary pairs.
-
-    None of them may pass as a mode: every finite pair fails the residual check
-    and is flagged spurious; removing the redundant rows recovers the modes.
-    """
-    s, k = triangulated_miura(2, 3)
-    r = modal.structure_modes(s, crease_stiffness=k, method="nullspace", compare=False).with_kc
-    assert r.info["rank"] < r.matrices.m
-    raw = modal.solve_modes(r.matrices, "augmented", remove_redundant=False)
-    assert len(raw.spurious) > 0
-    for m in raw.modes:   # anything not flagged must be a true mode
-        assert np.min(np.abs(r.frequencies_hz - m.freq_hz)) < 1e-6 * m.freq_hz
-    clean = modal.solve_modes(r.matrices, "augmented", remove_redundant=True)
-    assert clean.spurious == [] and clean.n_redundant == r.matrices.m - r.info["rank"]
-    np.testing.assert_allclose(clean.frequencies_hz, r.frequencies_hz, rtol=1e-7)
-
-
 def test_rigid_miura_patch_has_one_fold_mode():
     """Door-hinged Miura-ori patch (M = 1 by counting): one finite mode with crease springs, six zero modes."""
     s = miura.miura_patch(3, 3, thickness=0.01, density=1000.0)
@@ -458,17 +442,15 @@ def test_hyperstatic_loaded_structure_is_refused_unless_allowed():
     assert r.method == "sparse"
 
 
-def test_sparse_rank_check_agrees_with_dense():
-    s = pair(DOOR, extra_supports=(Support(4, 1, "z"), Support(5, 1, "z")))
-    b = cs.build_system(s, visual=False)
-    mats = modal.system_matrices(b.system, True)
-    assert modal.redundant_rows(mats.Cq, mats.scaling()) == 1
-    assert modal.redundant_rows(mats.Cq, mats.scaling(), method="sparse") == 1
-    s = pair(DOOR)
-    b = cs.build_system(s, visual=False)
-    mats = modal.system_matrices(b.system, True)
-    assert modal.redundant_rows(mats.Cq, mats.scaling()) == 0
-    assert modal.redundant_rows(mats.Cq, mats.scaling(), method="sparse") == 0
+def test_lock_hinges_without_kc_give_the_mate_hinges_modes():
+    """ChLinkLock hinges have no Kc, but an analysis without Kc runs on them (the equilibrium check finds their
+    Python objects from the system's proxies): the same fold mode as the mate hinges."""
+    s = miura.miura_patch(3, 3, thickness=0.01, density=1000.0)
+    kw = dict(crease_stiffness=1.0, use_tangent_stiffness=False, compare=False)
+    lock = modal.structure_modes(s, hinge_form="lock", **kw).with_kc
+    mate = modal.structure_modes(s, hinge_form="mate", **kw).with_kc
+    assert lock.equilibrium.converged and len(lock.modes) == 1 and len(lock.zero_modes) == 6
+    np.testing.assert_allclose(lock.frequencies_hz, mate.frequencies_hz, rtol=1e-9)
 
 
 def test_modal_analysis_needs_panel_masses():
