@@ -507,23 +507,10 @@ class ChronoDynamics:
         return out
 
     def static_residual(self):
-        """Relative residual of the current state as a static equilibrium: loads, link reactions and the
-        motors' and springs' axial moments per panel (inertia left out), scaled as
-        ``analysis.equilibrium_residual``; small once a motion has settled."""
-        load, react = chan._body_wrenches(self.built)
-        tau, _, phi, phidot = self._generalised(self.system.GetChTime())
-        axial = self._axial(tau, phi, phidot)
-        pat = self.structure.pattern
-        for h, m in enumerate(axial):
-            if m:
-                p, q = pat.hinges[h].panels
-                t_now = _rotation(self.built.bodies[p]) @ hinge_geometry(pat, h)[0]
-                react[q, :3] += m * t_now
-                react[p, :3] -= m * t_now
-        scale = np.array([1, 1, 1, self.L, self.L, self.L])
-        f = np.linalg.norm((load * scale).ravel())
-        r = np.linalg.norm(((load + react) * scale).ravel())
-        return r / f if f > 0 else r
+        """Relative residual of the current state as a static equilibrium (inertia left out): the one
+        equilibrium residual, :class:`.analysis.Equilibrium` (loads, springs, dampers, motors and link
+        reactions, all as Chrono applies them); small once a motion has settled."""
+        return chan.check_equilibrium(self.system, self.L, links=self.links()).residual
 
     def scaled_jacobian(self):
         """(Cs, row links): Chrono's Cq with translational rows / L and velocity columns x L; link of each row."""

@@ -4,7 +4,7 @@ Numeric counts (rank of the scaled compatibility operator, see ``model``):
     S = m - rank,  M = 6P - rank, less the 6 rigid-body motions when the
     structure has no supports (the paper counts internal mechanisms).
 Rank tolerance: singular values below ``rtol * sigma_max`` count as zero
-(default :data:`RANK_RTOL`). ``Counts.gap`` reports the smallest kept and the
+(default :data:`chrono_origami.linalg.RANK_RTOL`). ``Counts.gap`` reports the smallest kept and the
 largest dropped singular value, so a near-singular configuration is visible.
 
 Counting rules (paper sec. 2), as cross-checks:
@@ -26,11 +26,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg as sla
 
+from ..linalg import RANK_RTOL  # noqa: F401 (the one rank tolerance, re-exported)
 from ..structure import SLIDING
 from .model import assemble
-
-#: Relative tolerance on singular values for rank decisions.
-RANK_RTOL = 1e-8
 
 
 @dataclass
