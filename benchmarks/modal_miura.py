@@ -10,7 +10,7 @@ Miura-ori panels bend): the fold creases get --k-fold, the diagonals --k-bend
 (N m/rad). The triangulated sheet has (boundary vertices - 3) mechanisms,
 all stiffened by the springs; its door hinges are massively redundant (which
 the sparse solver's regularised factorisation tolerates, module doc of
-chrono_origami.chrono.modal).
+chrono_origami.modal).
 
     python3 benchmarks/modal_miura.py                 # 25 x 40 panels, 20 modes
     python3 benchmarks/modal_miura.py --rows 10 --cols 10 --check   # also the dense null-space answer
@@ -69,7 +69,7 @@ if not eq.converged:
     sys.exit(f"error: the free patch is not at rest (residual {eq.residual:.3g})")
 
 t0 = time.perf_counter()
-mats = modal.system_matrices(built.system, True, built, damping=False, mass="bodies")
+mats = modal.system_matrices(built.system, True, damping=False, mass="bodies")
 t["matrices: K and Cq from Chrono (WriteSystemMatrices), M from the bodies"] = time.perf_counter() - t0
 
 t0 = time.perf_counter()

@@ -36,10 +36,11 @@ ones add the greedy design of random orders and, on request, an exchange
 search (swap one sliding and one door hinge while the condition number
 drops; on the Yoshimura wedge it ends on the paper's Fig. 7 design).
 
-N comes from a dense SVD of C_B up to ``dense_limit`` columns (6P), else
-from shift-invert Lanczos on C_B^T C_B with a sparse LU (no dense matrix of
-the size of C is formed). Rank decisions: singular values below
-``rtol * sigma_max(C_B)`` are zero (``reference.counting.RANK_RTOL``).
+N comes from :func:`chrono_origami.linalg.null_space`: a dense SVD of C_B up
+to ``dense_limit`` columns (6P; default ``linalg.DENSE_LIMIT``), else
+shift-invert Lanczos on C_B^T C_B with a sparse LU (no dense matrix of the
+size of C is formed). Rank decisions: singular values below
+``rtol * sigma_max(C_B)`` are zero (``linalg.RANK_RTOL``).
 
 Ranking (distance from singularity)
 -----------------------------------
@@ -53,7 +54,7 @@ from ``numpy.random.default_rng(0)`` -- with the components that work on the
 design's mechanisms and rigid motions removed (so every design can carry
 it). A near-singular design shows a small sigma_min and large internal
 actions. Ranking uses dense matrices: it is skipped (metrics None) above
-``rank_limit`` columns.
+``rank_limit`` columns (default ``linalg.DENSE_LIMIT``).
 """
 import itertools
 from dataclasses import dataclass, field
@@ -61,12 +62,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 from scipy.spatial import cKDTree
 
 from .errors import OrigamiError
+from .linalg import DENSE_LIMIT, RANK_RTOL, null_space
 from .reference import statics
-from .reference.counting import RANK_RTOL
 from .reference.model import assemble, hinge_geometry
 from .structure import DOOR, SLIDING
 
@@ -74,12 +74,8 @@ from .structure import DOOR, SLIDING
 MAX_SUBSETS = 20000
 #: Random greedy orders tried besides the preference order when enumeration is too large.
 SAMPLES = 32
-#: Largest number of columns (6P) for the dense null-space computation.
-DENSE_LIMIT = 600
 #: Largest number of designs re-counted and ranked (the others are listed, unranked, after them).
 MAX_RANKED = 100
-#: Largest number of columns (6P) for which designs are checked and ranked (dense SVD and solve).
-RANK_LIMIT = 1500
 
 
 class DesignError(OrigamiError):
@@ -285,43 +281,6 @@ def axial_rows(structure, hinges, model=None):
     return (T @ model.Cs).tocsr()
 
 
-def null_space(C, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT):
-    """(N, sigma_max, left) for a sparse C: orthonormal basis N of null(C); ``left``: basis of null(C^T) or None.
-
-    Dense SVD up to ``dense_limit`` columns; above, shift-invert Lanczos on
-    C^T C (sparse LU) for the smallest eigenpairs, growing their number until
-    the null space is passed, and ``left`` is None (only its dimension,
-    rows - rank, is known).
-    """
-    m, n = C.shape
-    if n <= dense_limit:
-        A = C.toarray()
-        if m == 0:
-            return np.eye(n), 0.0, np.zeros((0, 0))
-        U, s, Vt = sla.svd(A, full_matrices=True, lapack_driver="gesvd")
-        smax = s[0] if len(s) else 0.0
-        r = int(np.sum(s > rtol * smax)) if smax > 0 else 0
-        return Vt[r:].T, smax, U[:, r:]
-    K = (C.T @ C).tocsc()
-    smax = float(np.sqrt(spla.eigsh(K, k=1, which="LA", return_eigenvectors=False)[0]))
-    shift = -1e-10 * smax * smax
-    lu = spla.splu((K - shift * sp.identity(n, format="csc")).tocsc())
-    op = spla.LinearOperator((n, n), matvec=lu.solve, dtype=float)
-    want = max(n - m, 0) + 12
-    while True:
-        want = min(want, n - 2)
-        vals, vecs = spla.eigsh(K, k=want, sigma=shift, which="LM", OPinv=op)
-        order = np.argsort(vals)
-        vecs = vecs[:, order]
-        res = np.linalg.norm(C @ vecs, axis=0)
-        zero = res <= rtol * smax
-        if not zero.all() or want >= n - 2:
-            break
-        want *= 2
-    N, _ = np.linalg.qr(vecs[:, zero])
-    return N, smax, None
-
-
 @dataclass
 class _Axial:
     free: list           # hinges whose kind is chosen (0-based)
@@ -350,7 +309,8 @@ def _analyse(structure, door, sliding, rtol, dense_limit):
     model_B = assemble(structure.with_hinge_kinds(kinds_B))
     door_model = assemble(structure.with_hinge_kinds((DOOR,) * H))
     free = [h for h in range(H) if h not in door and h not in sliding]
-    N, smax, left = null_space(model_B.Cs, rtol, dense_limit)
+    ns = null_space(model_B.Cs, rtol, "dense" if model_B.Cs.shape[1] <= dense_limit else "sparse", left=True)
+    N, smax, left = ns.basis, ns.sigma_max, ns.left
     tol = rtol * smax
     X = axial_rows(structure, free, door_model)
     G = np.asarray(X @ N) if free else np.zeros((0, N.shape[1]))
@@ -538,7 +498,7 @@ def _rank_key(d):
 
 # ------------------------------------------------------------------ entry point
 def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=MAX_SUBSETS, samples=SAMPLES,
-           improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=RANK_LIMIT):
+           improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=DENSE_LIMIT):
     """Choose the sliding hinges of ``structure`` (all hinges start as door hinges).
 
     door, sliding : hinges (0-based) that must stay door / must slide.

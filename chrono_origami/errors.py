@@ -41,3 +41,20 @@ class SolverError(OrigamiError):
 
 class ChronoUnavailable(ImportError):
     """PyChrono is not installed: the Chrono engine cannot run."""
+
+
+class DynamicsError(SolverError):
+    """A time integration stopped: Newton did not converge, the constraints drifted, or a mechanism jammed.
+
+    ``time`` (s) where it stopped, ``hinge`` (0-based, or None) the culprit,
+    ``history`` the motion recorded up to the last good output frame (or None);
+    ``sigma_ratio``: for a singular configuration, the smallest relative
+    singular value of the constraint Jacobian there.
+    """
+
+    def __init__(self, message, time=None, hinge=None, history=None, sigma_ratio=None):
+        super().__init__(message)
+        self.time = time
+        self.hinge = hinge
+        self.history = history
+        self.sigma_ratio = sigma_ratio

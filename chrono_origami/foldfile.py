@@ -462,8 +462,12 @@ def assignments(pattern, angles):
     return out
 
 
-def fold_dict(structure, frames=None):
-    """The FOLD 1.2 dictionary of ``structure``; ``frames``: vertex arrays (V x 3) or structures of a history."""
+def fold_dict(structure, frames=None, times=None):
+    """The FOLD 1.2 dictionary of ``structure``; ``frames``: vertex arrays (V x 3) or structures of a history.
+
+    ``times``: one time (s) per frame of ``frames``; each frame then gets ``frame_title`` "t = ... s" and the
+    custom key ``origami:time`` (read back by the viewer's playback).
+    """
     pat = structure.pattern
     hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
     angles = fold_angles(pat)
@@ -491,12 +495,23 @@ def fold_dict(structure, frames=None):
         d[GRAVITY] = [float(x) for x in structure.gravity]
     if frames:
         d["file_frames"] = [_history_frame(pat, fr, i) for i, fr in enumerate(frames)]
+        if times is not None:
+            if len(times) != len(frames):
+                raise FoldFileError(f"{len(times)} frame times for {len(frames)} frames")
+            for fr, t in zip(d["file_frames"], times):
+                fr["frame_title"] = f"t = {float(t):.6g} s"
+                fr["origami:time"] = float(t)
     return d
 
 
-def write_fold(structure, path, frames=None):
-    """Write ``structure`` (and an optional history ``frames``, see :func:`fold_dict`) to a FOLD file."""
-    d = fold_dict(structure, frames)
+def write_fold(structure, path, frames=None, times=None, title=None):
+    """Write ``structure`` (and an optional history ``frames`` with ``times``, see :func:`fold_dict`) to a FOLD file.
+
+    ``title``: the file's ``file_title`` (default: the structure's name).
+    """
+    d = fold_dict(structure, frames, times)
+    if title is not None:
+        d["file_title"] = str(title)
     lines = []
     for key, v in d.items():
         if key == "file_frames":

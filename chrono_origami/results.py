@@ -10,7 +10,8 @@ P's right-handed frame {n, t, m}:
 * t: edge tangent, in the direction P's loop runs the edge;
 * n = t x m: in P's plane, normal to the edge, pointing out of P.
 
-Force components (N, TP, TO) = F.(n, t, m): normal force, parallel shear,
+Force components (N, TP, TO) = F.(n, t, m): normal force (N > 0 tension: the
+neighbour pulls P across the edge; N < 0 compression), parallel shear,
 orthogonal shear. Moment components (MT, MP, MO) = M.(n, t, m): twisting,
 parallel and orthogonal moment. MP is zero for every hinge (free rotation
 about t) and TP is zero for sliding hinges. Rows (h, P) and (h, Q) describe
@@ -102,12 +103,20 @@ class StaticResult:
         raise KeyError(f"hinge {hinge + 1} has no side on panel {panel + 1}")
 
 
-def hinge_actions(pattern, kinds, wrenches):
+def hinge_actions(pattern, kinds, wrenches, rotations=None, midpoints=None):
     """Both sides of every hinge from the action on each hinge's *second* panel.
 
     ``wrenches[h] = (force, moment about the midpoint)`` applied to panel q by
     panel p, where (p, q) = pattern.hinges[h].panels. Returns rows ordered by
     hinge, then panel number.
+
+    Without ``rotations`` (statics) the wrenches and the frames are those of
+    the reference configuration ``pattern.vertices``. With ``rotations`` (one
+    3x3 rotation per panel, from the reference to the current configuration,
+    e.g. during a motion) the wrenches are global and about the current
+    midpoints ``midpoints[h]``; each row's frame is its panel's {n, t, m}
+    rotated with the panel, so the row's values are the components of the
+    action in the moving panel frame (p's row: the opposite wrench).
     """
     X = pattern.vertices
     out = []
@@ -115,13 +124,14 @@ def hinge_actions(pattern, kinds, wrenches):
         hinge = pattern.hinges[h]
         a, b = hinge.vertices
         p, q = hinge.panels
-        mid = 0.5 * (X[a] + X[b])
+        mid = 0.5 * (X[a] + X[b]) if midpoints is None else np.asarray(midpoints[h], float)
         F = np.asarray(F, float)
         Mm = np.asarray(Mm, float)
-        sides = [
-            (p, q, edge_frame(X[a], X[b], pattern.panel_normal(p)), -F, -Mm),
-            (q, p, edge_frame(X[b], X[a], pattern.panel_normal(q)), F, Mm),
-        ]
+        fp = edge_frame(X[a], X[b], pattern.panel_normal(p))
+        fq = edge_frame(X[b], X[a], pattern.panel_normal(q))
+        if rotations is not None:
+            fp, fq = rotations[p] @ fp, rotations[q] @ fq
+        sides = [(p, q, fp, -F, -Mm), (q, p, fq, F, Mm)]
         for panel, nb, frame, f, mm in sorted(sides, key=lambda s: s[0]):
             out.append(HingeAction(h, panel, nb, kinds[h], mid, frame, f, mm))
     return out

@@ -21,8 +21,9 @@ from chrono_origami.patterns import simple as si  # noqa: E402
 from chrono_origami.patterns import yoshimura as yo  # noqa: E402
 from chrono_origami.reference import counting, statics  # noqa: E402
 from chrono_origami.reference.model import assemble  # noqa: E402
-from chrono_origami.report.compare import read_paper_table, row_distance, row_match, table_tolerance  # noqa: E402
 from chrono_origami.structure import Load, Structure, Support  # noqa: E402
+
+from paper_compare import read_paper_table, row_distance, row_match, table_tolerance  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 

@@ -10,8 +10,9 @@ from chrono_origami.patterns.kresling import (SINGULAR_TWISTS, kresling_module, 
                                               mirror_row, paper_self_stress)
 from chrono_origami.reference.counting import count, counting_rules
 from chrono_origami.reference.statics import solve
-from chrono_origami.report.compare import read_paper_table, row_distance, row_match, table_tolerance
 from chrono_origami.structure import Load
+
+from paper_compare import read_paper_table, row_distance, row_match, table_tolerance
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 HINGE_COLS = list(range(2, 8))

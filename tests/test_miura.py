@@ -13,9 +13,11 @@ from chrono_origami.geometry import best_rigid_alignment, skew
 from chrono_origami.patterns import miura as mi
 from chrono_origami.reference.counting import count, counting_rules
 from chrono_origami.reference.model import assemble
-from chrono_origami.reference.statics import solve
-from chrono_origami.report.compare import read_paper_table, row_distance, row_match, table_tolerance
+from chrono_origami.reference.statics import self_stress_actions, solve
 from chrono_origami.structure import DOOR, SLIDING
+
+from hinge_frames import wrench
+from paper_compare import read_paper_table, row_distance, row_match, table_tolerance
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data")
@@ -393,7 +395,37 @@ def test_single_vertex_and_strip_scenes(tmp_path):
     assert json.load(open(out / "counts.json"))["S"] == 0
     stdout, out = _scene("miura_strip", "--steps", "3", "--all-door", tmp_path=tmp_path, code=3)
     assert json.load(open(out / "counts.json"))["S"] == 12
-    assert (out / "self_stress.csv").exists()
+    # self_stress.csv: 12 states, each both sides of the 13 door hinges, each self-equilibrated
+    header, rows = read_paper_table(out / "self_stress.csv")
+    assert header == ["state", "hinge", "panel", "MT", "MP", "MO", "N", "TP", "TO"]
+    strip = mi.miura_strip(3)
+    pat = strip.pattern
+    sides = sorted((h.index + 1, p + 1) for h in pat.hinges for p in h.panels)
+    assert len(rows) == 12 * len(sides) == 12 * 26
+    states = np.zeros((12, len(sides), 6))
+    for r in rows:
+        states[int(r[0]) - 1, sides.index((int(r[1]), int(r[2])))] = r[3:]
+    for k, state in enumerate(states):
+        scale = np.abs(state).max()
+        tol = 1e-5 * scale * pat.size                # the CSV's digits
+        assert np.abs(state[:, 1]).max() <= tol      # MP = 0: a hinge turns freely about its axis
+        # every panel is in equilibrium under its hinges' rows alone (no load, no support), rebuilt on the
+        # documented frame; so are the two sides of every hinge (action and reaction)
+        total = np.zeros((pat.n_panels, 6))
+        for (h, p), values in zip(sides, state):
+            f, m = wrench(pat, h - 1, p - 1, values)
+            total[p - 1] += np.concatenate([f, m])
+        assert np.abs(total).max() <= tol, k + 1
+    # the 12 states span the self-stress space that the count finds (to the CSV's digits)
+    c = count(strip.with_hinge_kinds((DOOR,) * len(pat.hinges)))
+    assert c.S == 12
+    ours = np.array([np.concatenate([a.values for a in sorted(acts, key=lambda a: (a.hinge, a.panel))])
+                     for acts in self_stress_actions(strip.with_hinge_kinds((DOOR,) * len(pat.hinges)), c)])
+    csv = states.reshape(12, -1) / np.abs(states).max()
+    s_csv = np.linalg.svd(csv, compute_uv=False)
+    s_both = np.linalg.svd(np.vstack([ours / np.abs(ours).max(), csv]), compute_uv=False)
+    assert s_csv[11] > 1e-2 * s_csv[0]                          # 12 independent states
+    assert s_both[12] < 1e-4 * s_both[0]                        # in the counted space
 
 
 # ----------------------------------------------------------------- pattern.normal_rule (shared change)

@@ -4,7 +4,9 @@ Kc paper (Peng, Tasora, Fusai, Mangoni 2024): the pendulum of sec. 4.1 and the
 anchor chain of sec. 4.2 (built as Chrono's demo_MBS_link_mate.cpp); Kc of the
 plugin's door and sliding hinges against finite differences of Cq^T L; the
 load stiffness of point loads; crease springs in K; closed forms of a hinged
-panel; agreement of the three eigen methods; scenes and exports.
+panel; agreement of the three eigen methods on Chrono's matrices; scenes and
+exports. The solvers alone, on closed forms and without PyChrono:
+tests/test_modal_solvers.py.
 
 Needs PyChrono (marked ``chrono``; skipped with the reason when it is missing).
 """
@@ -232,13 +234,13 @@ def test_anchor_chain_without_kc_static_analysis_fails():
 def _kc_and_fd(b):
     """(Chrono's raw Kc, Kc of modal.system_matrices, -d(Cq^T L)/dq by finite differences) at the current state."""
     s = b.system
-    modal.set_tangent_stiffness(s, True, b)
+    modal.set_tangent_stiffness(s, True)
     on = modal.raw_matrices(s)[2]
-    modal.set_tangent_stiffness(s, False, b)
+    modal.set_tangent_stiffness(s, False)
     off = modal.raw_matrices(s)[2]
     raw = (on - off).toarray()
-    Kc = (modal.system_matrices(s, True, b, load_stiffness=False).K
-          - modal.system_matrices(s, False, b, load_stiffness=False).K).toarray()
+    Kc = (modal.system_matrices(s, True, load_stiffness=False).K
+          - modal.system_matrices(s, False, load_stiffness=False).K).toarray()
     J = fd_jacobian(s, lambda: modal.generalized_forces(s)[1])
     return raw, Kc, -J
 
@@ -264,7 +266,7 @@ def test_kc_of_the_hinges_equals_finite_differences_at_a_rotated_equilibrium(kin
     modal: R_F2 [gf] R_F2^T R_B2 instead of R_B2^T R_F2 [gf] R_F2^T).
     """
     s, b, sp_ = hinged_pair(kind)
-    modal.static_equilibrium(b.system, built=b)
+    modal.static_equilibrium(b.system)
     assert 0.2 < abs(sp_.torques()[0]) / 200.0 < 0.3
     raw, Kc, fd = _kc_and_fd(b)
     assert rel(Kc, fd) < 1e-6
@@ -281,8 +283,8 @@ def test_kc_of_the_hinges_equals_finite_differences_at_a_rotated_equilibrium(kin
 def test_stiffness_matrix_is_the_derivative_of_all_forces(kind):
     """K (Kc, crease springs, point-load stiffness, correction) = -d(F + Cq^T L)/dq, at a rotated loaded equilibrium."""
     s, b, _ = hinged_pair(kind, load=(0.5, 0.0, -20.0))
-    modal.static_equilibrium(b.system, built=b)
-    mats = modal.system_matrices(b.system, True, b)
+    modal.static_equilibrium(b.system)
+    mats = modal.system_matrices(b.system, True)
     assert mats.info["load_stiffness_norm"] > 1.0
 
     def forces():
@@ -291,7 +293,7 @@ def test_stiffness_matrix_is_the_derivative_of_all_forces(kind):
 
     J = fd_jacobian(b.system, forces)
     assert rel(mats.K.toarray(), -J) < 1e-6
-    without_loads = modal.system_matrices(b.system, True, b, load_stiffness=False).K.toarray()
+    without_loads = modal.system_matrices(b.system, True, load_stiffness=False).K.toarray()
     assert rel(without_loads, -J) > 1e-3   # the point load's stiffness is not in Chrono's K
 
 
@@ -331,11 +333,11 @@ def test_hinged_panel_closed_forms():
     """omega^2 = k / I without gravity; with gravity and Kc, (k + m g d sin t0) / I at k t0 = m g d cos t0."""
     s, b, _ = hinged_pair(DOOR, k=200.0, gravity=None)
     m, d, I = axis_inertia(s)
-    r = modal.modal_analysis(b.system, built=b)
+    r = modal.modal_analysis(b.system)
     (mode,) = r.modes
     assert mode.eigenvalue.imag == pytest.approx(np.sqrt(200.0 / I), rel=1e-7)
     s, b, sp_ = hinged_pair(DOOR, k=200.0)
-    c = modal.compare_tangent_stiffness(b.system, built=b)
+    c = modal.compare_tangent_stiffness(b.system)
     t0 = brentq(lambda t: 200.0 * t - m * G * d * np.cos(t), 0.0, 1.0)
     assert abs(sp_.torques()[0]) == pytest.approx(200.0 * t0, rel=1e-8)
     (w_kc,) = c.with_kc.modes
@@ -350,7 +352,7 @@ def test_damped_hinged_panel(method):
     """I t'' + c t' + k t = 0: lambda = (-c + i sqrt(4 I k - c^2)) / (2 I)."""
     s, b, _ = hinged_pair(DOOR, k=200.0, damping=3.0, gravity=None)
     m, d, I = axis_inertia(s)
-    r = modal.modal_analysis(b.system, built=b, method=method, n_modes=1)
+    r = modal.modal_analysis(b.system, method=method, n_modes=1)
     assert r.matrices.R.nnz > 0
     (mode,) = r.modes
     expected = (-3.0 + 1j * np.sqrt(4 * I * 200.0 - 9.0)) / (2 * I)
@@ -383,24 +385,6 @@ def test_free_triangulated_miura_methods_agree_and_count_mechanisms():
     np.testing.assert_allclose(sparse.frequencies_hz, r.frequencies_hz[:10], rtol=1e-7)
     np.testing.assert_allclose(aug.frequencies_hz, r.frequencies_hz, rtol=1e-7)
     assert aug.n_redundant == mats.m - r.info["rank"] and aug.spurious == []
-
-
-def test_augmented_without_removing_redundant_constraints_flags_spurious_modes():
-    """With the redundant rows of Cq kept the saddle-point pencil is singular and QZ returns arbitrary pairs.
-
-    None of them may pass as a mode: every finite pair fails the residual check
-    and is flagged spurious; removing the redundant rows recovers the modes.
-    """
-    s, k = triangulated_miura(2, 3)
-    r = modal.structure_modes(s, crease_stiffness=k, method="nullspace", compare=False).with_kc
-    assert r.info["rank"] < r.matrices.m
-    raw = modal.solve_modes(r.matrices, "augmented", remove_redundant=False)
-    assert len(raw.spurious) > 0
-    for m in raw.modes:   # anything not flagged must be a true mode
-        assert np.min(np.abs(r.frequencies_hz - m.freq_hz)) < 1e-6 * m.freq_hz
-    clean = modal.solve_modes(r.matrices, "augmented", remove_redundant=True)
-    assert clean.spurious == [] and clean.n_redundant == r.matrices.m - r.info["rank"]
-    np.testing.assert_allclose(clean.frequencies_hz, r.frequencies_hz, rtol=1e-7)
 
 
 def test_rigid_miura_patch_has_one_fold_mode():
@@ -447,28 +431,26 @@ def test_hyperstatic_loaded_structure_is_refused_unless_allowed():
     assert counting.count(s).S == 1
     b = cs.build_system(s, visual=False)
     with pytest.raises(IndeterminateError, match="not determined by the loads"):
-        modal.modal_analysis(b.system, built=b, method="nullspace")
-    r = modal.modal_analysis(b.system, built=b, method="nullspace", allow_indeterminate=True)
+        modal.modal_analysis(b.system, method="nullspace")
+    r = modal.modal_analysis(b.system, method="nullspace", allow_indeterminate=True)
     assert r.modes == []
     # every method checks the rank (the sparse one too, as chosen by "auto" for large systems)
     for method in ("augmented", "sparse"):
         with pytest.raises(IndeterminateError, match="has 1 redundant constraints"):
-            modal.modal_analysis(b.system, built=b, method=method, n_modes=2)
-    r = modal.modal_analysis(b.system, built=b, method="sparse", n_modes=2, allow_indeterminate=True)
+            modal.modal_analysis(b.system, method=method, n_modes=2)
+    r = modal.modal_analysis(b.system, method="sparse", n_modes=2, allow_indeterminate=True)
     assert r.method == "sparse"
 
 
-def test_sparse_rank_check_agrees_with_dense():
-    s = pair(DOOR, extra_supports=(Support(4, 1, "z"), Support(5, 1, "z")))
-    b = cs.build_system(s, visual=False)
-    mats = modal.system_matrices(b.system, True, b)
-    assert modal.redundant_rows(mats.Cq, mats.scaling()) == 1
-    assert modal.redundant_rows(mats.Cq, mats.scaling(), dense_limit=0) == 1
-    s = pair(DOOR)
-    b = cs.build_system(s, visual=False)
-    mats = modal.system_matrices(b.system, True, b)
-    assert modal.redundant_rows(mats.Cq, mats.scaling()) == 0
-    assert modal.redundant_rows(mats.Cq, mats.scaling(), dense_limit=0) == 0
+def test_lock_hinges_without_kc_give_the_mate_hinges_modes():
+    """ChLinkLock hinges have no Kc, but an analysis without Kc runs on them (the equilibrium check finds their
+    Python objects from the system's proxies): the same fold mode as the mate hinges."""
+    s = miura.miura_patch(3, 3, thickness=0.01, density=1000.0)
+    kw = dict(crease_stiffness=1.0, use_tangent_stiffness=False, compare=False)
+    lock = modal.structure_modes(s, hinge_form="lock", **kw).with_kc
+    mate = modal.structure_modes(s, hinge_form="mate", **kw).with_kc
+    assert lock.equilibrium.converged and len(lock.modes) == 1 and len(lock.zero_modes) == 6
+    np.testing.assert_allclose(lock.frequencies_hz, mate.frequencies_hz, rtol=1e-9)
 
 
 def test_modal_analysis_needs_panel_masses():
@@ -571,7 +553,7 @@ def test_mode_scene_options_are_validated(option, value, capsys):
 
 def test_mode_tables_show_exactly_n_modes():
     s, b, _ = hinged_pair(DOOR, k=200.0, gravity=None)
-    c = modal.compare_tangent_stiffness(b.system, built=b)
+    c = modal.compare_tangent_stiffness(b.system)
     assert len(c.with_kc.modes) >= 1
     for table in (c.with_kc.table, c.table):
         assert "   1  " not in table(0)            # n = 0: no mode rows (it used to print all of them)

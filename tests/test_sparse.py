@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
 
-from chrono_origami import sparseqr  # noqa: E402
+from chrono_origami import linalg, sparseqr  # noqa: E402
 from chrono_origami.errors import IndeterminateError, SolverError  # noqa: E402
 from chrono_origami.patterns import kresling as kr  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
@@ -162,23 +162,23 @@ def test_loads_out_of_the_range_are_refused_on_the_sparse_path():
 
 
 def test_forcing_dense_beyond_memory_is_a_one_line_error(monkeypatch):
-    monkeypatch.setattr(counting, "available_memory", lambda: 2 ** 30)
+    monkeypatch.setattr(linalg, "available_memory", lambda: 2 ** 30)
     s = mi.miura_patch(30, 30)                       # 8,700 x 5,400: about 2.4 GB for the dense SVD
     with pytest.raises(SolverError) as e:
         counting.count(s, linalg="dense")
     msg = str(e.value)
-    assert "\n" not in msg and "needs about" in msg and "GB" in msg and "linalg='sparse'" in msg
-    assert counting.dense_memory(assemble(s).Cs.shape) > 0.8 * 2 ** 30
+    assert "\n" not in msg and "needs about" in msg and "GB" in msg and "sparse method" in msg
+    assert linalg.dense_memory(assemble(s).Cs.shape) > 0.8 * 2 ** 30
 
 
 def test_auto_chooses_by_size():
-    small = counting.count(mi.miura_patch(3, 3))
-    assert small.linalg == "dense"
-    m, n = assemble(mi.miura_patch(30, 30)).Cs.shape
-    assert m * n > counting.DENSE_ENTRIES
-    assert counting.choose_linalg((m, n)) == "sparse"
-    with pytest.raises(ValueError, match="unknown linalg"):
-        counting.choose_linalg((m, n), "fast")
+    small = mi.miura_patch(3, 3)
+    assert counting.count(small).linalg == "dense"
+    big = mi.miura_patch(16, 16)
+    assert 6 * big.pattern.n_panels > linalg.DENSE_LIMIT
+    assert counting.count(big).linalg == "sparse"
+    with pytest.raises(ValueError, match="unknown method"):
+        counting.count(small, linalg="fast")
 
 
 def test_pyspqr_chatter_is_silenced(capfd):

@@ -2,6 +2,7 @@
 import numpy as np
 import pytest
 
+from chrono_origami import analysis
 from chrono_origami.errors import IndeterminateError
 from chrono_origami.pattern import CreasePattern
 from chrono_origami.reference.counting import count
@@ -78,3 +79,48 @@ def test_mechanism_with_unbalanced_load_is_refused():
         solve(s)
     with pytest.raises(IndeterminateError, match="cannot be equilibrated"):
         solve(s, allow_indeterminate=True)
+
+
+ENGINES = [pytest.param("reference"), pytest.param("chrono", marks=pytest.mark.chrono)]
+
+
+def sliding_cantilever(fy):
+    """The cantilever with a sliding hinge (M = 1: panel 2 slides along the hinge, y), load (0, fy, -1) at (2, 1, 0)."""
+    pat = CreasePattern(X, PANELS)
+    return Structure(pat, (SLIDING,), supports=cantilever().supports, loads=(Load(5, (0, fy, -1.0), 1),))
+
+
+def mechanism_fraction(fy):
+    """|f . u| / |f| for the scaled generalised force f of the load and the unit mechanism u (panel 2 along y).
+
+    reference.model: panel 2's generalised force is (moment about x0, L force); x0 the vertex centroid, L the
+    bounding-box diagonal. The mechanism moves panel 2 along y: u = (0, 0, 0, 0, 1, 0) on panel 2.
+    """
+    x0, L = np.mean(X, axis=0), np.sqrt(5.0)
+    F = np.array([0, fy, -1.0])
+    f = np.concatenate([np.cross(np.array([2.0, 1, 0]) - x0, F), L * F])
+    return abs(L * fy) / np.linalg.norm(f)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_load_slightly_out_of_the_range_of_the_equilibrium_operator_is_refused(engine):
+    """A load whose component along the mechanism is 1e-6 of its size cannot be carried: refused, with that residual.
+
+    The refusal tolerance (reference.statics.EQUILIBRIUM_RTOL, 1e-9) must lie below 1e-6 and above round-off:
+    the same structure under a load in the range of the operator is answered.
+    """
+    fy = 1e-6
+    for _ in range(3):                           # nearly linear in fy: a fixed point in three steps
+        fy *= 1e-6 / mechanism_fraction(fy)
+    assert mechanism_fraction(fy) == pytest.approx(1e-6, rel=1e-9)
+    with pytest.raises(IndeterminateError, match=r"cannot be equilibrated \(relative residual 1e-06\)") as e:
+        analysis.static(sliding_cantilever(fy), engine=engine, allow_indeterminate=True)
+    assert (e.value.M, e.value.S) == (1, 0)
+    with pytest.raises(IndeterminateError, match="cannot be equilibrated"):
+        analysis.static(sliding_cantilever(1e3 * fy), engine=engine, allow_indeterminate=True)
+    # in the range: no component along the mechanism; answered as the door-hinge cantilever is (TP = 0 here)
+    r = analysis.static(sliding_cantilever(0.0), engine=engine, allow_indeterminate=True)
+    assert (r.status, r.M, r.S) == ("minimum-norm", 1, 0)
+    assert r.equilibrium_residual < 1e-12
+    assert r.action(0, 1).values == pytest.approx((-1, 0, 0, 0, 0, 0), abs=1e-12)
+    assert r.support_reactions[3].force == pytest.approx([0, 0, 1.0], abs=1e-12)

@@ -154,9 +154,9 @@ def test_cli_screenshot_miura_cantilever(tmp_path):
     assert (m["sliding"] & body).mean() > 0.01 and (m["door"] & body).mean() > 0.002
 
 
-@needs_xvfb
-def test_viz_window_opens_renders_and_closes(tmp_path):
-    script = (
+def viz_script(result):
+    """A window opened, drawn, closed by the user and freed; its numbers written to the JSON file ``result``."""
+    return (
         "import json, numpy as np\n"
         "from chrono_origami.patterns.kresling import kresling_module\n"
         "from chrono_origami.chrono import viewer\n"
@@ -166,17 +166,46 @@ def test_viz_window_opens_renders_and_closes(tmp_path):
         "v.vis.Quit()\n"                      # as when the user closes the window
         "after = v.run(max_frames=5)\n"
         "v.close()\n"
-        "print(json.dumps({'n': n, 'after': after, 'frames': v.frames, 'shape': a.shape, 'same': bool((a == b).all()),"
-        " 'colours': len(np.unique(a.reshape(-1, 3), axis=0))}))\n"
+        f"open({str(result)!r}, 'w').write(json.dumps({{'n': n, 'after': after, 'frames': v.frames, "
+        "'shape': a.shape, 'same': bool((a == b).all()), 'colours': len(np.unique(a.reshape(-1, 3), axis=0))}))\n"
         "viewer.show(kresling_module(), interactive=True, max_frames=3)\n")
-    r = xvfb([sys.executable, "-c", script])
+
+
+def check_viz_run(r, result):
     assert r.returncode == 0, r.stderr
-    lines = r.stdout.strip().splitlines()
-    out = json.loads(lines[0])
+    out = json.loads(result.read_text())
     assert out["n"] == 5 and out["after"] == 0 and out["frames"] == 7
     assert out["shape"] == [480, 640, 3] and out["colours"] > 200
     assert out["same"]                              # a still view: the camera does not drift between frames
-    assert lines[1] == "viewer closed after 3 frames"
+    assert "viewer closed after 3 frames" in r.stdout.splitlines()
+
+
+@needs_xvfb
+def test_viz_window_opens_renders_and_closes(tmp_path):
+    result = tmp_path / "viz.json"
+    check_viz_run(xvfb([sys.executable, "-c", viz_script(result)]), result)
+
+
+@needs_xvfb
+def test_data_folder_without_colormaps_and_logo_is_one_notice_and_keeps_stdout_clean(tmp_path):
+    """A Chrono data folder with fonts only: one notice names what is missing; stdout holds only our lines."""
+    found = viewer.chrono_data_path()
+    if found is None:
+        pytest.skip("no Chrono data folder with fonts/ to copy the fonts from")
+    data = tmp_path / "data"
+    shutil.copytree(os.path.join(found, "fonts"), data / "fonts")
+    result = tmp_path / "viz.json"
+    r = xvfb([sys.executable, "-c", viz_script(result)], CHRONO_DATA_PATH=str(data))
+    check_viz_run(r, result)
+    # Chrono's own "Cannot open colormap data file ..." went to neither stream; our notice, once per view
+    assert r.stdout.splitlines() == ["viewer closed after 3 frames"]
+    assert "Cannot open colormap" not in r.stderr
+    notice = (f"notice: Chrono data folder {os.path.join(str(data), '')!r} lacks logo_chrono_alpha.png (the logo), "
+              "colormaps/jet-table-float-0512.csv (Chrono's default colour map, unused by this view); "
+              "drawing without them")
+    assert r.stderr.splitlines().count(notice) == 2, r.stderr
+    # nothing missing: no notice
+    assert viewer.missing_data_files(found) == []
 
 
 @needs_xvfb
@@ -322,7 +351,8 @@ def test_fold_viz_window_plays_the_frames(tmp_path):
     r = xvfb([sys.executable, "-c", script])
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
-    assert lines[-2:] == ["viewer closed after 12 frames", "rc 0 frames [5]"]
+    assert "viewer closed after 12 frames" in lines and lines.index("viewer closed after 12 frames") < \
+        lines.index("rc 0 frames [5]")
 
 
 def test_play_errors_are_one_line(tmp_path):

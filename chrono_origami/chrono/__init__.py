@@ -8,8 +8,12 @@
 * :mod:`.system`: :func:`~.system.build_system`, one ``ChBody`` per panel,
   links per hinge and support, point loads and gravity;
 * :mod:`.analysis`: assembly, counting (M, S) from Chrono's constraint
-  Jacobian, static analysis with a direct sparse solver, reactions into
-  :class:`~chrono_origami.results.StaticResult`.
+  Jacobian, static analysis with a direct sparse solver (the one static
+  driver, :func:`~.analysis.run_static`), reactions into
+  :class:`~chrono_origami.results.StaticResult`;
+* :mod:`.matrices`: Chrono's M, R, K, Cq (``WriteSystemMatrices``) with the
+  terms Chrono leaves out (point-load stiffness, Kc correction);
+* :mod:`.modal`: modal analysis at a static equilibrium, with or without Kc.
 
 Importing this package needs PyChrono; without it, it raises
 :class:`~chrono_origami.errors.ChronoUnavailable` (an ``ImportError``).

@@ -17,11 +17,12 @@ Statics
 Determined structures (M = 0, S = 0) are solved by ``ChSystem.DoStaticAnalysis``
 with ``ChStaticLinearAnalysis`` (default) or ``ChStaticNonLinearAnalysis``
 (Newton with the constraint tangent stiffness Kc), always with a direct sparse
-solver (``ChSolverSparseQR`` or ``ChSolverSparseLU``). ``DoStaticAnalysis``
+solver (``ChSolverSparseQR`` or ``ChSolverSparseLU``), through :func:`run_static`,
+the one static driver (the modal analysis uses it too). ``DoStaticAnalysis``
 returns true whatever happens, so after every solve the equilibrium residual
-(recomputed here from the link reactions and the structure's loads) and the
-constraint violation are checked; :class:`~chrono_origami.errors.SolverError`
-when they are not small. Hinge actions come from ``GetReaction1``/``GetReaction2``
+(recomputed here from Chrono's generalised forces and constraint forces,
+:class:`Equilibrium`) and the constraint violation are checked;
+:class:`~chrono_origami.errors.SolverError` when they are not small. Hinge actions come from ``GetReaction1``/``GetReaction2``
 (links.py documents the frames): the action on the hinge's second panel q,
 about the current position of the midpoint as a point of q, rotated back to
 q's reference orientation, becomes ``results.hinge_actions``'s wrench (panel
@@ -41,8 +42,6 @@ solvers cannot give a minimum-norm answer for a singular KKT system), labelled
 An unsupported structure is analysed with panel 1 welded to the ground (an
 ``AnchorLink``); its reaction must vanish (self-equilibrated loads).
 """
-import os
-import tempfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -51,18 +50,25 @@ import scipy.sparse as sp
 
 from ..errors import IndeterminateError, OrigamiError, SolverError, StructureError
 from ..geometry import skew
+from ..linalg import RANK_RTOL
 from ..reference import counting as _counting
 from ..reference import statics as _statics
 from ..reference.model import Model
 from ..results import StaticResult, SupportReaction, hinge_actions
 from ..structure import Structure
 from . import links as lk
+from .matrices import active_bodies, generalized_forces, length_scale, raw_matrices
 from .system import build_system
 
-#: relative equilibrium residual accepted after a Chrono solve (same measure as reference.statics)
+#: relative equilibrium residual accepted after a Chrono solve (:class:`Equilibrium`)
 EQUILIBRIUM_RTOL = 1e-8
 #: constraint violation accepted after a solve: translations / L and rotations (quaternion parts), dimensionless
 CONSTRAINT_TOL = 1e-9
+#: Newton's stopping test in ``ChStaticNonLinearAnalysis`` (correction test, :func:`run_static`)
+NEWTON_RELTOL = 1e-12
+NEWTON_ABSTOL = 1e-14
+#: most Newton iterations of a static analysis (:func:`run_static`)
+MAX_ITERATIONS = 50
 SOLVERS = ("sparse_qr", "sparse_lu")
 METHODS = ("linear", "nonlinear")
 
@@ -100,13 +106,23 @@ def link_violation(link, L):
     return max((abs(C.GetItem(i)) / (L if k == "t" else 1.0) for i, k in enumerate(kinds)), default=0.0)
 
 
+def largest_violation(links, L):
+    """(largest scaled violation, name of that link) over ``links`` (proxies from ``system.GetLinks()`` too)
+    with constraint rows, scaled as :func:`link_violation`; (0, None) when there is none."""
+    values = [(link_violation(lk.python_link(link) or link, L), link.GetName())
+              for link in links if link.GetConstraintViolation().Size()]
+    return max(values, key=lambda v: v[0], default=(0.0, None))
+
+
+def structure_links(built):
+    """The links of a built structure: hinges, supports and the anchor (when there is one)."""
+    return built.structure_links() + ([built.anchor] if built.anchor is not None else [])
+
+
 def constraint_residual(built):
     """(largest scaled violation, name of that link) over the structure's links and the anchor, current state."""
     built.system.Update()
-    L = built.pattern.size or 1.0
-    items = built.structure_links() + ([built.anchor] if built.anchor is not None else [])
-    values = [(link_violation(link, L), link.GetName()) for link in items]
-    return max(values, key=lambda v: v[0], default=(0.0, None))
+    return largest_violation(structure_links(built), built.pattern.size or 1.0)
 
 
 @dataclass
@@ -134,20 +150,10 @@ def assemble(built, max_iterations=20, abstol_residual=1e-12, reltol_update=1e-1
 def constraint_jacobian(system, workdir=None):
     """Chrono's constraint Jacobian Cq of ``system`` (SciPy CSR, all active constraints x all active variables).
 
-    Written by ``ChSystem.WriteSystemMatrices`` (0-based COO) after ``Setup``
-    and ``Update``, so the link Jacobians are those of the current state.
+    Written by ``ChSystem.WriteSystemMatrices`` (:func:`.matrices.raw_matrices`)
+    after ``Setup`` and ``Update``, so the link Jacobians are those of the current state.
     """
-    system.Setup()
-    system.Update()
-    nrow, ncol = system.GetNumConstraints(), system.GetNumCoordsVelLevel()
-    with tempfile.TemporaryDirectory(dir=workdir) as d:
-        prefix = os.path.join(d, "solve")
-        system.WriteSystemMatrices(False, False, False, True, prefix, False)
-        path = prefix + "_Cq.dat"
-        data = np.loadtxt(path, ndmin=2) if os.path.getsize(path) else np.zeros((0, 3))
-    if data.size and (data[:, 0].max() >= nrow or data[:, 1].max() >= ncol):
-        raise SolverError(f"Chrono's Cq file has entries beyond {nrow} x {ncol}")
-    return sp.csr_matrix((data[:, 2], (data[:, 0].astype(int), data[:, 1].astype(int))), shape=(nrow, ncol))
+    return raw_matrices(system, workdir, damping=False, mass=False, stiffness=False)[3]
 
 
 def chrono_model(built, workdir=None):
@@ -208,7 +214,7 @@ def _hinge_form(hinge_form, form):
     return aliases[form]
 
 
-def count(structure, hinge_form="mate", rtol=_counting.RANK_RTOL, built=None, workdir=None, form=None, linalg="auto"):
+def count(structure, hinge_form="mate", rtol=RANK_RTOL, built=None, workdir=None, form=None, linalg="auto"):
     """Numeric M and S (``reference.counting.Counts``) from Chrono's own constraint Jacobian.
 
     ``built``: count an existing :class:`~.system.ChronoStructure` (its
@@ -234,71 +240,147 @@ def _make_solver(solver):
     return s
 
 
-def _body_wrenches(built):
-    """Per panel: (force, moment about x0) of the structure's loads and of every link, current configuration."""
+def _load_wrenches(built):
+    """Per panel: (moment about x0, force) of the structure's loads, current configuration (P x 6)."""
     pat = built.pattern
     x0 = pat.vertices.mean(axis=0)
-    P = pat.n_panels
-    load = np.zeros((P, 6))
+    load = np.zeros((pat.n_panels, 6))
     for p, x, F in built.structure.panel_loads():
         F = np.asarray(F, float)
         xc = built.material_point(p, x)
         load[p, :3] += np.cross(xc - x0, F)
         load[p, 3:] += F
-    react = np.zeros((P, 6))
-    for hl in built.hinges:
-        p, q = pat.hinges[hl.hinge].panels
-        for link, qs in zip(hl.links, hl.q_sides):
-            for side, panel in ((qs, q), (3 - qs, p)):
-                F, M = lk.wrench_about(link, side, x0)
-                react[panel] += np.concatenate([M, F])
-    for s, link in zip(built.structure.supports, built.supports):
-        F, M = lk.wrench_about(link, 1, x0)
-        react[s.panel] += np.concatenate([M, F])
-    if built.anchor is not None:
-        F, M = lk.wrench_about(built.anchor, 1, x0)
-        react[0] += np.concatenate([M, F])
-    return load, react
+    return load
 
 
-def equilibrium_residual(built):
-    """Relative residual |sum of loads and reactions| / |loads| in the reference scaling (moment about x0, L x force)."""
-    L = built.pattern.size or 1.0
-    load, react = _body_wrenches(built)
-    scale = np.array([1, 1, 1, L, L, L], float)
-    f = (load * scale).ravel()
-    r = ((load + react) * scale).ravel()
-    nf = np.linalg.norm(f)
-    rel = np.linalg.norm(r) / nf if nf > 0 else np.linalg.norm(r)
-    worst = int(np.argmax(np.linalg.norm((load + react) * scale, axis=1)))
-    return rel, worst
+@dataclass
+class Equilibrium:
+    """A static state measured (``DoStaticAnalysis`` returns true whatever happens): the one equilibrium check.
+
+    residual: |F + Cq^T L| / max(|F|, |Cq^T L|, f0), F the applied generalised
+    forces (gravity, ``ChForce``, ``ChLoad``), Cq^T L the constraint forces,
+    per body (force x ``length``, torque in the body frame), so that every
+    row is a moment; f0 = 1e-6 x total mass x |g| (1 without gravity) x
+    length, the scale of an unloaded system. violation: largest constraint
+    residual (translations / ``length``, rotations as quaternion parts) and
+    worst_link its link; worst_body: the body with the largest residual.
+    converged: residual <= :data:`EQUILIBRIUM_RTOL` and violation <= :data:`CONSTRAINT_TOL`.
+    """
+
+    converged: bool
+    residual: float
+    violation: float
+    worst_body: str
+    length: float
+    use_tangent_stiffness: bool
+    worst_link: str = None
+
+    def check(self, what="the static analysis"):
+        """Raise :class:`~chrono_origami.errors.SolverError` naming what failed unless ``converged``; returns self."""
+        if self.converged:
+            return self
+        bad = []
+        if not self.violation <= CONSTRAINT_TOL:
+            bad.append(f"constraint violation {self.violation:.3g} at {self.worst_link} (tolerance "
+                       f"{CONSTRAINT_TOL:g}; translations / L, rotations as quaternion parts)")
+        if not self.residual <= EQUILIBRIUM_RTOL:
+            bad.append(f"relative equilibrium residual {self.residual:.3g}, largest on {self.worst_body} "
+                       f"(tolerance {EQUILIBRIUM_RTOL:g})")
+        hint = ("" if self.use_tangent_stiffness is not False else
+                "; without the constraint tangent stiffness Kc, Newton's matrix has no stiffness along the "
+                "mechanisms that the loads work on")
+        raise SolverError(f"{what} did not converge: {'; '.join(bad)}{hint}")
 
 
-def run_static(built, method="linear", solver="sparse_qr", max_iterations=50, use_tangent_stiffness=True):
-    """Run Chrono's static analysis on ``built`` and return (constraint violation, its link, equilibrium residual, worst panel).
+def check_equilibrium(system, length=None, use_tangent_stiffness=None, links=None):
+    """:class:`Equilibrium` of the current state of ``system`` (no solve).
 
-    No checks here (see :func:`static`): ``DoStaticAnalysis`` returns true
-    whatever happens, so its outcome is only known from these residuals.
+    ``length``: default the size of the system (:func:`.matrices.length_scale`);
+    ``links``: those whose violation counts (default: every link of the system).
+    """
+    system.Setup()
+    system.Update()
+    bodies = active_bodies(system)
+    ell = length or length_scale(system)
+    F, CL = generalized_forces(system)
+    scale = np.tile([ell, ell, ell, 1.0, 1.0, 1.0], len(bodies))
+    r = (F + CL) * scale
+    # an unloaded system has no force scale: forces below 1e-6 of (total mass) a L, a = |g| or 1, count as none
+    g = np.linalg.norm(lk.arr(system.GetGravitationalAcceleration()))
+    floor = 1e-6 * sum(b.GetMass() for b in bodies) * (g if g > 0 else 1.0) * ell
+    ref = max(np.linalg.norm(F * scale), np.linalg.norm(CL * scale), floor)
+    rel = float(np.linalg.norm(r) / ref) if ref > 0 else float(np.linalg.norm(r))
+    worst = bodies[int(np.argmax(np.linalg.norm(r.reshape(-1, 6), axis=1)))].GetName() if bodies else None
+    viol, vlink = largest_violation(system.GetLinks() if links is None else links, ell)
+    ok = bool(np.isfinite(rel) and np.isfinite(viol) and rel <= EQUILIBRIUM_RTOL and viol <= CONSTRAINT_TOL)
+    return Equilibrium(ok, rel, viol, worst, ell, use_tangent_stiffness, vlink)
+
+
+def constraint_violation(system, length):
+    """Largest constraint residual over the system's links, scaled as :func:`link_violation`."""
+    return largest_violation(system.GetLinks(), length)[0]
+
+
+def run_static(system, method="nonlinear", solver="sparse_qr", max_iterations=MAX_ITERATIONS,
+               use_tangent_stiffness=True, links=None, assemble=False, length=None, check=False):
+    """Chrono's static analysis of ``system``, measured: the one static driver (:class:`Equilibrium`).
+
+    method: "linear" (``ChStaticLinearAnalysis``) or "nonlinear"
+    (``ChStaticNonLinearAnalysis``, Newton, with Kc when
+    ``use_tangent_stiffness``); solver: "sparse_qr" or "sparse_lu". Kc is
+    switched on ``links`` (default: every link of the system;
+    :func:`.links.set_tangent_stiffness`), whose violations are then checked.
+    ``assemble``: a full ``DoAssembly`` first (it computes the reactions the
+    first Newton step's Kc needs, as Chrono's demo does). ``check``: raise
+    :class:`~chrono_origami.errors.SolverError` unless converged.
+
+    Tolerances (one set). Newton stops on Chrono's correction test: the WRMS
+    of the last correction of the coordinates (positions, quaternions) with
+    weights 1 / (:data:`NEWTON_RELTOL` |x| + :data:`NEWTON_ABSTOL`) below 1.
+    Newton converges quadratically, so a last correction of 1e-12 |x| leaves
+    an error at round-off, far below the acceptance (:data:`EQUILIBRIUM_RTOL`
+    1e-8, :data:`CONSTRAINT_TOL` 1e-9), and 1e-12 is still a hundred times
+    above the round-off of a sparse QR solve, so a converged Newton meets the
+    test and stops. Chrono's other test (residual) is absolute, in force units,
+    so no one value suits every structure; the 1e-14 / 1e-16 correction and
+    1e-16 residual tolerances the modal analysis used before were at round-off:
+    Newton ran all its 100 iterations (0.5 s instead of 0.1 s on the anchor
+    chain, same residuals). :data:`MAX_ITERATIONS` (50) is for failure only:
+    converging analyses here need at most 9 (the Kc paper's anchor chain from
+    its straight start; its pendulum turned over from 120 degrees, 5); without
+    Kc a loaded mechanism never converges.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
-    system = built.system
     system.SetSolver(_make_solver(solver))
+    lk.set_tangent_stiffness(system if links is None else links, use_tangent_stiffness)
+    system.Setup()
+    if assemble:
+        system.DoAssembly(chrono.FULL)
     if method == "linear":
         analysis = chrono.ChStaticLinearAnalysis()
     else:
         analysis = chrono.ChStaticNonLinearAnalysis()
         analysis.SetMaxIterations(int(max_iterations))
-        analysis.SetCorrectionTolerance(1e-12, 1e-14)
-    built.set_tangent_stiffness(use_tangent_stiffness)
+        analysis.SetCorrectionTolerance(NEWTON_RELTOL, NEWTON_ABSTOL)
     system.DoStaticAnalysis(analysis)
-    viol, vlink = constraint_residual(built)
-    rel, worst = equilibrium_residual(built)
-    return viol, vlink, rel, worst
+    eq = check_equilibrium(system, length, use_tangent_stiffness, links)
+    return eq.check() if check else eq
+
+
+def static_equilibrium(system, use_tangent_stiffness=True, max_iterations=MAX_ITERATIONS, length=None,
+                       assemble=True, check=True):
+    """Nonlinear static equilibrium of a whole system (Kc switched on all its links), assembled first and checked.
+
+    :func:`run_static` with ``ChSolverSparseQR``; returns :class:`Equilibrium`
+    (:class:`~chrono_origami.errors.SolverError` when not converged and ``check``).
+    """
+    return run_static(system, "nonlinear", "sparse_qr", max_iterations, use_tangent_stiffness, None, assemble,
+                      length, check)
 
 
 def static(structure, allow_indeterminate=False, hinge_form="mate", method="linear", solver="sparse_qr",
-           use_tangent_stiffness=True, max_iterations=50, rtol=_counting.RANK_RTOL, built=None, form=None,
+           use_tangent_stiffness=True, max_iterations=MAX_ITERATIONS, rtol=RANK_RTOL, built=None, form=None,
            linalg="auto"):
     """Hinge internal actions and support reactions computed in Chrono (``results.StaticResult``, engine "chrono").
 
@@ -332,47 +414,62 @@ def static(structure, allow_indeterminate=False, hinge_form="mate", method="line
         res.engine = "chrono"
         res.info.update({"hinge_form": built.hinge_form, "solver": "minimum-norm least squares on Chrono's Cq"})
         return res
-    viol, vlink, rel, worst = run_static(built, method, solver, max_iterations, use_tangent_stiffness)
-    what = f"{structure.name} ({method} static analysis, {solver}, {built.hinge_form} hinges)"
-    if not np.isfinite(viol) or viol > CONSTRAINT_TOL:
-        raise SolverError(f"{what}: the solve did not converge: constraint violation {viol:.3g} at {vlink} "
-                          f"(tolerance {CONSTRAINT_TOL:g}; translations / L, rotations as quaternion parts)")
-    if not np.isfinite(rel) or rel > EQUILIBRIUM_RTOL:
-        raise SolverError(f"{what}: the solve did not converge: relative equilibrium residual {rel:.3g}, "
-                          f"largest on panel {worst + 1} (tolerance {EQUILIBRIUM_RTOL:g})")
-    return _result(built, counts, method, solver, viol, rel)
+    eq = run_static(built.system, method, solver, max_iterations, use_tangent_stiffness, structure_links(built),
+                    length=built.pattern.size or 1.0)
+    eq.check(f"{structure.name} ({method} static analysis, {solver}, {built.hinge_form} hinges): the solve")
+    return _result(built, counts, method, solver, eq.violation, eq.residual)
 
 
-def _result(built, counts, method, solver, viol, rel):
-    structure = built.structure
-    pat = structure.pattern
-    wrenches = []
+def hinge_wrenches(built):
+    """Per hinge: (midpoint, F, M), the action of its links on its second panel q, global frame.
+
+    The midpoint is the current position of the hinge midpoint as a point of q;
+    M is about it. Both statics (rotated back to q's reference orientation)
+    and dynamics (``results.hinge_actions`` with the panel rotations) read the
+    hinge actions from here.
+    """
+    pat = built.pattern
+    out = []
     for hl in built.hinges:
         h = hl.hinge
         a, b = pat.hinges[h].vertices
         q = pat.hinges[h].panels[1]
-        mid = 0.5 * (pat.vertices[a] + pat.vertices[b])
-        mid_now = built.material_point(q, mid)
-        Rq = built.panel_rotation(q)
+        mid_now = built.material_point(q, 0.5 * (pat.vertices[a] + pat.vertices[b]))
         F = np.zeros(3)
         M = np.zeros(3)
         for link, qs in zip(hl.links, hl.q_sides):
             f, m = lk.wrench_about(link, qs, mid_now)
             F += f
             M += m
+        out.append((mid_now, F, M))
+    return out
+
+
+def support_reactions(built):
+    """``results.SupportReaction`` per support of the structure: the force on the panel, global frame."""
+    out = []
+    for k, (s, link) in enumerate(zip(built.structure.supports, built.supports)):
+        F, _, _ = lk.reaction_on(link, 1)
+        out.append(SupportReaction(k, s.vertex, s.panel, s.dofs, F))
+    return out
+
+
+def _result(built, counts, method, solver, viol, rel):
+    structure = built.structure
+    pat = structure.pattern
+    wrenches = []
+    for hl, (_, F, M) in zip(built.hinges, hinge_wrenches(built)):
+        Rq = built.panel_rotation(pat.hinges[hl.hinge].panels[1])
         # back to q's reference orientation (the rows are in the panel's own frame)
         wrenches.append((Rq.T @ F, Rq.T @ M))
     actions = hinge_actions(pat, structure.hinge_kinds, wrenches)
-    supports = []
-    for k, (s, link) in enumerate(zip(structure.supports, built.supports)):
-        F, _, _ = lk.reaction_on(link, 1)
-        supports.append(SupportReaction(k, s.vertex, s.panel, s.dofs, F))
+    supports = support_reactions(built)
     info = {"hinge_form": built.hinge_form, "method": method, "solver": solver,
             "constraint_violation": viol, "gap": counts.gap}
     if built.anchor is not None:
         F, M, _ = lk.reaction_on(built.anchor, 1)
         L = pat.size or 1.0
-        load, _ = _body_wrenches(built)
+        load = _load_wrenches(built)
         scale = max(np.linalg.norm(load * np.array([1, 1, 1, L, L, L])), 1e-300)
         anchor_rel = np.linalg.norm(np.concatenate([M, L * F])) / scale
         info["anchor_reaction_rel"] = anchor_rel

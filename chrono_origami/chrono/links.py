@@ -48,8 +48,17 @@ def vec(v):
 
 
 def arr(v):
-    """``ChVector3d`` -> NumPy array."""
+    """``ChVector3d`` (or ``ChVectorDynamicd``) -> NumPy array."""
+    if isinstance(v, chrono.ChVectorDynamicd):
+        return np.array(v.GetVectorData(v.Size()), float)
     return np.array([v.x, v.y, v.z])
+
+
+def vecd(x):
+    """NumPy 1-D array -> ``ChVectorDynamicd`` (system-sized vectors: multipliers, residuals)."""
+    v = chrono.ChVectorDynamicd(len(x))
+    v.SetVect([float(a) for a in x])
+    return v
 
 
 def mat33(R):
@@ -93,7 +102,7 @@ def line_frame(origin, direction):
 
 # ------------------------------------------------------------------ mate links
 #: the Python link objects by Chrono identifier: ``system.GetLinks()`` hands out plain proxies, which bypass
-#: the Python methods; :func:`python_link` finds the object that keeps the Kc setting
+#: the Python methods; :func:`python_link` finds the object that keeps the Kc setting and the row kinds
 _LINKS = weakref.WeakValueDictionary()
 
 
@@ -102,18 +111,34 @@ def python_link(link):
     return _LINKS.get(link.GetIdentifier())
 
 
-def set_tangent_stiffness(link, use_kc):
-    """Switch Kc of any link: through its chrono-origami mate object when there is one (so that its getter
-    stays truthful), else on the ``ChLinkMateGeneric``. Returns False for a link that has no Kc (not a mate)."""
-    py = python_link(link)
-    if py is not None:
-        py.SetUseTangentStiffness(use_kc)
-        return True
-    mate = chrono.CastToChLinkMateGeneric(link)
-    if mate is None:
-        return False
-    mate.SetUseTangentStiffness(bool(use_kc))
-    return True
+def set_tangent_stiffness(links, use_kc):
+    """Switch the constraint tangent stiffness Kc on or off: the one Kc switch of the plugin.
+
+    ``links``: a ``ChSystem`` (every link in it), an iterable of links, or one
+    link. A chrono-origami link, also as a plain proxy from
+    ``system.GetLinks()``, is switched through its Python object, so its
+    ``GetUseTangentStiffness`` stays truthful; any other ``ChLinkMateGeneric``
+    directly; links without Kc (``ChLinkLock``, springs) are left as they are.
+    Returns the number of links switched.
+    """
+    if hasattr(links, "GetLinks"):
+        links = links.GetLinks()
+    elif hasattr(links, "GetIdentifier"):
+        links = [links]
+    switched = 0
+    for link in links:
+        py = link if isinstance(link, (_MateLink, _LockLink)) else python_link(link)
+        if isinstance(py, _LockLink):
+            continue
+        if py is not None:
+            py.SetUseTangentStiffness(use_kc)
+        else:
+            mate = chrono.CastToChLinkMateGeneric(link)
+            if mate is None:
+                continue
+            mate.SetUseTangentStiffness(bool(use_kc))
+        switched += 1
+    return switched
 
 
 class _MateLink(chrono.ChLinkMateGeneric):
@@ -145,7 +170,7 @@ class _MateLink(chrono.ChLinkMateGeneric):
 
     def GetUseTangentStiffness(self):
         """Kc on or off (Chrono has no getter: the setting made through this object or
-        :func:`set_tangent_stiffness` / ``modal.set_tangent_stiffness``, which find it from a proxy)."""
+        :func:`set_tangent_stiffness`, which finds it from a proxy)."""
         return self._use_kc
 
     @property
@@ -213,6 +238,11 @@ class AnchorLink(_MateLink):
 class _LockLink:
     """Common part of the ``ChLinkLock`` hinges (no Kc in the lock formulation)."""
 
+    def _register(self, name):
+        _LINKS[self.GetIdentifier()] = self   # found from the proxies of system.GetLinks() (python_link)
+        if name:
+            self.SetName(name)
+
     def GetUseTangentStiffness(self):
         return False
 
@@ -229,8 +259,7 @@ class DoorHingeLock(_LockLink, chrono.ChLinkLockRevolute):
 
     def __init__(self, name=None):
         chrono.ChLinkLockRevolute.__init__(self)
-        if name:
-            self.SetName(name)
+        self._register(name)
 
 
 class SlidingHingeLock(_LockLink, chrono.ChLinkLockCylindrical):
@@ -240,8 +269,7 @@ class SlidingHingeLock(_LockLink, chrono.ChLinkLockCylindrical):
 
     def __init__(self, name=None):
         chrono.ChLinkLockCylindrical.__init__(self)
-        if name:
-            self.SetName(name)
+        self._register(name)
 
 
 # ------------------------------------------------------------------ reactions

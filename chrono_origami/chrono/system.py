@@ -96,10 +96,8 @@ class ChronoStructure:
         return [l for hl in self.hinges for l in hl.links] + list(self.supports)
 
     def set_tangent_stiffness(self, use_kc):
-        """Switch Kc on or off for every mate link of the structure."""
-        for link in self.structure_links():
-            if isinstance(link, lk._MateLink):
-                link.SetUseTangentStiffness(use_kc)
+        """Switch Kc on or off for every mate link of the structure, the anchor included (:func:`.links.set_tangent_stiffness`)."""
+        lk.set_tangent_stiffness(self.structure_links() + ([self.anchor] if self.anchor is not None else []), use_kc)
 
     def panel_rotation(self, p):
         """Rotation of panel p from its reference orientation (3x3)."""

@@ -38,7 +38,11 @@ Chrono data (fonts, logo, skybox): from ``data_path``, else the environment
 variable ``CHRONO_DATA_PATH``, else ``GetChronoDataPath()``, else the ``data``
 folder of a PyChrono build tree or of a conda prefix. Without a ``fonts``
 folder the view still renders, without logo or skybox and with Irrlicht's
-built-in font, after a one-line notice.
+built-in font, after a one-line notice. A data folder that lacks other files
+the view reads (:data:`DATA_FILES`: the logo, Chrono's default colour map,
+the sky) gets one notice line naming them, on stderr; Chrono's own messages
+about them (it prints "Cannot open colormap data file ..." on stdout) are
+kept out of stdout.
 """
 import contextlib
 import ctypes
@@ -62,6 +66,13 @@ except ImportError as _e:  # pragma: no cover - depends on the PyChrono build
     _IRRLICHT_ERROR = str(_e)
 
 DATA_ENV = "CHRONO_DATA_PATH"
+#: files of Chrono's data folder that the view reads besides fonts/: (path, what for); the logo only with
+#: logo=True, skybox/ only with skybox=True
+DATA_FILES = (("logo_chrono_alpha.png", "the logo"),
+              ("colormaps/jet-table-float-0512.csv", "Chrono's default colour map, unused by this view"),
+              ("skybox", "the sky"))
+#: Chrono's message when its default colour map is missing (replaced by the notice of missing_data_files)
+_COLORMAP_MESSAGE = "Cannot open colormap data file"
 BACKGROUND = (0.93, 0.94, 0.96)
 LOAD_COLOR = (1.0, 0.50, 0.0)
 SUPPORT_COLOR = chsys.SUPPORT_COLOR
@@ -120,6 +131,13 @@ def chrono_data_path(data_path=None):
     return None
 
 
+def missing_data_files(data_path, logo=True, skybox=False):
+    """Entries of :data:`DATA_FILES` (path, what for) that a view needs and the Chrono data folder ``data_path`` lacks."""
+    wanted = [(f, what) for f, what in DATA_FILES
+              if (logo or f != "logo_chrono_alpha.png") and (skybox or f != "skybox")]
+    return [(f, what) for f, what in wanted if not os.path.exists(os.path.join(data_path, f))]
+
+
 # ------------------------------------------------------------------ helpers
 def _color(c):
     return chrono.ChColor(*[float(x) for x in c])
@@ -136,16 +154,20 @@ def _z_frame(origin, direction):
 
 
 @contextlib.contextmanager
-def _captured_stderr(lines):
-    """Collect what C++ writes to file descriptor 2 into ``lines``."""
-    sys.stderr.flush()
-    saved = os.dup(2)
+def _captured_output(fd, lines):
+    """Collect what C++ writes to file descriptor ``fd`` (1: stdout, 2: stderr) into ``lines``."""
+    (sys.stdout if fd == 1 else sys.stderr).flush()
+    saved = os.dup(fd)
     with tempfile.TemporaryFile(mode="w+b") as tmp:
-        os.dup2(tmp.fileno(), 2)
+        os.dup2(tmp.fileno(), fd)
         try:
             yield
         finally:
-            os.dup2(saved, 2)
+            try:
+                ctypes.CDLL(None).fflush(None)      # C stdio buffers (std::cout writes through them)
+            except (OSError, AttributeError):       # pragma: no cover - no C library handle (Windows)
+                pass
+            os.dup2(saved, fd)
             os.close(saved)
             tmp.seek(0)
             lines.extend(tmp.read().decode(errors="replace").splitlines())
@@ -327,23 +349,34 @@ class StructureView:
         if self.data_path is None:
             print(f"notice: Chrono data (fonts/) not found; set ${DATA_ENV} to Chrono's data folder. "
                   "Drawing without logo and skybox.", file=sys.stderr)
+        else:
+            missing = missing_data_files(self.data_path, logo, skybox)
+            if missing:
+                print(f"notice: Chrono data folder {self.data_path!r} lacks "
+                      + ", ".join(f"{f} ({what})" for f, what in missing) + "; drawing without them",
+                      file=sys.stderr)
         self.built = built if built is not None else chsys.build_system(structure, visual=True)
         self._add_glyphs()
         self.max_load = max((float(np.linalg.norm(ld.force)) for ld in structure.loads), default=0.0)
         pts = [view_points(structure)] + [view_points(structure.with_pattern(structure.pattern.with_vertices(X)))
                                           for X in configurations]
         self.target, self.eye = frame_camera(np.vstack(pts), (w, h))
+        debug = bool(os.environ.get("CHRONO_ORIGAMI_DEBUG"))
 
-        vis = chronoirr.ChVisualSystemIrrlicht()
+        chrono_says = []
+        with _captured_output(1, chrono_says):              # it loads its default colour map from the data folder
+            vis = chronoirr.ChVisualSystemIrrlicht()
+        for line in chrono_says:
+            if line.strip() and (debug or not line.startswith(_COLORMAP_MESSAGE)):
+                print(line, file=sys.stderr)
         vis.AttachSystem(self.built.system)
         vis.SetWindowSize(w, h)
         vis.SetWindowTitle(title or f"chrono-origami: {structure.name}")
         vis.SetCameraVertical(chrono.CameraVerticalDir_Z)
         vis.SetBackgroundColor(_color(BACKGROUND))
-        debug = bool(os.environ.get("CHRONO_ORIGAMI_DEBUG"))
         vis.SetVerbose(debug)
         notes = []
-        with _x_connection_held(), _captured_stderr(notes):
+        with _x_connection_held(), _captured_output(2, notes):
             vis.Initialize()
         for line in notes:
             if debug or (line.strip() and line.strip() != _FALLBACK_NOTICE and "giving up" not in line):

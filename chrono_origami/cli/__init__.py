@@ -14,6 +14,9 @@ Commands
     distance from singularity (see :mod:`.design`).
 ``fold FILE.fold --drive ...``
     kinematic folding (see :mod:`.fold`).
+``dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
+    time integration: energies, momenta, hinge actions and support reactions
+    over time as CSV, the motion as FOLD frames (see :mod:`.dynamics`).
 ``play FILE.fold --viz | --png-frames DIR``
     a fold history played in Chrono's Irrlicht viewer, or one PNG per frame
     (headless under xvfb-run).
@@ -28,8 +31,8 @@ Layout
   registry and :func:`main`;
 * :mod:`.inputs`: the input file (:func:`.inputs.add_input`,
   :func:`.inputs.read_input`) and the argparse types the commands and scenes share;
-* :mod:`.static`, :mod:`.design`, :mod:`.fold`: the commands, and the common
-  command line of the static and folding scenes;
+* :mod:`.static`, :mod:`.design`, :mod:`.fold`, :mod:`.dynamics`: the
+  commands, and the common command line of the static, folding and dynamics scenes;
 * :mod:`.modal`: the common command line of the modal scenes.
 
 Adding a command: in a module of this package, one function ``name(args) ->
@@ -51,7 +54,7 @@ the counts and self-stress states are printed and written, but no hinges.csv
 or supports.csv (``--min-norm`` prints the labelled minimum-norm answer and
 exits 0). Errors are one line on stderr, ``error: ...``, without a traceback.
 """
-from . import static, design, fold  # noqa: F401,I001  (registers the commands, in this order in --help)
+from . import static, design, fold, dynamics  # noqa: F401,I001  (registers the commands, in this order in --help)
 from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError, main, run
 
 __all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "UsageError", "main", "run"]

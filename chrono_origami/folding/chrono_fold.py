@@ -34,7 +34,8 @@ import numpy as np
 
 from ..errors import ChronoUnavailable, SolverError
 from .history import FoldHistory
-from .newton import SINGULAR_RTOL, _Progress
+from ..progress import Progress
+from .newton import SINGULAR_RTOL
 from .problem import SingularConfigurationError
 
 try:
@@ -223,7 +224,7 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
     frame_times = [k * frame_interval for k in range(1, n_frames + 1) if k * frame_interval > t + 1e-12 * T]
     if not frame_times or frame_times[-1] < T * (1 - 1e-12):
         frame_times.append(T)
-    bar = _Progress(T, progress)
+    bar = Progress(T, progress)
     for target in frame_times:
         while t < target - 1e-12 * T:
             h = min(dt, target - t)

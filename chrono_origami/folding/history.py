@@ -83,11 +83,8 @@ class FoldHistory:
 
         st = self.problem.structure
         start = st.with_pattern(st.pattern.with_vertices(self.vertices[0]))
-        d = foldfile.fold_dict(start, frames=[np.asarray(X) for X in self.vertices[1:]])
+        d = foldfile.fold_dict(start, frames=[np.asarray(X) for X in self.vertices[1:]], times=self.times[1:])
         d["file_title"] = f"{self.problem.name}: fold history ({self.engine} engine)"
-        for fr, t in zip(d.get("file_frames", []), self.times[1:]):
-            fr["frame_title"] = f"t = {t:.6g} s"
-            fr["origami:time"] = float(t)
         d["origami:drives"] = [{"hinge": dr.hinge + 1, "kind": dr.kind, "rate": dr.speed(self.problem.duration)}
                                for dr in self.problem.drives]
         return d

@@ -22,11 +22,10 @@ while the ratio is small) the fold stops with
 :class:`~.problem.SingularConfigurationError` instead of letting Newton jump
 to another branch.
 """
-import sys
-
 import numpy as np
 
 from ..errors import SolverError
+from ..progress import Progress
 from .constraints import FoldConstraints
 from .history import FoldHistory
 from .lie import exp_update, reorthonormalize
@@ -82,31 +81,6 @@ def _describe_free(C, J, k=3):
     mag = np.linalg.norm(v, axis=1)
     panels = [int(p) + 1 for p in np.argsort(-mag)[:k] if mag[p] > 1e-6 * mag.max()]
     return f"a free motion moves panels {panels} most"
-
-
-class _Progress:
-    def __init__(self, total, enabled, stream=sys.stderr, width=30):
-        self.total, self.enabled, self.stream, self.width = total, enabled, stream, width
-        self.last = -1
-
-    def update(self, t, extra=""):
-        if not self.enabled:
-            return
-        frac = min(max(t / self.total, 0.0), 1.0)
-        pct = int(frac * 100)
-        if pct == self.last and frac < 1.0:
-            return
-        self.last = pct
-        bar = "#" * int(frac * self.width)
-        self.stream.write(f"\rfolding [{bar:<{self.width}}] {pct:3d}%  t = {t:.4g} / {self.total:.4g} s {extra}")
-        if frac >= 1.0:
-            self.stream.write("\n")
-        self.stream.flush()
-
-    def close(self):
-        if self.enabled and self.last < 100:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TOL,
@@ -173,7 +147,7 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
             signs[h] = np.sign(sgn)
         start_tangent = branch_tangent(C, R, u, signs)
     hist.record(0.0, C.vertices(R, u), C.drive_values(R, u), res0, sigma_ratio(J), 0, 0.0)
-    bar = _Progress(T, progress)
+    bar = Progress(T, progress)
     t = 0.0
     fi = 0
     last_ratio = sigma_ratio(J)

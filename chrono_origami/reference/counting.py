@@ -4,7 +4,7 @@ Numeric counts (rank of the scaled compatibility operator, see ``model``):
     S = m - rank,  M = 6P - rank, less the 6 rigid-body motions when the
     structure has no supports (the paper counts internal mechanisms).
 Rank tolerance: singular values below ``rtol * sigma_max`` count as zero
-(default :data:`RANK_RTOL`). ``Counts.gap`` reports the smallest kept and the
+(default :data:`chrono_origami.linalg.RANK_RTOL`). ``Counts.gap`` reports the smallest kept and the
 largest dropped singular value, so a near-singular configuration is visible.
 
 Counting rules (paper sec. 2), as cross-checks:
@@ -21,26 +21,19 @@ in, the pattern's ``generic_mechanisms`` (the pattern family's M, set and
 documented by its builder), or the generic M of the pattern's graph (the bar
 framework at random vertex positions: exact for triangulated patterns).
 """
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.linalg as sla
 import scipy.sparse as sp
 
+from .. import linalg as la
 from ..errors import SolverError
+from ..linalg import RANK_RTOL  # noqa: F401 (the one rank tolerance, re-exported)
 from ..structure import SLIDING
 from .model import assemble
 
-#: Relative tolerance on singular values for rank decisions.
-RANK_RTOL = 1e-8
-#: ``linalg="auto"`` counts densely (SVD) up to this many operator entries (rows x columns), sparsely above.
-DENSE_ENTRIES = 2_000_000
-#: The dense path refuses operators whose SVD would need more than this fraction of the available memory.
-DENSE_MEMORY_FRACTION = 0.8
 #: Bases larger than this many numbers (rows x states) are not formed (``Counts.mechanisms``, ``self_stresses``).
 BASIS_ENTRIES = 50_000_000
-LINALG = ("auto", "dense", "sparse")
 
 
 @dataclass
@@ -124,62 +117,17 @@ def rigid_motions(n_bodies, x0=None):
     return B / np.sqrt(n_bodies)
 
 
-def choose_linalg(shape, linalg="auto"):
-    """"dense" or "sparse" for an operator of ``shape``: ``auto`` by :data:`DENSE_ENTRIES`.
-
-    Forcing "dense" on an operator whose SVD does not fit in memory raises a
-    one-line :class:`~chrono_origami.errors.SolverError` with the memory needed.
-    """
-    if linalg not in LINALG:
-        raise ValueError(f"unknown linalg {linalg!r}; expected one of {LINALG}")
-    m, n = shape
-    if linalg == "auto":
-        return "dense" if m * n <= DENSE_ENTRIES else "sparse"
-    if linalg == "dense":
-        need = dense_memory(shape)
-        avail = available_memory()
-        if avail is not None and need > DENSE_MEMORY_FRACTION * avail:
-            raise SolverError(f"the dense SVD of the {m} x {n} operator needs about {_gb(need)} of memory, "
-                              f"{_gb(avail)} is available; use the sparse path (linalg='sparse')")
-    return linalg
-
-
-def dense_memory(shape):
-    """Bytes the dense path holds at once: the operator, U (m x m), Vt (n x n) and LAPACK's work space."""
-    m, n = shape
-    return 8 * (2 * m * n + m * m + n * n + 4 * min(m, n) ** 2)
-
-
-def available_memory():
-    """Available physical memory in bytes (MemAvailable of /proc/meminfo), or None where unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def _gb(nbytes):
-    return f"{nbytes / 2 ** 30:.1f} GB" if nbytes >= 2 ** 30 else f"{nbytes / 2 ** 20:.0f} MB"
-
-
 def count(structure, form="hinge", rtol=RANK_RTOL, model=None, linalg="auto"):
     """Numeric M and S of ``structure`` (:class:`Counts`), by the dense SVD or the sparse QR path.
 
-    ``linalg``: "auto" (dense up to :data:`DENSE_ENTRIES` operator entries),
-    "dense" or "sparse". Both paths apply the same rank rule: singular values
+    ``linalg``: "auto" (dense up to :data:`~chrono_origami.linalg.DENSE_LIMIT`
+    columns), "dense" or "sparse" (:func:`chrono_origami.linalg.choose_method`). Both paths apply the same rank rule: singular values
     at most ``rtol`` times the largest are zero.
     """
     model = model or assemble(structure, form)
     m, n = model.Cs.shape
     supported = len(structure.supports) > 0
-    if choose_linalg((m, n), linalg) == "dense":
+    if la.choose_method((m, n), linalg) == "dense":
         return _count_dense(model, rtol, supported)
     return _count_sparse(model, rtol, supported)
 
@@ -188,10 +136,7 @@ def _count_dense(model, rtol, supported):
     C = model.Cs.toarray()
     m, n = C.shape
     if m and n:
-        try:
-            U, s, Vt = sla.svd(C, full_matrices=True, lapack_driver="gesdd")
-        except sla.LinAlgError:   # gesdd can fail to converge where the slower gesvd does not
-            U, s, Vt = sla.svd(C, full_matrices=True, lapack_driver="gesvd")
+        U, s, Vt = la.singular_values(C, full=True)
     else:
         U, s, Vt = np.eye(m), np.zeros(0), np.eye(n)
     smax = s[0] if len(s) else 0.0
@@ -225,18 +170,19 @@ def _count_sparse(model, rtol, supported):
     try:
         r = sparseqr.rank(C, rtol)
     except sparseqr.SparseBackendUnavailable as exc:
-        raise SolverError(f"the {m} x {n} operator is too large for the dense SVD ({_gb(dense_memory((m, n)))}); "
-                          f"the sparse path needs pyspqr: pip install pyspqr") from exc
+        need = la.gigabytes(la.dense_memory((m, n)))
+        raise SolverError(f"counting the {m} x {n} operator: the sparse path needs pyspqr (pip install pyspqr); "
+                          f"the dense SVD would need {need} (linalg='dense')") from exc
     except sparseqr.NullityLimitError as exc:
         raise SolverError(f"sparse counting of the {m} x {n} operator: {exc}; count it densely "
-                          f"(linalg='dense', {_gb(dense_memory((m, n)))})") from exc
+                          f"(linalg='dense', {la.gigabytes(la.dense_memory((m, n)))})") from exc
     M = n - r.rank - (0 if supported else 6)
     return Counts(M, m - r.rank, r.rank, n, m, supported, r.gap, r.sigma_max, "sparse", rtol, model, _sparse=r)
 
 
 def _check_basis_size(counts, rows, cols, what):
     if rows * cols > BASIS_ENTRIES:
-        raise SolverError(f"the {what} basis would be {rows} x {cols} ({_gb(8 * rows * cols)}); use "
+        raise SolverError(f"the {what} basis would be {rows} x {cols} ({la.gigabytes(8 * rows * cols)}); use "
                           f"Counts.{'self_stress_sample' if what == 'self-stress' else 'mechanism_sample'}() "
                           f"for one generic member")
 
@@ -302,7 +248,7 @@ def generic_graph_mechanisms(pattern, seed=0, rtol=1e-9):
 
     The bar rows (the pattern's edges and every pair of vertices of a panel)
     are assembled as a sparse matrix and ranked by the same dense/sparse
-    choice as the structure's operator (:func:`choose_linalg`).
+    choice as the structure's operator (:func:`chrono_origami.linalg.choose_method`).
     """
     rng = np.random.default_rng(seed)
     nv = pattern.n_vertices
@@ -319,7 +265,7 @@ def generic_graph_mechanisms(pattern, seed=0, rtol=1e-9):
     c = np.column_stack([3 * a[:, None] + np.arange(3), 3 * b[:, None] + np.arange(3)]).ravel()
     v = np.column_stack([-d, d]).ravel()
     A = sp.csr_matrix((v, (r, c)), shape=(len(bars), 3 * nv))
-    if choose_linalg(A.shape) == "dense":
+    if la.choose_method(A.shape) == "dense":
         s = np.linalg.svd(A.toarray(), compute_uv=False)
         rank = int(np.sum(s > rtol * s[0]))
     else:

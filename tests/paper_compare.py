@@ -1,4 +1,4 @@
-"""Comparison of computed hinge actions with the paper's tables.
+"""Comparison of computed hinge actions with the paper's tables (a test helper: only the tests use it).
 
 The paper's sign convention changes from row to row (some rows give the
 action on the neighbour, some use the opposite n and m). A row therefore

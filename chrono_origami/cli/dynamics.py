@@ -1,0 +1,93 @@
+"""The ``dynamics`` command and the common command line of the dynamics scenes.
+
+``python -m chrono_origami dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
+integrates the motion (:func:`chrono_origami.dynamics.dynamics`) and writes
+the history (:func:`chrono_origami.dynamics.history.write_history`). A motion
+stopped by a :class:`~chrono_origami.errors.DynamicsError` first writes what
+it recorded to ``--out``, then exits 1 with the one-line error.
+"""
+import sys
+
+from .. import engines
+from . import app, inputs
+
+
+def run_options(ap, time=None, dt=None, output_interval=None, integrators=None):
+    """The options every dynamics run takes, on ``ap``: --time, --dt (required when no default is given),
+    --integrator (``integrators``: the choices), --output-interval, --out, --viz, --png-frames, --quiet."""
+    for name, value, what in (("--time", time, "duration of the motion"), ("--dt", dt, "time step")):
+        if value is None:
+            ap.add_argument(name, type=float, required=True, help=f"{what} (s)")
+        else:
+            ap.add_argument(name, type=float, default=value, help=f"{what} (s, default {value:g})")
+    ap.add_argument("--integrator", choices=integrators, help="integrator (default: the engine's first: hht for chrono)")
+    ap.add_argument("--output-interval", type=float, default=output_interval,
+                    help="s between recorded frames (default: " + (f"{output_interval:g})" if output_interval else
+                                                                      "every step)"))
+    ap.add_argument("--out", metavar="DIR", help="write energy.csv, momentum.csv, constraints.csv, hinges_t.csv, "
+                                                 "supports_t.csv and motion.fold here")
+    ap.add_argument("--viz", action="store_true", help="play the motion in Chrono's Irrlicht viewer (until closed)")
+    ap.add_argument("--png-frames", metavar="DIR", help="one Irrlicht PNG per recorded frame (headless: xvfb-run)")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only on a terminal anyway)")
+    return ap
+
+
+def motion(fn, out_dir=None):
+    """``fn()`` (a run that integrates a motion); a stopped motion writes what it recorded to ``out_dir`` and re-raises."""
+    from ..dynamics import report
+    from ..errors import DynamicsError
+
+    try:
+        return fn()
+    except DynamicsError as e:
+        with app.output(out_dir):
+            report.partial(e, out_dir)
+        raise
+
+
+def scene(ap, run, argv=None):
+    """Run a dynamics scene and exit: parse ``argv``, ``run(args)`` through :func:`motion` and :func:`.app.run`."""
+    args = ap.parse_args(argv)
+    sys.exit(app.run(motion, lambda: run(args), args.out))
+
+
+def _options(description):
+    from ..dynamics import INTEGRATORS
+
+    ap = inputs.add_input(app.parser(description))
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help="engine (default: chrono where PyChrono imports, else reference)")
+    ap.add_argument("--motor", action="append", default=[], metavar="H:FUNC",
+                    help="hinge motor, repeatable: H:FUNC or H:MODE:FUNC, MODE angle (default, rad), speed (rad/s) "
+                         "or torque; FUNC an expression in t, e.g. 3:0.5*(1-cos(pi*t)); angles from the start, "
+                         "rotation of the hinge's second panel about its first panel's edge")
+    ap.add_argument("--spring", action="append", default=[], metavar="H:K,C,REST",
+                    help="torsional crease spring-damper, repeatable: hinges (e.g. 1,4-6 or all), stiffness K "
+                         "(moment/rad), damping C (moment s/rad, default 0), rest fold angle REST (rad, FOLD sign; "
+                         "default the initial angle)")
+    ap.add_argument("--frame", type=int, default=0, help="start from this frame of FILE (file_frames; default 0)")
+    return run_options(ap, integrators=sorted({n for names in INTEGRATORS.values() for n in names}))
+
+
+@app.command("dynamics", "integrate the motion of a FOLD structure in time (gravity, loads, motors, crease springs)",
+             _options)
+def dynamics_command(args):
+    """Motors and springs from ``--motor``/``--spring``, the start from ``--frame``; prints the energy balance,
+    the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
+    from ..dynamics import dynamics, inputs as dyn_inputs, report
+
+    structure = inputs.read_input(args)
+    H = len(structure.pattern.hinges)
+    motors = [dyn_inputs.parse_motor(m, H) for m in args.motor]
+    springs = [s for text in args.spring for s in dyn_inputs.parse_spring(text, H)]
+    initial = dyn_inputs.InitialState.from_fold_frame(args.file, args.frame) if args.frame else None
+
+    def go():
+        hist = dynamics(structure, args.engine, time=args.time, dt=args.dt, integrator=args.integrator,
+                        motors=motors, springs=springs, initial=initial, output_interval=args.output_interval,
+                        progress=False if args.quiet else None)
+        with app.output(args.out):
+            report.finish(hist, args.out, args.png_frames, args.viz)
+
+    motion(go, args.out)
+    return app.EXIT_OK
