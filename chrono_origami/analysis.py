@@ -36,7 +36,7 @@ def counts_summary(structure, counts):
     d = {"M": int(counts.M), "S": int(counts.S), "rank": int(counts.rank),
          "n_dof": int(counts.n_dof), "n_constraints": int(counts.n_constraints),
          "sigma_min_kept_rel": float(kept), "sigma_max_dropped_rel": float(dropped),
-         "rank_rtol": counts.rtol}
+         "rank_rtol": counts.rtol, "linalg": counts.linalg}
     d.update(rules.as_dict())
     generic = (not structure.supports) and structure.n_sliding == 0
     d["singular"] = bool(counts.M > rules.M_BF) if generic else None

@@ -14,8 +14,12 @@ Methods
 -------
 * ``"dense"``: LAPACK SVD of the dense array (``gesdd``; ``gesvd`` when
   ``gesdd`` does not converge).
-* ``"sparse"``: shift-and-invert Lanczos (ARPACK through SciPy, SuperLU
-  factor) on the Gram matrix G = A^T A for the eigenpairs nearest zero,
+* ``"sparse"``: the sparse QR path of :mod:`chrono_origami.sparseqr`
+  (SuiteSparseQR of the regularised operator, Lanczos on (R^T R)^-1): no
+  squaring, both null spaces, resolves singular values far below the
+  tolerance. Where pyspqr is not installed, the fallback is shift-and-invert
+  Lanczos (ARPACK through SciPy, SuperLU factor) on the Gram matrix G = A^T A
+  for the eigenpairs nearest zero,
   growing their number until one is not in the null space; a vector v counts
   as null when |A v| <= rtol sigma_max (the residual is computed on A itself,
   so the squaring in G does not square the tolerance). No dense matrix of the
@@ -25,17 +29,24 @@ Methods
   value), so with the default tolerance the decision is sound while the kept
   singular values stay above about 1e-7 sigma_max and the dropped ones below
   1e-8; a tolerance much below 1e-8 is beyond this method.
-* ``"auto"``: dense when A has at most :data:`DENSE_LIMIT` columns.
+* ``"auto"``: dense when A has at most :data:`DENSE_LIMIT` columns
+  (:func:`choose_method`); forcing "dense" on an operator whose SVD does not
+  fit in memory is a one-line :class:`~chrono_origami.errors.SolverError`
+  with the memory needed.
 
-Issue 9 adds a sparse rank-revealing QR (SuiteSparseQR) as another method
-behind the same functions.
+Gap convention: (smallest kept, largest dropped) singular value relative to
+sigma_max, NaN when nothing is kept, 0.0 when nothing is dropped.
 """
+import os
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
+
+from . import sparseqr
+from .errors import SolverError
 
 #: Relative tolerance of every rank decision: singular values below ``RANK_RTOL * sigma_max`` are zero.
 #: Round-off in a scaled operator is about 1e-13 sigma_max (Chrono writes its matrices with 13 significant
@@ -54,6 +65,9 @@ DENSE_LIMIT = 1500
 SMALL_OPERATOR = 60
 
 METHODS = ("auto", "dense", "sparse")
+
+#: Forcing the dense method is refused when its SVD needs more than this fraction of the available memory.
+DENSE_MEMORY_FRACTION = 0.8
 
 
 @dataclass
@@ -82,12 +96,54 @@ class NullSpace:
         return self.basis.shape[1]
 
 
-def _method(A, method):
+def choose_method(shape, method="auto"):
+    """"dense" or "sparse" for an m x n operator: ``auto`` is dense up to :data:`DENSE_LIMIT` columns.
+
+    Forcing "dense" on an operator whose full SVD would need more than
+    :data:`DENSE_MEMORY_FRACTION` of the available memory raises a one-line
+    :class:`~chrono_origami.errors.SolverError` with the memory needed.
+    """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
+    m, n = shape
     if method == "auto":
-        return "dense" if A.shape[1] <= DENSE_LIMIT else "sparse"
+        return "dense" if n <= DENSE_LIMIT else "sparse"
+    if method == "dense":
+        need, avail = dense_memory(shape), available_memory()
+        if avail is not None and need > DENSE_MEMORY_FRACTION * avail:
+            raise SolverError(f"the dense SVD of the {m} x {n} operator needs about {gigabytes(need)} of memory, "
+                              f"{gigabytes(avail)} is available; use the sparse method")
     return method
+
+
+def dense_memory(shape):
+    """Bytes the dense method holds at once: the operator (and its copy), U (m x m), Vt (n x n), LAPACK's work."""
+    m, n = shape
+    return 8 * (2 * m * n + m * m + n * n + 4 * min(m, n) ** 2)
+
+
+def available_memory():
+    """Available physical memory in bytes (MemAvailable of /proc/meminfo), or None where unknown."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def gigabytes(nbytes):
+    """'1.7 GB' or '350 MB'."""
+    return f"{nbytes / 2 ** 30:.1f} GB" if nbytes >= 2 ** 30 else f"{nbytes / 2 ** 20:.0f} MB"
+
+
+def _method(A, method):
+    return choose_method(A.shape, method)
 
 
 def singular_values(A, full=False):
@@ -111,16 +167,16 @@ def _count(s, rtol):
     """Rank and gap from singular values ``s`` (descending)."""
     smax = float(s[0]) if len(s) else 0.0
     if smax == 0:
-        return 0, 0.0, (None, None)
+        return 0, 0.0, (np.nan, 0.0)
     r = int(np.sum(s > rtol * smax))
-    gap = (float(s[r - 1] / smax) if r else None, float(s[r] / smax) if r < len(s) else None)
+    gap = (float(s[r - 1] / smax) if r else np.nan, float(s[r] / smax) if r < len(s) else 0.0)
     return r, smax, gap
 
 
 def _dense(A, rtol, left):
     m, n = A.shape
     if m == 0 or n == 0:
-        return NullSpace(np.eye(n), 0, 0.0, (None, None), np.eye(m) if left else None, "dense")
+        return NullSpace(np.eye(n), 0, 0.0, (np.nan, 0.0), np.eye(m) if left else None, "dense")
     U, s, Vt = singular_values(A, full=True)
     r, smax, gap = _count(s, rtol)
     return NullSpace(Vt[r:].T, r, smax, gap, U[:, r:] if left else None, "dense")
@@ -131,18 +187,18 @@ def _sparse(A, rtol):
     A = sp.csr_matrix(A)
     m, n = A.shape
     if m == 0 or n == 0:
-        return NullSpace(np.eye(n), 0, 0.0, (None, None), None, "sparse")
+        return NullSpace(np.eye(n), 0, 0.0, (np.nan, 0.0), None, "sparse")
     G = (A.T @ A).tocsc()
     G.eliminate_zeros()
     if G.nnz == 0:
-        return NullSpace(np.eye(n), 0, 0.0, (None, None), None, "sparse")
+        return NullSpace(np.eye(n), 0, 0.0, (np.nan, 0.0), None, "sparse")
     if n < 3:   # too small for ARPACK at all
         vals, vecs = np.linalg.eigh(G.toarray())
         smax = float(np.sqrt(max(vals.max(), 0.0)))
     else:
         smax = float(np.sqrt(max(spla.eigsh(G, k=1, which="LA", return_eigenvectors=False)[0], 0.0)))
     if smax == 0:
-        return NullSpace(np.eye(n), 0, 0.0, (None, None), None, "sparse")
+        return NullSpace(np.eye(n), 0, 0.0, (np.nan, 0.0), None, "sparse")
     if n >= 3:
         shift = -1e-10 * smax * smax
         lu = spla.splu((G - shift * sp.identity(n, format="csc")).tocsc())
@@ -164,30 +220,42 @@ def _sparse(A, rtol):
     kept = res[~zero]
     # the largest dropped singular value: of A restricted to the null space found
     dropped = np.linalg.svd(np.asarray(A @ N), compute_uv=False) if N.shape[1] else np.zeros(0)
-    gap = (float(kept.min() / smax) if kept.size else None, float(dropped.max() / smax) if dropped.size else None)
+    gap = (float(kept.min() / smax) if kept.size else np.nan, float(dropped.max() / smax) if dropped.size else 0.0)
     return NullSpace(N, n - N.shape[1], smax, gap, None, "sparse")
+
+
+def _sparse_qr(A, rtol, left):
+    """Null space of A (and of A^T when ``left``) by the sparse QR path (:mod:`chrono_origami.sparseqr`)."""
+    A = sp.csc_matrix(A, dtype=float)
+    m, n = A.shape
+    if min(m, n) == 0 or A.nnz == 0:
+        return NullSpace(np.eye(n), 0, 0.0, (np.nan, 0.0), np.eye(m) if left else None, "sparse")
+    r = sparseqr.rank(A, rtol, side="right")
+    L = sparseqr.rank(A, rtol, sigma_max=r.sigma_max, side="left").null_vectors if left else None
+    return NullSpace(r.null_vectors, r.rank, r.sigma_max, r.gap, L, "sparse")
 
 
 def null_space(A, rtol=RANK_RTOL, method="auto", left=False):
     """:class:`NullSpace` of the m x n operator ``A`` (dense array or SciPy sparse) by ``method`` (module doc).
 
-    ``left``: also an orthonormal basis of null(A^T) (the dense method only; None from the sparse one).
-    The sparse method examines the eigenpairs of A^T A nearest zero; when
-    the null space has n - 2 or more dimensions ARPACK cannot look past it
-    and all of them are taken as null.
+    ``left``: also an orthonormal basis of null(A^T) (dense, or sparse with
+    pyspqr; None from the Gram fallback). The Gram fallback examines the
+    eigenpairs of A^T A nearest zero; when the null space has n - 2 or more
+    dimensions ARPACK cannot look past it and all of them are taken as null.
     """
     method = _method(A, method)
     if method == "dense":
         return _dense(A.toarray() if sp.issparse(A) else np.asarray(A, float), rtol, left)
+    if sparseqr.available():
+        return _sparse_qr(A, rtol, left)
     return _sparse(A, rtol)
 
 
 def rank(A, rtol=RANK_RTOL, method="auto"):
     """Numerical rank of ``A`` under the rank rule (module doc).
 
-    Dense: singular values only. Sparse: through the null space of the
-    smaller side (A^T when A has fewer rows than columns), so the Gram
-    matrix is min(m, n) square.
+    Dense: singular values only. Sparse: the sparse QR path on the side with
+    fewer columns; the Gram fallback through the null space of that side.
     """
     method = _method(A, method)
     m, n = A.shape
@@ -195,6 +263,8 @@ def rank(A, rtol=RANK_RTOL, method="auto"):
         return 0
     if method == "dense":
         return _count(singular_values(A), rtol)[0]
+    if sparseqr.available():
+        return sparseqr.rank(A, rtol).rank
     if m < n:
         return m - _sparse(sp.csr_matrix(A).T, rtol).dim
     return n - _sparse(A, rtol).dim

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from chrono_origami import linalg
+from chrono_origami import linalg, sparseqr
 from chrono_origami.patterns import miura
 from chrono_origami.reference import counting
 from chrono_origami.reference.model import assemble
@@ -53,12 +53,30 @@ def test_dense_and_sparse_null_spaces_span_the_same_space():
     np.testing.assert_allclose(exact @ (exact.T @ d.basis), d.basis, atol=1e-9)
 
 
-def test_left_null_space_of_the_dense_method():
+def test_left_null_space(monkeypatch):
     A, _ = graded(np.ones(7), 12, 9, seed=1)
     ns = linalg.null_space(A, method="dense", left=True)
     assert ns.left.shape == (12, 5)
     assert np.abs(A.T @ ns.left).max() < 1e-12
+    if sparseqr.available():     # the sparse QR path has it too, the same subspace
+        L = linalg.null_space(A, method="sparse", left=True).left
+        assert L.shape == (12, 5)
+        np.testing.assert_allclose(ns.left @ (ns.left.T @ L), L, atol=1e-9)
+    monkeypatch.setattr(sparseqr, "available", lambda: False)   # the Gram fallback has none
     assert linalg.null_space(A, method="sparse", left=True).left is None
+
+
+@pytest.mark.parametrize("backend", ["sparse QR", "Gram fallback"])
+def test_both_sparse_backends_decide_the_same(backend, monkeypatch):
+    if backend == "Gram fallback":
+        monkeypatch.setattr(sparseqr, "available", lambda: False)
+    elif not sparseqr.available():
+        pytest.skip("pyspqr is not installed")
+    sigma = np.r_[np.linspace(1.0, 0.5, 14), 1e-6, 1e-12]
+    A, _ = graded(sigma, 40, 30)
+    ns = linalg.null_space(A, method="sparse")
+    assert (ns.rank, ns.dim) == (15, 15) and linalg.rank(A, method="sparse") == 15
+    assert ns.gap[0] == pytest.approx(1e-6, rel=1e-3)
 
 
 def test_auto_switches_at_the_dense_limit(monkeypatch):

@@ -214,7 +214,7 @@ def _hinge_form(hinge_form, form):
     return aliases[form]
 
 
-def count(structure, hinge_form="mate", rtol=RANK_RTOL, built=None, workdir=None, form=None):
+def count(structure, hinge_form="mate", rtol=RANK_RTOL, built=None, workdir=None, form=None, linalg="auto"):
     """Numeric M and S (``reference.counting.Counts``) from Chrono's own constraint Jacobian.
 
     ``built``: count an existing :class:`~.system.ChronoStructure` (its
@@ -224,7 +224,7 @@ def count(structure, hinge_form="mate", rtol=RANK_RTOL, built=None, workdir=None
     if built is None:
         built = build_system(structure, hinge_form=hinge_form, visual=False)
     model = chrono_model(built, workdir)
-    counts = _counting.count(built.structure, rtol=rtol, model=model)
+    counts = _counting.count(built.structure, rtol=rtol, model=model, linalg=linalg)
     return counts
 
 
@@ -380,7 +380,8 @@ def static_equilibrium(system, use_tangent_stiffness=True, max_iterations=MAX_IT
 
 
 def static(structure, allow_indeterminate=False, hinge_form="mate", method="linear", solver="sparse_qr",
-           use_tangent_stiffness=True, max_iterations=MAX_ITERATIONS, rtol=RANK_RTOL, built=None, form=None):
+           use_tangent_stiffness=True, max_iterations=MAX_ITERATIONS, rtol=RANK_RTOL, built=None, form=None,
+           linalg="auto"):
     """Hinge internal actions and support reactions computed in Chrono (``results.StaticResult``, engine "chrono").
 
     hinge_form: "mate", "lock" or "points" (see ``system.build_system``);
@@ -401,7 +402,7 @@ def static(structure, allow_indeterminate=False, hinge_form="mate", method="line
         built = build_system(structure, hinge_form=hinge_form, use_tangent_stiffness=use_tangent_stiffness,
                              visual=False, anchor=not structure.supports)
     structure = built.structure
-    counts = count(structure, rtol=rtol, built=built)
+    counts = count(structure, rtol=rtol, built=built, linalg=linalg)
     if not counts.isostatic:
         if not allow_indeterminate:
             raise IndeterminateError(

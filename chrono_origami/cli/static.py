@@ -33,6 +33,7 @@ def options(ap):
     ap.add_argument("--engine", choices=engines.ENGINES, default=None,
                     help="analysis engine (default: chrono where PyChrono imports, else reference)")
     ap.add_argument("--out", metavar="DIR", help="write counts.json, hinges.csv, supports.csv here")
+    linalg_option(ap)
     ap.add_argument("--all-door", action="store_true",
                     help="make every hinge a door hinge (the structure before any hinge was made sliding)")
     ap.add_argument("--min-norm", action="store_true",
@@ -42,6 +43,12 @@ def options(ap):
     ap.add_argument("--viz", action="store_true", help="open the structure in Chrono's Irrlicht viewer")
     ap.add_argument("--screenshot", metavar="FILE", help="render one frame of the Irrlicht view to a PNG")
     return ap
+
+
+def linalg_option(ap):
+    """``--linalg auto|dense|sparse``: the rank and solve path (``reference.counting.choose_linalg``)."""
+    ap.add_argument("--linalg", choices=("auto", "dense", "sparse"), default="auto",
+                    help="rank, null spaces and solves: dense SVD, sparse QR, or chosen by size (default)")
 
 
 def parser(description):
@@ -80,7 +87,7 @@ def report(structure, args, out=None):
         structure = replace(structure, hinge_kinds=(DOOR,) * len(structure.hinge_kinds),
                             name=f"{structure.name}, all door hinges")
     engine = engines.resolve(args.engine)
-    counts = analysis.count(structure, engine)
+    counts = analysis.count(structure, engine, linalg=args.linalg)
     summary = analysis.counts_summary(structure, counts)
     print(f"{structure.name}: {structure.pattern!r}", file=out)
     print(f"engine: {engine}; M = {counts.M} mechanisms, S = {counts.S} self-stress states "
@@ -95,7 +102,7 @@ def report(structure, args, out=None):
             tables.write_counts(summary, args.out)
     result = None
     if counts.isostatic or args.min_norm:
-        result = analysis.static(structure, engine, allow_indeterminate=args.min_norm)
+        result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, linalg=args.linalg)
         print(tables.format_result(result), file=out)
         if args.out and result.status == "determined":
             with app.output(args.out):
@@ -125,6 +132,10 @@ def write_self_stress(structure, counts, out_dir, out=None):
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     from ..reference import statics
 
+    if counts.linalg == "sparse" and counts.S > statics.LIST_LIMIT:
+        print(f"the {counts.S} self-stress states are not tabulated one by one on the sparse path (more than "
+              f"{statics.LIST_LIMIT}); no self_stress.csv", file=out)
+        return
     rows = []
     for k, acts in enumerate(statics.self_stress_actions(structure, counts)):
         for a in acts:
@@ -160,6 +171,7 @@ def _count_options(description):
     ap.add_argument("--engine", choices=engines.ENGINES, default=None,
                     help="engine whose constraint Jacobian is counted (default: chrono where PyChrono imports)")
     ap.add_argument("--out", metavar="DIR", help="write counts.json here")
+    linalg_option(ap)
     return ap
 
 
@@ -167,7 +179,7 @@ def _count_options(description):
 def count_command(args):
     structure = inputs.read_input(args)
     engine = engines.resolve(args.engine)
-    counts = analysis.count(structure, engine)
+    counts = analysis.count(structure, engine, linalg=args.linalg)
     s = analysis.counts_summary(structure, counts)
     n_door = len(structure.hinge_kinds) - structure.n_sliding
     n_sup = sum(len(x.dofs) for x in structure.supports)

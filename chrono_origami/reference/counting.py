@@ -24,39 +24,88 @@ framework at random vertex positions: exact for triangulated patterns).
 from dataclasses import dataclass, field
 
 import numpy as np
-import scipy.linalg as sla
+import scipy.sparse as sp
 
+from .. import linalg as la
+from ..errors import SolverError
 from ..linalg import RANK_RTOL  # noqa: F401 (the one rank tolerance, re-exported)
 from ..structure import SLIDING
 from .model import assemble
 
+#: Bases larger than this many numbers (rows x states) are not formed (``Counts.mechanisms``, ``self_stresses``).
+BASIS_ENTRIES = 50_000_000
+
 
 @dataclass
 class Counts:
+    """Numeric counts of a structure's compatibility operator (``model.Cs``).
+
+    ``gap``: (smallest kept, largest dropped) singular value relative to the
+    largest, from the dense SVD or estimated by the sparse path
+    (:mod:`chrono_origami.sparseqr`). ``linalg``: "dense" or "sparse".
+    ``mechanisms`` (6P x M, scaled velocities (omega, w / L), rigid motions
+    removed when unsupported) and ``self_stresses`` (m x S, scaled
+    multipliers mu) are orthonormal bases formed on first use; the sparse path
+    forms them only when they are small (:data:`BASIS_ENTRIES`), and
+    :meth:`self_stress_sample` / :meth:`mechanism_sample` give one generic
+    member of each space at any size.
+    """
+
     M: int
     S: int
     rank: int
     n_dof: int
     n_constraints: int
     supported: bool
-    singular_values: np.ndarray = field(repr=False)
-    mechanisms: np.ndarray = field(repr=False)      # (6P x M), scaled velocities (omega, w/L)
-    self_stresses: np.ndarray = field(repr=False)   # (m x S), scaled multipliers mu
+    gap: tuple
+    sigma_max: float
+    linalg: str
     rtol: float = RANK_RTOL
     model: object = field(default=None, repr=False)
-
-    @property
-    def gap(self):
-        """(smallest kept, largest dropped) singular value, relative to the largest."""
-        s = self.singular_values
-        smax = s[0] if len(s) else 1.0
-        kept = s[self.rank - 1] / smax if self.rank else np.nan
-        dropped = s[self.rank] / smax if self.rank < len(s) else 0.0
-        return kept, dropped
+    singular_values: np.ndarray = field(default=None, repr=False)   # dense path only
+    _bases: dict = field(default_factory=dict, repr=False)
+    _sparse: object = field(default=None, repr=False)                 # sparseqr.SparseRank (sparse path)
 
     @property
     def isostatic(self):
         return self.M == 0 and self.S == 0
+
+    @property
+    def mechanisms(self):
+        """Orthonormal basis (6P x M) of the internal mechanisms (scaled velocities)."""
+        if "mechanisms" not in self._bases:
+            self._bases["mechanisms"] = _mechanism_basis(self)
+        return self._bases["mechanisms"]
+
+    @property
+    def self_stresses(self):
+        """Orthonormal basis (m x S) of the self-stress states (scaled multipliers)."""
+        if "self_stresses" not in self._bases:
+            self._bases["self_stresses"] = _left_null_basis(self)
+        return self._bases["self_stresses"]
+
+    def self_stress_sample(self, seed=0):
+        """A generic self-stress state (m,), unit norm: the residual of a random vector's least-squares fit by range(Cs).
+
+        Its non-zero rows are those of every hinge and support that carries
+        some self-stress (with probability one). Zero vector when S = 0.
+        """
+        if self.S == 0:
+            return np.zeros(self.n_constraints)
+        if self._sparse is None or self._sparse.qr is None or self._sparse.qr.transposed:
+            B = self.self_stresses
+            z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
+        else:
+            z = _range_residual(self, np.random.default_rng(seed).standard_normal(self.n_constraints))
+        return z / np.linalg.norm(z)
+
+    def mechanism_sample(self, seed=0):
+        """A generic mechanism (6P,), unit norm (zero vector when M = 0)."""
+        if self.M == 0:
+            return np.zeros(self.n_dof)
+        B = self.mechanisms
+        z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
+        return z / np.linalg.norm(z)
 
 
 def rigid_motions(n_bodies, x0=None):
@@ -68,28 +117,104 @@ def rigid_motions(n_bodies, x0=None):
     return B / np.sqrt(n_bodies)
 
 
-def count(structure, form="hinge", rtol=RANK_RTOL, model=None):
-    """Numeric M and S of ``structure`` with bases of mechanisms and self-stress states."""
+def count(structure, form="hinge", rtol=RANK_RTOL, model=None, linalg="auto"):
+    """Numeric M and S of ``structure`` (:class:`Counts`), by the dense SVD or the sparse QR path.
+
+    ``linalg``: "auto" (dense up to :data:`~chrono_origami.linalg.DENSE_LIMIT`
+    columns), "dense" or "sparse" (:func:`chrono_origami.linalg.choose_method`). Both paths apply the same rank rule: singular values
+    at most ``rtol`` times the largest are zero.
+    """
     model = model or assemble(structure, form)
+    m, n = model.Cs.shape
+    supported = len(structure.supports) > 0
+    if la.choose_method((m, n), linalg) == "dense":
+        return _count_dense(model, rtol, supported)
+    return _count_sparse(model, rtol, supported)
+
+
+def _count_dense(model, rtol, supported):
     C = model.Cs.toarray()
     m, n = C.shape
-    U, s, Vt = sla.svd(C, full_matrices=True, lapack_driver="gesvd") if m and n else (np.eye(m), np.zeros(0), np.eye(n))
+    if m and n:
+        U, s, Vt = la.singular_values(C, full=True)
+    else:
+        U, s, Vt = np.eye(m), np.zeros(0), np.eye(n)
     smax = s[0] if len(s) else 0.0
     rank = int(np.sum(s > rtol * smax)) if smax > 0 else 0
-    null_C = Vt[rank:].T
-    self_stress = U[:, rank:]
-    supported = len(structure.supports) > 0
-    if not supported:
-        R = rigid_motions(model.n_bodies)
-        # remove the rigid motions from the null space
-        P = null_C - R @ (R.T @ null_C)
-        Q, sv, _ = np.linalg.svd(P, full_matrices=False)
-        k = int(np.sum(sv > 1e-6))
-        mech = Q[:, :k]
-    else:
-        mech = null_C
-    M = mech.shape[1]
-    return Counts(M, m - rank, rank, n, m, supported, s, mech, self_stress, rtol, model)
+    kept = s[rank - 1] / smax if rank else np.nan
+    dropped = s[rank] / smax if rank < len(s) else 0.0
+    mech = _remove_rigid(Vt[rank:].T, model.n_bodies, supported)
+    c = Counts(mech.shape[1], m - rank, rank, n, m, supported, (kept, dropped), float(smax), "dense", rtol, model,
+               singular_values=s)
+    c._bases.update(mechanisms=mech, self_stresses=U[:, rank:])
+    return c
+
+
+def _remove_rigid(null_C, n_bodies, supported):
+    """Orthonormal basis of null(Cs) less the rigid motions (unsupported structures)."""
+    if supported:
+        return null_C
+    R = rigid_motions(n_bodies)
+    P = null_C - R @ (R.T @ null_C)
+    if P.shape[1] == 0:
+        return P
+    Q, sv, _ = np.linalg.svd(P, full_matrices=False)
+    return Q[:, :int(np.sum(sv > 1e-6))]
+
+
+def _count_sparse(model, rtol, supported):
+    from .. import sparseqr
+
+    C = model.Cs
+    m, n = C.shape
+    try:
+        r = sparseqr.rank(C, rtol)
+    except sparseqr.SparseBackendUnavailable as exc:
+        need = la.gigabytes(la.dense_memory((m, n)))
+        raise SolverError(f"counting the {m} x {n} operator: the sparse path needs pyspqr (pip install pyspqr); "
+                          f"the dense SVD would need {need} (linalg='dense')") from exc
+    except sparseqr.NullityLimitError as exc:
+        raise SolverError(f"sparse counting of the {m} x {n} operator: {exc}; count it densely "
+                          f"(linalg='dense', {la.gigabytes(la.dense_memory((m, n)))})") from exc
+    M = n - r.rank - (0 if supported else 6)
+    return Counts(M, m - r.rank, r.rank, n, m, supported, r.gap, r.sigma_max, "sparse", rtol, model, _sparse=r)
+
+
+def _check_basis_size(counts, rows, cols, what):
+    if rows * cols > BASIS_ENTRIES:
+        raise SolverError(f"the {what} basis would be {rows} x {cols} ({la.gigabytes(8 * rows * cols)}); use "
+                          f"Counts.{'self_stress_sample' if what == 'self-stress' else 'mechanism_sample'}() "
+                          f"for one generic member")
+
+
+def _mechanism_basis(counts):
+    r = counts._sparse
+    if not r.qr.transposed:        # the null vectors found are null(Cs)
+        return _remove_rigid(r.null_vectors, counts.model.n_bodies, counts.supported)
+    _check_basis_size(counts, counts.n_dof, counts.M, "mechanism")
+    from .. import sparseqr
+    other = sparseqr.rank(counts.model.Cs, counts.rtol, sigma_max=r.sigma_max, side="right")
+    return _remove_rigid(other.null_vectors, counts.model.n_bodies, counts.supported)
+
+
+def _left_null_basis(counts):
+    r = counts._sparse
+    if r.qr.transposed:            # the null vectors found are null(Cs^T)
+        return r.null_vectors
+    if counts.S == 0:
+        return np.zeros((counts.n_constraints, 0))
+    _check_basis_size(counts, counts.n_constraints, counts.S, "self-stress")
+    from .. import sparseqr
+    other = sparseqr.rank(counts.model.Cs, counts.rtol, sigma_max=r.sigma_max, side="left")
+    return other.null_vectors
+
+
+def _range_residual(counts, g, steps=8):
+    """g - Cs x with x the least-squares fit, by the sparse path's regularised R and iterative refinement."""
+    from .. import sparseqr
+
+    r = counts._sparse
+    return sparseqr.range_residual(r, counts.model.Cs, g, steps)
 
 
 # ------------------------------------------------------------------ counting rules
@@ -118,23 +243,36 @@ def bar_framework_index(pattern):
     return 3 * pattern.n_vertices - 6 - len(pattern.edges) - sum(2 * len(loop) - 6 for loop in pattern.panels)
 
 
-def generic_graph_mechanisms(pattern, seed=0):
-    """Internal mechanisms of the bar framework with rigid panels at random vertex positions."""
+def generic_graph_mechanisms(pattern, seed=0, rtol=1e-9):
+    """Internal mechanisms of the bar framework with rigid panels at random vertex positions.
+
+    The bar rows (the pattern's edges and every pair of vertices of a panel)
+    are assembled as a sparse matrix and ranked by the same dense/sparse
+    choice as the structure's operator (:func:`chrono_origami.linalg.choose_method`).
+    """
     rng = np.random.default_rng(seed)
     nv = pattern.n_vertices
     X = rng.standard_normal((nv, 3))
-    bars = set(pattern.edges)
+    pairs = [np.array(pattern.edges, dtype=np.int64).reshape(-1, 2)]
     for loop in pattern.panels:
-        k = len(loop)
-        bars.update(tuple(sorted((loop[i], loop[j]))) for i in range(k) for j in range(i + 1, k))
-    bars = sorted(bars)
-    A = np.zeros((len(bars), 3 * nv))
-    for r, (a, b) in enumerate(bars):
-        d = X[b] - X[a]
-        A[r, 3 * a:3 * a + 3] = -d
-        A[r, 3 * b:3 * b + 3] = d
-    s = np.linalg.svd(A, compute_uv=False)
-    return 3 * nv - 6 - int(np.sum(s > 1e-9 * s[0]))
+        i, j = np.triu_indices(len(loop), 1)
+        L = np.asarray(loop)
+        pairs.append(np.column_stack([L[i], L[j]]))
+    bars = np.unique(np.sort(np.vstack(pairs), axis=1), axis=0)
+    a, b = bars[:, 0], bars[:, 1]
+    d = X[b] - X[a]
+    r = np.repeat(np.arange(len(bars)), 6)
+    c = np.column_stack([3 * a[:, None] + np.arange(3), 3 * b[:, None] + np.arange(3)]).ravel()
+    v = np.column_stack([-d, d]).ravel()
+    A = sp.csr_matrix((v, (r, c)), shape=(len(bars), 3 * nv))
+    if la.choose_method(A.shape) == "dense":
+        s = np.linalg.svd(A.toarray(), compute_uv=False)
+        rank = int(np.sum(s > rtol * s[0]))
+    else:
+        from .. import sparseqr
+
+        rank = sparseqr.rank(A, rtol).rank
+    return 3 * nv - 6 - rank
 
 
 def counting_rules(structure, M=None):

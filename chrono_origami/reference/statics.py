@@ -9,6 +9,7 @@ states, any multiple of which may be added.
 """
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse.linalg as spla
 
 from ..errors import IndeterminateError, SolverError
 from ..results import StaticResult, SupportReaction, hinge_actions
@@ -18,30 +19,71 @@ from .counting import RANK_RTOL, count
 EQUILIBRIUM_RTOL = 1e-9
 
 
+#: Self-stress states and mechanisms listed one by one up to this many; above, the hinges and panels involved.
+LIST_LIMIT = 20
+
+
 def describe_indeterminacy(structure, counts, tol=1e-6):
-    """Plain-text detail: hinges carrying each self-stress state, panels moved by each mechanism."""
+    """Plain-text detail: hinges carrying each self-stress state, panels moved by each mechanism.
+
+    Up to :data:`LIST_LIMIT` states (mechanisms) are listed one by one;
+    beyond, or where the basis is too large to form (sparse path), one line
+    names every hinge (panel) that some state involves, read off one generic
+    member of the space (``Counts.self_stress_sample``).
+    """
     model = counts.model
     lines = []
-    for k in range(counts.S):
-        mu = counts.self_stresses[:, k]
+
+    def stress_line(mu, label):
         hinges = [h + 1 for h, rows in enumerate(model.hinge_rows) if np.abs(mu[rows]).max(initial=0) > tol]
         sups = [structure.supports[s].vertex + 1 for s, rows in enumerate(model.support_rows)
                 if np.abs(mu[rows]).max(initial=0) > tol]
-        line = f"  self-stress state {k + 1}: hinges {hinges}"
+        line = f"  {label}: hinges {_ranges(hinges)}"
         if sups:
-            line += f", supports at vertices {sups}"
-        lines.append(line)
-    for k in range(counts.M):
-        d = counts.mechanisms[:, k].reshape(-1, 6)
-        moving = np.linalg.norm(d, axis=1)
+            line += f", supports at vertices {_ranges(sups)}"
+        return line
+
+    def motion_line(d, label):
+        moving = np.linalg.norm(d.reshape(-1, 6), axis=1)
         panels = [int(p) + 1 for p in np.nonzero(moving > tol * max(moving.max(), 1e-300))[0]]
-        lines.append(f"  mechanism {k + 1}: panels {panels}")
+        return f"  {label}: panels {_ranges(panels)}"
+
+    if counts.S <= LIST_LIMIT:
+        for k in range(counts.S):
+            lines.append(stress_line(counts.self_stresses[:, k], f"self-stress state {k + 1}"))
+    elif counts.S:
+        lines.append(stress_line(counts.self_stress_sample(), f"the {counts.S} self-stress states involve"))
+    if counts.M <= LIST_LIMIT:
+        for k in range(counts.M):
+            lines.append(motion_line(counts.mechanisms[:, k], f"mechanism {k + 1}"))
+    else:
+        lines.append(motion_line(counts.mechanism_sample(), f"the {counts.M} mechanisms move"))
     return "\n".join(lines)
 
 
-def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, counts=None):
-    """Hinge internal actions and support reactions of ``structure`` under its loads."""
-    counts = counts or count(structure, form, rtol)
+def _ranges(numbers, max_items=12):
+    """[1, 2, 3, 7] -> '1-3, 7 (4 in all)' for long lists, cut after ``max_items`` runs; the plain list when short."""
+    if len(numbers) <= max_items:
+        return str(numbers)
+    out, start = [], None
+    for i, k in enumerate(numbers):
+        if start is None:
+            start = k
+        if i + 1 == len(numbers) or numbers[i + 1] != k + 1:
+            out.append(str(start) if start == k else f"{start}-{k}")
+            start = None
+    more = ", ..." if len(out) > max_items else ""
+    return f"{', '.join(out[:max_items])}{more} ({len(numbers)} in all)"
+
+
+def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, counts=None, linalg="auto"):
+    """Hinge internal actions and support reactions of ``structure`` under its loads.
+
+    ``linalg`` ("auto", "dense", "sparse") is the counting path
+    (``counting.count``); the sparse path solves a determined structure by a
+    sparse LU of Cs^T (SuperLU) and the minimum-norm problem by LSMR.
+    """
+    counts = counts or count(structure, form, rtol, linalg=linalg)
     model = counts.model
     if not counts.isostatic and not allow_indeterminate:
         raise IndeterminateError(
@@ -49,13 +91,15 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
             f"S = {counts.S} self-stress states); pass allow_indeterminate=True for the labelled "
             f"minimum-norm solution", counts.M, counts.S, describe_indeterminacy(structure, counts))
     f = model.generalized_forces(structure.panel_loads())
-    A = model.Cs.T.toarray()
-    if counts.isostatic:
-        mu = sla.solve(A, -f)
-        status = "determined"
+    A = model.Cs.T.tocsc()
+    status = "determined" if counts.isostatic else "minimum-norm"
+    if counts.linalg == "dense":
+        Ad = A.toarray()
+        mu = sla.solve(Ad, -f) if counts.isostatic and Ad.shape[0] == Ad.shape[1] else sla.lstsq(Ad, -f, cond=rtol)[0]
+    elif counts.isostatic and A.shape[0] == A.shape[1]:
+        mu = spla.splu(A).solve(-f)
     else:
-        mu = sla.lstsq(A, -f, cond=rtol)[0]
-        status = "minimum-norm"
+        mu = _lsmr(A, -f, counts)
     res = np.linalg.norm(A @ mu + f)
     scale = max(np.linalg.norm(f), 1e-300)
     rel = res / scale if np.linalg.norm(f) > 0 else res
@@ -68,10 +112,19 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
             describe_indeterminacy(structure, counts))
     result = StaticResult(structure, "reference", status, counts.M, counts.S,
                           _actions(structure, model, mu), _reactions(structure, model, mu), rel,
-                          info={"form": form, "gap": counts.gap})
+                          info={"form": form, "gap": counts.gap, "linalg": counts.linalg})
     if status != "determined":
-        result.self_stress_actions = self_stress_actions(structure, counts)
+        if counts.linalg == "dense" or counts.S <= LIST_LIMIT:
+            result.self_stress_actions = self_stress_actions(structure, counts)
+        else:
+            result.info["self_stress_states"] = f"not formed: S = {counts.S} > {LIST_LIMIT} on the sparse path"
     return result
+
+
+def _lsmr(A, b, counts):
+    """Minimum-norm least-squares solution of A x = b by LSMR (tolerances at the equilibrium check's level)."""
+    x = spla.lsmr(A, b, atol=1e-14, btol=1e-14, conlim=1e14, maxiter=20 * max(A.shape))[0]
+    return x
 
 
 def self_stress_actions(structure, counts):

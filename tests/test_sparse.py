@@ -1,0 +1,239 @@
+"""The sparse counting and statics path (SuiteSparseQR) against the dense SVD path.
+
+Counts, gaps, bases and tables must agree on every structure small enough
+for the dense path; near-singular configurations must give the same counts;
+the 100 x 100 all-door Miura-ori patch must count M = 1, S = 39,007.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
+
+from chrono_origami import linalg, sparseqr  # noqa: E402
+from chrono_origami.errors import IndeterminateError, SolverError  # noqa: E402
+from chrono_origami.patterns import kresling as kr  # noqa: E402
+from chrono_origami.patterns import miura as mi  # noqa: E402
+from chrono_origami.patterns import simple as si  # noqa: E402
+from chrono_origami.patterns import yoshimura as yo  # noqa: E402
+from chrono_origami.reference import counting, statics  # noqa: E402
+from chrono_origami.reference.model import assemble  # noqa: E402
+from chrono_origami.structure import Load, Structure, Support  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+STRUCTURES = {
+    "miura cantilever (Table 1)": lambda: mi.miura_cantilever_from_vertices(mi.TABLE1_VERTICES),
+    "miura cantilever (builder)": lambda: mi.miura_cantilever(),
+    "miura single vertex": lambda: mi.miura_single_vertex(),
+    "miura strip": lambda: mi.miura_strip(3, 55.0, 40.0),
+    "miura patch 5 x 7": lambda: mi.miura_patch(5, 7),
+    "kresling module": lambda: kr.kresling_module(),
+    "kresling singular module": lambda: kr.kresling_module(twist=np.pi / 6),
+    "kresling tower 2": lambda: kr.kresling_tower(2, door_module=1),
+    "kresling tower 2 doors": lambda: kr.kresling_tower(2, door_module=None),
+    "kresling tower 3": lambda: kr.kresling_tower(3, door_module=1),
+    "yoshimura wedge": lambda: yo.table4_structure(),
+    "yoshimura wedge doors": lambda: yo.table4_structure("door"),
+    "four-panel ring": lambda: Structure(si.rectangular_ring()),
+    "hexagonal ring": lambda: Structure(si.regular_ring(6)),
+    "square twist": lambda: Structure(si.square_twist()),
+    "square twist folded": lambda: Structure(si.square_twist_folded(40.0)),
+}
+
+
+def subspace_distance(A, B):
+    """|P_A - P_B| (Frobenius) of two orthonormal bases."""
+    return np.linalg.norm(A @ A.T - B @ B.T)
+
+
+def assert_same_counts(s):
+    d = counting.count(s, linalg="dense")
+    q = counting.count(s, linalg="sparse")
+    assert (q.linalg, d.linalg) == ("sparse", "dense")
+    assert (q.M, q.S, q.rank) == (d.M, d.S, d.rank), s.name
+    kept_d, dropped_d = d.gap
+    kept_q, dropped_q = q.gap
+    if np.isfinite(kept_d):
+        assert kept_q == pytest.approx(kept_d, rel=1e-6)
+    assert dropped_q <= 1e-9 and dropped_d <= 1e-9   # clear rank decisions on both paths
+    assert q.sigma_max == pytest.approx(d.sigma_max, rel=1e-6)
+    return d, q
+
+
+@pytest.mark.parametrize("name", list(STRUCTURES))
+def test_sparse_and_dense_counts_and_bases_agree(name):
+    d, q = assert_same_counts(STRUCTURES[name]())
+    assert subspace_distance(d.mechanisms, q.mechanisms) < 1e-8
+    assert subspace_distance(d.self_stresses, q.self_stresses) < 1e-8
+    C = q.model.Cs
+    assert np.abs(C @ q.mechanisms).max(initial=0) < 1e-12
+    assert np.abs(C.T @ q.self_stresses).max(initial=0) < 1e-12
+
+
+DETERMINED = ["miura cantilever (Table 1)", "miura cantilever (builder)", "kresling module", "kresling tower 2",
+              "kresling tower 3", "yoshimura wedge"]
+
+
+@pytest.mark.parametrize("name", DETERMINED)
+def test_sparse_and_dense_tables_agree(name):
+    s = STRUCTURES[name]()
+    assert counting.count(s, linalg="sparse").isostatic
+    rd = statics.solve(s, linalg="dense")
+    rq = statics.solve(s, linalg="sparse")
+    a = np.array([r[2:] for r in rd.hinge_rows()])
+    b = np.array([r[2:] for r in rq.hinge_rows()])
+    assert np.abs(a - b).max() <= 1e-9 * np.abs(a).max()
+    sa, sb = np.array(rd.support_rows()), np.array(rq.support_rows())
+    assert np.abs(sa - sb).max(initial=0) <= 1e-9 * max(np.abs(sa).max(initial=0), 1.0)
+    assert rq.info["linalg"] == "sparse" and rq.equilibrium_residual < 1e-12
+
+
+@pytest.mark.parametrize("name", ["yoshimura wedge doors", "kresling tower 2 doors"])
+def test_minimum_norm_answers_agree(name):
+    s = STRUCTURES[name]()
+    rd = statics.solve(s, allow_indeterminate=True, linalg="dense")
+    rq = statics.solve(s, allow_indeterminate=True, linalg="sparse")
+    assert rq.status == rd.status == "minimum-norm"
+    a = np.array([r[2:] for r in rd.hinge_rows()])
+    b = np.array([r[2:] for r in rq.hinge_rows()])
+    assert np.abs(a - b).max() <= 1e-8 * np.abs(a).max()   # the minimum-norm answer is unique
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_miura_patches_agree(seed):
+    rng = np.random.default_rng(seed)
+    rows, cols = rng.integers(2, 9, size=2)
+    sector, fold = rng.uniform(40, 80), rng.uniform(10, 80)
+    kind = ("door", "sliding")[seed % 2]
+    s = mi.miura_patch(int(rows), int(cols), sector, fold, hinge_kind=kind)
+    d, q = assert_same_counts(s)
+    assert q.M == (1 if kind == "door" else 2)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_kresling_towers_agree(seed):
+    rng = np.random.default_rng(100 + seed)
+    modules = int(rng.integers(1, 6))
+    twist = rng.uniform(0.2, 0.9)
+    s = kr.kresling_tower(modules, door_module=int(rng.integers(1, modules + 1)), twist=twist,
+                          height=rng.uniform(8, 30), diameter=rng.uniform(10, 30))
+    assert_same_counts(s)
+
+
+@pytest.mark.parametrize("twist", kr.SINGULAR_TWISTS)
+def test_kresling_at_its_singular_twist_counts_the_same(twist):
+    d, q = assert_same_counts(kr.kresling_module(twist=twist))
+    assert (q.M, q.S) == (1, 1)
+
+
+def test_flat_square_twist_counts_the_same():
+    d, q = assert_same_counts(Structure(si.square_twist()))
+    assert (q.M, q.S) == (d.M, d.S) and q.M > 1   # flat: singular, more than the generic M = 1
+
+
+def test_loads_out_of_the_range_are_refused_on_the_sparse_path():
+    s = mi.miura_single_vertex()                     # M = 1, S = 0, unsupported
+    q = counting.count(s, linalg="sparse")
+    model, pat = q.model, s.pattern
+    d = q.mechanisms[:, 0].reshape(-1, 6)            # (omega, w / L) per panel
+
+    def velocity(p, x):
+        return np.cross(d[p, :3], x - model.x0) + model.L * d[p, 3:]
+
+    # two opposite forces along the line joining two vertices of different panels: self-equilibrated,
+    # and doing work on the mechanism when the mechanism changes their distance
+    best = max(((abs((velocity(p, pat.vertices[a]) - velocity(r, pat.vertices[b]))
+                     @ (pat.vertices[b] - pat.vertices[a])), a, p, b, r)
+                for p in range(pat.n_panels) for r in range(pat.n_panels) if p != r
+                for a in pat.panels[p] for b in pat.panels[r] if a != b), key=lambda t: t[0])
+    rate, a, p, b, r = best
+    assert rate > 1e-3
+    e = (pat.vertices[b] - pat.vertices[a]) / np.linalg.norm(pat.vertices[b] - pat.vertices[a])
+    loads = (Load(a, tuple(-e), p), Load(b, tuple(e), r))   # pulls the two vertices apart
+    pinched = Structure(pat, s.hinge_kinds, loads=loads, name="single vertex, pulled apart")
+    for linalg in ("dense", "sparse"):
+        with pytest.raises(IndeterminateError, match="cannot be equilibrated"):
+            statics.solve(pinched, allow_indeterminate=True, linalg=linalg)
+
+
+def test_forcing_dense_beyond_memory_is_a_one_line_error(monkeypatch):
+    monkeypatch.setattr(linalg, "available_memory", lambda: 2 ** 30)
+    s = mi.miura_patch(30, 30)                       # 8,700 x 5,400: about 2.4 GB for the dense SVD
+    with pytest.raises(SolverError) as e:
+        counting.count(s, linalg="dense")
+    msg = str(e.value)
+    assert "\n" not in msg and "needs about" in msg and "GB" in msg and "sparse method" in msg
+    assert linalg.dense_memory(assemble(s).Cs.shape) > 0.8 * 2 ** 30
+
+
+def test_auto_chooses_by_size():
+    small = mi.miura_patch(3, 3)
+    assert counting.count(small).linalg == "dense"
+    big = mi.miura_patch(16, 16)
+    assert 6 * big.pattern.n_panels > linalg.DENSE_LIMIT
+    assert counting.count(big).linalg == "sparse"
+    with pytest.raises(ValueError, match="unknown method"):
+        counting.count(small, linalg="fast")
+
+
+def test_pyspqr_chatter_is_silenced(capfd):
+    counting.count(mi.miura_patch(4, 4), linalg="sparse")
+    out, err = capfd.readouterr()
+    assert out == "" and "CHOLMOD" not in err
+
+
+def test_regularised_rank_resolves_a_planted_spectrum():
+    # A = U diag(s) V^T with known singular values across the threshold (rtol = 1e-8)
+    rng = np.random.default_rng(7)
+    m, n = 60, 40
+    U = np.linalg.qr(rng.standard_normal((m, m)))[0][:, :n]
+    V = np.linalg.qr(rng.standard_normal((n, n)))[0]
+    s = np.logspace(0, -6, n)
+    s[-3:] = [1e-7, 1e-10, 1e-14]                    # two dropped, 1e-7 kept
+    A = (U * s) @ V.T
+    r = sparseqr.rank(A, 1e-8)
+    assert r.rank == n - 2 and r.nullity == 2
+    kept, dropped = r.gap
+    assert kept == pytest.approx(1e-7, rel=1e-3)
+    assert dropped < 1e-9
+    N = r.null_vectors
+    assert subspace_distance(N, V[:, -2:]) < 1e-3
+
+
+def test_the_100_by_100_all_door_miura_patch():
+    s = mi.miura_patch(100, 100)
+    c = counting.count(s)
+    assert c.linalg == "sparse"
+    assert (c.M, c.S) == (1, 39007)
+    assert c.n_dof == 60000 and c.n_constraints == 99000
+    kept, dropped = c.gap
+    assert kept > 1e-4 and dropped < 1e-9
+    mech = c.mechanisms                              # on demand: 6P x 1
+    assert mech.shape == (60000, 1)
+    assert np.abs(c.model.Cs @ mech).max() < 1e-12
+    with pytest.raises(SolverError, match="self_stress_sample"):
+        c.self_stresses                              # 99,000 x 39,007: never formed
+    z = c.self_stress_sample()
+    assert np.abs(c.model.Cs.T @ z).max() < 1e-10
+
+
+def test_cli_linalg_option_gives_the_same_files(tmp_path):
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    outs = {}
+    for path in ("dense", "sparse"):
+        out = tmp_path / path
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "scenes", "kresling_tower.py"), "--modules", "3",
+                            "--engine", "reference", "--linalg", path, "--out", str(out)],
+                           capture_output=True, text=True, env=env, timeout=120)
+        assert r.returncode == 0, r.stderr
+        outs[path] = (json.loads((out / "counts.json").read_text()), (out / "hinges.csv").read_text().splitlines())
+    (cd, hd), (cq, hq) = outs["dense"], outs["sparse"]
+    assert (cd["M"], cd["S"], cd["linalg"], cq["linalg"]) == (cq["M"], cq["S"], "dense", "sparse")
+    a = np.array([[float(x) for x in line.split(",")] for line in hd[1:]])
+    b = np.array([[float(x) for x in line.split(",")] for line in hq[1:]])
+    assert np.abs(a - b).max() <= 1e-9 * np.abs(a).max()
