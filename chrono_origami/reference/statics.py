@@ -12,6 +12,7 @@ import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
 from ..errors import IndeterminateError, SolverError
+from ..progress import Stages
 from ..results import StaticResult, SupportReaction, hinge_actions
 from .counting import RANK_RTOL, count
 
@@ -93,13 +94,17 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
     f = model.generalized_forces(structure.panel_loads())
     A = model.Cs.T.tocsc()
     status = "determined" if counts.isostatic else "minimum-norm"
-    if counts.linalg == "dense":
-        Ad = A.toarray()
-        mu = sla.solve(Ad, -f) if counts.isostatic and Ad.shape[0] == Ad.shape[1] else sla.lstsq(Ad, -f, cond=rtol)[0]
-    elif counts.isostatic and A.shape[0] == A.shape[1]:
-        mu = spla.splu(A).solve(-f)
-    else:
-        mu = _lsmr(A, -f, counts)
+    with Stages("statics") as stage:
+        if counts.linalg == "dense":
+            Ad = A.toarray()
+            square = counts.isostatic and Ad.shape[0] == Ad.shape[1]
+            mu = sla.solve(Ad, -f) if square else sla.lstsq(Ad, -f, cond=rtol)[0]
+        elif counts.isostatic and A.shape[0] == A.shape[1]:
+            stage(f"sparse LU of the {A.shape[0]} x {A.shape[1]} equilibrium operator")
+            mu = spla.splu(A).solve(-f)
+        else:
+            stage(f"minimum-norm least squares (LSMR) on the {A.shape[0]} x {A.shape[1]} equilibrium operator")
+            mu = _lsmr(A, -f, counts)
     res = np.linalg.norm(A @ mu + f)
     scale = max(np.linalg.norm(f), 1e-300)
     rel = res / scale if np.linalg.norm(f) > 0 else res
