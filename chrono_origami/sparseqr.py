@@ -265,7 +265,8 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
     See the module docstring: the regularised factor, Lanczos in rounds on
     the complement of the null vectors found, the gap by a Rayleigh quotient.
     ``side``: "right" for null(A), "left" for null(A^T), "auto" the one with
-    fewer columns; ``block``: eigenpairs a round; ``stage``: a callable
+    fewer columns; ``block``: eigenpairs of the first round, doubled after
+    a round that finds only null directions; ``stage``: a callable
     told each step (a :class:`chrono_origami.progress.Stages`).
     """
     stage = stage or (lambda what: None)
@@ -298,6 +299,7 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
             j = int(np.argmin(np.where(zero, np.inf, sig)))
             kept = _rayleigh(qr, A, vecs[:, j], V)
             break
+        block *= 2                 # all null: a larger round next
         if V.shape[1] > nullity_limit:
             raise NullityLimitError(f"more than {nullity_limit} singular values are below the rank tolerance: the "
                                     f"sparse path resolves null spaces of dimension up to {nullity_limit}")
