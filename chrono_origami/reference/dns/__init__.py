@@ -14,5 +14,8 @@ integration of constrained mechanical systems, Part II: Multibody dynamics*
   motors with a discrete gradient;
 * :mod:`.schemes`: the energy-momentum step, solved by the reduced (discrete
   null space) or the constrained scheme, and the time loop;
-* :mod:`.examples`: the paper's gyro top, cylindrical and planar pairs.
+* :mod:`.examples`: the paper's gyro top, cylindrical and planar pairs;
+* :mod:`.structure`: a Structure's panels and hinges as a multibody system,
+  and :func:`run`, the reference engine of ``chrono_origami.dynamics``.
 """
+from .structure import run  # noqa: F401

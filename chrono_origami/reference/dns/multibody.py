@@ -4,8 +4,8 @@ Open-loop tree (Part II, sec. 4.2, 5.4.1)
 -----------------------------------------
 The pairs are split into a spanning tree and closures. The tree is grown
 breadth-first from the grounded nodes (the world and the fixed bodies) in
-the order the pairs are given (or taken from ``tree``, a list of pair
-indices); a body no pair reaches from the ground is a *free root* with its
+the order the pairs are given, never through the pairs in ``exclude`` (or
+taken from ``tree``, a list of pair indices); a body no pair reaches from the ground is a *free root* with its
 own twist (6 unknowns). A tree pair whose body 2 is the parent is
 reversed (``pair.reversed``). The generalised velocities nu are, body by
 body in tree order, a free root's twist (v, omega) or the tree pair's joint
@@ -19,9 +19,11 @@ Closed loops (sec. 5.4.2; Part I, App. C)
 The rows of the closure pairs, Phi_c, constrain the open-loop system. Their
 Jacobian in nu, A = G_c(q) P^o(q), has rank r_c (decided at t = 0 on A
 scaled to dimensionless entries: translation rows / L, translation columns
-x L, singular values below ``rank_rtol`` x the largest count as zero). The
-first r_c rows of a pivoted QR of A^T are kept (``closure_rows``); the others
-are redundant (self-stress) and dropped everywhere. The mobility is
+x L, singular values below ``rank_rtol`` x the largest count as zero). Rows
+are dropped one at a time, each time the one whose removal leaves the
+best-conditioned set, until r_c remain (``closure_rows``); the dropped rows
+are redundant (self-stress) and left out everywhere. (For the six-body
+linkage this drops the loop's e_3 translation row.) The mobility is
 M = dim(nu) - r_c. The discrete null space matrix of the closed system is
 P = P^o(q_n, q_{n+1}) P^oc with P^oc spanning the null space of the
 midpoint A = G_c(q_{n+1/2}) P^o(q_n, q_{n+1}) by coordinate partitioning
@@ -48,7 +50,7 @@ _ZERO33 = np.zeros((1, 3, 3))
 #: relative singular value below which closure rows are dependent
 RANK_RTOL = 1e-8
 #: condition number of the dependent block above which the closure partition is re-chosen
-PARTITION_COND = 1e4
+PARTITION_COND = 10.0
 
 
 def _internal_rows(C, b):
@@ -64,7 +66,7 @@ class Multibody:
     hinge terms (``forces.HingeTerm``); see the module doc for ``tree``, ``independent``."""
 
     def __init__(self, bodies, pairs, gravity=None, loads=(), hinge_terms=(), length=None, tree=None,
-                 independent=None, rank_rtol=RANK_RTOL, partition_cond=PARTITION_COND):
+                 independent=None, rank_rtol=RANK_RTOL, partition_cond=PARTITION_COND, exclude=()):
         self.bodies = list(bodies)
         self.B = len(self.bodies)
         self.q0 = np.array([b.q0 for b in self.bodies])
@@ -77,7 +79,7 @@ class Multibody:
             length = float(np.linalg.norm(pts.max(0) - pts.min(0))) if self.B > 1 else 1.0
         self.length = length if length > 0 else 1.0
         self.rank_rtol, self.partition_cond = rank_rtol, partition_cond
-        self._build_tree(tree)
+        self._build_tree(tree, set(exclude))
         C = Constraints(self.B)
         self.internal_rows = []
         for b in range(self.B):
@@ -96,7 +98,7 @@ class Multibody:
         self._setup_closures(independent)
 
     # ------------------------------------------------------------------ tree
-    def _build_tree(self, tree):
+    def _build_tree(self, tree, exclude):
         pairs = self.pairs
         grounded = [None] + [b for b in range(self.B) if not self.moving[b]]
         visited = set(grounded)
@@ -132,7 +134,7 @@ class Multibody:
                 if tree is not None:
                     continue
                 for k, pr in enumerate(pairs):
-                    if k in used or node not in (pr.b1, pr.b2):
+                    if k in used or k in exclude or node not in (pr.b1, pr.b2):
                         continue
                     other = pr.b2 if pr.b1 == node else pr.b1
                     if other in visited:
@@ -271,8 +273,7 @@ class Multibody:
         s = np.linalg.svd(As, compute_uv=False)
         r = int(np.sum(s > self.rank_rtol * s[0])) if len(s) and s[0] > 0 else 0
         self.closure_singular_values = s
-        _, _, piv = sla.qr(As.T, pivoting=True, mode="economic")
-        keep = sorted(piv[:r])
+        keep = self._independent_rows(As, r)
         self.closure_rows = [rows[i] for i in keep]
         self.dropped_rows = [rows[i] for i in range(len(rows)) if i not in keep]
         self.closure_rank = r
@@ -289,6 +290,30 @@ class Multibody:
                                      f"(the dependent block is singular)")
         else:
             self.repartition(self.q0)
+
+    @staticmethod
+    def _independent_rows(As, r):
+        """r rows of the scaled closure matrix As spanning its row space: drop, one at a time, the row whose
+        removal leaves the best-conditioned set (sigma_min / sigma_max largest; up to 40 rows), else a
+        pivoted QR of As^T."""
+        m = As.shape[0]
+        if r == m:
+            return list(range(m))
+        if m > 40:
+            _, _, piv = sla.qr(As.T, pivoting=True, mode="economic")
+            return sorted(piv[:r])
+        keep = list(range(m))
+        while len(keep) > r:
+            best, score = None, -1.0
+            for i in keep:
+                rest = [j for j in keep if j != i]
+                s = np.linalg.svd(As[rest], compute_uv=False)
+                k = min(len(rest), r)
+                ratio = s[k - 1] / s[0] if s[0] > 0 else 0.0
+                if ratio > score:
+                    best, score = i, ratio
+            keep.remove(best)
+        return keep
 
     def _set_partition(self, ind):
         self.ind = np.array(sorted(ind), int)
