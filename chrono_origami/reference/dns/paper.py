@@ -202,3 +202,60 @@ def drift(series):
     nL = np.linalg.norm(L[0])
     dL = float(np.abs(L - L[0]).max() / nL) if nL > 0 else float(np.abs(L).max())
     return dE, dL
+
+
+def positive(text):
+    """argparse type: a finite number > 0."""
+    import argparse
+
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not (np.isfinite(x) and x > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return x
+
+
+def add_options(ap, dt, time):
+    """The options of the four scenes: --dt, --time, --scheme, --out, --stride, --no-conditioning."""
+    ap.add_argument("--dt", type=positive, default=dt, help=f"time step (s, default {dt:g})")
+    ap.add_argument("--time", type=positive, default=time, help=f"duration (s, default {time:g})")
+    ap.add_argument("--scheme", choices=SCHEMES, default="reduced",
+                    help="reduced (discrete null space method, default), constrained (n + m unknowns), "
+                         "chrono-hht (Chrono's HHT, alpha = -0.2), chrono-euler (Chrono's implicit Euler)")
+    ap.add_argument("--stride", type=int, default=1, help="steps between the recorded rows (default 1)")
+    ap.add_argument("--out", metavar="DIR", help="write invariants.csv and conditioning.csv (and the scene's "
+                                                 "other files) here")
+    ap.add_argument("--no-conditioning", action="store_true",
+                    help="skip conditioning.csv (the reference schemes' condition numbers at the paper's time steps "
+                         "and --dt)")
+    return ap
+
+
+def check_options(ap, args):
+    if args.stride < 1:
+        ap.error(f"--stride must be a whole number >= 1, got {args.stride}")
+    if args.scheme.startswith("chrono"):
+        from ... import engines
+
+        engines.resolve("chrono")          # ChronoUnavailable (exit 2) without PyChrono
+
+
+def finish(name, args, series, extra=None):
+    """Print the run's drift and write invariants.csv and conditioning.csv (and ``extra(out)``) to --out."""
+    dE, dL = drift(series)
+    print(f"{name} ({args.scheme}, dt = {args.dt:g} s, {series.steps} steps, {series.wall:.3g} s wall"
+          + (f", {series.iterations:.3g} Newton iterations per step" if np.isfinite(series.iterations) else "")
+          + f"): max |E - E0| / |E0| = {dE:.3e}, max |L - L0| / |L0| = {dL:.3e}")
+    if args.out:
+        write_invariants(series, f"{args.out}/invariants.csv")
+        if not args.no_conditioning:
+            dts = sorted(set(TABLE_DT[name]) | {args.dt}, reverse=True)
+            rows = conditioning_rows(name, dts)
+            write_conditioning(rows, f"{args.out}/conditioning.csv")
+            for dt, scheme, c in rows:
+                print(f"  condition number, {scheme:11s} dt = {dt:g}: {c:.3g}")
+        if extra:
+            extra(args.out)
+        print(f"wrote {args.out}")
