@@ -37,7 +37,11 @@ def cross(a, b):
     """a x b along the last axis (broadcasting; faster than numpy.cross on small arrays)."""
     a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
     b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    return np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape))
+    out[..., 0] = a1 * b2 - a2 * b1
+    out[..., 1] = a2 * b0 - a0 * b2
+    out[..., 2] = a0 * b1 - a1 * b0
+    return out
 
 
 def skew(a):
@@ -86,15 +90,14 @@ def expm1(theta):
     th = np.asarray(theta, float)
     x, y, z = th[..., 0], th[..., 1], th[..., 2]
     a2 = x * x + y * y + z * z
-    if np.all(a2 >= 1e-8):
-        a = np.sqrt(a2)
-        s1 = np.sin(a) / a
-        s2 = 2.0 * (np.sin(0.5 * a) / a) ** 2          # (1 - cos a) / a^2, without cancellation
-    else:
-        small = a2 < 1e-8
-        safe = np.where(small, 1.0, np.sqrt(a2))
-        s1 = np.where(small, 1.0 - a2 / 6.0 + a2 * a2 / 120.0, np.sin(safe) / safe)
-        s2 = np.where(small, 0.5 - a2 / 24.0 + a2 * a2 / 720.0, 2.0 * (np.sin(0.5 * safe) / safe) ** 2)
+    small = a2 < 1e-8
+    a = np.sqrt(np.where(small, 1.0, a2))
+    s1 = np.sin(a) / a
+    h = np.sin(0.5 * a) / a
+    s2 = 2.0 * h * h                                  # (1 - cos a) / a^2, without cancellation
+    if small.any():
+        s1 = np.where(small, 1.0 - a2 / 6.0 + a2 * a2 / 120.0, s1)
+        s2 = np.where(small, 0.5 - a2 / 24.0 + a2 * a2 / 720.0, s2)
     W = np.empty(th.shape[:-1] + (3, 3))
     sx, sy, sz = s1 * x, s1 * y, s1 * z
     W[..., 0, 0] = -s2 * (y * y + z * z)

@@ -5,8 +5,9 @@ Open-loop tree (Part II, sec. 4.2, 5.4.1)
 The pairs are split into a spanning tree and closures. The tree is grown
 breadth-first from the grounded nodes (the world and the fixed bodies) in
 the order the pairs are given, never through the pairs in ``exclude`` (or
-taken from ``tree``, a list of pair indices); a body no pair reaches from the ground is a *free root* with its
-own twist (6 unknowns). A tree pair whose body 2 is the parent is
+taken from ``tree``, a list of pair indices; the first pair of a floating
+part has its body 1 as root); a body no pair reaches from the ground is a
+*free root* with its own twist (6 unknowns). A tree pair whose body 2 is the parent is
 reversed (``pair.reversed``). The generalised velocities nu are, body by
 body in tree order, a free root's twist (v, omega) or the tree pair's joint
 velocities tau; the twists follow by the recursion t^2 = A t^1 + B tau
@@ -116,9 +117,14 @@ class Multibody:
             used.add(k)
             order.append((child, k))
 
+        roots = []
         if tree is not None:
             for k in tree:
                 pr = pairs[k]
+                if pr.b1 not in visited and pr.b2 not in visited and pr.b1 is not None:
+                    visited.add(pr.b1)              # a floating part: body 1 its free root
+                    roots.append(pr.b1)
+                    order.append((pr.b1, None))
                 if pr.b1 in visited and pr.b2 not in visited:
                     attach(k, pr.b1, pr.b2)
                 elif pr.b2 in visited and pr.b1 not in visited:
@@ -127,7 +133,6 @@ class Multibody:
                     raise StructureError(f"tree pair {k + 1} does not join a new body to the tree")
         queue = deque(n for n in grounded if any(n in (p.b1, p.b2) for p in pairs))
         queue.extend(b for b, _ in order)
-        roots = []
         while True:
             while queue:
                 node = queue.popleft()
@@ -144,8 +149,6 @@ class Multibody:
             rest = [b for b in range(self.B) if b not in visited]
             if not rest:
                 break
-            if tree is not None:
-                raise StructureError(f"body {rest[0] + 1} is not reached by the given tree")
             visited.add(rest[0])
             roots.append(rest[0])
             order.append((rest[0], None))
