@@ -116,6 +116,12 @@ def joint_angles(model, R, R0):
 def run(name, scheme, dt, time, stride=1, **options):
     """Integrate example ``name`` by ``scheme`` for ``time`` (s) with steps ``dt`` (s): a :class:`Series`."""
     n = _steps(time, dt)
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown scheme {scheme!r}; expected one of {SCHEMES}")
+    if scheme.startswith("chrono"):
+        from ... import engines
+
+        engines.resolve("chrono")          # ChronoUnavailable (a one-line error) without PyChrono
     if name == "six_body_linkage":
         return _run_linkage(scheme, dt, n, stride, **options)
     mb, nu0, v0, data = example(name)
@@ -236,10 +242,6 @@ def add_options(ap, dt, time):
 def check_options(ap, args):
     if args.stride < 1:
         ap.error(f"--stride must be a whole number >= 1, got {args.stride}")
-    if args.scheme.startswith("chrono"):
-        from ... import engines
-
-        engines.resolve("chrono")          # ChronoUnavailable (exit 2) without PyChrono
 
 
 def finish(name, args, series, extra=None):
