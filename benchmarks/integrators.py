@@ -1,4 +1,4 @@
-"""Benchmark: energy drift and cost against dt -- the discrete null space method against Chrono's HHT and implicit Euler.
+"""Benchmark: energy drift and cost against dt, the discrete null space method against Chrono's HHT and implicit Euler.
 
 Prints tables; it is not a test (tests/test_dns_paper.py asserts the paper's numbers).
 

@@ -145,7 +145,8 @@ def pint(q, t):
 
 
 def pint_t(q, g):
-    """P_int^T g: wrenches (force, moment about the centre of mass) (..., B, 6) of generalised forces g (..., B, 4, 3)."""
+    """P_int^T g: wrenches (force, moment about the centre of mass) (..., B, 6) of generalised forces g
+    (..., B, 4, 3)."""
     w = np.empty(g.shape[:-2] + (6,))
     w[..., :3] = g[..., 0, :]
     w[..., 3:] = np.sum(cross(q[..., 1:4, :], g[..., 1:4, :]), axis=-2)

@@ -114,7 +114,8 @@ class Forces:
         return np.array(out)
 
     def step(self, qn, qnew, tn, dt, phi_n):
-        """Generalised force of the step (N, B, 4, 3) for a batch qnew (N, B, 4, 3), and per term (dphi (N,), s (N,))."""
+        """Generalised force of the step (N, B, 4, 3) for a batch qnew (N, B, 4, 3), and per term
+        (dphi (N,), s (N,))."""
         F = np.broadcast_to(self.f_lin, qnew.shape).copy()
         info = []
         if not self.terms:

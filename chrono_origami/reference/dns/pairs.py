@@ -344,7 +344,8 @@ class Prismatic(_Axial):
 
 
 class Planar(_Axial):
-    """E pair (eq. 139): (n^1)^T (p^2 - p^1) = 0 and (n^1)^T a_alpha^2 = eta_alpha; slides u_1, u_2 along m^1, angle theta."""
+    """E pair (eq. 139): (n^1)^T (p^2 - p^1) = 0 and (n^1)^T a_alpha^2 = eta_alpha; slides u_1, u_2 along
+    m^1_1, m^1_2, angle theta."""
 
     kind = "E"
     units = ("t", "t", "a")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...dynamics import InitialState, dynamics
+from ...dynamics.inputs import schedule
 from ...patterns import linkage as lk
 from . import examples as ex
 from . import structure as ds
@@ -86,13 +87,6 @@ def example(name):
     return e.mb, e.nu0, e.v0, e.data
 
 
-def _steps(time, dt):
-    n = int(round(time / dt))
-    if abs(n * dt - time) > 1e-9 * max(time, dt):
-        n = int(np.ceil(time / dt))
-    return max(n, 1)
-
-
 def joint_angles(model, R, R0):
     """theta^1, theta^2 (rad, unwrapped over the rows) from panel rotations R (K, P, 3, 3) about the hinges."""
     pat = model.structure.pattern
@@ -115,7 +109,7 @@ def joint_angles(model, R, R0):
 
 def run(name, scheme, dt, time, stride=1, **options):
     """Integrate example ``name`` by ``scheme`` for ``time`` (s) with steps ``dt`` (s): a :class:`Series`."""
-    n = _steps(time, dt)
+    n, _ = schedule(time, dt)
     if scheme not in SCHEMES:
         raise ValueError(f"unknown scheme {scheme!r}; expected one of {SCHEMES}")
     if scheme.startswith("chrono"):

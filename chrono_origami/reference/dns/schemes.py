@@ -49,7 +49,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ...errors import DynamicsError
-from .body import pint
+from .body import pint, pint_t
 
 SCHEMES = ("reduced", "constrained")
 TOL = 1e-10
@@ -338,8 +338,6 @@ class Integrator:
 
 
 def _pint_t_moving(q, g, moving):
-    from .body import pint_t
-
     return pint_t(q, g) * moving[:, None]
 
 
@@ -429,5 +427,6 @@ def integrate(mb, dt, n_steps, v0, scheme="reduced", stride=1, nu0=None, conditi
         if progress is not None:
             progress(n + 1, n_steps)
     wall = wallclock.perf_counter() - start
-    return Run(np.array(rec["t"]), np.array(rec["q"]), np.array(rec["v"]), np.array(rec["angles"]).reshape(len(rec["t"]), -1),
+    K = len(rec["t"])
+    return Run(np.array(rec["t"]), np.array(rec["q"]), np.array(rec["v"]), np.array(rec["angles"]).reshape(K, -1),
                np.array(rec["joint"]), np.array(rec["work"]), np.array(rec["dissipated"]), np.array(its), conds, wall)

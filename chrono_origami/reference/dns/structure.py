@@ -1,4 +1,4 @@
-"""The reference dynamics engine: a :class:`~chrono_origami.structure.Structure` integrated by the discrete null space method.
+"""The reference dynamics engine: a :class:`~chrono_origami.structure.Structure` by the discrete null space method.
 
 ``run(structure, *, time, dt, integrator, motors, springs, initial, output_interval, progress, **options)``
 is what ``chrono_origami.dynamics.dynamics(structure, engine="reference", ...)`` calls; it returns the
@@ -146,7 +146,6 @@ class Model:
             R, d = poses[p]
             loads.append((p, local(q0[p], R @ np.asarray(x, float) + d), np.asarray(F, float)))
         terms = []
-        self.term_hinge = []
         for sp_ in springs:
             terms.append(self._term(pat, sp_.hinge, X, q0, normals, k=sp_.stiffness, c=sp_.damping, rest=sp_.rest))
         for mo in motors:
