@@ -181,6 +181,8 @@ def test_consistent_velocities_is_the_mass_weighted_projection():
     assert change > 0
     same, zero = consistent_velocities(Cq, w, blocks, ct=-ct)
     np.testing.assert_allclose(same, w, atol=1e-13)
+    as_matrix, _ = consistent_velocities(Cq, v, M, ct=-ct)         # M as a matrix: the same projection
+    np.testing.assert_allclose(as_matrix, w, atol=1e-12)
 
 
 def test_schedule():

@@ -107,6 +107,7 @@ from ..results import hinge_actions
 from ..structure import Structure
 from . import analysis as chan
 from . import links as lk
+from .modal import body_mass_matrix
 from .springs import add_crease_springs
 from .system import build_system
 
@@ -328,7 +329,6 @@ class ChronoDynamics:
         self.dead_loads = [(p, np.asarray(x, float), np.asarray(F, float))
                            for p, x, F in replace(structure, gravity=None).panel_loads() if np.any(F)]
         self.vertex_panels = [list(ps) for ps in pat.vertex_panels]
-        # Newton tolerances from the problem's scales
         self._velocities0 = v0
         self._settings = dict(max_iterations=int(max_iterations), reltol=float(reltol), abstol=float(abstol),
                               solver=solver, jacobian=jacobian)
@@ -381,7 +381,7 @@ class ChronoDynamics:
     def _bodies_in_columns(self):
         return sorted(self.built.bodies, key=lambda body: body.GetOffset_w())
 
-    def _start(self, time):
+    def _start(self):
         """Initial velocities projected on the constraints, consistent accelerations and reactions."""
         b, sys_ = self.built, self.system
         sys_.SetChTime(0.0)
@@ -402,18 +402,12 @@ class ChronoDynamics:
         Cq = chan.constraint_jacobian(sys_)
         cols = self._bodies_in_columns()
         v = np.concatenate([np.concatenate([lk.arr(body.GetPosDt()), lk.arr(body.GetAngVelLocal())]) for body in cols])
-        blocks = []
-        for body in cols:
-            B = np.zeros((6, 6))
-            B[:3, :3] = body.GetMass() * np.eye(3)
-            B[3:, 3:] = np.array(body.GetInertia().GetMatr())
-            blocks.append(B)
         ct = np.zeros(Cq.shape[0])
         for link, (cf, _), m in zip(self.motor_links, self._functions, self.motors):
             if m.mode != "torque":
                 ct[link.GetOffset_L() + link.GetNumConstraints() - 1] = -0.5 * cf.GetDer(0.0)
         try:
-            vnew, change = consistent_velocities(Cq, v, blocks, ct=ct)
+            vnew, change = consistent_velocities(Cq, v, body_mass_matrix(cols), ct=ct)
         except OrigamiError as e:
             driven = [m.hinge + 1 for m in self.motors if m.mode != "torque"]
             raise DynamicsError(f"{self.structure.name}: at t = 0 s the motors on hinges "
@@ -564,7 +558,7 @@ class ChronoDynamics:
         dt = float(dt)
         ts = self._timestepper(n_steps * dt, dt)
         clock = wallclock.perf_counter()
-        self._start(n_steps * dt)
+        self._start()
         rr = self.row_rank()
         rank0 = None
         if rr is not None:
@@ -666,7 +660,7 @@ class ChronoDynamics:
             ratio = smin
         raise DynamicsError(f"{self.structure.name}: {what}: {why}; the dependent constraints are led by {name}; "
                             f"stopping instead of integrating through it", when, self._names.get(name),
-                            rec.history(self.integrator, None, self.info), ratio)
+                            rec.history(self.integrator, self.system.GetStep(), self.info), ratio)
 
     def _fail(self, what, t, viol, vname, rec):
         h = self._names.get(vname)

@@ -20,10 +20,16 @@ springs, initial, output_interval, progress, **options)`` returning a
 ``TimeHistory``; this front door checks the engine and the integrator name
 and passes everything on.
 """
+import importlib
+
 from .. import engines
 from ..errors import OrigamiError
-from .history import TimeHistory, write_history  # noqa: F401
-from .inputs import CreaseSpring, Expression, InitialState, Motor  # noqa: F401
+from .expression import Expression
+from .history import TimeHistory, write_history
+from .inputs import CreaseSpring, InitialState, Motor
+
+__all__ = ["dynamics", "check_integrator", "INTEGRATORS", "TimeHistory", "write_history", "Motor", "CreaseSpring",
+           "InitialState", "Expression"]
 
 INTEGRATORS = {"chrono": ("hht", "euler", "euler-linearized"), "reference": ("reduced", "constrained")}
 
@@ -57,6 +63,12 @@ def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), sp
         from ..chrono import dynamics as chrono_dynamics
 
         return chrono_dynamics.run(structure, **kw)
-    from ..reference import dns
-
+    name = __package__.rsplit(".", 1)[0] + ".reference.dns"
+    try:
+        dns = importlib.import_module(name)
+    except ModuleNotFoundError as e:
+        if e.name != name:
+            raise
+        raise OrigamiError("the reference engine has no dynamics in this installation (chrono_origami.reference.dns "
+                           "is missing); use engine='chrono'") from None
     return dns.run(structure, **kw)

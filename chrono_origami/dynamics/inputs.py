@@ -28,7 +28,6 @@ whose derivatives are exact; a callable's derivatives are central
 differences (:func:`~.expression.derivative`) unless it has a
 ``derivative()`` method.
 """
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,7 +36,7 @@ import scipy.sparse.linalg as spla
 
 from ..errors import OrigamiError, StructureError
 from ..geometry import best_rigid_alignment
-from .expression import Expression, ExpressionError, as_function, derivative  # noqa: F401
+from .expression import as_function
 
 MOTOR_MODES = ("angle", "speed", "torque")
 #: largest rigid misfit of a panel's vertices in an initial configuration, fraction of the pattern size
@@ -279,12 +278,12 @@ class InitialState:
         return np.array(self.velocities)
 
 
-def consistent_velocities(Cq, v, mass_blocks, ct=None, rtol=1e-10):
+def consistent_velocities(Cq, v, mass, ct=None, rtol=1e-10, block=6):
     """Velocities ``v`` projected onto the constraints ``Cq v + ct = 0`` in the kinetic-energy metric.
 
     Returns (v_new, |v_new - v|_M / max(|v|_M, tiny)). ``Cq``: constraint Jacobian (sparse or dense,
-    rows x n); ``mass_blocks``: the square blocks of the block-diagonal mass matrix M along ``v``
-    (e.g. one 6 x 6 per body); ``ct``: the rheonomic term (default 0). ``v_new`` is the M-orthogonal
+    rows x n); ``mass``: the block-diagonal mass matrix M (sparse or dense, ``block`` x ``block``
+    blocks along ``v``: one per body), or the list of its blocks; ``ct``: the rheonomic term (default 0). ``v_new`` is the M-orthogonal
     projection, the smallest change of kinetic energy: with M = L L^T and u = L^T v, u_new is the
     minimum-norm correction of u solving (Cq L^-T) u = -ct (LSMR, sparse; redundant rows are fine).
     Raises :class:`~chrono_origami.errors.OrigamiError` when the projected velocities do not satisfy the
@@ -293,7 +292,12 @@ def consistent_velocities(Cq, v, mass_blocks, ct=None, rtol=1e-10):
     v = np.asarray(v, float)
     Cq = sp.csr_matrix(Cq)
     ct = np.zeros(Cq.shape[0]) if ct is None else np.asarray(ct, float)
-    chol = [np.linalg.cholesky(np.asarray(B, float)) for B in mass_blocks]
+    if isinstance(mass, (list, tuple)):
+        blocks = mass
+    else:
+        M = sp.csr_matrix(mass)
+        blocks = [M[i:i + block, i:i + block].toarray() for i in range(0, M.shape[0], block)]
+    chol = [np.linalg.cholesky(np.asarray(B, float)) for B in blocks]
     Linv_T = sp.block_diag([np.linalg.inv(Lb).T for Lb in chol], format="csr")
     Lt = sp.block_diag([Lb.T for Lb in chol], format="csr")
     if Lt.shape[0] != len(v) or Cq.shape[1] != len(v):
