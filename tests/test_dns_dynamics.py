@@ -136,3 +136,13 @@ def test_closed_loops_of_sliding_hinges_balance_and_agree_with_chrono():
     assert np.abs(h.vertices[-1] - c.vertices[-1]).max() < 1e-6 * st.pattern.size
     A, B = np.array(h.hinge_rows(-1))[:, 2:], np.array(c.hinge_rows(-1))[:, 2:]
     assert np.abs(A - B).max() < 1e-5 * np.abs(B).max()
+
+
+def test_a_failed_step_stops_with_the_motion_so_far():
+    from chrono_origami.errors import DynamicsError
+
+    s = two_panels(DOOR, SUPPORTS, (0, 0, -9.81))
+    with pytest.raises(DynamicsError) as info:
+        dynamics(s, "reference", time=0.1, dt=0.01, max_iterations=1, tol=1e-30)
+    assert "Newton did not converge" in str(info.value) and info.value.time == 0.0
+    assert info.value.history is not None and len(info.value.history.t) == 1

@@ -408,7 +408,11 @@ def integrate(mb, dt, n_steps, v0, scheme="reduced", stride=1, nu0=None, conditi
             guesses = [2.0 * u - u_prev, u]
         else:
             guesses = [u]
-        res = integ.step(q, v, state, tn, phi, guesses)
+        try:
+            res = integ.step(q, v, state, tn, phi, guesses)
+        except DynamicsError as e:
+            e.run = _run(rec, its, conds, wallclock.perf_counter() - start)     # the motion up to the stop
+            raise
         for h, (dphi, s) in zip(mb.forces.terms, res.info):
             if h.torque is not None:
                 work += float(h.torque(tn + 0.5 * dt)) * (-dphi)
@@ -426,7 +430,10 @@ def integrate(mb, dt, n_steps, v0, scheme="reduced", stride=1, nu0=None, conditi
             record((n + 1) * dt)
         if progress is not None:
             progress(n + 1, n_steps)
-    wall = wallclock.perf_counter() - start
+    return _run(rec, its, conds, wallclock.perf_counter() - start)
+
+
+def _run(rec, its, conds, wall):
     K = len(rec["t"])
     return Run(np.array(rec["t"]), np.array(rec["q"]), np.array(rec["v"]), np.array(rec["angles"]).reshape(K, -1),
                np.array(rec["joint"]), np.array(rec["work"]), np.array(rec["dissipated"]), np.array(its), conds, wall)

@@ -25,6 +25,10 @@ Model
 * Crease springs (stiffness, damping, rest) and torque motors act on the fold
   angle by the discrete gradient of :mod:`.forces`.
 
+A step whose Newton iteration fails (also with continuation in the step
+size) stops the run with :class:`~chrono_origami.errors.DynamicsError`
+carrying the history up to the last output frame (``history``).
+
 Refused inputs (one-line :class:`~chrono_origami.errors.OrigamiError`):
 angle and speed motors (rheonomic constraints, outside the method), a moving
 panel without mass or rotational inertia, more than ``max_bodies`` panels
@@ -66,7 +70,7 @@ import scipy.sparse.linalg as spla
 
 from ...dynamics.history import TimeHistory
 from ...dynamics.inputs import InitialState, check_inputs, consistent_velocities, schedule
-from ...errors import OrigamiError, StructureError
+from ...errors import DynamicsError, OrigamiError, StructureError
 from ...geometry import newell_normal
 from ...progress import Progress
 from ...properties import panel_mass_properties
@@ -351,6 +355,11 @@ def run(structure, *, time, dt, integrator=None, motors=(), springs=(), initial=
         res = integrate(mb, float(dt), n_steps, v0, integrator, stride=stride,
                         nu0=generalised_velocities(mb, mb.q0, v0), condition_at=options.get("condition_at", ()),
                         progress=lambda k, n: bar.update(k * float(dt)), **solver)
+    except DynamicsError as e:              # keep the motion recorded up to the stop
+        run_ = getattr(e, "run", None)
+        if run_ is not None and len(run_.t):
+            e.history = history(model, run_, integrator, float(dt), {"stopped": str(e)})
+        raise
     finally:
         bar.close()
     return history(model, res, integrator, float(dt),
