@@ -32,6 +32,25 @@ def run_options(ap, time=None, dt=None, output_interval=None, integrators=None):
     return ap
 
 
+def paper_options(ap, dt, time):
+    """The options of the four scenes of Betsch & Leyendecker's examples: --dt, --time, --scheme, --stride,
+    --out, --no-conditioning (``dt``, ``time``: the scene's defaults, s)."""
+    from ..reference.dns.paper import SCHEMES
+
+    ap.add_argument("--dt", type=inputs.positive_float, default=dt, help=f"time step (s, default {dt:g})")
+    ap.add_argument("--time", type=inputs.positive_float, default=time, help=f"duration (s, default {time:g})")
+    ap.add_argument("--scheme", choices=SCHEMES, default="reduced",
+                    help="reduced (discrete null space method, default), constrained (n + m unknowns), "
+                         "chrono-hht (Chrono's HHT, alpha = -0.2), chrono-euler (Chrono's implicit Euler)")
+    ap.add_argument("--stride", type=inputs.positive_int, default=1, help="steps between the recorded rows (default 1)")
+    ap.add_argument("--out", metavar="DIR", help="write invariants.csv and conditioning.csv (and the scene's "
+                                                 "other files) here")
+    ap.add_argument("--no-conditioning", action="store_true",
+                    help="skip conditioning.csv (the reference schemes' condition numbers at the paper's time steps "
+                         "and --dt)")
+    return ap
+
+
 def motion(fn, out_dir=None):
     """``fn()`` (a run that integrates a motion); a stopped motion writes what it recorded to ``out_dir`` and re-raises."""
     from ..dynamics import report

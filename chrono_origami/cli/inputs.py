@@ -37,6 +37,17 @@ def positive_int(text):
     return n
 
 
+def positive_float(text):
+    """argparse type: a finite number > 0."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not (math.isfinite(x) and x > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return x
+
+
 def twist_deg(text):
     """argparse type: a finite angle in degrees in (-180, 180]."""
     try:
