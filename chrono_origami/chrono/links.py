@@ -81,16 +81,6 @@ def hinge_link_frame(pattern, h):
     return 0.5 * (X[a] + X[b]), np.column_stack([m, n, t])
 
 
-def line_frame(origin, direction):
-    """(origin, R) with Z along ``direction`` (X, Y any orthonormal completion)."""
-    z = np.asarray(direction, float)
-    z = z / np.linalg.norm(z)
-    helper = np.eye(3)[int(np.argmin(np.abs(z)))]
-    x = np.cross(helper, z)
-    x /= np.linalg.norm(x)
-    return np.asarray(origin, float), np.column_stack([x, np.cross(z, x), z])
-
-
 # ------------------------------------------------------------------ mate links
 #: the Python link objects by Chrono identifier: ``system.GetLinks()`` hands out plain proxies, which bypass
 #: the Python methods; :func:`python_link` finds the object that keeps the Kc setting
