@@ -125,14 +125,10 @@ def _color(c):
     return chrono.ChColor(*[float(x) for x in c])
 
 
-def _vec(v):
-    return chrono.ChVector3d(float(v[0]), float(v[1]), float(v[2]))
-
-
 def _z_frame(origin, direction):
     """``ChFramed`` at ``origin`` whose Z axis is ``direction`` (unit)."""
-    q = chrono.QuatFromVec2Vec(chrono.VECT_Z, _vec(direction))
-    return chrono.ChFramed(_vec(origin), q)
+    q = chrono.QuatFromVec2Vec(chrono.VECT_Z, lk.vec(direction))
+    return chrono.ChFramed(lk.vec(origin), q)
 
 
 @contextlib.contextmanager
@@ -395,7 +391,7 @@ class StructureView:
     def _add_camera_and_lights(self):
         vis = self.vis
         w, h = self.window_size
-        vis.AddCamera(_vec(self.eye), _vec(self.target))
+        vis.AddCamera(lk.vec(self.eye), lk.vec(self.target))
         cam = vis.GetActiveCamera()
         dist = float(np.linalg.norm(self.eye - self.target))
         span = _size(self.structure)
@@ -408,7 +404,7 @@ class StructureView:
         for az, el, c in LIGHTS:
             a, e = np.radians(az), np.radians(el)
             pos = self.target + dist * np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
-            vis.AddLight(_vec(pos), float(dist), chrono.ChColor(c, c, c))
+            vis.AddLight(lk.vec(pos), float(dist), chrono.ChColor(c, c, c))
         vis.GetSceneManager().setAmbientLight(chronoirr.SColorf(AMBIENT, AMBIENT, AMBIENT, 1.0))
 
     def project(self, points):

@@ -28,6 +28,7 @@ operators (eqs. 4, 6) up to the combination of rows.
 """
 import numpy as np
 
+from ..geometry import skew
 from ..reference.model import hinge_geometry
 from ..structure import SLIDING
 
@@ -140,9 +141,9 @@ class FoldConstraints:
             else:
                 F[r + 2:r + 5] = d
                 if jacobian:
-                    J[r + 2:r + 5, 6 * p:6 * p + 3] = _skew(p1)
+                    J[r + 2:r + 5, 6 * p:6 * p + 3] = skew(p1)
                     J[r + 2:r + 5, 6 * p + 3:6 * p + 6] = -np.eye(3)
-                    J[r + 2:r + 5, 6 * q:6 * q + 3] = -_skew(p2)
+                    J[r + 2:r + 5, 6 * q:6 * q + 3] = -skew(p2)
                     J[r + 2:r + 5, 6 * q + 3:6 * q + 6] = np.eye(3)
                 r += 5
         H = {hh[0]: hh for hh in self.hinges}
@@ -187,7 +188,7 @@ class FoldConstraints:
             F[r + 3:r + 6] = u[0]
             if jacobian:
                 J[r:r + 3, 0:3] = 0.5 * (np.trace(A) * np.eye(3) - A)
-                J[r + 3:r + 6, 0:3] = -_skew(u[0])
+                J[r + 3:r + 6, 0:3] = -skew(u[0])
                 J[r + 3:r + 6, 3:6] = np.eye(3)
             r += 6
         return F, J, Ft
@@ -197,8 +198,3 @@ class FoldConstraints:
             if a <= row < b:
                 return label
         return f"row {row}"
-
-
-def _skew(v):
-    x, y, z = v
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
