@@ -522,7 +522,7 @@ def _evaluate(structure, sliding, rtol):
             d.max_force = d.max_moment = float("inf")    # the loads work on a mechanism: not carried
             return d
         mu = -U[:, :r] @ (g / s[:r])                     # Cs^T mu = -f (projected)
-        vals = np.array([a.values for a in statics._actions(st, model, mu)])
+        vals = np.array([a.values for a in statics.multiplier_actions(st, model, mu)])
         d.max_moment = float(np.abs(vals[:, :3]).max(initial=0.0))
         d.max_force = float(np.abs(vals[:, 3:]).max(initial=0.0))
     return d

@@ -9,7 +9,8 @@ Table 8 scaled like the paper (unit norm of the multipliers lambda).
 import math
 import sys
 
-from chrono_origami.patterns.kresling import kresling_module, paper_self_stress
+from chrono_origami.patterns.kresling import kresling_module
+from chrono_origami.reference.statics import paper_self_stress
 from chrono_origami.report.tables import HINGE_HEADER, text_table
 from chrono_origami.scene import parser, run_static
 
