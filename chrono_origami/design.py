@@ -65,6 +65,7 @@ import scipy.sparse.linalg as spla
 from scipy.spatial import cKDTree
 
 from .errors import OrigamiError
+from .hinges import get as get_kind
 from .reference import statics
 from .reference.counting import RANK_RTOL
 from .reference.model import assemble, hinge_geometry
@@ -273,10 +274,12 @@ def axial_rows(structure, hinges, model=None):
     pat = structure.pattern
     if model is None:
         model = assemble(structure.with_hinge_kinds((DOOR,) * len(pat.hinges)))
+    # door rows of the "hinge" form: the rotation rows, then p_2 - p_1 in global x, y, z (hinges.py)
+    first_translation = get_kind(DOOR).hinge_row_kinds.index("t")
     I, J, V = [], [], []
     for i, h in enumerate(hinges):
         t = hinge_geometry(pat, h)[0]
-        r0 = model.hinge_rows[h].start + 2          # door block: 2 rotation rows, then x, y, z translation
+        r0 = model.hinge_rows[h].start + first_translation
         for a in range(3):
             I.append(i)
             J.append(r0 + a)

@@ -96,7 +96,8 @@ def paper_self_stress(structure, state=0):
     """Counts and hinge actions of self-stress ``state`` (0-based) scaled like the paper's Table 8.
 
     The paper's self-stress has unit Euclidean norm of its multipliers lambda
-    (eq. 34), mixing units: the two rotation rows of each hinge carry couples
+    (eq. 34), mixing units: the rotation rows of each hinge (the first two of
+    door and sliding hinges; ``HingeKind.hinge_row_kinds``) carry couples
     (moment units), all other rows forces. We found this by fitting Table 8
     (the fitted scale equals 1/|lambda| to 3e-6). The sign is fixed so that the
     largest |lambda| is positive. Returns (counts, list of HingeAction).
@@ -107,8 +108,9 @@ def paper_self_stress(structure, state=0):
     model = counts.model
     mu = counts.self_stresses[:, state].copy()
     lam = mu / model.L                      # force rows: mu = L * force
-    for rows in model.hinge_rows:           # rotation rows (first two of each hinge): couples
-        lam[rows.start:rows.start + 2] = mu[rows.start:rows.start + 2]
+    for kind, rows in zip(structure.kinds, model.hinge_rows):   # rotation rows: couples
+        couples = [rows.start + i for i, k in enumerate(kind.hinge_row_kinds) if k == "r"]
+        lam[couples] = mu[couples]
     scale = 1.0 / np.linalg.norm(lam)
     if lam[np.argmax(np.abs(lam))] < 0:
         scale = -scale
