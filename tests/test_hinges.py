@@ -292,6 +292,36 @@ def test_statics_with_a_new_kind_is_in_equilibrium(name):
                                    atol=1e-12)
 
 
+def test_fold_constraints_and_drives_follow_the_kind():
+    sph, pri = two_squares("spherical"), two_squares("prismatic")
+    C = FoldConstraints(FoldProblem(sph, [Drive(0, rate=0.3)], (), 2.0))
+    assert C.rows[0] == ("hinge 1", 0, 3) and C.n_rows == 3 + 1 + 6
+    rng = np.random.default_rng(3)
+    R, u = exp_update(*C.start(), 0.2 * rng.standard_normal((2, 6)))
+    F, J, _ = C.evaluate(R, u, 0.7)
+    h = 1e-6
+    for _ in range(3):
+        v = rng.standard_normal(12)
+        Fp = C.evaluate(*exp_update(R, u, (h * v).reshape(-1, 6)), 0.7, False)[0]
+        Fm = C.evaluate(*exp_update(R, u, (-h * v).reshape(-1, 6)), 0.7, False)[0]
+        assert np.abs((Fp - Fm) / (2 * h) - J @ v).max() < 1e-8
+    with pytest.raises(StructureError, match="hinge 1 is a prismatic hinge: its rotation about the hinge axis is "
+                                             "locked, so it cannot be driven"):
+        FoldProblem(pri, [Drive(0, rate=0.3)])
+    with pytest.raises(StructureError, match="hinge 1 is a spherical hinge: its translation along"):
+        FoldProblem(sph, [Drive(0, slide=0.3)])
+
+
+def test_a_prismatic_hinge_folds_by_its_slide():
+    """Panel 1 held, slide 0.3 along t = (0, 1, 0) (hinge 1 runs from vertex 2 to 5): panel 2 translates rigidly."""
+    st = two_squares("prismatic", loaded=False)
+    hist = fold(FoldProblem(st, [Drive(0, slide=0.3)], (), 1.0))
+    X0, X1 = st.pattern.vertices, hist.final
+    np.testing.assert_allclose(X1[[0, 3]], X0[[0, 3]], atol=1e-10)
+    np.testing.assert_allclose(X1[[2, 5]], X0[[2, 5]] + [0, 0.3, 0], atol=1e-10)
+    assert abs(hist.drive_values[-1][0] - 0.3) < 1e-10
+
+
 def test_foldfile_keeps_the_kind_name(tmp_path):
     st = two_squares("spherical")
     path = tmp_path / "s.fold"
