@@ -327,3 +327,95 @@ def test_foldfile_keeps_the_kind_name(tmp_path):
     path = tmp_path / "s.fold"
     foldfile.write_fold(st, str(path))
     assert foldfile.read_fold(str(path)).hinge_kinds == ("spherical",)
+
+
+def test_figure_draws_the_kinds_style():
+    from chrono_origami.report.figures import draw_structure
+
+    st = two_squares("prismatic")
+    fig = draw_structure(st)
+    ax = fig.axes[0]
+    hinge_lines = [ln for ln in ax.lines if ln.get_linestyle() == "-."]
+    assert len(hinge_lines) == 1 and hinge_lines[0].get_color() == "tab:purple"
+    assert ax.get_title() == "two squares (prismatic): prismatic hinges dash-dotted"
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+# ------------------------------------------------------------------ Chrono
+@needs_chrono
+@pytest.mark.parametrize("name", ["spherical", "prismatic", "welded"])
+def test_chrono_counts_and_statics_of_a_new_kind_match_the_reference_engine(name):
+    from chrono_origami.chrono import analysis as ca
+    from chrono_origami.chrono import links as lk
+
+    st = two_squares(name)
+    ref = solve(st)
+    kind = hinges.get(name)
+    forms = ["mate", "lock"] + (["points"] if kind.points else [])
+    for form in forms:
+        c = ca.count(st, hinge_form=form)
+        assert (c.M, c.S) == (0, 0) and c.n_constraints == kind.n_rows + sum(len(s.dofs) for s in st.supports)
+        r = ca.static(st, hinge_form=form, use_tangent_stiffness=form != "lock")
+        assert np.abs(panel_resultants(st, r)).max() < 1e-8
+        np.testing.assert_allclose([a.values for a in r.hinge_actions], [a.values for a in ref.hinge_actions],
+                                   atol=1e-8)
+    assert lk.mate_class(kind).MASK == kind.mask and lk.mate_class(kind) is lk.mate_class(kind)
+    assert lk.lock_class(kind).__name__ == name.capitalize() + "HingeLock"
+
+
+@needs_chrono
+def test_chrono_refuses_a_form_the_kind_lacks():
+    from chrono_origami.chrono import system as cs
+
+    with pytest.raises(StructureError, match=r"hinge 1 \(prismatic\): prismatic hinges have no point form"):
+        cs.build_system(two_squares("prismatic"), hinge_form="points", visual=False)
+    nolock = HingeKind("nolock", ("rz",), "chrono_origami.reference.operators:door_hinge", SPHERICAL.style)
+    hinges.register(nolock)
+    try:
+        with pytest.raises(StructureError, match="nolock hinges have no lock form"):
+            cs.build_system(two_squares(DOOR).with_hinge_kinds(["nolock"]), hinge_form="lock", visual=False)
+    finally:
+        hinges.unregister("nolock")
+
+
+@needs_chrono
+def test_chrono_draws_the_kinds_glyph_and_every_glyph_exists():
+    import pychrono as chrono
+
+    from chrono_origami.chrono import system as cs
+
+    assert set(cs.GLYPHS) == set(hinges.GLYPHS)
+    b = cs.build_system(two_squares("spherical"))
+    vm = b.hinges[0].link.GetVisualModel()
+    assert vm.GetNumShapes() == 1
+    ball = chrono.CastToChVisualShapeSphere(vm.GetShape(0))
+    assert ball is not None and np.isclose(ball.GetRadius(), 2 * 0.02 * b.pattern.size)
+    c = vm.GetShape(0).GetColor()
+    np.testing.assert_allclose((c.R, c.G, c.B), SPHERICAL.style.color, atol=1e-6)
+    assert b.hinges[0].link.GetName() == "hinge 1 (spherical)"
+
+
+@needs_chrono
+def test_viewer_title_counts_each_kind_in_its_colour():
+    from chrono_origami.chrono import viewer
+
+    assert viewer.hinge_legend(two_squares("spherical")) == "1 spherical hinge (green)"
+    assert viewer.hinge_legend(miura.miura_strip(5)) == "1 door hinge (blue), 18 sliding hinges (red)"
+
+
+@needs_chrono
+@pytest.mark.parametrize("name, rotation, slide", [(DOOR, 2.0, 0.0), (SLIDING, 2.0, 5.0), ("spherical", 2.0, 0.0),
+                                                  ("prismatic", 0.0, 5.0), ("welded", 0.0, 0.0)])
+def test_crease_springs_act_on_the_kinds_free_motions(name, rotation, slide):
+    from chrono_origami.chrono import springs
+    from chrono_origami.chrono import system as cs
+
+    b = cs.build_system(two_squares(name), visual=False)
+    sp = springs.add_crease_springs(b, 2.0, slide_stiffness=5.0, damping=0.1)
+    K = sp.loads[0].GetStiffnessMatrix()
+    C = sp.loads[0].GetDampingMatrix()
+    assert (K.GetItem(5, 5), K.GetItem(2, 2)) == (rotation, slide)
+    assert C.GetItem(5, 5) == (0.1 if rotation else 0.0)
+    assert sum(abs(K.GetItem(i, j)) for i in range(6) for j in range(6)) == rotation + slide
