@@ -77,6 +77,7 @@ class Structure:
             if not (isinstance(k, str) and k in hinges.KINDS):
                 raise StructureError(f"hinge {h + 1} has kind {k!r}; expected {hinges.expected()}")
         object.__setattr__(self, "hinge_kinds", kinds)
+        object.__setattr__(self, "_kinds", tuple(hinges.get(k) for k in kinds))
         th = self.thickness
         if th is None:
             th = (0.0,) * pat.n_panels
@@ -130,8 +131,9 @@ class Structure:
     # ------------------------------------------------------------------ helpers
     @property
     def kinds(self):
-        """The :class:`~chrono_origami.hinges.HingeKind` record of every hinge, in hinge order."""
-        return tuple(hinges.get(k) for k in self.hinge_kinds)
+        """The :class:`~chrono_origami.hinges.HingeKind` record of every hinge, in hinge order (as registered
+        when the structure was made)."""
+        return self._kinds
 
     @property
     def n_sliding(self):
