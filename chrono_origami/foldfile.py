@@ -305,7 +305,7 @@ class _Reader:
             return None, notes
         out = []
         for k, kind in enumerate(kinds):
-            if kind is not None and not (isinstance(kind, str) and kind in hinges.KINDS):
+            if kind is not None and not (isinstance(kind, str) and kind in hinges.names()):
                 self.fail(HINGE, k, f"is {_show(kind)}; expected {hinges.expected(['null'])}")
             self._check_boundary(HINGE, k, edges[k], faces_of[k], kind is None, _show(kind),
                                  "null")

@@ -27,12 +27,13 @@ m, n, t; ``rx``, ``ry``, ``rz`` the rotations about m, n, t.
 ``free``: the relative motions the kind leaves free; the others are locked,
 one constraint row each (``n_rows = 6 - len(free)``). On a folded pattern
 p's and q's m (and n) differ, so a kind frees x and y together and rx and ry
-together: ``free`` is a union of {"z"}, {"rz"}, {"x", "y"}, {"rx", "ry"}.
+together: ``free`` is a union of {"z"}, {"rz"}, {"x", "y"}, {"rx", "ry"}
+(empty for a joint that locks all six, 6 rows).
 
 Row order, by engine:
 
 * Chrono links (mate and lock): Chrono's order x, y, z, rx, ry, rz of the
-  locked coordinates (:attr:`HingeKind.mask`, :attr:`HingeKind.row_kinds`);
+  locked coordinates (:attr:`HingeKind.locked`, :attr:`HingeKind.mask`);
 * reference "hinge" form (``hinge_operator``) and the exact fold constraints
   (:meth:`HingeKind.residual`): the rotation rows first -- relative rotation
   about n, about m, about t, those locked (eq. 4's c_1, c_2) -- then the
@@ -67,7 +68,8 @@ How to add a kind (two files)
 1. ``reference/operators.py``: its "hinge"-form operator (the row order
    above), unless one there fits;
 2. this file: ``register(HingeKind(name, free, "chrono_origami.reference.operators:function",
-   HingeStyle(...), points=..., lock=...))`` below the built-in kinds.
+   HingeStyle(...), points=..., lock=...))`` below the built-in kinds, with
+   one of the :data:`GLYPHS` (a new glyph is a third file, ``chrono/system.py``).
 
 The engines, folding, counting, FOLD files, figures and the viewer then take
 the new name. ``tests/test_hinges.py`` registers test kinds (a spherical and a
@@ -200,11 +202,6 @@ class HingeKind:
     def mask(self):
         """``ChLinkMateGeneric`` mask (x, y, z, rx, ry, rz): True where locked."""
         return tuple(c not in self.free for c in MOTIONS)
-
-    @property
-    def row_kinds(self):
-        """'t' or 'r' per row of the Chrono links (Chrono's order)."""
-        return tuple("r" if c.startswith("r") else "t" for c in self.locked)
 
     @property
     def rotation_rows(self):

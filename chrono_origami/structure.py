@@ -74,7 +74,7 @@ class Structure:
         if len(kinds) != H:
             raise StructureError(f"hinge_kinds has {len(kinds)} entries, the pattern has {H} hinges")
         for h, k in enumerate(kinds):
-            if not (isinstance(k, str) and k in hinges.KINDS):
+            if not (isinstance(k, str) and k in hinges.names()):
                 raise StructureError(f"hinge {h + 1} has kind {k!r}; expected {hinges.expected()}")
         object.__setattr__(self, "hinge_kinds", kinds)
         object.__setattr__(self, "_kinds", tuple(hinges.get(k) for k in kinds))

@@ -166,7 +166,7 @@ def test_builtin_kinds_keep_their_names_rows_and_masks():
     assert (door.n_rows, sliding.n_rows) == (5, 4)
     assert door.mask == (True, True, True, True, True, False)
     assert sliding.mask == (True, True, False, True, True, False)
-    assert (door.row_kinds, sliding.row_kinds) == (tuple("tttrr"), tuple("ttrr"))
+    assert (door.locked, sliding.locked) == (("x", "y", "z", "rx", "ry"), ("x", "y", "rx", "ry"))
     assert (door.hinge_row_kinds, sliding.hinge_row_kinds) == (tuple("rrttt"), tuple("rrtt"))
     assert (WELDED.n_rows, WELDED.mask, WELDED.hinge_row_kinds) == (6, (True,) * 6, tuple("rrrttt"))
 

@@ -296,7 +296,7 @@ def miura_pattern(rows, cols, sector_angle_deg=60.0, fold_angle_deg=60.0, a=1.0,
 def miura_patch(rows, cols, sector_angle_deg=60.0, fold_angle_deg=60.0, a=1.0, b=1.0, hinge_kind=DOOR,
                 thickness=0.0, density=1.0, name=None):
     """Unsupported, unloaded rows x cols Miura-ori patch with every hinge of kind ``hinge_kind``."""
-    if not (isinstance(hinge_kind, str) and hinge_kind in hinges.KINDS):
+    if not (isinstance(hinge_kind, str) and hinge_kind in hinges.names()):
         raise StructureError(f"hinge_kind must be {hinges.expected()}, got {hinge_kind!r}")
     pat = miura_pattern(rows, cols, sector_angle_deg, fold_angle_deg, a, b)
     return Structure(pat, (hinge_kind,) * len(pat.hinges), thickness, density,
