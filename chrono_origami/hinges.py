@@ -171,7 +171,8 @@ class HingeKind:
             raise StructureError(f"a hinge kind needs a name, got {self.name!r}")
         bad = set(self.free) - set(MOTIONS)
         if bad:
-            raise StructureError(f"hinge kind {self.name!r}: unknown free motions {sorted(bad)}; expected some of {MOTIONS}")
+            raise StructureError(f"hinge kind {self.name!r}: unknown free motions {sorted(bad)}; "
+                                 f"expected some of {MOTIONS}")
         free = tuple(c for c in MOTIONS if c in self.free)
         for pair in (("x", "y"), ("rx", "ry")):
             if (pair[0] in free) != (pair[1] in free):
@@ -184,7 +185,8 @@ class HingeKind:
             pts = tuple(self.points)
             rows = sum(c.n_rows for c in pts)
             if rows != self.n_rows:
-                raise StructureError(f"hinge kind {self.name!r}: its point form has {rows} rows, the kind {self.n_rows}")
+                raise StructureError(f"hinge kind {self.name!r}: its point form has {rows} rows, "
+                                     f"the kind {self.n_rows}")
             object.__setattr__(self, "points", pts)
 
     # ------------------------------------------------------------ derived from free

@@ -137,17 +137,21 @@ def test_malformed_kinds_are_refused_with_one_line(make, message):
 
 def test_the_registry_imports_without_pychrono_nor_the_engines():
     """hinges.py and the structure layer import no engine; the reference engine still runs without PyChrono."""
+    import os
     import subprocess
     import sys
 
     code = ("import sys; sys.modules['pychrono'] = None\n"
             "from chrono_origami import hinges, structure\n"
             "from chrono_origami.patterns import miura\n"
-            "assert not [m for m in sys.modules if m.startswith(('chrono_origami.reference', 'chrono_origami.chrono'))]\n"
+            "engines = ('chrono_origami.reference', 'chrono_origami.chrono')\n"
+            "assert not [m for m in sys.modules if m.startswith(engines)]\n"
             "from chrono_origami.reference.counting import count\n"
             "c = count(miura.miura_single_vertex())\n"
             "print(c.M, c.S)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # this checkout's package
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["1", "0"]
 
@@ -192,7 +196,8 @@ def test_hinge_operator_blocks_exactly_the_locked_motions_in_the_row_order(name)
 
 @pytest.mark.parametrize("name", [DOOR, SLIDING, "spherical", "prismatic", "welded"])
 def test_exact_fold_constraints_and_their_jacobian(name):
-    """Central differences along exp(h v) g at an inconsistent state; zero and the operator's rows at the reference state."""
+    """Central differences along exp(h v) g at an inconsistent state; at the reference state zero, and the
+    operator's rows."""
     kind = hinges.get(name)
     pat = simple.square_twist_folded(25.0)
     t, m, n, mid, _, _ = hinge_geometry(pat, 3)
