@@ -33,8 +33,9 @@ crease stays flat) and "B" on boundary edges.
 Custom keys (namespace ``origami``)
 -----------------------------------
 ``faces_origami:thickness``: thickness per face (length, >= 0; default 0).
-``edges_origami:hinge``: per edge, "door" or "sliding" on interior edges,
-null on boundary edges (default: every hinge "door").
+``edges_origami:hinge``: per edge, a hinge kind's name ("door", "sliding" or
+any kind registered in ``chrono_origami.hinges``) on interior edges, null on
+boundary edges (default: every hinge "door").
 ``vertices_origami:support``: per vertex, null, or {"dofs": "xyz" | "yz" |
 ..., "panel": face index} -- the vertex *of that face* is held in the listed
 global directions -- or a list of such objects (several panels at a vertex).
@@ -63,9 +64,10 @@ import os
 
 import numpy as np
 
+from . import hinges
 from .errors import FoldFileError, PatternError, StructureError
 from .pattern import CreasePattern
-from .structure import HINGE_KINDS, Load, Structure, Support
+from .structure import Load, Structure, Support
 
 SPEC = 1.2
 #: Fold angles (degrees) at most this large are written as flat hinges ("U").
@@ -303,8 +305,8 @@ class _Reader:
             return None, notes
         out = []
         for k, kind in enumerate(kinds):
-            if kind is not None and kind not in HINGE_KINDS:
-                self.fail(HINGE, k, f"is {_show(kind)}; expected 'door', 'sliding' or null")
+            if kind is not None and not (isinstance(kind, str) and kind in hinges.names()):
+                self.fail(HINGE, k, f"is {_show(kind)}; expected {hinges.expected(['null'])}")
             self._check_boundary(HINGE, k, edges[k], faces_of[k], kind is None, _show(kind),
                                  "null")
             if kind is not None:

@@ -155,13 +155,6 @@ class CreasePattern:
                 out[v].append(p)
         return out
 
-    def hinge_between(self, p, q):
-        """Hinge joining panels p and q (0-based), or None."""
-        for h in self.hinges:
-            if set(h.panels) == {p, q}:
-                return h
-        return None
-
     def panel_points(self, p):
         return self.vertices[list(self.panels[p])]
 

@@ -11,7 +11,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
-from ..errors import IndeterminateError, SolverError
+from ..errors import IndeterminateError, SolverError, StructureError
 from ..results import StaticResult, SupportReaction, hinge_actions
 from .counting import RANK_RTOL, count
 
@@ -111,7 +111,7 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
             f"the structure has M = {counts.M} mechanisms that the loads excite", counts.M, counts.S,
             describe_indeterminacy(structure, counts))
     result = StaticResult(structure, "reference", status, counts.M, counts.S,
-                          _actions(structure, model, mu), _reactions(structure, model, mu), rel,
+                          multiplier_actions(structure, model, mu), _reactions(structure, model, mu), rel,
                           info={"form": form, "gap": counts.gap, "linalg": counts.linalg})
     if status != "determined":
         if counts.linalg == "dense" or counts.S <= LIST_LIMIT:
@@ -129,10 +129,11 @@ def _lsmr(A, b, counts):
 
 def self_stress_actions(structure, counts):
     """Hinge actions of each self-stress state of ``counts`` (arbitrary scale): one list of HingeAction per state."""
-    return [_actions(structure, counts.model, counts.self_stresses[:, k]) for k in range(counts.S)]
+    return [multiplier_actions(structure, counts.model, counts.self_stresses[:, k]) for k in range(counts.S)]
 
 
-def _actions(structure, model, mu):
+def multiplier_actions(structure, model, mu):
+    """Hinge actions (list of ``results.HingeAction``) of the scaled multipliers ``mu`` of ``model`` (see ``model``)."""
     pat = structure.pattern
     wrenches = []
     for h, rows in enumerate(model.hinge_rows):
@@ -142,6 +143,31 @@ def _actions(structure, model, mu):
         F, M0 = model.block_wrench(rows, mu, q)
         wrenches.append((F, M0 - np.cross(mid - model.x0, F)))
     return hinge_actions(pat, structure.hinge_kinds, wrenches)
+
+
+def paper_self_stress(structure, state=0):
+    """Counts and hinge actions of self-stress ``state`` (0-based) scaled like the paper's Table 8.
+
+    The paper's self-stress has unit Euclidean norm of its multipliers lambda
+    (eq. 34), mixing units: the rotation rows of each hinge (the first two of
+    door and sliding hinges; ``HingeKind.hinge_row_kinds``) carry couples
+    (moment units), all other rows forces. We found this by fitting Table 8
+    (the fitted scale equals 1/|lambda| to 3e-6). The sign is fixed so that the
+    largest |lambda| is positive. Returns (counts, list of HingeAction).
+    """
+    counts = count(structure, "hinge")
+    if not 0 <= state < counts.S:
+        raise StructureError(f"{structure.name}: no self-stress state {state + 1} (S = {counts.S})")
+    model = counts.model
+    mu = counts.self_stresses[:, state].copy()
+    lam = mu / model.L                      # force rows: mu = L * force
+    for kind, rows in zip(structure.kinds, model.hinge_rows):   # rotation rows: couples
+        couples = [rows.start + i for i, k in enumerate(kind.hinge_row_kinds) if k == "r"]
+        lam[couples] = mu[couples]
+    scale = 1.0 / np.linalg.norm(lam)
+    if lam[np.argmax(np.abs(lam))] < 0:
+        scale = -scale
+    return counts, multiplier_actions(structure, model, scale * mu)
 
 
 def _reactions(structure, model, mu):
