@@ -184,6 +184,14 @@ class _Reader:
     def fail(self, key, index, message):
         raise FoldFileError(f"{self.src}: {self.name(key, index)} {message}")
 
+    def check_vertex_index(self, key, index, v, nv):
+        """A vertex index ``v`` at ``key[index]`` must be in 0 .. nv - 1."""
+        if v < 0:
+            self.fail(key, index, f"= {v} is negative; vertex indices are 0-based, from 0 to {nv - 1}")
+        if v >= nv:
+            self.fail(key, index, f"= {v} refers to a vertex beyond the {nv} of vertices_coords "
+                                  f"(indices are 0-based, from 0 to {nv - 1})")
+
     def list_of(self, key, n=None, what="entries", required=False):
         if key not in self.keys:
             if required:
@@ -217,10 +225,8 @@ class _Reader:
                 self.fail("faces_vertices", f, f"must be a list of vertex indices, got {_show(loop)}")
             if len(loop) < 3:
                 self.fail("faces_vertices", f, f"must list at least 3 vertices, got {loop}")
-            for v in loop:
-                if not 0 <= v < nv:
-                    self.fail("faces_vertices", f, f"refers to vertex {v}, but vertices_coords has {nv} "
-                                                   f"entries (indices are 0-based)")
+            for j, v in enumerate(loop):
+                self.check_vertex_index("faces_vertices", (f, j), v, nv)
             if len(set(loop)) != len(loop):
                 rep = next(v for v in loop if loop.count(v) > 1)
                 self.fail("faces_vertices", f, f"lists vertex {rep} twice (faces with slits are not supported)")
@@ -241,8 +247,8 @@ class _Reader:
         for k, e in enumerate(edges):
             if not (isinstance(e, list) and len(e) == 2 and all(_is_int(v) for v in e)):
                 self.fail("edges_vertices", k, f"must be two vertex indices [u, v], got {_show(e)}")
-            if not all(0 <= v < nv for v in e):
-                self.fail("edges_vertices", k, f"= {e} refers to a vertex beyond the {nv} of vertices_coords")
+            for j, v in enumerate(e):
+                self.check_vertex_index("edges_vertices", (k, j), v, nv)
             s = frozenset(e)
             if s not in sides:
                 self.fail("edges_vertices", k, f"= {e} is not a side of any face")

@@ -196,7 +196,10 @@ class CreasePattern:
             if len(loop) < 3:
                 raise PatternError(f"panel {p + 1} is degenerate: it has {len(loop)} vertices, needs at least 3")
             for v in loop:
-                if not 0 <= v < nv:
+                if v < 0:
+                    raise PatternError(f"panel {p + 1} has a negative vertex index {v} (0-based indices, "
+                                       f"from 0 to {nv - 1})")
+                if v >= nv:
                     raise PatternError(f"panel {p + 1} refers to vertex {v + 1}, but there are {nv} vertices")
             if len(set(loop)) != len(loop):
                 rep = [v + 1 for v in loop if loop.count(v) > 1][0]
@@ -265,6 +268,9 @@ class CreasePattern:
             for k, e in enumerate(self._explicit_edges):
                 if len(e) != 2:
                     raise PatternError(f"edge {k + 1} must have two vertices, got {list(e)}")
+                if min(e) < 0:
+                    raise PatternError(f"edge {k + 1} has a negative vertex index {min(e)} (0-based indices, "
+                                       f"from 0 to {nv - 1})")
                 s = tuple(sorted(e))
                 if s not in implied:
                     raise PatternError(f"edge {k + 1} ({e[0] + 1}-{e[1] + 1}) is not a side of any panel")

@@ -242,7 +242,9 @@ MALFORMED = [
     ({"vertices_coords[3]": [0, 1, 0, 0]}, "vertices_coords[3] must be 2 or 3 finite numbers"),
     ({"vertices_coords[1]": [1, float("nan"), 0]}, "vertices_coords[1] must be 2 or 3 finite numbers"),
     ({"faces_vertices[1]": [1, 4]}, "faces_vertices[1] must list at least 3 vertices"),
-    ({"faces_vertices[1]": [1, 4, 9, 2]}, "faces_vertices[1] refers to vertex 9, but vertices_coords has 6"),
+    ({"faces_vertices[1]": [1, 4, 9, 2]}, "faces_vertices[1][2] = 9 refers to a vertex beyond the 6 of vertices_coords"),
+    ({"faces_vertices[1]": [1, 4, 5, -1]}, "faces_vertices[1][3] = -1 is negative; vertex indices are 0-based, "
+                                           "from 0 to 5"),
     ({"faces_vertices[0]": [0, 1, 2.0, 3]}, "faces_vertices[0] must be a list of vertex indices"),
     ({"faces_vertices[0]": [0, 1, 2, 1]}, "faces_vertices[0] lists vertex 1 twice"),
     ({"faces_vertices[1]": [1, 2, 5, 4]}, "do not make a valid crease pattern: panels 1 and 2 have inconsistent"),
@@ -250,7 +252,8 @@ MALFORMED = [
     ({"edges_vertices[2]": [2]}, "edges_vertices[2] must be two vertex indices"),
     ({"edges_vertices[2]": [0, 2]}, "edges_vertices[2] = [0, 2] is not a side of any face"),
     ({"edges_vertices[2]": [0, 1]}, "edges_vertices[2] = [0, 1] repeats edges_vertices[0]"),
-    ({"edges_vertices[2]": [0, 7]}, "edges_vertices[2] = [0, 7] refers to a vertex beyond"),
+    ({"edges_vertices[2]": [0, 7]}, "edges_vertices[2][1] = 7 refers to a vertex beyond the 6 of vertices_coords"),
+    ({"edges_vertices[2]": [-2, 3]}, "edges_vertices[2][0] = -2 is negative; vertex indices are 0-based, from 0 to 5"),
     ({"edges_vertices": DELETE}, "edges_assignment needs edges_vertices"),
     ({"edges_assignment": ["B"] * 6}, "edges_assignment has 6 entries, expected 7"),
     ({f"edges_assignment[{HINGE}]": "B"}, f"edges_assignment[{HINGE}] is 'B', but edge [1, 2] is a hinge between "

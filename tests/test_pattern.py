@@ -48,6 +48,8 @@ def test_explicit_edge_order_sets_hinge_numbers():
     (SQ, [(0, 1, 2, 3), (1, 4, 1, 2)], None, "panel 2 is degenerate: vertex 2 appears twice"),
     ([[0, 0, 0], [1, 0, 0], [2, 0, 0]], [(0, 1, 2)], None, "panel 1 is degenerate: zero area"),
     (SQ, [(0, 1, 2, 3), (1, 4, 5, 9)], None, "panel 2 refers to vertex 10"),
+    (SQ, [(0, 1, 2, 3), (1, 4, 5, -1)], None, "panel 2 has a negative vertex index -1 (0-based indices, from 0 to 5)"),
+    (SQ, [(0, 1, 2, 3), (1, 4, 5, 2)], [(0, 1), (-1, 2)], "edge 2 has a negative vertex index -1"),
     (SQ, [(0, 1, 2, 3), (1, 4, 5, 2)], [(0, 1), (1, 2)], "is missing from the edge list"),
     (SQ, [(0, 1, 2, 3), (1, 4, 5, 2)], [(0, 2)], "edge 1 (1-3) is not a side of any panel"),
     ([[0, 0, 0], [1, 0, 0], [np.nan, 1, 0]], [(0, 1, 2)], None, "vertex 3 has a non-finite coordinate"),
