@@ -18,6 +18,11 @@ loop's first three vertices. They agree on planar panels; on slightly
 non-planar data (within ``planarity_rtol``) they differ, and with them the
 hinge frames {n, t, m} in which hinge actions are reported.
 
+Vertices are identified by index, as in FOLD: two vertices at the same point
+are distinct and join nothing (a folded form has them where faces or flaps
+touch, a cut net where its cut edges meet again). Only shared indices make
+hinges.
+
 Hinges
 ------
 Edges shared by exactly two panels are hinges; edges of one panel are boundary
@@ -30,7 +35,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from .errors import PatternError
 from .geometry import newell_normal
@@ -40,8 +44,7 @@ from .geometry import newell_normal
 PLANARITY_RTOL = 1e-3
 #: How panel normals are computed (see the module docstring).
 NORMAL_RULES = ("newell", "first-three")
-#: Two vertices closer than this fraction of the pattern size are duplicates;
-#: edges shorter than it have zero length.
+#: Edges shorter than this fraction of the pattern size have zero length.
 COINCIDENCE_RTOL = 1e-9
 
 
@@ -206,11 +209,6 @@ class CreasePattern:
                 raise PatternError(f"panel {p + 1} is degenerate: vertex {rep} appears twice in its loop")
         scale = float(np.linalg.norm(V.max(0) - V.min(0))) or 1.0
         tol = COINCIDENCE_RTOL * scale
-        # duplicate vertices
-        pairs = cKDTree(V).query_pairs(tol)
-        if pairs:
-            i, j = sorted(min(pairs))
-            raise PatternError(f"vertices {i + 1} and {j + 1} are duplicates (both at {V[i].tolist()})")
         used = {v for loop in self.panels for v in loop}
         unused = [v + 1 for v in range(nv) if v not in used]
         if unused:
