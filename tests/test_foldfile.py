@@ -234,7 +234,8 @@ def test_base_layout():
 
 
 MALFORMED = [
-    ({"faces_vertices": DELETE}, "faces_vertices is missing (required)"),
+    ({"faces_vertices": DELETE, "vertices_coords[5]": [2, 1, 0.5]},
+     "faces_vertices is missing, and its faces can be computed only for a flat crease pattern: vertices_coords["),
     ({"vertices_coords": DELETE}, "vertices_coords is missing (required)"),
     ({"vertices_coords": {"0": [0, 0, 0]}}, "vertices_coords must be a list"),
     ({"vertices_coords": []}, "vertices_coords is empty"),
@@ -261,7 +262,24 @@ MALFORMED = [
     ({f"edges_assignment[{BOUNDARY}]": "M"}, f"edges_assignment[{BOUNDARY}] is 'M', but edge [0, 1] is a boundary "
                                              f"edge (only in face 0)"),
     ({f"edges_assignment[{HINGE}]": "X"}, f"edges_assignment[{HINGE}] is \"X\"; expected one of"),
-    ({f"edges_assignment[{HINGE}]": "C"}, f"edges_assignment[{HINGE}] is 'C' (cut/join), which is not supported"),
+    ({f"edges_assignment[{HINGE}]": "C"}, f"edges_origami:hinge[{HINGE}] is \"door\", but edges_assignment[{HINGE}] "
+                                          f"is 'C': a cut, no hinge; expected null"),
+    ({f"edges_assignment[{HINGE}]": "J", f"edges_origami:hinge[{HINGE}]": None},
+     f"edges_assignment[{HINGE}] is 'J' (faces joined rigidly): the hinge kind 'joined' is not available yet"),
+    ({f"edges_assignment[{HINGE}]": "J", f"edges_origami:hinge[{HINGE}]": "joined"},
+     f"edges_origami:hinge[{HINGE}] is 'joined': the hinge kind 'joined' (faces joined rigidly) is not available yet"),
+    ({f"edges_assignment[{HINGE}]": "J", f"edges_origami:hinge[{HINGE}]": "sliding"},
+     f"edges_origami:hinge[{HINGE}] is \"sliding\", but edges_assignment[{HINGE}] is 'J' (faces joined rigidly); "
+     f"expected 'joined' or null"),
+    ({f"edges_foldAngle[{HINGE}]": "90"}, f"edges_foldAngle[{HINGE}] must be a number of degrees in [-180, 180] or "
+                                          f"null"),
+    ({"vertices_coords[4]": [2, 0, 1e51]}, "vertices_coords[4] has a coordinate of magnitude 1e+51, beyond the "
+                                           "largest accepted 1e+50"),
+    ({"vertices_origami:load[4].force": [1, 2e300, 0]}, "vertices_origami:load[4].force has a component of "
+                                                        "magnitude 2e+300, beyond the largest accepted 1e+50"),
+    ({"origami:gravity": [0, 0, -1e308]}, "origami:gravity has a component of magnitude 1e+308"),
+    ({"origami:density": 1e60}, "origami:density = 1e+60 is beyond the largest accepted magnitude 1e+50"),
+    ({"faces_origami:thickness[0]": 1e60}, "faces_origami:thickness[0] = 1e+60 is beyond the largest accepted"),
     ({f"edges_foldAngle[{HINGE}]": 200}, f"edges_foldAngle[{HINGE}] must be a number of degrees in [-180, 180]"),
     ({f"edges_foldAngle[{HINGE}]": 30, f"edges_assignment[{HINGE}]": "M"},
      f"edges_foldAngle[{HINGE}] is 30, but edges_assignment[{HINGE}] is 'M'"),
