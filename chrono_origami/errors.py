@@ -21,6 +21,10 @@ class FoldFileError(OrigamiError):
     """A FOLD file has a missing or malformed key (names the key)."""
 
 
+class SvgFileError(OrigamiError):
+    """An SVG crease pattern cannot be read (names the element or the line)."""
+
+
 class IndeterminateError(OrigamiError):
     """The static problem has no unique answer (M > 0 or S > 0).
 

@@ -68,7 +68,7 @@ def planar_faces(points, edges, boundary=None, name_edge=None, name_vertex=None)
     tol = POINT_RTOL * size
     pairs = cKDTree(P[used]).query_pairs(tol, output_type="ndarray")
     if len(pairs):
-        i, j = sorted(used[pairs[0]])
+        i, j = sorted(int(x) for x in used[pairs[0]])
         raise PatternError(f"{name_vertex(i)} and {name_vertex(j)} are at one point {P[i].tolist()}: in a flat "
                            f"crease pattern each point is one vertex")
     seen = {}
@@ -91,8 +91,8 @@ def planar_faces(points, edges, boundary=None, name_edge=None, name_vertex=None)
         if shapely.get_num_interior_rings(poly):
             hole = _ring_vertices(shapely.get_interior_ring(poly, 0), tree, tol)
             raise PatternError(f"the face with {name_vertex(loop[0])} has a hole bounded by {name_vertex(hole[0])} "
-                               f"and the edges from it: a panel must be a simple polygon (add creases that split "
-                               f"the face around the hole)")
+                               f"and the edges from it: a panel must be a simple polygon, and faces with holes "
+                               f"are not supported")
         if not shapely.is_ccw(ring):
             loop.reverse()
         faces.append(loop)
@@ -123,7 +123,7 @@ def _check_noded(P, E, lines, tol, name_edge, name_vertex):
         k, m = sorted((int(i[bad[0]]), int(j[bad[0]])))
         x = shapely.get_coordinates(shapely.intersection(lines[k], lines[m]))[0]
         for e, other in ((k, m), (m, k)):
-            for v in E[e]:
+            for v in E[e].tolist():
                 if np.linalg.norm(P[v] - x) <= tol:
                     raise PatternError(f"{name_edge(e)} ends on {name_edge(other)} at {name_vertex(v)}, which "
                                        f"is not an end of {name_edge(other)} (split that edge there)")

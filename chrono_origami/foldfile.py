@@ -250,7 +250,7 @@ class _Reader:
         """``key`` as written in the file, with its frame prefix and an index path (ints and sub-keys)."""
         s = self.origin.get(key, "" if self.frame == 0 else f"file_frames[{self.frame - 1}].") + key
         path = () if index is None else index if isinstance(index, tuple) else (index,)
-        return s + "".join(f"[{i}]" if isinstance(i, int) else f".{i}" for i in path)
+        return s + "".join(f"[{i}]" if isinstance(i, (int, np.integer)) else f".{i}" for i in path)
 
     def fail(self, key, index, message):
         raise FoldFileError(f"{self.src}: {self.name(key, index)} {message}")
