@@ -773,7 +773,11 @@ def fold_dict(structure, frames=None):
 
 def write_fold(structure, path, frames=None):
     """Write ``structure`` (and an optional history ``frames``, see :func:`fold_dict`) to a FOLD file."""
-    d = fold_dict(structure, frames)
+    write_fold_dict(fold_dict(structure, frames), path)
+
+
+def write_fold_dict(d, path):
+    """Write a FOLD dictionary as JSON: one key a line, one frame a line."""
     lines = []
     for key, v in d.items():
         if key == "file_frames":
@@ -783,6 +787,23 @@ def write_fold(structure, path, frames=None):
             lines.append(f"  {json.dumps(key)}: {json.dumps(v)}")
     with open(path, "w", encoding="utf-8") as f:
         f.write("{\n" + ",\n".join(lines) + "\n}\n")
+
+
+def convert(source, destination, merge_tol=None, facets=None):
+    """Write the FOLD file of an SVG crease pattern (``convert FILE.svg -o FILE.fold``); returns its dictionary.
+
+    The FOLD file is the flat crease pattern with the SVG's assignment and
+    target fold angles (frame class "creasePattern"); yellow facet lines are
+    left out, their faces merged (``facets="facet"``, the default) or written
+    as flat creases "F" (``facets="crease"``). It is read back as a structure
+    before it is written, so a file that would not open is not written.
+    """
+    from .svg import read_svg
+
+    d = read_svg(source, merge_tol=merge_tol, facets="facet" if facets is None else facets)
+    _Reader(d, 0, os.fspath(source), "crease").structure()
+    write_fold_dict(d, destination)
+    return d
 
 
 def _per_vertex(nv, items):

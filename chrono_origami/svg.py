@@ -189,14 +189,17 @@ class _Graph:
 
     # ---- steps
     def _split_at_vertices(self, V, src):
-        """An endpoint within tol of another segment's interior splits that segment there."""
+        """An endpoint within tol of another segment's interior splits that segment there (and moves onto it)."""
         E = np.array([(a, b) for a, b, _ in src])
         lines = shapely.linestrings(V[E])
         vi, si = shapely.STRtree(lines).query(shapely.points(V), predicate="dwithin", distance=self.tol)
         inner = (vi != E[si, 0]) & (vi != E[si, 1])
         cuts = {}
+        V = V.copy()
         for v, s in zip(vi[inner], si[inner]):
             cuts.setdefault(int(s), []).append(int(v))
+            p, q = V[E[s, 0]], V[E[s, 1]]   # onto the line: a straight line stays straight
+            V[v] = p + np.clip((V[v] - p) @ (q - p) / ((q - p) @ (q - p)), 0.0, 1.0) * (q - p)
         out = []
         for s, (a, b, origin) in enumerate(src):
             if s not in cuts:
@@ -365,4 +368,4 @@ def _distance_to_segment(x, p, q):
 
 
 def _xy(p):
-    return f"({p[0]:.6g}, {-p[1]:.6g})"   # SVG coordinates, as in the file
+    return f"({p[0] + 0.0:.6g}, {-p[1] + 0.0:.6g})"   # SVG coordinates (user units), as in the file
