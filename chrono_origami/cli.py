@@ -176,7 +176,7 @@ def main(argv=None):
         return 2
     except OrigamiError as e:
         print(f"error: {e}", file=sys.stderr)
-        return 1
+        return e.exit_code
     except OSError as e:
         print(f"error: cannot write or read {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 2

@@ -6,7 +6,12 @@ hinge 7), the numbering of the paper's tables and of every CSV we write.
 
 
 class OrigamiError(ValueError):
-    """Base class of the errors raised for bad input or undetermined problems."""
+    """Base class of the errors raised for bad input or undetermined problems.
+
+    ``exit_code``: the command line's exit code for it (1; 2 for usage problems).
+    """
+
+    exit_code = 1
 
 
 class PatternError(OrigamiError):
@@ -37,6 +42,15 @@ class IndeterminateError(OrigamiError):
         self.M = M
         self.S = S
         self.detail = detail
+
+
+class FreeBodyError(OrigamiError):
+    """A structure without supports is free to move as a rigid body under loads that do not balance.
+
+    A usage problem: the command line exits with code 2.
+    """
+
+    exit_code = 2
 
 
 class SolverError(OrigamiError):

@@ -69,7 +69,7 @@ def run_static(structure, args, out=None):
             write_self_stress(structure, counts, args.out, out)
     except OrigamiError as e:
         print(f"error: {e}", file=sys.stderr)
-        return 1
+        return e.exit_code
     except OSError as e:
         print(f"error: cannot write {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
         return 2

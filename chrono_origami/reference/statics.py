@@ -1,6 +1,8 @@
 """Statics by duality (paper sec. 4.1): equilibrium Cs^T mu = -f for every panel.
 
-With M = 0 and S = 0 the answer is unique. Otherwise :func:`solve` raises
+With M = 0 and S = 0 the answer is unique; a structure without supports
+(M counts internal mechanisms only) is free to move as a rigid body and is
+solved only when its loads balance (else :class:`FreeBodyError`). Otherwise :func:`solve` raises
 :class:`IndeterminateError` (with M, S and the hinges that carry self-stress
 or the panels that move), unless ``allow_indeterminate=True``: then it returns
 the minimum-norm particular solution (in the scaled multipliers, see
@@ -10,7 +12,7 @@ states, any multiple of which may be added.
 import numpy as np
 import scipy.linalg as sla
 
-from ..errors import IndeterminateError, SolverError
+from ..errors import FreeBodyError, IndeterminateError, SolverError
 from ..results import StaticResult, SupportReaction, hinge_actions
 from .counting import RANK_RTOL, count
 
@@ -50,7 +52,16 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
             f"minimum-norm solution", counts.M, counts.S, describe_indeterminacy(structure, counts))
     f = model.generalized_forces(structure.panel_loads())
     A = model.Cs.T.toarray()
-    if counts.isostatic:
+    if counts.isostatic and not counts.supported:
+        # free: Cs^T has 6 more rows than columns (the rigid motions); unique when the loads balance
+        mu = sla.lstsq(A, -f)[0]
+        status = "determined"
+        rel = np.linalg.norm(A @ mu + f) / max(np.linalg.norm(f), 1e-300)
+        if rel > EQUILIBRIUM_RTOL:
+            raise FreeBodyError(f"{structure.name}: the structure has no supports, so it is free to move as a rigid "
+                                f"body, and its loads do not balance (relative resultant {rel:.3g}); add supports "
+                                f"(FOLD key vertices_origami:support)")
+    elif counts.isostatic:
         mu = sla.solve(A, -f)
         status = "determined"
     else:
