@@ -18,12 +18,21 @@ callables the caller passes (the FOLD reader names file keys, e.g.
 """
 import numpy as np
 import shapely
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
 from .errors import PatternError
 
 #: Points closer than this fraction of the graph size are one point (as ``pattern.COINCIDENCE_RTOL``).
 POINT_RTOL = 1e-9
+
+
+def components(n, pairs):
+    """Component label of each of n nodes joined by ``pairs`` (scipy's connected components)."""
+    pairs = np.asarray(pairs, int).reshape(-1, 2)
+    g = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(n, n))
+    return connected_components(g, directed=False)[1]
 
 
 def _one_based(what):
@@ -84,18 +93,16 @@ def planar_faces(points, edges, boundary=None, name_edge=None, name_vertex=None)
 
     polygons = shapely.get_parts(shapely.polygonize_full(lines)[0])
     tree = cKDTree(P)
-    faces = []
-    for poly in polygons:
-        ring = shapely.get_exterior_ring(poly)
-        loop = _ring_vertices(ring, tree, tol)
-        if shapely.get_num_interior_rings(poly):
-            hole = _ring_vertices(shapely.get_interior_ring(poly, 0), tree, tol)
-            raise PatternError(f"the face with {name_vertex(loop[0])} has a hole bounded by {name_vertex(hole[0])} "
-                               f"and the edges from it: a panel must be a simple polygon, and faces with holes "
-                               f"are not supported")
-        if not shapely.is_ccw(ring):
-            loop.reverse()
-        faces.append(loop)
+    rings = shapely.get_exterior_ring(polygons)
+    loops = _ring_vertices(rings, tree, tol)
+    holed = np.flatnonzero(shapely.get_num_interior_rings(polygons))
+    if len(holed):
+        p = holed[0]
+        (hole,) = _ring_vertices(shapely.get_interior_ring(polygons[p:p + 1], 0), tree, tol)
+        raise PatternError(f"the face with {name_vertex(loops[p][0])} has a hole bounded by {name_vertex(hole[0])} "
+                           f"and the edges from it: a panel must be a simple polygon, and faces with holes "
+                           f"are not supported")
+    faces = [loop if ccw else loop[::-1] for loop, ccw in zip(loops, shapely.is_ccw(rings))]
     if boundary is not None:
         faces = _drop_holes(faces, E, np.asarray(boundary, bool))
     return faces
@@ -110,11 +117,16 @@ def _check_noded(P, E, lines, tol, name_edge, name_vertex):
         return
     a, b = E[i], E[j]
     shared = (a[:, :1] == b).any(1) | (a[:, 1:] == b).any(1)
-    # sharing a vertex: they must meet only there (not overlap along a line)
+    # sharing a vertex: they must meet only there, not overlap along a line (parallel, the same way)
     s = np.nonzero(shared)[0]
     if len(s):
-        meet = shapely.intersection(lines[i[s]], lines[j[s]])
-        over = s[shapely.get_type_id(meet) != 0]   # 0: Point
+        a, b = a[s], b[s]
+        common = np.where((a[:, :1] == b).any(1), a[:, 0], a[:, 1])
+        u = P[np.where(a[:, 0] == common, a[:, 1], a[:, 0])] - P[common]
+        w = P[np.where(b[:, 0] == common, b[:, 1], b[:, 0])] - P[common]
+        cross = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]
+        scale = np.linalg.norm(u, axis=1) * np.linalg.norm(w, axis=1)
+        over = s[(np.abs(cross) <= 1e-12 * scale) & ((u * w).sum(1) > 0)]
         if len(over):
             k, m = sorted((int(i[over[0]]), int(j[over[0]])))
             raise PatternError(f"{name_edge(k)} and {name_edge(m)} overlap along a line")
@@ -131,13 +143,16 @@ def _check_noded(P, E, lines, tol, name_edge, name_vertex):
                            f"there (split both edges at a shared vertex)")
 
 
-def _ring_vertices(ring, tree, tol):
-    xy = shapely.get_coordinates(ring)[:-1]
+def _ring_vertices(rings, tree, tol):
+    """Vertex loops (closing point dropped) of an array of rings, by their coordinates."""
+    xy, which = shapely.get_coordinates(rings, return_index=True)
     d, idx = tree.query(xy)
     if np.any(d > tol):   # polygonize returns the input points; anything else is a bug
         raise PatternError(f"internal error: polygonize returned a point {xy[np.argmax(d)].tolist()} "
                            f"that is no vertex")
-    return [int(v) for v in idx]
+    ends = np.cumsum(np.bincount(which, minlength=len(rings)))
+    idx = idx.tolist()
+    return [idx[b - n:b - 1] for b, n in zip(ends.tolist(), np.diff(np.r_[0, ends]).tolist())]
 
 
 def _drop_holes(faces, E, boundary):
@@ -169,25 +184,16 @@ def merge_faces(faces, joined, name_face=None, name_edge=None):
     joined = {tuple(sorted(e)) for e in joined}
     n = len(faces)
     sides = edge_faces(faces)
-    parent = list(range(n))
-
-    def root(f):
-        while parent[f] != f:
-            parent[f] = parent[parent[f]]
-            f = parent[f]
-        return f
-
+    pairs = []
     for e in sorted(joined):
         fs = sides.get(e, [])
         if len(fs) != 2:
             raise PatternError(f"{name_edge(e)} joins faces into one, but it is a side of "
                                f"{'no face' if not fs else 'only ' + name_face(fs[0])}")
-        a, b = root(fs[0]), root(fs[1])
-        if a != b:
-            parent[max(a, b)] = min(a, b)
+        pairs.append(fs)
     groups = {}
-    for f in range(n):
-        groups.setdefault(root(f), []).append(f)
+    for f, g in enumerate(components(n, pairs)):
+        groups.setdefault(g, []).append(f)
     order = sorted(groups.values(), key=min)
     face_map = [0] * n
     loops = []
@@ -251,44 +257,39 @@ def split_cuts(faces, n_vertices, cuts, name_edge=None):
     name_edge = name_edge or (lambda e: f"edge {e[0] + 1}-{e[1] + 1}")
     cuts = {tuple(sorted(e)) for e in cuts}
     sides = edge_faces(faces)
-    at = {}
+    ends = {v for e in cuts for v in e}
+    # corners (v, f) at the cuts' ends; corners of one vertex are joined across its non-cut hinges
+    corner = {}
     for f, loop in enumerate(faces):
-        for i, v in enumerate(loop):
-            at.setdefault(v, []).append((f, loop[i - 1], loop[(i + 1) % len(loop)]))
+        for v in loop:
+            if v in ends:
+                corner[(v, f)] = len(corner)
+    pairs = [(corner[(v, fs[0])], corner[(v, fs[1])]) for e, fs in sides.items()
+             if len(fs) == 2 and e not in cuts for v in e if v in ends]
+    fan = components(len(corner), pairs)
+    keeper = {}   # (v, fan) -> vertex: the fan with the lowest face keeps v
     loops = [list(loop) for loop in faces]
     origin = list(range(n_vertices))
     copy = {}
-    for v in sorted({v for e in cuts for v in e}):
-        fans = at.get(v, [])
-        parent = {f: f for f, _, _ in fans}
-
-        def root(f):
-            while parent[f] != f:
-                f = parent[f]
-            return f
-
-        for f, prev, nxt in fans:
-            for w in (prev, nxt):
-                e = (min(v, w), max(v, w))
-                fs = sides[e]
-                if e not in cuts and len(fs) == 2:
-                    a, b = root(fs[0]), root(fs[1])
-                    if a != b:
-                        parent[max(a, b)] = min(a, b)
-        groups = {}
-        for f, _, _ in fans:
-            groups.setdefault(root(f), []).append(f)
-        for g in sorted(groups)[1:]:
-            new = len(origin)
-            origin.append(v)
-            for f in groups[g]:
-                copy[(v, f)] = new
-                loops[f] = [new if u == v else u for u in loops[f]]
+    kept = set()
+    for (v, f), c in sorted(corner.items()):   # by vertex, then face
+        key = (v, fan[c])
+        if key not in keeper:
+            if v in kept:
+                keeper[key] = len(origin)
+                origin.append(v)
+            else:
+                keeper[key] = v
+                kept.add(v)
+        u = keeper[key]
+        if u != v:
+            copy[(v, f)] = u
+            loops[f] = [u if w == v else w for w in loops[f]]
     for e in sorted(cuts):
         fs = sides.get(e, [])
         if len(fs) == 2:
-            ends = [tuple(sorted(copy.get((u, f), u) for u in e)) for f in fs]
-            if ends[0] == ends[1]:
+            a, b = [tuple(sorted(copy.get((u, f), u) for u in e)) for f in fs]
+            if a == b:
                 raise PatternError(f"{name_edge(e)} is a cut, but neither of its ends reaches the boundary or "
                                    f"another cut: its two faces stay joined around both ends (a slit inside the "
                                    f"sheet needs at least two cut edges)")

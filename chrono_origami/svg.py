@@ -44,8 +44,6 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import shapely
 import svgelements as se
-from scipy.sparse import coo_matrix
-from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
 
 from . import faces as facelib
@@ -348,12 +346,11 @@ class _Graph:
 def _merge(P, tol):
     """(points, index): points closer than tol (chains of them) become their mean."""
     pairs = cKDTree(P).query_pairs(tol, output_type="ndarray") if tol > 0 else np.zeros((0, 2), int)
-    n = len(P)
     if len(pairs) == 0:
         uniq, idx = np.unique(P, axis=0, return_inverse=True)
         return uniq, idx.ravel()
-    g = coo_matrix((np.ones(len(pairs)), (pairs[:, 0], pairs[:, 1])), shape=(n, n))
-    m, label = connected_components(g, directed=False)
+    label = facelib.components(len(P), pairs)
+    m = label.max() + 1
     W = np.zeros((m, 2))
     np.add.at(W, label, P)
     W /= np.bincount(label, minlength=m)[:, None]

@@ -312,6 +312,9 @@ def test_faceless_pattern_errors_name_the_edges():
              edges_vertices=[[0, 1], [1, 2], [2, 3], [3, 0], [4, 3]])
     with pytest.raises(FoldFileError, match=r"vertices_coords\[1\] and vertices_coords\[4\] are at one point"):
         read_fold(d)
+    d = dict(base, edges_vertices=[[0, 1], [1, 2], [2, 3], [3, 0], [0, 4], [0, 2]])
+    with pytest.raises(FoldFileError, match=r"edges_vertices\[4\] and edges_vertices\[5\] overlap along a line"):
+        read_fold(d)
     with pytest.raises(FoldFileError, match=r"faces_vertices is missing \(required, unless edges_vertices gives"):
         read_fold({"vertices_coords": base["vertices_coords"]})
 
