@@ -38,7 +38,7 @@ import sys
 
 from . import analysis, design, engines, scene
 from .errors import ChronoUnavailable, OrigamiError
-from .foldfile import read_fold
+from . import foldfile
 from .report import tables
 
 _COMMANDS = {}
@@ -64,10 +64,10 @@ def file_options(description, base=None):
 
 
 def read_structure(path):
-    """The structure of a FOLD file; a missing file is a usage error (exit 2)."""
+    """The structure of a FOLD file or SVG crease pattern; a missing file is a usage error (exit 2)."""
     if not os.path.isfile(path):
         raise _Usage(f"{path}: no such FOLD file")
-    return read_fold(path)
+    return foldfile.read_structure(path)
 
 
 # ---------------------------------------------------------------------- commands

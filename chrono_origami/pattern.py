@@ -268,7 +268,7 @@ class CreasePattern:
             self._edge_order = order
 
     def _check_panels(self, V, tol):
-        """Area, first-three rule and planarity of every panel (vectorised by loop length); names the first bad panel."""
+        """Area, first-three rule and planarity of every panel (vectorised by loop length); names the first bad one."""
         by_len = {}
         for p, loop in enumerate(self.panels):
             by_len.setdefault(len(loop), []).append(p)
@@ -289,7 +289,8 @@ class CreasePattern:
                 bad = ~flat & ((c * nrm).sum(axis=1) <= 1e-9 * diam * diam * size)
                 if bad.any():
                     j = np.nonzero(bad)[0][0]
-                    errors.append((ps[j], f"panel {ps[j] + 1}: its first three vertices {[v + 1 for v in L[j, :3]]} "
+                    first = [int(v) + 1 for v in L[j, :3]]
+                    errors.append((ps[j], f"panel {ps[j] + 1}: its first three vertices {first} "
                                           f"are collinear or turn against the loop, so normal_rule='first-three' "
                                           f"cannot give its normal (start the loop at a convex corner)"))
             m = nrm / np.where(flat, 1.0, size)[:, None]

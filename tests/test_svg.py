@@ -227,3 +227,12 @@ def test_straight_beziers_are_lines_and_other_options_are_checked(tmp_path):
         read_structure(path, frame="foldedForm")
     with pytest.raises(SvgFileError, match="no such SVG file"):
         read_structure(tmp_path / "missing.svg")
+
+
+def test_the_command_line_counts_an_svg(tmp_path, capsys):
+    from chrono_origami import cli
+
+    path = write(tmp_path, SIMPLE_VERTEX, "simpleVertex.svg")
+    assert cli.main(["count", str(path), "--engine", "reference"]) == 0
+    out = capsys.readouterr().out
+    assert "M = 2 mechanisms, S = 4 self-stress states" in out and "simpleVertex" in out
