@@ -49,6 +49,8 @@ from scipy.spatial import cKDTree
 from . import faces as facelib
 from .errors import PatternError, SvgFileError
 
+#: Largest accepted coordinate magnitude (user units), as for FOLD files.
+MAX_MAGNITUDE = 1e50
 #: Default endpoint merge tolerance, as a fraction of the sheet size.
 MERGE_RTOL = 1e-3
 #: Stroke colour (hex RGB) -> line type.
@@ -127,6 +129,9 @@ def _segments(path):
         stroke = e.stroke
         if stroke is None or stroke.value is None:
             continue   # no stroke: a fill, not a line
+        if str(e.values.get("stroke", "")).strip().lower().startswith("url("):
+            ignored["a paint server (url)"] = ignored.get("a paint server (url)", 0) + 1
+            continue
         colour = se.Color(stroke).hexrgb.lower()
         kind = COLOURS.get(colour)
         if kind is None or kind_name not in ELEMENTS:
@@ -145,6 +150,10 @@ def _segments(path):
             p, q = (float(g.start.x), -float(g.start.y)), (float(g.end.x), -float(g.end.y))
             if not all(np.isfinite(p + q)):
                 raise SvgFileError(f"{label}: has a non-finite coordinate")
+            big = max(abs(c) for c in p + q)
+            if big > MAX_MAGNITUDE:
+                raise SvgFileError(f"{label}: has a coordinate of magnitude {big:.3g}, beyond the largest accepted "
+                                   f"{MAX_MAGNITUDE:g}")
             if isinstance(g, (se.Line, se.Close)):
                 controls = ()
             elif isinstance(g, (se.QuadraticBezier, se.CubicBezier)):
@@ -240,7 +249,7 @@ class _Graph:
         for p, s, f in zip(pi, si, fit):
             if f <= self.tol:
                 owner.setdefault(int(p), []).append((float(f), src[s][2]))
-        edges = []
+        edges, near = [], []
         for p, (u, w) in enumerate(pieces):
             origins = sorted(owner.get(p, ()))
             if not origins:
@@ -248,12 +257,20 @@ class _Graph:
             (f0, first) = origins[0]
             for f, o in origins[1:]:
                 # lines that run within tol of each other: the closer one wins, unless both lie on the piece
-                if f <= 1e-6 * self.tol and (self.kinds[o], self.angles[o]) != (self.kinds[first], self.angles[first]):
+                if (self.kinds[o], self.angles[o]) == (self.kinds[first], self.angles[first]):
+                    continue
+                if f <= 1e-6 * self.tol:
                     raise SvgFileError(f"{self.labels[first]} and {self.labels[o]} overlap along "
                                        f"{_xy(V[u])}-{_xy(V[w])} with different line types or angles "
                                        f"({self.kinds[first]} {self.angles[first]:g} deg, {self.kinds[o]} "
                                        f"{self.angles[o]:g} deg)")
+                near.append((first, o))
             edges.append([u, w, first])
+        if near:
+            a, b = near[0]
+            warnings.warn(f"{self.path}: {len(near)} piece(s) of line lie within merge_tol of a line of another type "
+                          f"or angle; the closer line was kept, e.g. {self.labels[a]} over {self.labels[b]}",
+                          stacklevel=4)
         return V, edges
 
     def _join_straight_runs(self):

@@ -236,3 +236,17 @@ def test_the_command_line_counts_an_svg(tmp_path, capsys):
     assert cli.main(["count", str(path), "--engine", "reference"]) == 0
     out = capsys.readouterr().out
     assert "M = 2 mechanisms, S = 4 self-stress states" in out and "simpleVertex" in out
+
+
+def test_near_lines_of_two_types_keep_the_closer_and_say_so(tmp_path):
+    body = ('<line x1="0" y1="50" x2="100" y2="50" stroke="red"/>'
+            '<line x1="0" y1="50.00001" x2="100" y2="50.00001" stroke="blue"/>'
+            '<line x1="50" y1="0" x2="50" y2="50" stroke="url(#gradient)"/>')
+    path = write(tmp_path, svg(body))
+    with pytest.warns(UserWarning) as record:
+        d = read_svg(path)
+    text = " | ".join(str(w.message) for w in record)
+    assert "left out shapes that are not crease-pattern lines: a paint server (url) (1)" in text
+    assert "1 piece(s) of line lie within merge_tol of a line of another type or angle; the closer line was kept, " \
+           "e.g." in text and "<line> 1 over" in text
+    check_fold(d, 100.0 ** 2, [((0, -50), (100, -50), "M", -180.0)])
