@@ -1,27 +1,45 @@
 """FOLD 1.2 files <-> structures (https://github.com/edemaine/fold, doc/spec.md).
 
 A FOLD file is a JSON object. Indices in it are 0-based, like Python's:
-face k of the file is panel k, vertex i is vertex i (printed 1-based elsewhere).
+face k of the file is panel k, vertex i is vertex i (printed 1-based elsewhere),
+unless facets merge faces, cuts split vertices or vertices of no face are
+dropped (then ``structure.notes["fold"]`` maps the structure back to the file:
+``file_vertices``, ``file_faces``, ``file_edges``). Errors always name the
+file's own keys and indices. :func:`read_structure` reads FOLD and SVG files.
 
 Standard keys
 -------------
 ``vertices_coords`` (required): [x, y, z] per vertex (length units, global
 frame). 2-D entries [x, y] are accepted and get z = 0, as FOLD says.
-``faces_vertices`` (required): vertex loop of each face; the face normal
-follows the right-hand rule (FOLD's "counterclockwise seen from the top").
+Topology is by index: vertices at one point join nothing unless they are one
+index (folded forms, cut nets, touching flaps).
+``faces_vertices``: vertex loop of each face; the face normal follows the
+right-hand rule (FOLD's "counterclockwise seen from the top"). Without it (a
+crease-pattern editor's file) the faces of a flat pattern are computed from
+``edges_vertices`` (:func:`chrono_origami.faces.planar_faces`, in the plane of
+the pattern, counterclockwise about its normal, +z for a pattern in z = 0);
+faces bounded only by shared "B" edges are holes and left out.
 ``edges_vertices`` (optional): the edge order. Hinge k is the k-th *interior*
 edge (two faces) in this order. Without it, edges are derived from the faces
 (in the order they first appear walking the loops), and no other ``edges_``
 key may be given.
 ``edges_assignment``: "B" on boundary edges (one face) and only there;
-"M", "V", "F", "U" on interior edges (all of them are hinges: "F" does not
-glue the faces); "C" and "J" are not supported.
-``edges_foldAngle`` (degrees in [-180, 180], FOLD sign: positive valley,
-negative mountain, 0 on boundary edges; must agree with M/V when both are
-given). The folded state is the one of ``vertices_coords``; the assignment and
-fold angles read from a file are kept in ``structure.notes["fold"]`` (they may
-be targets of a folding process) and are not checked against the geometry.
+"M", "V", "U" on interior edges (hinges); "F": a flat crease, a hinge (the
+FOLD spec, ``facets="crease"``) or a facet line inside a rigid face
+(Origami Simulator, ``facets="facet"``: the faces on its two sides merge into
+one panel); "C": a cut, the faces there are not connected (each vertex gets a
+copy per fan of faces that hinges connect around it; the cut edges become
+boundary edges, "B" in the notes); "J": the faces are joined rigidly, hinge
+kind :data:`JOINED`, refused until that kind is registered.
+``edges_foldAngle`` (degrees in [-180, 180] or null, FOLD sign: positive
+valley, negative mountain, 0 or null on boundary edges; must agree with M/V
+when both are given; null, as Origami Simulator writes on boundary and
+undriven edges, is "no target angle"). The folded state is the one of
+``vertices_coords``; the assignment and fold angles read from a file are kept
+in ``structure.notes["fold"]`` per structure edge (they may be targets of a
+folding process) and are not checked against the geometry.
 ``file_title``: the structure's name. ``file_frames``: more frames (below).
+Any number above :data:`MAX_MAGNITUDE` in magnitude is refused.
 
 Written files compute ``edges_foldAngle`` from the geometry: the signed angle
 between the two face normals about the hinge, positive when the normals point
@@ -34,20 +52,24 @@ Custom keys (namespace ``origami``)
 -----------------------------------
 ``faces_origami:thickness``: thickness per face (length, >= 0; default 0).
 ``edges_origami:hinge``: per edge, "door" or "sliding" on interior edges,
-null on boundary edges (default: every hinge "door").
+null on boundary, cut and (merged) facet edges, "joined" or null on "J" edges
+(default: every hinge "door", "joined" on "J" edges).
 ``vertices_origami:support``: per vertex, null, or {"dofs": "xyz" | "yz" |
 ..., "panel": face index} -- the vertex *of that face* is held in the listed
 global directions -- or a list of such objects (several panels at a vertex).
 ``vertices_origami:load``: per vertex, null, or {"force": [fx, fy, fz],
 "panel": face index or null} (force units, global frame; null shares the
-force equally among the faces at the vertex), or a list of such objects.
+force equally among the faces at the vertex: at a vertex split by a cut, each
+copy takes its faces' share), or a list of such objects.
 ``origami:density`` (mass per volume, default 1) and ``origami:gravity``
 ([gx, gy, gz] acceleration, or null) at the top level.
 Supports and loads come back ordered by vertex.
 
 Frames
 ------
-Frame 0 is the top level; ``file_frames[i]`` is frame i + 1. A frame with
+Frame 0 is the top level; ``file_frames[i]`` is frame i + 1; a frame may be
+chosen by a class of its ``frame_classes`` too ("creasePattern",
+"foldedForm": the first frame that has it). A frame with
 ``"frame_inherit": true`` takes every key it does not set from its
 ``frame_parent`` (a frame ID, required then), recursively; without it the
 frame stands alone. :func:`write_fold` writes a history as frames that set
