@@ -11,7 +11,10 @@ Built-in kinds (paper sec. 3):
 * ``"door"`` (:data:`DOOR`): revolute joint, only the rotation about the hinge
   axis is free; 5 rows; eq. (6), or eq. (15) in the point form;
 * ``"sliding"`` (:data:`SLIDING`): cylindrical joint, rotation about and
-  translation along the axis are free; 4 rows; eq. (4), or eq. (13).
+  translation along the axis are free; 4 rows; eq. (4), or eq. (13);
+* ``"joined"`` (:data:`JOINED`): the FOLD format's "J" edge, the two panels
+  welded together; 6 rows (``reference.operators.joined_hinge``); no point
+  form (points on the axis cannot lock the rotation about it).
 
 Conventions
 -----------
@@ -341,3 +344,8 @@ SLIDING = register(HingeKind(
     points=(PointConstraint("slider", "a", "q"), PointConstraint("slider", "b", "p")),
     lock="ChLinkLockCylindrical",
     description="sliding hinge (cylindrical joint): rotation about and translation along the hinge axis are free")).name
+JOINED = register(HingeKind(
+    "joined", (), "chrono_origami.reference.operators:joined_hinge",
+    HingeStyle("0.35", ":", "dotted", (0.35, 0.35, 0.35), "grey", "barrel"),
+    lock="ChLinkLockLock",
+    description="joined edge (FOLD 'J'): the two panels are welded together, nothing is free")).name

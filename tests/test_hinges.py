@@ -61,7 +61,7 @@ WELDED = HingeKind("welded", (), welded_operator,
 TEST_KINDS = {k.name: k for k in (SPHERICAL, PRISMATIC, WELDED)}
 #: supports of panel 2 that make the two-panel structure isostatic with each kind (panel 1 holds 6 directions)
 PANEL2_SUPPORTS = {DOOR: ((2, "z"),), SLIDING: ((2, "yz"),), "spherical": ((2, "yz"), (5, "z")),
-                   "prismatic": ((2, "y"),), "welded": ()}
+                   "prismatic": ((2, "y"),), "welded": (), "joined": ()}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -101,7 +101,7 @@ def test_unknown_kind_fails_when_the_structure_is_made_naming_the_hinge_and_the_
     with pytest.raises(StructureError) as e:
         Structure(pat, ("hinge",))
     msg = str(e.value)
-    assert msg == "hinge 1 has kind 'hinge'; expected 'door', 'sliding', 'spherical', 'prismatic' or 'welded'"
+    assert msg == "hinge 1 has kind 'hinge'; expected 'door', 'sliding', 'joined', 'spherical', 'prismatic' or 'welded'"
     assert "\n" not in msg
     assert Structure(pat, ("spherical",)).kinds == (SPHERICAL,)      # registered here, so accepted
 
@@ -175,7 +175,7 @@ def test_builtin_kinds_keep_their_names_rows_and_masks():
     assert (WELDED.n_rows, WELDED.mask, WELDED.hinge_row_kinds) == (6, (True,) * 6, tuple("rrrttt"))
 
 
-@pytest.mark.parametrize("name", [DOOR, SLIDING, "spherical", "prismatic", "welded"])
+@pytest.mark.parametrize("name", [DOOR, SLIDING, "joined", "spherical", "prismatic", "welded"])
 def test_hinge_operator_blocks_exactly_the_locked_motions_in_the_row_order(name):
     """Null space of the "hinge" form = the free relative motions; rotation rows (no w columns) come first."""
     kind = hinges.get(name)
@@ -194,7 +194,7 @@ def test_hinge_operator_blocks_exactly_the_locked_motions_in_the_row_order(name)
         assert tuple(np.where(is_rotation_row, "r", "t")) == kind.hinge_row_kinds
 
 
-@pytest.mark.parametrize("name", [DOOR, SLIDING, "spherical", "prismatic", "welded"])
+@pytest.mark.parametrize("name", [DOOR, SLIDING, "joined", "spherical", "prismatic", "welded"])
 def test_exact_fold_constraints_and_their_jacobian(name):
     """Central differences along exp(h v) g at an inconsistent state; at the reference state zero, and the
     operator's rows."""
@@ -243,7 +243,7 @@ def test_points_form_composes_eqs_13_and_15(kind, paper):
 
 
 # ------------------------------------------------------------------ end to end with the test kinds
-@pytest.mark.parametrize("name", ["spherical", "prismatic", "welded", DOOR, SLIDING])
+@pytest.mark.parametrize("name", ["spherical", "prismatic", "welded", DOOR, SLIDING, "joined"])
 def test_counts_agree_with_the_maxwell_rule_using_the_kinds_rows(name):
     st = two_squares(name)
     rules = counting_rules(st)

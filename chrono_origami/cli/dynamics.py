@@ -84,14 +84,13 @@ def _options(description):
                     help="torsional crease spring-damper, repeatable: hinges (e.g. 1,4-6 or all), stiffness K "
                          "(moment/rad), damping C (moment s/rad, default 0), rest fold angle REST (rad, FOLD sign; "
                          "default the initial angle)")
-    ap.add_argument("--frame", type=int, default=0, help="start from this frame of FILE (file_frames; default 0)")
     return run_options(ap, integrators=sorted({n for names in INTEGRATORS.values() for n in names}))
 
 
 @app.command("dynamics", "integrate the motion of a FOLD structure in time (gravity, loads, motors, crease springs)",
              _options)
 def dynamics_command(args):
-    """Motors and springs from ``--motor``/``--spring``, the start from ``--frame``; prints the energy balance,
+    """Motors and springs from ``--motor``/``--spring``, the start at ``--frame`` of the file; prints the energy balance,
     the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
     from ..dynamics import dynamics, inputs as dyn_inputs, report
 
@@ -99,11 +98,10 @@ def dynamics_command(args):
     H = len(structure.pattern.hinges)
     motors = [dyn_inputs.parse_motor(m, H) for m in args.motor]
     springs = [s for text in args.spring for s in dyn_inputs.parse_spring(text, H)]
-    initial = dyn_inputs.InitialState.from_fold_frame(args.file, args.frame) if args.frame else None
 
     def go():
         hist = dynamics(structure, args.engine, time=args.time, dt=args.dt, integrator=args.integrator,
-                        motors=motors, springs=springs, initial=initial, output_interval=args.output_interval,
+                        motors=motors, springs=springs, output_interval=args.output_interval,
                         progress=False if args.quiet else None)
         with app.output(args.out):
             report.finish(hist, args.out, args.png_frames, args.viz)

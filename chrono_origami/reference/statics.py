@@ -1,6 +1,8 @@
 """Statics by duality (paper sec. 4.1): equilibrium Cs^T mu = -f for every panel.
 
-With M = 0 and S = 0 the answer is unique. Otherwise :func:`solve` raises
+With M = 0 and S = 0 the answer is unique; a structure without supports
+(M counts internal mechanisms only) is free to move as a rigid body and is
+solved only when its loads balance (else :class:`FreeBodyError`). Otherwise :func:`solve` raises
 :class:`IndeterminateError` (with M, S and the hinges that carry self-stress
 or the panels that move), unless ``allow_indeterminate=True``: then it returns
 the minimum-norm particular solution (in the scaled multipliers, see
@@ -11,7 +13,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
-from ..errors import IndeterminateError, SolverError, StructureError
+from ..errors import FreeBodyError, IndeterminateError, SolverError, StructureError
 from ..results import StaticResult, SupportReaction, hinge_actions
 from .counting import RANK_RTOL, count
 
@@ -93,10 +95,11 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
     f = model.generalized_forces(structure.panel_loads())
     A = model.Cs.T.tocsc()
     status = "determined" if counts.isostatic else "minimum-norm"
+    square = A.shape[0] == A.shape[1]   # not for a free structure: Cs^T has 6 rows more (its rigid motions)
     if counts.linalg == "dense":
         Ad = A.toarray()
-        mu = sla.solve(Ad, -f) if counts.isostatic and Ad.shape[0] == Ad.shape[1] else sla.lstsq(Ad, -f, cond=rtol)[0]
-    elif counts.isostatic and A.shape[0] == A.shape[1]:
+        mu = sla.solve(Ad, -f) if counts.isostatic and square else sla.lstsq(Ad, -f, cond=rtol)[0]
+    elif counts.isostatic and square:
         mu = spla.splu(A).solve(-f)
     else:
         mu = _lsmr(A, -f, counts)
@@ -104,6 +107,10 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
     scale = max(np.linalg.norm(f), 1e-300)
     rel = res / scale if np.linalg.norm(f) > 0 else res
     if rel > EQUILIBRIUM_RTOL:
+        if counts.isostatic and not counts.supported:
+            raise FreeBodyError(f"{structure.name}: the structure has no supports, so it is free to move as a rigid "
+                                f"body, and its loads do not balance (relative resultant {rel:.3g}); add supports "
+                                f"(FOLD key vertices_origami:support)")
         if counts.isostatic:
             raise SolverError(f"{structure.name}: equilibrium residual {rel:.3g} after the solve (ill-conditioned)")
         raise IndeterminateError(
