@@ -7,6 +7,7 @@ same tables, CSV and figures come out.
 from . import engines
 from .reference import counting as _counting
 from .reference import statics as _statics
+from .structure import DOOR
 
 
 def count(structure, engine="reference", **kw):
@@ -38,6 +39,6 @@ def counts_summary(structure, counts):
          "sigma_min_kept_rel": float(kept), "sigma_max_dropped_rel": float(dropped),
          "rank_rtol": counts.rtol, "linalg": counts.linalg}
     d.update(rules.as_dict())
-    generic = (not structure.supports) and structure.n_sliding == 0
+    generic = (not structure.supports) and set(structure.hinge_kinds) <= {DOOR}   # the bar-framework comparison
     d["singular"] = bool(counts.M > rules.M_BF) if generic else None
     return d

@@ -65,6 +65,7 @@ import scipy.sparse as sp
 from scipy.spatial import cKDTree
 
 from .errors import OrigamiError
+from .hinges import get as get_kind
 from .linalg import DENSE_LIMIT, RANK_RTOL, null_space
 from .reference import statics
 from .reference.model import assemble, hinge_geometry
@@ -269,10 +270,12 @@ def axial_rows(structure, hinges, model=None):
     pat = structure.pattern
     if model is None:
         model = assemble(structure.with_hinge_kinds((DOOR,) * len(pat.hinges)))
+    # door rows of the "hinge" form: the rotation rows, then p_2 - p_1 in global x, y, z (hinges.py)
+    first_translation = get_kind(DOOR).hinge_row_kinds.index("t")
     I, J, V = [], [], []
     for i, h in enumerate(hinges):
         t = hinge_geometry(pat, h)[0]
-        r0 = model.hinge_rows[h].start + 2          # door block: 2 rotation rows, then x, y, z translation
+        r0 = model.hinge_rows[h].start + first_translation
         for a in range(3):
             I.append(i)
             J.append(r0 + a)
@@ -482,7 +485,7 @@ def _evaluate(structure, sliding, rtol):
             d.max_force = d.max_moment = float("inf")    # the loads work on a mechanism: not carried
             return d
         mu = -U[:, :r] @ (g / s[:r])                     # Cs^T mu = -f (projected)
-        vals = np.array([a.values for a in statics._actions(st, model, mu)])
+        vals = np.array([a.values for a in statics.multiplier_actions(st, model, mu)])
         d.max_moment = float(np.abs(vals[:, :3]).max(initial=0.0))
         d.max_force = float(np.abs(vals[:, 3:]).max(initial=0.0))
     return d

@@ -6,7 +6,10 @@ hinge 7), the numbering of the paper's tables and of every CSV we write.
 
 
 class OrigamiError(ValueError):
-    """Base class of the errors raised for bad input or undetermined problems."""
+    """Base class of the errors raised for bad input or undetermined problems.
+
+    The command line's exit code of each is in ``chrono_origami.cli.app.exit_code``.
+    """
 
 
 class PatternError(OrigamiError):
@@ -21,6 +24,10 @@ class FoldFileError(OrigamiError):
     """A FOLD file has a missing or malformed key (names the key)."""
 
 
+class SvgFileError(OrigamiError):
+    """An SVG crease pattern cannot be read (names the element or the line)."""
+
+
 class IndeterminateError(OrigamiError):
     """The static problem has no unique answer (M > 0 or S > 0).
 
@@ -33,6 +40,14 @@ class IndeterminateError(OrigamiError):
         self.M = M
         self.S = S
         self.detail = detail
+
+
+class FreeBodyError(OrigamiError):
+    """A structure without supports is free to move as a rigid body under loads that do not balance.
+
+    A usage problem: the command line exits with code 2 (the structure needs the FOLD key
+    ``vertices_origami:support``).
+    """
 
 
 class SolverError(OrigamiError):

@@ -23,13 +23,6 @@ def newell_normal(points):
     return np.cross(p, q).sum(axis=0)
 
 
-def polygon_area_normal(points):
-    """(area, unit normal) of a closed polygon, normal by the right-hand rule."""
-    n = newell_normal(points)
-    a = np.linalg.norm(n)
-    return 0.5 * a, (n / a if a > 0 else n)
-
-
 def edge_frame(a, b, panel_normal):
     """Frame {n, t, m} of the edge a->b of a panel, as the columns of a 3x3 matrix.
 

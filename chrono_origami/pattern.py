@@ -18,6 +18,11 @@ loop's first three vertices. They agree on planar panels; on slightly
 non-planar data (within ``planarity_rtol``) they differ, and with them the
 hinge frames {n, t, m} in which hinge actions are reported.
 
+Vertices are identified by index, as in FOLD: two vertices at the same point
+are distinct and join nothing (a folded form has them where faces or flaps
+touch, a cut net where its cut edges meet again). Only shared indices make
+hinges.
+
 Hinges
 ------
 Edges shared by exactly two panels are hinges; edges of one panel are boundary
@@ -30,7 +35,6 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from scipy.spatial import cKDTree
 
 from .errors import PatternError
 from .geometry import newell_normal
@@ -40,8 +44,7 @@ from .geometry import newell_normal
 PLANARITY_RTOL = 1e-3
 #: How panel normals are computed (see the module docstring).
 NORMAL_RULES = ("newell", "first-three")
-#: Two vertices closer than this fraction of the pattern size are duplicates;
-#: edges shorter than it have zero length.
+#: Edges shorter than this fraction of the pattern size have zero length.
 COINCIDENCE_RTOL = 1e-9
 
 
@@ -155,13 +158,6 @@ class CreasePattern:
                 out[v].append(p)
         return out
 
-    def hinge_between(self, p, q):
-        """Hinge joining panels p and q (0-based), or None."""
-        for h in self.hinges:
-            if set(h.panels) == {p, q}:
-                return h
-        return None
-
     def panel_points(self, p):
         return self.vertices[list(self.panels[p])]
 
@@ -196,18 +192,16 @@ class CreasePattern:
             if len(loop) < 3:
                 raise PatternError(f"panel {p + 1} is degenerate: it has {len(loop)} vertices, needs at least 3")
             for v in loop:
-                if not 0 <= v < nv:
+                if v < 0:
+                    raise PatternError(f"panel {p + 1} has a negative vertex index {v} (0-based indices, "
+                                       f"from 0 to {nv - 1})")
+                if v >= nv:
                     raise PatternError(f"panel {p + 1} refers to vertex {v + 1}, but there are {nv} vertices")
             if len(set(loop)) != len(loop):
                 rep = [v + 1 for v in loop if loop.count(v) > 1][0]
                 raise PatternError(f"panel {p + 1} is degenerate: vertex {rep} appears twice in its loop")
         scale = float(np.linalg.norm(V.max(0) - V.min(0))) or 1.0
         tol = COINCIDENCE_RTOL * scale
-        # duplicate vertices
-        pairs = cKDTree(V).query_pairs(tol)
-        if pairs:
-            i, j = sorted(min(pairs))
-            raise PatternError(f"vertices {i + 1} and {j + 1} are duplicates (both at {V[i].tolist()})")
         used = {v for loop in self.panels for v in loop}
         unused = [v + 1 for v in range(nv) if v not in used]
         if unused:
@@ -217,37 +211,22 @@ class CreasePattern:
             if len(ps) > 2:
                 raise PatternError(
                     f"edge {e[0] + 1}-{e[1] + 1} is shared by more than two panels: {[q + 1 for q in ps]}")
+        sides = np.array([ab for loop in self.panels for ab in _loop_edges(loop)])
+        short = np.nonzero(np.linalg.norm(V[sides[:, 0]] - V[sides[:, 1]], axis=1) <= tol)[0]
+        first_short = short[0] if len(short) else len(sides)
+        owner = np.repeat(np.arange(len(self.panels)), [len(loop) for loop in self.panels]).tolist()
         directed = {}
-        for p, loop in enumerate(self.panels):
-            for a, b in _loop_edges(loop):
-                if np.linalg.norm(V[a] - V[b]) <= tol:
-                    raise PatternError(f"edge {a + 1}-{b + 1} of panel {p + 1} has zero length")
-                if (a, b) in directed:
-                    q = directed[(a, b)]
-                    raise PatternError(
-                        f"panels {q + 1} and {p + 1} have inconsistent orientation: both run edge "
-                        f"{a + 1}->{b + 1} in the same direction (reverse one of the two loops)")
-                directed[(a, b)] = p
-        # area and planarity
-        for p, loop in enumerate(self.panels):
-            P = V[list(loop)]
-            nrm = newell_normal(P)
-            diam = max(np.linalg.norm(P - P[0], axis=1).max(), tol)
-            if np.linalg.norm(nrm) <= 1e-9 * diam * diam:
-                raise PatternError(f"panel {p + 1} is degenerate: zero area (its vertices are collinear)")
-            if self.normal_rule == "first-three":
-                c = np.cross(P[1] - P[0], P[2] - P[1])
-                if np.dot(c, nrm) <= 1e-9 * diam * diam * np.linalg.norm(nrm):
-                    raise PatternError(f"panel {p + 1}: its first three vertices {[v + 1 for v in loop[:3]]} are "
-                                       f"collinear or turn against the loop, so normal_rule='first-three' cannot "
-                                       f"give its normal (start the loop at a convex corner)")
-            m = nrm / np.linalg.norm(nrm)
-            dist = np.abs((P - P.mean(0)) @ m)
-            k = int(np.argmax(dist))
-            if dist[k] > self.planarity_rtol * diam:
+        for (a, b), p in zip(sides[:first_short].tolist(), owner):
+            if (a, b) in directed:
+                q = directed[(a, b)]
                 raise PatternError(
-                    f"panel {p + 1} is not planar: vertex {loop[k] + 1} is {dist[k]:.3g} from the panel's mean "
-                    f"plane, more than {self.planarity_rtol:g} x panel size ({diam:.3g})")
+                    f"panels {q + 1} and {p + 1} have inconsistent orientation: both run edge "
+                    f"{a + 1}->{b + 1} in the same direction (reverse one of the two loops)")
+            directed[(a, b)] = p
+        if len(short):
+            a, b = sides[first_short]
+            raise PatternError(f"edge {a + 1}-{b + 1} of panel {owner[first_short] + 1} has zero length")
+        self._check_panels(V, tol)
         # explicit edge order
         implied = {tuple(sorted(e)) for e in self.edge_panels}
         if self._explicit_edges is None:
@@ -265,6 +244,9 @@ class CreasePattern:
             for k, e in enumerate(self._explicit_edges):
                 if len(e) != 2:
                     raise PatternError(f"edge {k + 1} must have two vertices, got {list(e)}")
+                if min(e) < 0:
+                    raise PatternError(f"edge {k + 1} has a negative vertex index {min(e)} (0-based indices, "
+                                       f"from 0 to {nv - 1})")
                 s = tuple(sorted(e))
                 if s not in implied:
                     raise PatternError(f"edge {k + 1} ({e[0] + 1}-{e[1] + 1}) is not a side of any panel")
@@ -277,6 +259,45 @@ class CreasePattern:
                 a, b = sorted(missing)[0]
                 raise PatternError(f"panel side {a + 1}-{b + 1} is missing from the edge list")
             self._edge_order = order
+
+    def _check_panels(self, V, tol):
+        """Area, first-three rule and planarity of every panel (vectorised by loop length); names the first bad one."""
+        by_len = {}
+        for p, loop in enumerate(self.panels):
+            by_len.setdefault(len(loop), []).append(p)
+        errors = []
+        for k, ps in by_len.items():
+            ps = np.array(ps)
+            L = np.array([self.panels[p] for p in ps])
+            P = V[L]                                                # (n, k, 3)
+            nrm = np.cross(P, np.roll(P, -1, axis=1)).sum(axis=1)   # Newell, twice the area
+            size = np.linalg.norm(nrm, axis=1)
+            diam = np.maximum(np.linalg.norm(P - P[:, :1], axis=2).max(axis=1), tol)
+            flat = size <= 1e-9 * diam * diam
+            if flat.any():
+                errors.append((ps[flat][0], f"panel {ps[flat][0] + 1} is degenerate: zero area (its vertices are "
+                                            f"collinear)"))
+            if self.normal_rule == "first-three":
+                c = np.cross(P[:, 1] - P[:, 0], P[:, 2] - P[:, 1])
+                bad = ~flat & ((c * nrm).sum(axis=1) <= 1e-9 * diam * diam * size)
+                if bad.any():
+                    j = np.nonzero(bad)[0][0]
+                    first = [int(v) + 1 for v in L[j, :3]]
+                    errors.append((ps[j], f"panel {ps[j] + 1}: its first three vertices {first} "
+                                          f"are collinear or turn against the loop, so normal_rule='first-three' "
+                                          f"cannot give its normal (start the loop at a convex corner)"))
+            m = nrm / np.where(flat, 1.0, size)[:, None]
+            dist = np.abs(((P - P.mean(axis=1, keepdims=True)) * m[:, None, :]).sum(axis=2))
+            worst = dist.argmax(axis=1)
+            dmax = dist[np.arange(len(ps)), worst]
+            bad = ~flat & (dmax > self.planarity_rtol * diam)
+            if bad.any():
+                j = np.nonzero(bad)[0][0]
+                errors.append((ps[j], f"panel {ps[j] + 1} is not planar: vertex {L[j, worst[j]] + 1} is "
+                                      f"{dmax[j]:.3g} from the panel's mean plane, more than "
+                                      f"{self.planarity_rtol:g} x panel size ({diam[j]:.3g})"))
+        if errors:
+            raise PatternError(min(errors, key=lambda e: e[0])[1])
 
     def __repr__(self):
         return (f"CreasePattern({self.n_vertices} vertices, {self.n_panels} panels, "

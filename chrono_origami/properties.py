@@ -66,3 +66,16 @@ def prism_mass_properties(points, thickness, density):
 def panel_mass_properties(pattern, p, thickness, density):
     """Mass properties of panel ``p`` of a crease pattern (see :func:`prism_mass_properties`)."""
     return prism_mass_properties(pattern.panel_points(p), thickness, density)
+
+
+def tetrahedron_mass_properties(points, density):
+    """(mass, centre of mass, inertia tensor about the centre of mass, global frame) of a solid tetrahedron.
+
+    ``points``: its four vertices (4, 3). Second moments from
+    int x_a x_b dV = V/20 (sum_i x_ia x_ib + sum_i x_ia sum_j x_jb).
+    """
+    X = np.asarray(points, float).reshape(4, 3)
+    V = abs(np.linalg.det((X[1:] - X[0]).T)) / 6.0
+    c = X.mean(axis=0)
+    S = density * (V / 20.0 * (X.T @ X + np.outer(X.sum(0), X.sum(0))) - V * np.outer(c, c))
+    return density * V, c, np.trace(S) * np.eye(3) - S

@@ -13,9 +13,11 @@ P's right-handed frame {n, t, m}:
 Force components (N, TP, TO) = F.(n, t, m): normal force (N > 0 tension: the
 neighbour pulls P across the edge; N < 0 compression), parallel shear,
 orthogonal shear. Moment components (MT, MP, MO) = M.(n, t, m): twisting,
-parallel and orthogonal moment. MP is zero for every hinge (free rotation
-about t) and TP is zero for sliding hinges. Rows (h, P) and (h, Q) describe
-the same hinge from its two sides (action and reaction).
+parallel and orthogonal moment. The components along the motions the hinge's
+kind leaves free vanish (``chrono_origami.hinges``): MP (rotation about t)
+for door and sliding hinges, TP (translation along t) for sliding hinges.
+Rows (h, P) and (h, Q) describe the same hinge from its two sides (action
+and reaction).
 
 Support reactions: force applied to the panel by the support, global frame.
 """

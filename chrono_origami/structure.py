@@ -5,9 +5,11 @@ Chrono engine (``chrono_origami.chrono``) both consume a :class:`Structure`.
 
 Hinge kinds
 -----------
-``"door"``: revolute joint, relative rotation about the hinge axis only
-(5 constraints). ``"sliding"``: cylindrical joint, rotation about and
-translation along the hinge axis (4 constraints).
+``hinge_kinds`` names a registered kind per hinge (``chrono_origami.hinges``):
+``"door"`` (:data:`DOOR`), revolute joint, relative rotation about the hinge
+axis only (5 constraints); ``"sliding"`` (:data:`SLIDING`), cylindrical joint,
+rotation about and translation along the hinge axis (4 constraints); or any
+kind registered there. :attr:`Structure.kinds` gives the records.
 
 Supports and loads act at a vertex *on a named panel*: the vertex belongs to
 several panels, and which one carries the support or load changes the
@@ -18,11 +20,12 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from . import hinges
 from .errors import StructureError
+from .hinges import DOOR, SLIDING
 from .pattern import CreasePattern
 
-DOOR = "door"
-SLIDING = "sliding"
+#: the built-in kinds (``hinges.names()`` lists every registered kind)
 HINGE_KINDS = (DOOR, SLIDING)
 
 
@@ -71,9 +74,10 @@ class Structure:
         if len(kinds) != H:
             raise StructureError(f"hinge_kinds has {len(kinds)} entries, the pattern has {H} hinges")
         for h, k in enumerate(kinds):
-            if k not in HINGE_KINDS:
-                raise StructureError(f"hinge {h + 1} has kind {k!r}; expected 'door' or 'sliding'")
+            if not (isinstance(k, str) and k in hinges.names()):
+                raise StructureError(f"hinge {h + 1} has kind {k!r}; expected {hinges.expected()}")
         object.__setattr__(self, "hinge_kinds", kinds)
+        object.__setattr__(self, "_kinds", tuple(hinges.get(k) for k in kinds))
         th = self.thickness
         if th is None:
             th = (0.0,) * pat.n_panels
@@ -126,7 +130,14 @@ class Structure:
 
     # ------------------------------------------------------------------ helpers
     @property
+    def kinds(self):
+        """The :class:`~chrono_origami.hinges.HingeKind` record of every hinge, in hinge order (as registered
+        when the structure was made)."""
+        return self._kinds
+
+    @property
     def n_sliding(self):
+        """Number of sliding hinges."""
         return sum(k == SLIDING for k in self.hinge_kinds)
 
     def with_hinge_kinds(self, kinds):
@@ -163,5 +174,6 @@ class Structure:
         return out
 
     def __repr__(self):
+        kinds = ", ".join(f"{n} {k.name}" for k, n in hinges.census(self.hinge_kinds))
         return (f"Structure({self.name!r}: {self.pattern.n_panels} panels, {len(self.hinge_kinds)} hinges "
-                f"({self.n_sliding} sliding), {len(self.supports)} supports, {len(self.loads)} loads)")
+                f"({kinds}), {len(self.supports)} supports, {len(self.loads)} loads)")

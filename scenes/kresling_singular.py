@@ -11,7 +11,8 @@ statics is not determined: exit code 3 (as every static scene), or 0 with
 import math
 
 from chrono_origami.cli import app, static
-from chrono_origami.patterns.kresling import kresling_module, paper_self_stress
+from chrono_origami.patterns.kresling import kresling_module
+from chrono_origami.reference.statics import paper_self_stress
 from chrono_origami.report.tables import HINGE_HEADER, text_table
 
 

@@ -81,7 +81,7 @@ def default_load_metrics(structure, engine):
     N = sla.null_space(C)
     f -= N @ (N.T @ f)
     mu = np.linalg.lstsq(C.T, -f, rcond=None)[0]
-    vals = np.array([a.values for a in statics._actions(structure, model, mu)])
+    vals = np.array([a.values for a in statics.multiplier_actions(structure, model, mu)])
     s = np.linalg.svd(C, compute_uv=False)
     s = s[s > 1e-10 * s[0]]
     return s[-1], s[0] / s[-1], np.abs(vals[:, 3:]).max(), np.abs(vals[:, :3]).max()

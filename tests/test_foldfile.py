@@ -234,7 +234,8 @@ def test_base_layout():
 
 
 MALFORMED = [
-    ({"faces_vertices": DELETE}, "faces_vertices is missing (required)"),
+    ({"faces_vertices": DELETE, "vertices_coords[5]": [2, 1, 0.5]},
+     "faces_vertices is missing, and its faces can be computed only for a flat crease pattern: vertices_coords["),
     ({"vertices_coords": DELETE}, "vertices_coords is missing (required)"),
     ({"vertices_coords": {"0": [0, 0, 0]}}, "vertices_coords must be a list"),
     ({"vertices_coords": []}, "vertices_coords is empty"),
@@ -242,7 +243,9 @@ MALFORMED = [
     ({"vertices_coords[3]": [0, 1, 0, 0]}, "vertices_coords[3] must be 2 or 3 finite numbers"),
     ({"vertices_coords[1]": [1, float("nan"), 0]}, "vertices_coords[1] must be 2 or 3 finite numbers"),
     ({"faces_vertices[1]": [1, 4]}, "faces_vertices[1] must list at least 3 vertices"),
-    ({"faces_vertices[1]": [1, 4, 9, 2]}, "faces_vertices[1] refers to vertex 9, but vertices_coords has 6"),
+    ({"faces_vertices[1]": [1, 4, 9, 2]}, "faces_vertices[1][2] = 9 refers to a vertex beyond the 6 of vertices_coords"),
+    ({"faces_vertices[1]": [1, 4, 5, -1]}, "faces_vertices[1][3] = -1 is negative; vertex indices are 0-based, "
+                                           "from 0 to 5"),
     ({"faces_vertices[0]": [0, 1, 2.0, 3]}, "faces_vertices[0] must be a list of vertex indices"),
     ({"faces_vertices[0]": [0, 1, 2, 1]}, "faces_vertices[0] lists vertex 1 twice"),
     ({"faces_vertices[1]": [1, 2, 5, 4]}, "do not make a valid crease pattern: panels 1 and 2 have inconsistent"),
@@ -250,7 +253,8 @@ MALFORMED = [
     ({"edges_vertices[2]": [2]}, "edges_vertices[2] must be two vertex indices"),
     ({"edges_vertices[2]": [0, 2]}, "edges_vertices[2] = [0, 2] is not a side of any face"),
     ({"edges_vertices[2]": [0, 1]}, "edges_vertices[2] = [0, 1] repeats edges_vertices[0]"),
-    ({"edges_vertices[2]": [0, 7]}, "edges_vertices[2] = [0, 7] refers to a vertex beyond"),
+    ({"edges_vertices[2]": [0, 7]}, "edges_vertices[2][1] = 7 refers to a vertex beyond the 6 of vertices_coords"),
+    ({"edges_vertices[2]": [-2, 3]}, "edges_vertices[2][0] = -2 is negative; vertex indices are 0-based, from 0 to 5"),
     ({"edges_vertices": DELETE}, "edges_assignment needs edges_vertices"),
     ({"edges_assignment": ["B"] * 6}, "edges_assignment has 6 entries, expected 7"),
     ({f"edges_assignment[{HINGE}]": "B"}, f"edges_assignment[{HINGE}] is 'B', but edge [1, 2] is a hinge between "
@@ -258,13 +262,26 @@ MALFORMED = [
     ({f"edges_assignment[{BOUNDARY}]": "M"}, f"edges_assignment[{BOUNDARY}] is 'M', but edge [0, 1] is a boundary "
                                              f"edge (only in face 0)"),
     ({f"edges_assignment[{HINGE}]": "X"}, f"edges_assignment[{HINGE}] is \"X\"; expected one of"),
-    ({f"edges_assignment[{HINGE}]": "C"}, f"edges_assignment[{HINGE}] is 'C' (cut/join), which is not supported"),
+    ({f"edges_assignment[{HINGE}]": "C"}, f"edges_origami:hinge[{HINGE}] is \"door\", but edges_assignment[{HINGE}] "
+                                          f"is 'C': a cut, no hinge; expected null"),
+    ({f"edges_assignment[{HINGE}]": "J", f"edges_origami:hinge[{HINGE}]": "sliding"},
+     f"edges_origami:hinge[{HINGE}] is \"sliding\", but edges_assignment[{HINGE}] is 'J' (faces joined rigidly); "
+     f"expected 'joined' or null"),
+    ({f"edges_foldAngle[{HINGE}]": "90"}, f"edges_foldAngle[{HINGE}] must be a number of degrees in [-180, 180] or "
+                                          f"null"),
+    ({"vertices_coords[4]": [2, 0, 1e51]}, "vertices_coords[4] has a coordinate of magnitude 1e+51, beyond the "
+                                           "largest accepted 1e+50"),
+    ({"vertices_origami:load[4].force": [1, 2e300, 0]}, "vertices_origami:load[4].force has a component of "
+                                                        "magnitude 2e+300, beyond the largest accepted 1e+50"),
+    ({"origami:gravity": [0, 0, -1e308]}, "origami:gravity has a component of magnitude 1e+308"),
+    ({"origami:density": 1e60}, "origami:density = 1e+60 is beyond the largest accepted magnitude 1e+50"),
+    ({"faces_origami:thickness[0]": 1e60}, "faces_origami:thickness[0] = 1e+60 is beyond the largest accepted"),
     ({f"edges_foldAngle[{HINGE}]": 200}, f"edges_foldAngle[{HINGE}] must be a number of degrees in [-180, 180]"),
     ({f"edges_foldAngle[{HINGE}]": 30, f"edges_assignment[{HINGE}]": "M"},
      f"edges_foldAngle[{HINGE}] is 30, but edges_assignment[{HINGE}] is 'M'"),
     ({f"edges_foldAngle[{BOUNDARY}]": 10}, f"edges_foldAngle[{BOUNDARY}] is 10 on the boundary edge [0, 1]"),
     ({f"edges_origami:hinge[{HINGE}]": "hinge"},
-     f"edges_origami:hinge[{HINGE}] is \"hinge\"; expected 'door', 'sliding' or null"),
+     f"edges_origami:hinge[{HINGE}] is \"hinge\"; expected 'door', 'sliding', 'joined' or null"),
     ({f"edges_origami:hinge[{BOUNDARY}]": "door"},
      f"edges_origami:hinge[{BOUNDARY}] is \"door\", but edge [0, 1] is a boundary edge"),
     ({f"edges_origami:hinge[{HINGE}]": None},

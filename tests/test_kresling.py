@@ -7,9 +7,9 @@ import pytest
 
 from chrono_origami.errors import OrigamiError
 from chrono_origami.patterns.kresling import (SINGULAR_TWISTS, kresling_module, kresling_pattern, kresling_tower,
-                                              mirror_row, paper_self_stress)
+                                              mirror_row)
 from chrono_origami.reference.counting import count, counting_rules
-from chrono_origami.reference.statics import solve
+from chrono_origami.reference.statics import paper_self_stress, solve
 from chrono_origami.structure import Load
 
 from paper_compare import read_paper_table, row_distance, row_match, table_tolerance
@@ -150,9 +150,9 @@ def test_table8_self_stress_up_to_scale():
     tol = table_tolerance(paper, HINGE_COLS)
     s = kresling_module(twist=np.pi / 6)
     c = count(s)
-    from chrono_origami.reference.statics import _actions
+    from chrono_origami.reference.statics import multiplier_actions
 
-    acts = _actions(s, c.model, c.self_stresses[:, 0])
+    acts = multiplier_actions(s, c.model, c.self_stresses[:, 0])
     ours = {(a.hinge + 1, a.panel + 1): a.values for a in acts}
     O = np.array([ours[(int(r[0]), int(r[1]))] for r in paper])
     Pp = np.array([r[2:] for r in paper])

@@ -29,6 +29,14 @@ def test_interior_vertex_of_a_fan():
     assert len(pat.hinges) == 4 and len(pat.boundary_edges) == 4
 
 
+def test_vertices_at_one_point_are_distinct_by_index():
+    """FOLD's rule: topology by index. Squares touching along x = 1 with their own vertices share no hinge."""
+    X = SQ[:4] + [[1, 0, 0], [2, 0, 0], [2, 1, 0], [1, 1, 0]]
+    apart = CreasePattern(X, [(0, 1, 2, 3), (4, 5, 6, 7)])
+    assert apart.hinges == [] and len(apart.boundary_edges) == 8
+    assert apart.vertex_panels[1] == [0] and apart.vertex_panels[4] == [1]
+
+
 def test_explicit_edge_order_sets_hinge_numbers():
     X = [[0, 0, 0]] + [[np.cos(a), np.sin(a), 0] for a in np.arange(4) * np.pi / 2]
     panels = [(0, 1, 2), (0, 2, 3), (0, 3, 4), (0, 4, 1)]
@@ -38,7 +46,6 @@ def test_explicit_edge_order_sets_hinge_numbers():
 
 
 @pytest.mark.parametrize("vertices, panels, edges, message", [
-    (SQ + [[0, 0, 0]], [(0, 1, 2, 3), (1, 4, 5, 2)], None, "vertices 1 and 7 are duplicates"),
     (SQ + [[5, 5, 5]], [(0, 1, 2, 3), (1, 4, 5, 2)], None, "vertex 7 is not used by any panel"),
     ([[0, 0, 0], [1, 0, 0], [1, 1, 0.3], [0, 1, 0]], [(0, 1, 2, 3)], None, "panel 1 is not planar"),
     (SQ + [[1, 0.5, 1], [1, 0.5, -1]], [(0, 1, 2, 3), (1, 4, 5, 2), (2, 6, 1), (1, 7, 2)], None,
@@ -48,6 +55,8 @@ def test_explicit_edge_order_sets_hinge_numbers():
     (SQ, [(0, 1, 2, 3), (1, 4, 1, 2)], None, "panel 2 is degenerate: vertex 2 appears twice"),
     ([[0, 0, 0], [1, 0, 0], [2, 0, 0]], [(0, 1, 2)], None, "panel 1 is degenerate: zero area"),
     (SQ, [(0, 1, 2, 3), (1, 4, 5, 9)], None, "panel 2 refers to vertex 10"),
+    (SQ, [(0, 1, 2, 3), (1, 4, 5, -1)], None, "panel 2 has a negative vertex index -1 (0-based indices, from 0 to 5)"),
+    (SQ, [(0, 1, 2, 3), (1, 4, 5, 2)], [(0, 1), (-1, 2)], "edge 2 has a negative vertex index -1"),
     (SQ, [(0, 1, 2, 3), (1, 4, 5, 2)], [(0, 1), (1, 2)], "is missing from the edge list"),
     (SQ, [(0, 1, 2, 3), (1, 4, 5, 2)], [(0, 2)], "edge 1 (1-3) is not a side of any panel"),
     ([[0, 0, 0], [1, 0, 0], [np.nan, 1, 0]], [(0, 1, 2)], None, "vertex 3 has a non-finite coordinate"),
@@ -59,7 +68,7 @@ def test_bad_patterns_are_named(vertices, panels, edges, message):
 
 def test_zero_length_edge_is_named():
     X = [[0, 0, 0], [1, 0, 0], [1, 1e-13, 0], [0, 1, 0]]
-    with pytest.raises(PatternError, match="edge 2-3 of panel 1 has zero length|vertices 2 and 3 are duplicates"):
+    with pytest.raises(PatternError, match="edge 2-3 of panel 1 has zero length"):
         CreasePattern(X, [(0, 1, 2, 3)])
 
 

@@ -6,7 +6,7 @@ from chrono_origami import analysis
 from chrono_origami.errors import PatternError
 from chrono_origami.patterns import simple
 from chrono_origami.reference.counting import count, counting_rules
-from chrono_origami.reference.statics import _actions
+from chrono_origami.reference.statics import multiplier_actions
 from chrono_origami.structure import DOOR, SLIDING, Structure
 
 TP = 4   # column of TP in HingeAction.values = (MT, MP, MO, N, TP, TO)
@@ -20,7 +20,7 @@ def ring(n_sliding=0, pattern=None):
 
 def state_actions(structure, c):
     """(S, 6 x 2H) matrix: every self-stress state's hinge actions, both sides of every hinge."""
-    return np.array([np.concatenate([a.values for a in _actions(structure, c.model, c.self_stresses[:, k])])
+    return np.array([np.concatenate([a.values for a in multiplier_actions(structure, c.model, c.self_stresses[:, k])])
                      for k in range(c.S)])
 
 

@@ -81,14 +81,11 @@ _EXIT_FLAGS = {chrono.ExitFlag_NOT_CONVERGED: "NOT_CONVERGED", chrono.ExitFlag_S
 def _row_kinds(link):
     """'t' (translation, length units) or 'r' (rotation) for each scalar constraint of ``link``, in row order.
 
-    chrono-origami links by their class; any other ``ChLinkMateGeneric`` (motors included) by its constrained flags.
+    chrono-origami links (mate and lock) by their constrained coordinates; any other ``ChLinkMateGeneric``
+    (motors included) by its constrained flags.
     """
-    if isinstance(link, lk._MateLink):
+    if isinstance(link, (lk._MateLink, lk._LockLink)):
         return ["r" if c.startswith("r") else "t" for c in link.constrained]
-    if isinstance(link, lk.DoorHingeLock):
-        return ["t", "t", "t", "r", "r"]
-    if isinstance(link, lk.SlidingHingeLock):
-        return ["t", "t", "r", "r"]
     mate = chrono.CastToChLinkMateGeneric(link)   # any other mate: motors, held vertices, Chrono-side proxies
     if mate is not None:
         flags = [mate.IsConstrainedX(), mate.IsConstrainedY(), mate.IsConstrainedZ(),

@@ -19,6 +19,7 @@ import math
 import pychrono as chrono
 
 from ..errors import OrigamiError
+from .links import vec
 
 G = 9.81
 
@@ -30,13 +31,9 @@ class KcExample:
     links: list = field(default_factory=list)
 
 
-def _v(x, y, z):
-    return chrono.ChVector3d(float(x), float(y), float(z))
-
-
 def _new_system():
     s = chrono.ChSystemNSC()
-    s.SetGravitationalAcceleration(_v(0, 0, -G))
+    s.SetGravitationalAcceleration(vec((0, 0, -G)))
     s.SetSolver(chrono.ChSolverSparseQR())   # Kc blocks need a direct solver (the demo uses Pardiso)
     return s
 
@@ -53,20 +50,20 @@ def pendulum(start_angle_deg=30.0, use_tangent_stiffness=True, length=4.0, mass=
     root = chrono.ChBody()
     root.SetName("base")
     root.SetMass(1e6)
-    root.SetInertiaXX(_v(1, 1, 1))
+    root.SetInertiaXX(vec((1, 1, 1)))
     root.SetFixed(True)
     root.EnableCollision(False)
     s.AddBody(root)
     body = chrono.ChBody()
-    pos = _v(length * math.sin(th), 0, -length * math.cos(th))
+    pos = vec((length * math.sin(th), 0, -length * math.cos(th)))
     zdir = (chrono.ChVector3d(root.GetPos()) - pos).GetNormalized()
     ydir = chrono.ChVector3d(root.GetRot().GetAxisY()).GetNormalized()
     xdir = ydir.Cross(zdir).GetNormalized()
-    mx, my, mz = _v(0, 0, 0), _v(0, 0, 0), _v(0, 0, 0)
+    mx, my, mz = vec((0, 0, 0)), vec((0, 0, 0)), vec((0, 0, 0))
     xdir.GetDirectionAxesAsX(mx, my, mz, ydir)
     body.SetCoordsys(chrono.ChCoordsysd(pos, chrono.ChMatrix33d(mx, my, mz).GetQuaternion()))
     body.SetMass(mass)
-    body.SetInertiaXX(_v(0, 0, 0))
+    body.SetInertiaXX(vec((0, 0, 0)))
     body.SetName("mass")
     body.EnableCollision(False)
     s.AddBody(body)
@@ -84,7 +81,7 @@ def anchor_chain(use_tangent_stiffness=True, n_rigid=20, mass=10.0, inertia=10.0
     """Sec. 4.2 anchor chain, set up line by line as ``test_anchorchain`` in ``demo_MBS_link_mate.cpp``."""
     s = _new_system()
     xA, xC = 0.0, xB / 2.0
-    J = _v(inertia, inertia, inertia)
+    J = vec((inertia, inertia, inertia))
     bodies = {}
 
     def body(name, pos, rot=None, fixed=False):
@@ -111,20 +108,20 @@ def anchor_chain(use_tangent_stiffness=True, n_rigid=20, mass=10.0, inertia=10.0
         s.AddLink(j)
         links.append(j)
 
-    wallA = body("wallA", _v(xA, 0, 0), fixed=True)
-    anchorA = body("anchorA", _v(xA, 0, 0), chrono.QuatFromAngleY(chrono.CH_PI_4))
+    wallA = body("wallA", vec((xA, 0, 0)), fixed=True)
+    anchorA = body("anchorA", vec((xA, 0, 0)), chrono.QuatFromAngleY(chrono.CH_PI_4))
     end_joint(anchorA, wallA)
-    wallB = body("wallB", _v(xB, 0, 0), fixed=True)
-    anchorB = body("anchorB", _v(xB, 0, 0), chrono.QuatFromAngleY(-chrono.CH_PI_4))
+    wallB = body("wallB", vec((xB, 0, 0)), fixed=True)
+    anchorB = body("anchorB", vec((xB, 0, 0)), chrono.QuatFromAngleY(-chrono.CH_PI_4))
     end_joint(anchorB, wallB)
-    anchorC = body("anchorC", _v(xC, 0.0, zC))
+    anchorC = body("anchorC", vec((xC, 0.0, zC)))
     knots = []
 
     def segment(pA, pB, N, tag):
         a, b = chrono.ChVector3d(pA.GetPos()), chrono.ChVector3d(pB.GetPos())
         xdir = (b - a).GetNormalized()
-        ydir = _v(0, 1, 0)
-        mx, my, mz = _v(0, 0, 0), _v(0, 0, 0), _v(0, 0, 0)
+        ydir = vec((0, 1, 0))
+        mx, my, mz = vec((0, 0, 0)), vec((0, 0, 0)), vec((0, 0, 0))
         xdir.GetDirectionAxesAsX(mx, my, mz, ydir)
         rot = chrono.ChMatrix33d(mx, my, mz).GetQuaternion()
         dP = (b - a) * (1.0 / (N + 1))
@@ -139,8 +136,8 @@ def anchor_chain(use_tangent_stiffness=True, n_rigid=20, mass=10.0, inertia=10.0
     for i in range(len(knots) - 1):
         j = chrono.ChLinkMateGeneric(True, True, True, True, False, False)
         half = 0.5 * (chrono.ChVector3d(knots[i + 1].GetPos()) - chrono.ChVector3d(knots[i].GetPos())).Length()
-        j.Initialize(knots[i], knots[i + 1], True, chrono.ChFramed(_v(half, 0, 0), chrono.QUNIT),
-                     chrono.ChFramed(_v(-half, 0, 0), chrono.QUNIT))
+        j.Initialize(knots[i], knots[i + 1], True, chrono.ChFramed(vec((half, 0, 0)), chrono.QUNIT),
+                     chrono.ChFramed(vec((-half, 0, 0)), chrono.QUNIT))
         j.SetUseTangentStiffness(use_tangent_stiffness)
         s.AddLink(j)
         links.append(j)

@@ -1,9 +1,13 @@
-"""Chrono links of thick origami: door and sliding hinges, point constraints, supports.
+"""Chrono links of thick origami: hinges of every kind, point constraints, supports.
 
 All are ``ChLinkMateGeneric`` subclasses with the constrained-DOF mask set in
-the constructor, except :class:`DoorHingeLock` and :class:`SlidingHingeLock`,
-the same hinges in the lock formulation (``ChLinkLockRevolute`` /
-``ChLinkLockCylindrical`` masks: x, y, z, e1, e2 and x, y, e1, e2).
+the constructor, except the hinges in the lock formulation (``ChLinkLock``
+classes, e.g. ``ChLinkLockRevolute`` / ``ChLinkLockCylindrical``: x, y, z, e1,
+e2 and x, y, e1, e2 locked). The hinge classes come from the hinge kinds
+(``chrono_origami.hinges``): :func:`mate_class` (mask = the kind's locked
+motions) and :func:`lock_class` (the kind's ``lock`` class), made once per
+kind; :class:`DoorHinge`, :class:`SlidingHinge`, :class:`DoorHingeLock` and
+:class:`SlidingHingeLock` are those of the built-in kinds.
 
 Hinge link frame (how the reactions map onto the paper's tables)
 ----------------------------------------------------------------
@@ -32,13 +36,15 @@ link (constructor argument or :meth:`SetUseTangentStiffness`, before or after
 Units: lengths and forces as in the structure; reactions are forces and
 moments (force x length).
 """
+import re
 import weakref
 
 import numpy as np
 import pychrono as chrono
 
+from .. import hinges
+from ..errors import StructureError
 from ..geometry import edge_frame
-from ..structure import DOOR, SLIDING
 
 
 # ------------------------------------------------------------------ conversions
@@ -91,7 +97,7 @@ def hinge_link_frame(pattern, h):
 
 
 def line_frame(origin, direction):
-    """(origin, R) with Z along ``direction`` (X, Y any orthonormal completion)."""
+    """(origin, R) with Z along ``direction`` (X, Y any orthonormal completion): a joint frame on a line."""
     z = np.asarray(direction, float)
     z = z / np.linalg.norm(z)
     helper = np.eye(3)[int(np.argmin(np.abs(z)))]
@@ -179,20 +185,6 @@ class _MateLink(chrono.ChLinkMateGeneric):
         return tuple(c for c, on in zip(("x", "y", "z", "rx", "ry", "rz"), self.MASK) if on)
 
 
-class DoorHinge(_MateLink):
-    """Door hinge (revolute joint): x, y, z, rx, ry locked; rotation about Z (the hinge axis) free. 5 rows."""
-
-    MASK = (True, True, True, True, True, False)
-    KIND = DOOR
-
-
-class SlidingHinge(_MateLink):
-    """Sliding hinge (cylindrical joint): x, y, rx, ry locked; rotation about and translation along Z free. 4 rows."""
-
-    MASK = (True, True, False, True, True, False)
-    KIND = SLIDING
-
-
 class PointSlider(_MateLink):
     """Point slider (paper eq. 8): the origin of frame 1 (a point of body 1) stays on the Z axis of frame 2 (a line of body 2). 2 rows."""
 
@@ -236,9 +228,15 @@ class AnchorLink(_MateLink):
 
 # ------------------------------------------------------------------ lock links
 class _LockLink:
-    """Common part of the ``ChLinkLock`` hinges (no Kc in the lock formulation)."""
+    """Common part of the ``ChLinkLock`` hinges (no Kc in the lock formulation); ``BASE`` is the Chrono class."""
 
-    def _register(self, name):
+    BASE = None
+    KIND = None
+    #: constrained coordinates in row order (the kind's locked motions)
+    constrained = ()
+
+    def __init__(self, name=None):
+        self.BASE.__init__(self)
         _LINKS[self.GetIdentifier()] = self   # found from the proxies of system.GetLinks() (python_link)
         if name:
             self.SetName(name)
@@ -249,27 +247,54 @@ class _LockLink:
     def SetUseTangentStiffness(self, use_kc):
         if use_kc:
             raise ValueError(f"{type(self).__name__}: ChLinkLock links have no constraint tangent stiffness (Kc); "
-                             "use the mate hinges (DoorHinge, SlidingHinge) for Kc")
+                             "use the mate hinges (hinge_form 'mate') for Kc")
 
 
-class DoorHingeLock(_LockLink, chrono.ChLinkLockRevolute):
-    """Door hinge in the lock formulation (``ChLinkLockRevolute``: x, y, z, e1, e2 locked), same frame as :class:`DoorHinge`."""
-
-    KIND = DOOR
-
-    def __init__(self, name=None):
-        chrono.ChLinkLockRevolute.__init__(self)
-        self._register(name)
+# ------------------------------------------------------------------ hinge classes by kind
+_MATE_CLASSES = {}
+_LOCK_CLASSES = {}
 
 
-class SlidingHingeLock(_LockLink, chrono.ChLinkLockCylindrical):
-    """Sliding hinge in the lock formulation (``ChLinkLockCylindrical``: x, y, e1, e2 locked), same frame as :class:`SlidingHinge`."""
+def _class_name(kind, suffix):
+    return "".join(w.capitalize() for w in re.split(r"[^0-9A-Za-z]+", kind.name) if w) + suffix
 
-    KIND = SLIDING
 
-    def __init__(self, name=None):
-        chrono.ChLinkLockCylindrical.__init__(self)
-        self._register(name)
+def mate_class(kind):
+    """The ``ChLinkMateGeneric`` hinge class of ``kind`` (a ``hinges.HingeKind``): mask = its locked motions."""
+    cls = _MATE_CLASSES.get(kind)
+    if cls is None:
+        cls = type(_class_name(kind, "Hinge"), (_MateLink,), {
+            "MASK": kind.mask, "KIND": kind.name, "__module__": __name__,
+            "__doc__": f"{kind.description or kind.name}, as a ``ChLinkMateGeneric``: "
+                       f"{', '.join(kind.locked) or 'nothing'} locked in the hinge link frame (Z the hinge axis). "
+                       f"{kind.n_rows} rows."})
+        _MATE_CLASSES[kind] = cls
+    return cls
+
+
+def lock_class(kind):
+    """The ``ChLinkLock`` hinge class of ``kind`` (its ``lock`` entry), same frame as the mate hinge."""
+    cls = _LOCK_CLASSES.get(kind)
+    if cls is None:
+        if kind.lock is None:
+            raise StructureError(f"{kind.name} hinges have no lock form (their kind names no ChLinkLock class); "
+                                 "use hinge_form 'mate' or 'points'")
+        base = getattr(chrono, kind.lock, None)
+        if base is None:
+            raise StructureError(f"{kind.name} hinges: PyChrono has no class {kind.lock!r} (their kind's lock entry)")
+        cls = type(_class_name(kind, "HingeLock"), (_LockLink, base), {
+            "BASE": base, "KIND": kind.name, "constrained": kind.locked, "__module__": __name__,
+            "__doc__": f"{kind.description or kind.name} in the lock formulation (``{kind.lock}``), same frame "
+                       f"as the mate hinge."})
+        _LOCK_CLASSES[kind] = cls
+    return cls
+
+
+#: the built-in hinge kinds' links
+DoorHinge = mate_class(hinges.get(hinges.DOOR))
+SlidingHinge = mate_class(hinges.get(hinges.SLIDING))
+DoorHingeLock = lock_class(hinges.get(hinges.DOOR))
+SlidingHingeLock = lock_class(hinges.get(hinges.SLIDING))
 
 
 # ------------------------------------------------------------------ reactions

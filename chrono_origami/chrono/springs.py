@@ -12,10 +12,12 @@ Spring of hinge h (panels p, q): body A = panel p, body B = panel q, frame at
 the hinge midpoint with Z along the hinge axis (the hinge link frame,
 :func:`.links.hinge_link_frame`), taken at the configuration where the spring is
 added, which is its rest state. Its 6 x 6 stiffness in that frame is
-diag(0, 0, k_s, 0, 0, k): a torque k * theta about the axis for a fold change
-theta (rad, from the rest state), and for sliding hinges a force k_s * s along
-the axis for a slide s. Units: k in moment per radian, k_s in force per
-length, damping c in moment x time per radian. The reaction torque on B is
+diag(0, 0, k_s, 0, 0, k), each term only where the hinge's kind leaves that
+motion free (``HingeKind.free``: "z", "rz"): a torque k * theta about the axis
+for a fold change theta (rad, from the rest state), and a force k_s * s along
+the axis for a slide s (sliding hinges; door hinges do not slide). Units: k
+in moment per radian, k_s in force per length, damping c in moment x time
+per radian. The reaction torque on B is
 ``GetTorque()`` (frame B components).
 """
 from dataclasses import dataclass, field
@@ -24,7 +26,6 @@ import numpy as np
 import pychrono as chrono
 
 from ..errors import StructureError
-from ..structure import SLIDING
 from . import links as lk
 
 
@@ -60,8 +61,9 @@ def add_crease_springs(built, stiffness, hinges=None, slide_stiffness=0.0, dampi
     """Add a crease spring to each hinge of ``built`` (all by default) at its current configuration (rest state).
 
     stiffness: k (moment/rad), a number or one per hinge; slide_stiffness: k_s
-    (force/length) on sliding hinges (door hinges have no slide); damping:
-    rotational damping c. Returns :class:`CreaseSprings`.
+    (force/length) on hinges that slide (door hinges have no slide); damping:
+    rotational damping c. A term acts only on a motion the hinge's kind leaves
+    free. Returns :class:`CreaseSprings`.
     """
     pat = built.pattern
     H = len(pat.hinges)
@@ -80,14 +82,15 @@ def add_crease_springs(built, stiffness, hinges=None, slide_stiffness=0.0, dampi
         mid, R = lk.hinge_link_frame(pat, h)
         origin = built.material_point(q, mid)
         Rabs = built.panel_rotation(q) @ R
-        K6 = chrono.ChMatrix66d()
+        kind = built.structure.kinds[h]
+        K6, C6 = chrono.ChMatrix66d(), chrono.ChMatrix66d()
         K6.SetZero()
-        K6.SetItem(5, 5, float(kh))
-        if built.structure.hinge_kinds[h] == SLIDING:
-            K6.SetItem(2, 2, float(ksh))
-        C6 = chrono.ChMatrix66d()
         C6.SetZero()
-        C6.SetItem(5, 5, float(ch))
+        if kind.frees("rz"):
+            K6.SetItem(5, 5, float(kh))
+            C6.SetItem(5, 5, float(ch))
+        if kind.frees("z"):
+            K6.SetItem(2, 2, float(ksh))
         load = chrono.ChLoadBodyBodyBushingGeneric(built.bodies[p], built.bodies[q], lk.chframe(origin, Rabs), K6, C6)
         container.Add(load)
         loads.append(load)

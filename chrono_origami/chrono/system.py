@@ -7,14 +7,21 @@ prism from :mod:`chrono_origami.properties`, collisions off, and a visual
 shape (the extruded polygon as a triangle mesh). A fixed ``ChBody`` "ground"
 carries the supports.
 
-Per hinge, links from :mod:`.links` ("hinge 12 (sliding)"), by ``hinge_form``:
+Per hinge, links from :mod:`.links` ("hinge 12 (sliding)") for its kind
+(``chrono_origami.hinges``), by ``hinge_form``:
 
-* ``"mate"``: :class:`~.links.DoorHinge` / :class:`~.links.SlidingHinge`;
-* ``"lock"``: :class:`~.links.DoorHingeLock` / :class:`~.links.SlidingHingeLock`;
-* ``"points"`` (paper sec. 3.3, as in ``reference.model`` form "points"):
-  door = :class:`~.links.SphericalHinge` at a + :class:`~.links.PointSlider`
-  (b of p on the axis of q); sliding = two point sliders (a of q on the axis
-  of p, b of p on the axis of q).
+* ``"mate"``: :func:`~.links.mate_class` (:class:`~.links.DoorHinge`,
+  :class:`~.links.SlidingHinge`, ...);
+* ``"lock"``: :func:`~.links.lock_class` (:class:`~.links.DoorHingeLock`,
+  :class:`~.links.SlidingHingeLock`, ...);
+* ``"points"`` (paper sec. 3.3, as in ``reference.model`` form "points"): the
+  kind's point constraints, a :class:`~.links.SphericalHinge` or a
+  :class:`~.links.PointSlider` each; door = spherical hinge at a + point
+  slider (b of p on the axis of q); sliding = two point sliders (a of q on
+  the axis of p, b of p on the axis of q).
+
+Each hinge carries its kind's glyph (``HingeStyle``: door hinges a blue
+barrel, sliding hinges a red rod with a sleeve).
 
 Per support, a :class:`~.links.VertexSupport` between the panel and the
 ground ("support 2 at vertex 7 (xz)"). Loads are ``ChForce`` dead loads: a
@@ -35,7 +42,7 @@ import pychrono as chrono
 from ..errors import StructureError
 from ..geometry import best_rigid_alignment
 from ..properties import panel_frame, panel_mass_properties, prism_mass_properties
-from ..structure import SLIDING, Structure
+from ..structure import Structure
 from . import links as lk
 from .links import arr, chframe, vec
 
@@ -47,8 +54,6 @@ _VI_SOLVERS = {getattr(chrono.ChSolver, "Type_" + n): n for n in
 NOMINAL_THICKNESS = 1e-2
 
 PANEL_COLOR = (0.80, 0.72, 0.55)
-DOOR_COLOR = (0.15, 0.35, 0.85)
-SLIDING_COLOR = (0.85, 0.20, 0.15)
 SUPPORT_COLOR = (0.10, 0.60, 0.20)
 
 
@@ -202,20 +207,41 @@ def panel_mesh_shape(points, thickness, com, color=PANEL_COLOR):
     return shape
 
 
+#: hinge glyphs (``hinges.GLYPHS``): visual shapes for a hinge of length l and radius r, centred on the midpoint,
+#: Z along the axis
+GLYPHS = {
+    "barrel": lambda l, r: [chrono.ChVisualShapeCylinder(r, 0.9 * l)],                       # a thick cylinder
+    "rod": lambda l, r: [chrono.ChVisualShapeCylinder(0.5 * r, l),                           # a thin rod
+                         chrono.ChVisualShapeBox(2.2 * r, 2.2 * r, 0.3 * l)],                # with a sleeve
+    "ball": lambda l, r: [chrono.ChVisualShapeSphere(2.0 * r)],                              # a sphere
+}
+
+
 def _hinge_shape(kind, length, radius):
-    """Door hinges: a thick cylinder; sliding hinges: a thin rod with a sleeve (distinct colour)."""
-    shapes = []
-    if kind == SLIDING:
-        rod = chrono.ChVisualShapeCylinder(0.5 * radius, length)
-        rod.SetColor(_color(SLIDING_COLOR))
-        sleeve = chrono.ChVisualShapeBox(2.2 * radius, 2.2 * radius, 0.3 * length)
-        sleeve.SetColor(_color(SLIDING_COLOR))
-        shapes += [rod, sleeve]
-    else:
-        cyl = chrono.ChVisualShapeCylinder(radius, 0.9 * length)
-        cyl.SetColor(_color(DOOR_COLOR))
-        shapes.append(cyl)
+    """The visual shapes of a hinge of ``kind``: its style's glyph, in its colour."""
+    shapes = GLYPHS[kind.style.glyph](length, radius)
+    for shape in shapes:
+        shape.SetColor(_color(kind.style.color))
     return shapes
+
+
+def _point_links(kind, name, bodies, p, q, places, vertex_names, R, kc):
+    """[(link, side of q)] of a hinge of ``kind`` in the point form; ``places``: "a", "b", "mid" -> point."""
+    if kind.points is None:
+        raise StructureError(f"{name}: {kind.name} hinges have no point form; use hinge_form 'mate' or 'lock'")
+    items = []
+    for c in kind.points:
+        x = places[c.at]
+        if c.type == "spherical":
+            link = lk.SphericalHinge(kc, f"{name} spherical at {vertex_names[c.at]}")
+            link.Initialize(bodies[p], bodies[q], chframe(x, R))
+            items.append((link, 2))
+        else:
+            carrier, line = (p, q) if c.body == "p" else (q, p)
+            link = lk.PointSlider(kc, f"{name} slider: {vertex_names[c.at]} of panel {carrier + 1} on panel {line + 1}")
+            link.Initialize(bodies[carrier], bodies[line], chframe(x, R))
+            items.append((link, 2 if carrier == p else 1))
+    return items
 
 
 def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffness=True, ground=None,
@@ -298,35 +324,25 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
         coms.append(com)
     coms = np.array(coms)
 
-    hinges = []
+    hinge_links = []
     X = pat.vertices
-    for h, kind in enumerate(structure.hinge_kinds):
+    for h, kind in enumerate(structure.kinds):
         hinge = pat.hinges[h]
         a, b = hinge.vertices
         p, q = hinge.panels
         mid, R = lk.hinge_link_frame(pat, h)
-        name = f"hinge {h + 1} ({kind})"
+        name = f"hinge {h + 1} ({kind.name})"
         kc = use_tangent_stiffness
-        if hinge_form == "mate":
-            link = (lk.SlidingHinge if kind == SLIDING else lk.DoorHinge)(kc, name)
-            link.Initialize(bodies[p], bodies[q], chframe(mid, R))
-            items = [(link, 2)]
-        elif hinge_form == "lock":
-            link = (lk.SlidingHingeLock if kind == SLIDING else lk.DoorHingeLock)(name)
-            link.Initialize(bodies[p], bodies[q], chframe(mid, R))
-            items = [(link, 2)]
-        elif kind == SLIDING:
-            s1 = lk.PointSlider(kc, f"{name} slider: vertex {a + 1} of panel {q + 1} on panel {p + 1}")
-            s1.Initialize(bodies[q], bodies[p], chframe(X[a], R))
-            s2 = lk.PointSlider(kc, f"{name} slider: vertex {b + 1} of panel {p + 1} on panel {q + 1}")
-            s2.Initialize(bodies[p], bodies[q], chframe(X[b], R))
-            items = [(s1, 1), (s2, 2)]
+        if hinge_form == "points":
+            items = _point_links(kind, name, bodies, p, q, {"a": X[a], "b": X[b], "mid": mid},
+                                 {"a": f"vertex {a + 1}", "b": f"vertex {b + 1}", "mid": "the midpoint"}, R, kc)
         else:
-            s = lk.SphericalHinge(kc, f"{name} spherical at vertex {a + 1}")
-            s.Initialize(bodies[p], bodies[q], chframe(X[a], R))
-            s2 = lk.PointSlider(kc, f"{name} slider: vertex {b + 1} of panel {p + 1} on panel {q + 1}")
-            s2.Initialize(bodies[p], bodies[q], chframe(X[b], R))
-            items = [(s, 2), (s2, 2)]
+            link = lk.mate_class(kind)(kc, name) if hinge_form == "mate" else lk.lock_class(kind)(name)
+            link.Initialize(bodies[p], bodies[q], chframe(mid, R))
+            if link.GetNumConstraints() != kind.n_rows:
+                raise StructureError(f"{name}: its {type(link).__name__} link has {link.GetNumConstraints()} "
+                                     f"constraints, the kind {kind.n_rows} rows")
+            items = [(link, 2)]
         for link, _ in items:
             system.AddLink(link)
         if visual:
@@ -339,7 +355,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
             for shape in shapes:
                 first.AddVisualShape(shape, chframe(offset))
             hinge_shapes.append(shapes)
-        hinges.append(HingeLinks(h, kind, [it[0] for it in items], [it[1] for it in items]))
+        hinge_links.append(HingeLinks(h, kind.name, [it[0] for it in items], [it[1] for it in items]))
 
     supports = []
     for k, s in enumerate(structure.supports):
@@ -370,7 +386,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
         anchor_link.Initialize(bodies[0], ground, chframe(coms[0]))
         system.AddLink(anchor_link)
 
-    return ChronoStructure(structure, system, ground, bodies, hinges, supports, loads, anchor_link, hinge_form,
+    return ChronoStructure(structure, system, ground, bodies, hinge_links, supports, loads, anchor_link, hinge_form,
                            nominal, coms, panel_shapes, hinge_shapes)
 
 

@@ -1,14 +1,14 @@
 """Chrono's Irrlicht view of a structure: ``--viz`` (a window) and ``--screenshot FILE.png`` (one frame).
 
 The view shows the system of :func:`.system.build_system` in its reference
-configuration: the panels (shaded prisms) and the builder's hinge glyphs (door
-hinges blue cylinders, sliding hinges red rods with a sleeve), the supports
-(the builder's green sphere plus a green bar along each held global
-direction), the loads (orange arrows ending at the vertex, the largest one
-:data:`ARROW_FRACTION` of half the structure's size long), a Z-up camera
-looking from the direction of the matplotlib figure (elevation 25 deg,
-azimuth -60 deg) at a distance where everything fits in :data:`FILL` of the
-frame, and a title with a legend.
+configuration: the panels (shaded prisms) and the builder's hinge glyphs (each
+kind's ``HingeStyle``: door hinges blue cylinders, sliding hinges red rods with
+a sleeve), the supports (the builder's green sphere plus a green bar along
+each held global direction), the loads (orange arrows ending at the vertex,
+the largest one :data:`ARROW_FRACTION` of half the structure's size long), a
+Z-up camera looking from the direction of the matplotlib figure (elevation
+25 deg, azimuth -60 deg) at a distance where everything fits in :data:`FILL`
+of the frame, and a title with a legend (:func:`hinge_legend`).
 
 Why ``WriteImageToFile`` gave a black PNG under Xvfb
 -----------------------------------------------------
@@ -55,6 +55,7 @@ import time
 import numpy as np
 import pychrono as chrono
 
+from .. import hinges
 from ..errors import OrigamiError
 from . import links as lk
 from . import system as chsys
@@ -143,14 +144,10 @@ def _color(c):
     return chrono.ChColor(*[float(x) for x in c])
 
 
-def _vec(v):
-    return chrono.ChVector3d(float(v[0]), float(v[1]), float(v[2]))
-
-
 def _z_frame(origin, direction):
     """``ChFramed`` at ``origin`` whose Z axis is ``direction`` (unit)."""
-    q = chrono.QuatFromVec2Vec(chrono.VECT_Z, _vec(direction))
-    return chrono.ChFramed(_vec(origin), q)
+    q = chrono.QuatFromVec2Vec(chrono.VECT_Z, lk.vec(direction))
+    return chrono.ChFramed(lk.vec(origin), q)
 
 
 @contextlib.contextmanager
@@ -241,11 +238,15 @@ def is_blank(image):
     return bool(np.all(px == px[0]))
 
 
+def hinge_legend(structure):
+    """"1 door hinge (blue), 15 sliding hinges (red)": the count and colour of each kind present."""
+    return ", ".join(f"{n} {k.name} hinge{'s' if n != 1 else ''} ({k.style.color_name})"
+                     for k, n in hinges.census(structure.hinge_kinds))
+
+
 def _title(structure, max_load):
-    n_sl = structure.n_sliding
-    n_door = len(structure.hinge_kinds) - n_sl
     pat = structure.pattern
-    line = (f"{structure.name}: {pat.n_panels} panels, {n_door} door hinges (blue), {n_sl} sliding hinges (red), "
+    line = (f"{structure.name}: {pat.n_panels} panels, {hinge_legend(structure)}, "
             f"{len(structure.supports)} supports (green), {len(structure.loads)} loads (orange")
     line += f", largest {max_load:.4g})" if structure.loads else ")"
     if structure.gravity is not None:
@@ -428,7 +429,7 @@ class StructureView:
     def _add_camera_and_lights(self):
         vis = self.vis
         w, h = self.window_size
-        vis.AddCamera(_vec(self.eye), _vec(self.target))
+        vis.AddCamera(lk.vec(self.eye), lk.vec(self.target))
         cam = vis.GetActiveCamera()
         dist = float(np.linalg.norm(self.eye - self.target))
         span = _size(self.structure)
@@ -441,7 +442,7 @@ class StructureView:
         for az, el, c in LIGHTS:
             a, e = np.radians(az), np.radians(el)
             pos = self.target + dist * np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
-            vis.AddLight(_vec(pos), float(dist), chrono.ChColor(c, c, c))
+            vis.AddLight(lk.vec(pos), float(dist), chrono.ChColor(c, c, c))
         vis.GetSceneManager().setAmbientLight(chronoirr.SColorf(AMBIENT, AMBIENT, AMBIENT, 1.0))
 
     def project(self, points):
@@ -608,9 +609,8 @@ def play(structure, frames, times=None, png_dir=None, interactive=False, size=WI
         bare = Structure(structure.pattern.with_vertices(frames[0]), structure.hinge_kinds, structure.thickness,
                          structure.density, name=structure.name)
         span = f", t = {times[0]:g} .. {times[-1]:g} s" if times is not None else ""
-        n_sl = bare.n_sliding
-        title = (f"{bare.name}: {bare.pattern.n_panels} panels, {len(bare.hinge_kinds) - n_sl} door hinges (blue), "
-                 f"{n_sl} sliding hinges (red); fold playback, {len(frames)} frames{span}")
+        title = (f"{bare.name}: {bare.pattern.n_panels} panels, {hinge_legend(bare)}; fold playback, "
+                 f"{len(frames)} frames{span}")
         paths = []
         with StructureView(bare, size=size, data_path=data_path, title=title, configurations=frames) as view:
             if png_dir:

@@ -2,6 +2,10 @@
 
 Commands
 --------
+Every command that reads a structure takes a FOLD file or an SVG crease
+pattern, with ``--frame`` (a FOLD frame index or class), ``--facets``
+(what "F" edges are) and ``--merge-tol`` (SVG line ends) (:mod:`.inputs`).
+
 ``static FILE.fold``
     counts, hinge internal actions and support reactions, with the options of
     every static scene (``--engine``, ``--out DIR``, ``--min-norm``,
@@ -17,6 +21,8 @@ Commands
 ``dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
     time integration: energies, momenta, hinge actions and support reactions
     over time as CSV, the motion as FOLD frames (see :mod:`.dynamics`).
+``convert FILE.svg -o FILE.fold``
+    the FOLD file of an SVG crease pattern (Origami Simulator's colours).
 ``play FILE.fold --viz | --png-frames DIR``
     a fold history played in Chrono's Irrlicht viewer, or one PNG per frame
     (headless under xvfb-run).
@@ -54,7 +60,7 @@ the counts and self-stress states are printed and written, but no hinges.csv
 or supports.csv (``--min-norm`` prints the labelled minimum-norm answer and
 exits 0). Errors are one line on stderr, ``error: ...``, without a traceback.
 """
-from . import static, design, fold, dynamics  # noqa: F401,I001  (registers the commands, in this order in --help)
+from . import static, design, fold, dynamics, convert  # noqa: F401,I001  (registers the commands, in this order in --help)
 from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError, main, run
 
 __all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "UsageError", "main", "run"]

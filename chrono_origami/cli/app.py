@@ -11,7 +11,7 @@ import sys
 import textwrap
 from contextlib import contextmanager
 
-from ..errors import ChronoUnavailable, IndeterminateError, OrigamiError
+from ..errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError
 
 EXIT_OK = 0
 EXIT_INPUT = 1
@@ -24,7 +24,7 @@ EXIT_CODES = {
     EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file, a hinge, vertex or panel number the "
                 "structure does not have, a solver that did not converge",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
-                "an engine that is not installed",
+                "an engine that is not installed, loads on a structure without supports that do not balance",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
                         "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
@@ -55,7 +55,7 @@ def exit_code(exc):
     """The exit code of an exception, or None for one the command line does not expect (a bug: traceback)."""
     if isinstance(exc, IndeterminateError):
         return EXIT_INDETERMINATE
-    if isinstance(exc, (UsageError, ChronoUnavailable)):
+    if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError)):
         return EXIT_USAGE
     if isinstance(exc, OrigamiError):
         return EXIT_INPUT

@@ -32,6 +32,25 @@ def run_options(ap, time=None, dt=None, output_interval=None, integrators=None):
     return ap
 
 
+def paper_options(ap, dt, time):
+    """The options of the four scenes of Betsch & Leyendecker's examples: --dt, --time, --scheme, --stride,
+    --out, --no-conditioning (``dt``, ``time``: the scene's defaults, s)."""
+    from ..reference.dns.paper import SCHEMES
+
+    ap.add_argument("--dt", type=inputs.positive_float, default=dt, help=f"time step (s, default {dt:g})")
+    ap.add_argument("--time", type=inputs.positive_float, default=time, help=f"duration (s, default {time:g})")
+    ap.add_argument("--scheme", choices=SCHEMES, default="reduced",
+                    help="reduced (discrete null space method, default), constrained (n + m unknowns), "
+                         "chrono-hht (Chrono's HHT, alpha = -0.2), chrono-euler (Chrono's implicit Euler)")
+    ap.add_argument("--stride", type=inputs.positive_int, default=1, help="steps between the recorded rows (default 1)")
+    ap.add_argument("--out", metavar="DIR", help="write invariants.csv and conditioning.csv (and the scene's "
+                                                 "other files) here")
+    ap.add_argument("--no-conditioning", action="store_true",
+                    help="skip conditioning.csv (the reference schemes' condition numbers at the paper's time steps "
+                         "and --dt)")
+    return ap
+
+
 def motion(fn, out_dir=None):
     """``fn()`` (a run that integrates a motion); a stopped motion writes what it recorded to ``out_dir`` and re-raises."""
     from ..dynamics import report
@@ -65,14 +84,13 @@ def _options(description):
                     help="torsional crease spring-damper, repeatable: hinges (e.g. 1,4-6 or all), stiffness K "
                          "(moment/rad), damping C (moment s/rad, default 0), rest fold angle REST (rad, FOLD sign; "
                          "default the initial angle)")
-    ap.add_argument("--frame", type=int, default=0, help="start from this frame of FILE (file_frames; default 0)")
     return run_options(ap, integrators=sorted({n for names in INTEGRATORS.values() for n in names}))
 
 
 @app.command("dynamics", "integrate the motion of a FOLD structure in time (gravity, loads, motors, crease springs)",
              _options)
 def dynamics_command(args):
-    """Motors and springs from ``--motor``/``--spring``, the start from ``--frame``; prints the energy balance,
+    """Motors and springs from ``--motor``/``--spring``, the start at ``--frame`` of the file; prints the energy balance,
     the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
     from ..dynamics import dynamics, inputs as dyn_inputs, report
 
@@ -80,11 +98,10 @@ def dynamics_command(args):
     H = len(structure.pattern.hinges)
     motors = [dyn_inputs.parse_motor(m, H) for m in args.motor]
     springs = [s for text in args.spring for s in dyn_inputs.parse_spring(text, H)]
-    initial = dyn_inputs.InitialState.from_fold_frame(args.file, args.frame) if args.frame else None
 
     def go():
         hist = dynamics(structure, args.engine, time=args.time, dt=args.dt, integrator=args.integrator,
-                        motors=motors, springs=springs, initial=initial, output_interval=args.output_interval,
+                        motors=motors, springs=springs, output_interval=args.output_interval,
                         progress=False if args.quiet else None)
         with app.output(args.out):
             report.finish(hist, args.out, args.png_frames, args.viz)

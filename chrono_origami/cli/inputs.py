@@ -9,21 +9,48 @@ import argparse
 import math
 import os
 
-from ..foldfile import read_fold
+from ..foldfile import FACETS, read_structure
 from .app import UsageError
 
 
+def frame_choice(text):
+    """argparse type of ``--frame``: a frame index (0: the top level) or a frame class such as foldedForm."""
+    try:
+        k = int(text)
+    except ValueError:
+        return text
+    if k < 0:
+        raise argparse.ArgumentTypeError(f"a frame index must be 0 or more, got {k}")
+    return k
+
+
 def add_input(ap):
-    """Add the positional input file to ``ap``; returns ``ap``."""
-    ap.add_argument("file", metavar="FILE.fold", help="structure as a FOLD file (see chrono_origami/foldfile.py)")
+    """Add the input file (FOLD or SVG) and its options --frame, --facets, --merge-tol to ``ap``; returns ``ap``."""
+    ap.add_argument("file", metavar="FILE.fold|FILE.svg",
+                    help="structure as a FOLD file (see chrono_origami/foldfile.py) or an SVG crease pattern "
+                         "(Origami Simulator's colours, see chrono_origami/svg.py)")
+    ap.add_argument("--frame", type=frame_choice, default=0,
+                    help="which frame of the FOLD file: an index (default 0, the top level) or a frame class "
+                         "(creasePattern, foldedForm: the first frame that has it)")
+    ap.add_argument("--facets", choices=FACETS, default=None,
+                    help="what 'F' edges are: crease (the FOLD spec: a flat crease, a hinge; default for FOLD "
+                         "files) or facet (Origami Simulator: a line inside a rigid face; default for SVG)")
+    ap.add_argument("--merge-tol", type=positive_float, default=None,
+                    help="SVG: merge line ends closer than this fraction of the sheet size (default 1e-3)")
     return ap
 
 
+def check_exists(path):
+    """A missing input file is a usage error (exit 2)."""
+    if not os.path.isfile(path):
+        raise UsageError(f"{path}: no such {'SVG' if path.lower().endswith('.svg') else 'FOLD'} file")
+
+
 def read_input(args):
-    """The :class:`~chrono_origami.structure.Structure` of ``args.file``; a missing file is a usage error (exit 2)."""
-    if not os.path.isfile(args.file):
-        raise UsageError(f"{args.file}: no such FOLD file")
-    return read_fold(args.file)
+    """The :class:`~chrono_origami.structure.Structure` of ``args.file`` (FOLD or SVG, with ``--frame``,
+    ``--facets``, ``--merge-tol``); a missing file is a usage error (exit 2)."""
+    check_exists(args.file)
+    return read_structure(args.file, frame=args.frame, facets=args.facets, merge_tol=args.merge_tol)
 
 
 def positive_int(text):
@@ -35,6 +62,17 @@ def positive_int(text):
     if n < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
     return n
+
+
+def positive_float(text):
+    """argparse type: a finite number > 0."""
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not (math.isfinite(x) and x > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+    return x
 
 
 def twist_deg(text):

@@ -14,22 +14,24 @@ c_1 = (t_1.m_2 + t_2.m_1)/2 whose derivative vanishes at t_1 = t_2 (see
 panel q (body 2), t, m, n its reference frame in p (``model.hinge_geometry``)
 and P its midpoint:
 
-* axis alignment (door and sliding): t_2.m_1 = 0, t_2.n_1 = 0;
-* door hinge: p_2 - p_1 = 0 (3 rows), p_i the image of P under g_i;
-* sliding hinge: (p_2 - p_1).m_1 = 0, (p_2 - p_1).n_1 = 0;
+* hinge: the exact constraints of its kind, ``HingeKind.residual``
+  (``chrono_origami.hinges``): for door and sliding hinges the axis
+  alignment t_2.m_1 = 0, t_2.n_1 = 0, then p_2 - p_1 = 0 (door, 3 rows, p_i
+  the image of P under g_i) or (p_2 - p_1).m_1 = 0, (p_2 - p_1).n_1 = 0
+  (sliding);
 * rotation drive: sin(phi - theta(t)) = 0, with phi the rotation of q
   relative to p about t_1: with a = R_1 n, b = R_2 n,
   c = (a x b).t_1 cos(theta) - (a.b) sin(theta);
 * slide drive: (p_2 - p_1).t_1 - s(t)/L = 0;
 * vertex path: (x - x_start).e = 0 for each held direction e.
 
-At a consistent configuration the rows of the hinges equal the paper's
-operators (eqs. 4, 6) up to the combination of rows.
+At a consistent configuration the rows of door and sliding hinges are the
+paper's operators (eqs. 4, 6).
 """
 import numpy as np
 
+from ..geometry import skew
 from ..reference.model import hinge_geometry
-from ..structure import SLIDING
 
 
 class FoldConstraints:
@@ -43,17 +45,16 @@ class FoldConstraints:
         self.L = pat.size or 1.0
         self.Xs = (X - self.x0) / self.L
         self.n_bodies = pat.n_panels
-        self.hinges = []   # (h, p, q, t, m, n, P, sliding)
-        for h, kind in enumerate(problem.structure.hinge_kinds):
+        self.hinges = []   # (h, p, q, t, m, n, P, kind)
+        for h, kind in enumerate(problem.structure.kinds):
             t, m, n, mid, _, _ = hinge_geometry(pat, h)
             p, q = pat.hinges[h].panels
-            self.hinges.append((h, p, q, t, m, n, (mid - self.x0) / self.L, kind == SLIDING))
+            self.hinges.append((h, p, q, t, m, n, (mid - self.x0) / self.L, kind))
         self.rows = []     # (label, start row, stop row)
         r = 0
-        for (h, p, q, *_rest, sl) in self.hinges:
-            k = 4 if sl else 5
-            self.rows.append((f"hinge {h + 1}", r, r + k))
-            r += k
+        for (h, *_rest, kind) in self.hinges:
+            self.rows.append((f"hinge {h + 1}", r, r + kind.n_rows))
+            r += kind.n_rows
         self.n_hinge_rows = r
         self.drive_rows = []
         for d in problem.drives:
@@ -100,7 +101,7 @@ class FoldConstraints:
         out = []
         H = {h[0]: h for h in self.hinges}
         for d in self.problem.drives:
-            h, p, q, t, m, n, P, sl = H[d.hinge]
+            h, p, q, t, m, n, P, _ = H[d.hinge]
             t1 = R[p] @ t
             if d.kind == "slide":
                 out.append(float(((R[q] @ P + u[q]) - (R[p] @ P + u[p])) @ t1) * self.L)
@@ -116,39 +117,17 @@ class FoldConstraints:
         J = np.zeros((self.n_rows, self.n_cols)) if jacobian else None
         Ft = np.zeros(self.n_rows)
         r = 0
-        for (h, p, q, t, m, n, P, sl) in self.hinges:
-            t1, m1, n1, t2 = R[p] @ t, R[p] @ m, R[p] @ n, R[q] @ t
-            p1, p2 = R[p] @ P + u[p], R[q] @ P + u[q]
-            d = p2 - p1
-            F[r] = t2 @ m1
-            F[r + 1] = t2 @ n1
+        for (h, p, q, t, m, n, P, kind) in self.hinges:
+            k = kind.n_rows
+            F[r:r + k], Jh = kind.residual(R[p], u[p], R[q], u[q], (t, m, n), P, jacobian)
             if jacobian:
-                for k, e in enumerate((m1, n1)):
-                    g = np.cross(t2, e)              # d(t2.e) = (omega_q - omega_p).(t2 x e)
-                    J[r + k, 6 * p:6 * p + 3] = -g
-                    J[r + k, 6 * q:6 * q + 3] = g
-            if sl:
-                for k, e in enumerate((m1, n1)):
-                    F[r + 2 + k] = d @ e
-                    if jacobian:
-                        # d(d.e) = (w_q + om_q x p2 - w_p - om_p x p1).e + d.(om_p x e)
-                        J[r + 2 + k, 6 * p:6 * p + 3] = -np.cross(p1, e) + np.cross(e, d)
-                        J[r + 2 + k, 6 * p + 3:6 * p + 6] = -e
-                        J[r + 2 + k, 6 * q:6 * q + 3] = np.cross(p2, e)
-                        J[r + 2 + k, 6 * q + 3:6 * q + 6] = e
-                r += 4
-            else:
-                F[r + 2:r + 5] = d
-                if jacobian:
-                    J[r + 2:r + 5, 6 * p:6 * p + 3] = _skew(p1)
-                    J[r + 2:r + 5, 6 * p + 3:6 * p + 6] = -np.eye(3)
-                    J[r + 2:r + 5, 6 * q:6 * q + 3] = -_skew(p2)
-                    J[r + 2:r + 5, 6 * q + 3:6 * q + 6] = np.eye(3)
-                r += 5
+                J[r:r + k, 6 * p:6 * p + 6] = Jh[:, :6]
+                J[r:r + k, 6 * q:6 * q + 6] = Jh[:, 6:]
+            r += k
         H = {hh[0]: hh for hh in self.hinges}
         T = self.problem.duration
         for dr in self.problem.drives:
-            h, p, q, t, m, n, P, sl = H[dr.hinge]
+            h, p, q, t, m, n, P, _ = H[dr.hinge]
             t1 = R[p] @ t
             if dr.kind == "slide":
                 p1, p2 = R[p] @ P + u[p], R[q] @ P + u[q]
@@ -187,7 +166,7 @@ class FoldConstraints:
             F[r + 3:r + 6] = u[0]
             if jacobian:
                 J[r:r + 3, 0:3] = 0.5 * (np.trace(A) * np.eye(3) - A)
-                J[r + 3:r + 6, 0:3] = -_skew(u[0])
+                J[r + 3:r + 6, 0:3] = -skew(u[0])
                 J[r + 3:r + 6, 3:6] = np.eye(3)
             r += 6
         return F, J, Ft
@@ -197,8 +176,3 @@ class FoldConstraints:
             if a <= row < b:
                 return label
         return f"row {row}"
-
-
-def _skew(v):
-    x, y, z = v
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])

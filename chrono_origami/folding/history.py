@@ -47,11 +47,6 @@ class FoldHistory:
         vals = [s[3] for s in self.steps] + self.residuals
         return max(vals) if vals else 0.0
 
-    def frame_at(self, t):
-        """Vertices of the stored frame nearest to time t (s)."""
-        k = int(np.argmin(np.abs(np.asarray(self.times) - t)))
-        return self.vertices[k]
-
     # ---------------------------------------------------------------- export
     def write_vertices_csv(self, path, frame=-1):
         """``vertex,x,y,z`` (1-based vertices) of one frame (default: the last)."""

@@ -16,7 +16,8 @@ the driven angle is the signed angle between the panels' normals, see
 A sliding hinge keeps its sliding freedom when its rotation is driven;
 ``Drive(hinge, slide_rate=...)`` (length/s) or ``Drive(hinge, slide=...)``
 (length, reached at the end) drives instead the relative translation of q
-with respect to p along t.
+with respect to p along t. A drive needs its motion free in the hinge's kind
+(``HingeKind.free``: "rz" for a rotation, "z" for a slide).
 
 Vertex paths
 ------------
@@ -32,7 +33,7 @@ import numpy as np
 
 from ..errors import OrigamiError, SolverError, StructureError
 from ..pattern import CreasePattern
-from ..structure import SLIDING, Structure
+from ..structure import Structure
 
 AXES = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
 
@@ -181,8 +182,11 @@ class FoldProblem:
                 raise StructureError(f"hinge {d.hinge + 1}: give exactly one of rate, angle, slide_rate, slide")
             if not np.isfinite(given[0]):
                 raise StructureError(f"hinge {d.hinge + 1}: the drive value must be finite, got {given[0]!r}")
-            if d.kind == "slide" and st.hinge_kinds[d.hinge] != SLIDING:
-                raise StructureError(f"hinge {d.hinge + 1} is a door hinge: only a sliding hinge can be driven in translation")
+            kind = st.kinds[d.hinge]
+            if not kind.frees("z" if d.kind == "slide" else "rz"):
+                motion = "translation along" if d.kind == "slide" else "rotation about"
+                raise StructureError(f"hinge {d.hinge + 1} is a {kind.name} hinge: its {motion} the hinge axis is "
+                                     f"locked, so it cannot be driven")
             if (d.hinge, d.kind) in seen:
                 raise StructureError(f"hinge {d.hinge + 1} is driven twice")
             seen.add((d.hinge, d.kind))

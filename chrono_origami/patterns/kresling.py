@@ -273,29 +273,3 @@ def kresling_module(height=20.0, diameter=20.0, twist=np.pi / 9, handedness="rig
 def mirror_row(values):
     """A hinge row (MT, MP, MO, N, TP, TO) of the mirror-image structure (see Handedness)."""
     return np.asarray(values, float) * np.array([-1, 1, -1, 1, -1, 1])
-
-
-def paper_self_stress(structure, state=0):
-    """Counts and hinge actions of self-stress ``state`` (0-based) scaled like the paper's Table 8.
-
-    The paper's self-stress has unit Euclidean norm of its multipliers lambda
-    (eq. 34), mixing units: the two rotation rows of each hinge carry couples
-    (moment units), all other rows forces. We found this by fitting Table 8
-    (the fitted scale equals 1/|lambda| to 3e-6). The sign is fixed so that the
-    largest |lambda| is positive. Returns (counts, list of HingeAction).
-    """
-    from ..reference.counting import count
-    from ..reference.statics import _actions
-
-    counts = count(structure, "hinge")
-    if not 0 <= state < counts.S:
-        raise StructureError(f"{structure.name}: no self-stress state {state + 1} (S = {counts.S})")
-    model = counts.model
-    mu = counts.self_stresses[:, state].copy()
-    lam = mu / model.L                      # force rows: mu = L * force
-    for rows in model.hinge_rows:           # rotation rows (first two of each hinge): couples
-        lam[rows.start:rows.start + 2] = mu[rows.start:rows.start + 2]
-    scale = 1.0 / np.linalg.norm(lam)
-    if lam[np.argmax(np.abs(lam))] < 0:
-        scale = -scale
-    return counts, _actions(structure, model, scale * mu)

@@ -83,6 +83,7 @@ belong to its drifted configuration, which Table 1 gives (Table 2 from Table
 """
 import numpy as np
 
+from .. import hinges
 from ..errors import PatternError, StructureError
 from ..pattern import CreasePattern
 from ..structure import DOOR, SLIDING, Load, Structure, Support
@@ -295,8 +296,8 @@ def miura_pattern(rows, cols, sector_angle_deg=60.0, fold_angle_deg=60.0, a=1.0,
 def miura_patch(rows, cols, sector_angle_deg=60.0, fold_angle_deg=60.0, a=1.0, b=1.0, hinge_kind=DOOR,
                 thickness=0.0, density=1.0, name=None):
     """Unsupported, unloaded rows x cols Miura-ori patch with every hinge of kind ``hinge_kind``."""
-    if hinge_kind not in (DOOR, SLIDING):
-        raise StructureError(f"hinge_kind must be 'door' or 'sliding', got {hinge_kind!r}")
+    if not (isinstance(hinge_kind, str) and hinge_kind in hinges.names()):
+        raise StructureError(f"hinge_kind must be {hinges.expected()}, got {hinge_kind!r}")
     pat = miura_pattern(rows, cols, sector_angle_deg, fold_angle_deg, a, b)
     return Structure(pat, (hinge_kind,) * len(pat.hinges), thickness, density,
                      name=name or f"Miura-ori patch {rows} x {cols}",

@@ -12,8 +12,9 @@ Counting rules (paper sec. 2), as cross-checks:
         M_BF - S_BF = 3 V - 6 - E - sum_p (2 V_p - 6),
     which for a disk-like pattern is the paper's (E_b - 3) - sum_p (V_p - 3);
     panel-hinge: S_PH = S_BF + 3 V_i (all door hinges, no supports), M_PH = M_BF;
-    Maxwell for the panel-hinge model as given: M - S = 6P - 6 - (5 H_door +
-    4 H_sliding) - (support constraints) (+6 when supported).
+    Maxwell for the panel-hinge model as given: M - S = 6P - 6 - (sum over
+    the hinges of their kind's rows: 5 H_door + 4 H_sliding with the built-in
+    kinds) - (support constraints) (+6 when supported).
 The rules give M - S; the paper takes M from the pattern's kinematics (M = E_b - 3
 for a triangulated pattern, M = 1 for Miura-ori, the square twist and the
 four-panel ring). :func:`counting_rules` uses, in this order, the ``M`` passed
@@ -30,7 +31,6 @@ from .. import linalg as la
 from ..errors import SolverError
 from ..linalg import RANK_RTOL  # noqa: F401 (the one rank tolerance, re-exported)
 from ..progress import Stages
-from ..structure import SLIDING
 from .model import assemble
 
 #: Bases larger than this many numbers (rows x states) are not formed (``Counts.mechanisms``, ``self_stresses``).
@@ -294,7 +294,7 @@ def counting_rules(structure, M=None):
         M, source = generic_graph_mechanisms(pat), "generic graph"
     index = bar_framework_index(pat)
     S_BF = M - index
-    n_c = sum(4 if k == SLIDING else 5 for k in structure.hinge_kinds)
+    n_c = sum(kind.n_rows for kind in structure.kinds)
     n_s = sum(len(s.dofs) for s in structure.supports)
     maxwell = 6 * P - n_c - n_s - (0 if structure.supports else 6)
     return RuleCounts(P, H, E_b, V_i, sv3, index, M, S_BF, S_BF + 3 * V_i, maxwell, source)

@@ -11,17 +11,19 @@ A constraint block's wrench on body i is ``Cs_block^T mu_block``, read as
 
 Hinge frames: for hinge h with vertices (a, b) as run by its first panel p,
 t = (b - a)/|b - a|, m = normal of panel p made orthogonal to t, n = t x m;
-P is the edge midpoint, Q (point forms) the endpoint b, P the endpoint a.
+P is the edge midpoint. Each hinge's rows come from its kind
+(``chrono_origami.hinges``): form "hinge", the kind's ``hinge_operator``
+(eqs. 4, 6 for sliding and door hinges); form "points", its point
+constraints -- point sliders (eq. 8) and spherical hinges (eq. 14) at the
+vertices a, b or the midpoint, as eqs. (13), (15) compose them.
 """
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
-from ..geometry import newell_normal
-
 from ..errors import StructureError
-from ..structure import DOOR, SLIDING
+from ..geometry import newell_normal
 from . import operators as op
 
 #: hinge forms: "hinge" uses eqs. (4) and (6); "points" uses eqs. (13) and (15).
@@ -78,6 +80,17 @@ def hinge_geometry(pattern, h, vertices=None):
     return t, m, n, 0.5 * (xa + xb), xa, xb
 
 
+def point_form(kind, h, m, n, places):
+    """Rows (n_rows x 12) of hinge ``h`` of ``kind`` in the "points" form; ``places``: "a", "b", "mid" -> point."""
+    if kind.points is None:
+        raise StructureError(f"hinge {h + 1}: {kind.name} hinges have no point form; use form 'hinge'")
+    rows = []
+    for c in kind.points:
+        x = places[c.at]
+        rows.append(op.spherical_hinge(x, x) if c.type == "spherical" else op.point_slider(m, n, x))
+    return np.vstack(rows)
+
+
 def assemble(structure, form="hinge"):
     """Assemble the scaled compatibility operator of ``structure``."""
     if form not in FORMS:
@@ -89,15 +102,16 @@ def assemble(structure, form="hinge"):
     blocks = []  # (row array, col slices)
     hinge_rows, support_rows = [], []
     r0 = 0
-    for h, kind in enumerate(structure.hinge_kinds):
+    for h, kind in enumerate(structure.kinds):
         t, m, n, mid, xa, xb = hinge_geometry(pat, h)
         P, A, B = (mid - x0) / L, (xa - x0) / L, (xb - x0) / L
         if form == "hinge":
-            rows = (op.sliding_hinge if kind == SLIDING else op.door_hinge)(t, m, n, P, t, m, n, P)
-        elif kind == SLIDING:
-            rows = op.double_point_slider(m, n, A, m, n, B)
+            rows = kind.operator(t, m, n, P, t, m, n, P)
         else:
-            rows = op.slider_and_spherical(m, n, B, A, A)
+            rows = point_form(kind, h, m, n, {"a": A, "b": B, "mid": P})
+        if rows.shape != (kind.n_rows, 12):
+            raise StructureError(f"hinge {h + 1}: the {form} form of {kind.name} hinges gives {rows.shape[0]} x "
+                                 f"{rows.shape[1]} rows, expected {kind.n_rows} x 12")
         p, q = pat.hinges[h].panels
         blocks.append((rows, p, q))
         hinge_rows.append(slice(r0, r0 + len(rows)))

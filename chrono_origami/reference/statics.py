@@ -1,6 +1,8 @@
 """Statics by duality (paper sec. 4.1): equilibrium Cs^T mu = -f for every panel.
 
-With M = 0 and S = 0 the answer is unique. Otherwise :func:`solve` raises
+With M = 0 and S = 0 the answer is unique; a structure without supports
+(M counts internal mechanisms only) is free to move as a rigid body and is
+solved only when its loads balance (else :class:`FreeBodyError`). Otherwise :func:`solve` raises
 :class:`IndeterminateError` (with M, S and the hinges that carry self-stress
 or the panels that move), unless ``allow_indeterminate=True``: then it returns
 the minimum-norm particular solution (in the scaled multipliers, see
@@ -11,7 +13,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
-from ..errors import IndeterminateError, SolverError
+from ..errors import FreeBodyError, IndeterminateError, SolverError, StructureError
 from ..progress import Stages
 from ..results import StaticResult, SupportReaction, hinge_actions
 from .counting import RANK_RTOL, count
@@ -94,21 +96,25 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
     f = model.generalized_forces(structure.panel_loads())
     A = model.Cs.T.tocsc()
     status = "determined" if counts.isostatic else "minimum-norm"
+    square = A.shape[0] == A.shape[1]   # not for a free structure: Cs^T has 6 rows more (its rigid motions)
     with Stages("statics") as stage:
         if counts.linalg == "dense":
             Ad = A.toarray()
-            square = counts.isostatic and Ad.shape[0] == Ad.shape[1]
-            mu = sla.solve(Ad, -f) if square else sla.lstsq(Ad, -f, cond=rtol)[0]
-        elif counts.isostatic and A.shape[0] == A.shape[1]:
+            mu = sla.solve(Ad, -f) if counts.isostatic and square else sla.lstsq(Ad, -f, cond=rtol)[0]
+        elif counts.isostatic and square:
             stage(f"sparse LU of the {A.shape[0]} x {A.shape[1]} equilibrium operator")
             mu = spla.splu(A).solve(-f)
         else:
-            stage(f"minimum-norm least squares (LSMR) on the {A.shape[0]} x {A.shape[1]} equilibrium operator")
+            stage(f"least squares (LSMR) on the {A.shape[0]} x {A.shape[1]} equilibrium operator")
             mu = _lsmr(A, -f, counts)
     res = np.linalg.norm(A @ mu + f)
     scale = max(np.linalg.norm(f), 1e-300)
     rel = res / scale if np.linalg.norm(f) > 0 else res
     if rel > EQUILIBRIUM_RTOL:
+        if counts.isostatic and not counts.supported:
+            raise FreeBodyError(f"{structure.name}: the structure has no supports, so it is free to move as a rigid "
+                                f"body, and its loads do not balance (relative resultant {rel:.3g}); add supports "
+                                f"(FOLD key vertices_origami:support)")
         if counts.isostatic:
             raise SolverError(f"{structure.name}: equilibrium residual {rel:.3g} after the solve (ill-conditioned)")
         raise IndeterminateError(
@@ -116,7 +122,7 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
             f"the structure has M = {counts.M} mechanisms that the loads excite", counts.M, counts.S,
             describe_indeterminacy(structure, counts))
     result = StaticResult(structure, "reference", status, counts.M, counts.S,
-                          _actions(structure, model, mu), _reactions(structure, model, mu), rel,
+                          multiplier_actions(structure, model, mu), _reactions(structure, model, mu), rel,
                           info={"form": form, "gap": counts.gap, "linalg": counts.linalg})
     if status != "determined":
         if counts.linalg == "dense" or counts.S <= LIST_LIMIT:
@@ -134,10 +140,11 @@ def _lsmr(A, b, counts):
 
 def self_stress_actions(structure, counts):
     """Hinge actions of each self-stress state of ``counts`` (arbitrary scale): one list of HingeAction per state."""
-    return [_actions(structure, counts.model, counts.self_stresses[:, k]) for k in range(counts.S)]
+    return [multiplier_actions(structure, counts.model, counts.self_stresses[:, k]) for k in range(counts.S)]
 
 
-def _actions(structure, model, mu):
+def multiplier_actions(structure, model, mu):
+    """Hinge actions (list of ``results.HingeAction``) of the scaled multipliers ``mu`` of ``model`` (see ``model``)."""
     pat = structure.pattern
     wrenches = []
     for h, rows in enumerate(model.hinge_rows):
@@ -147,6 +154,31 @@ def _actions(structure, model, mu):
         F, M0 = model.block_wrench(rows, mu, q)
         wrenches.append((F, M0 - np.cross(mid - model.x0, F)))
     return hinge_actions(pat, structure.hinge_kinds, wrenches)
+
+
+def paper_self_stress(structure, state=0):
+    """Counts and hinge actions of self-stress ``state`` (0-based) scaled like the paper's Table 8.
+
+    The paper's self-stress has unit Euclidean norm of its multipliers lambda
+    (eq. 34), mixing units: the rotation rows of each hinge (the first two of
+    door and sliding hinges; ``HingeKind.hinge_row_kinds``) carry couples
+    (moment units), all other rows forces. We found this by fitting Table 8
+    (the fitted scale equals 1/|lambda| to 3e-6). The sign is fixed so that the
+    largest |lambda| is positive. Returns (counts, list of HingeAction).
+    """
+    counts = count(structure, "hinge")
+    if not 0 <= state < counts.S:
+        raise StructureError(f"{structure.name}: no self-stress state {state + 1} (S = {counts.S})")
+    model = counts.model
+    mu = counts.self_stresses[:, state].copy()
+    lam = mu / model.L                      # force rows: mu = L * force
+    for kind, rows in zip(structure.kinds, model.hinge_rows):   # rotation rows: couples
+        couples = [rows.start + i for i, k in enumerate(kind.hinge_row_kinds) if k == "r"]
+        lam[couples] = mu[couples]
+    scale = 1.0 / np.linalg.norm(lam)
+    if lam[np.argmax(np.abs(lam))] < 0:
+        scale = -scale
+    return counts, multiplier_actions(structure, model, scale * mu)
 
 
 def _reactions(structure, model, mu):

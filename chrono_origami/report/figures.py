@@ -1,14 +1,15 @@
 """Static figures of structures with matplotlib, in the style of the paper's figures.
 
 Panels are shaded by the angle of their normal to a fixed light direction;
-door hinges are dashed, sliding hinges solid, boundary edges thin black.
+hinges are drawn in their kind's style (``HingeStyle``: door hinges dashed,
+sliding hinges solid), boundary edges thin black.
 Supports are drawn as triangles (pinned: all three directions held) or
 circles (partly held) at the vertex; loads as arrows scaled to the largest
 force. Works headless (Agg backend).
 """
 import numpy as np
 
-from ..structure import DOOR
+from .. import hinges
 
 LIGHT = np.array([0.3, -0.5, 0.8])
 
@@ -52,10 +53,8 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
     ax.add_collection3d(Poly3DCollection(polys, facecolors=colors, edgecolors="none", zorder=1))
     for e in pat.boundary_edges:
         ax.plot(*X[list(e)].T, color="black", lw=1.0, zorder=2)
-    for h in pat.hinges:
-        kind = structure.hinge_kinds[h.index]
-        ax.plot(*X[list(h.vertices)].T, color="0.95" if kind == DOOR else "0.1", lw=1.6,
-                ls="--" if kind == DOOR else "-", zorder=3)
+    for h, kind in zip(pat.hinges, structure.kinds):
+        ax.plot(*X[list(h.vertices)].T, color=kind.style.line_color, lw=1.6, ls=kind.style.line, zorder=3)
     for s in structure.supports:
         x = X[s.vertex]
         ax.scatter(*x, marker="^" if len(s.dofs) == 3 else "o", s=60, color="tab:red", depthshade=False, zorder=4)
@@ -73,7 +72,8 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
         for h in pat.hinges:
             ax.text(*X[list(h.vertices)].mean(0), str(h.index + 1), color="darkred", fontsize=8, ha="center", zorder=6)
     frame_axes(ax, X, view)
-    ax.set_title(title or f"{structure.name}: door hinges dashed, sliding hinges solid")
+    legend = ", ".join(f"{k.name} hinges {k.style.line_name}" for k, _ in hinges.census(structure.hinge_kinds))
+    ax.set_title(title or f"{structure.name}: {legend}")
     return save_figure(fig, path)
 
 

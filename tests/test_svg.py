@@ -1,0 +1,274 @@
+"""SVG crease patterns in Origami Simulator's colours become valid FOLD crease patterns.
+
+The files are written here in the styles of the tools people draw with:
+Origami Simulator's own examples (Adobe Illustrator export: path data with
+absolute and relative commands, several subpaths in one path, a filled
+outline path, coordinates rounded so that endpoints miss by ~1e-3 px) and
+hand or Inkscape style (groups with transforms, CSS classes, style
+attributes, stroke-opacity, polylines, viewBox with physical units).
+
+Every pattern is checked against geometry computed here independently of
+the reader: Euler's formula V - E + F = 1 (one disk), the face areas add up
+to the sheet's area, and every red or blue line, mapped by its transforms,
+is covered by interior edges (two faces) with its assignment and target
+angle (-180 x opacity for mountains, +180 x opacity for valleys).
+"""
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+from chrono_origami import analysis
+from chrono_origami.errors import FoldFileError, SvgFileError
+from chrono_origami.foldfile import convert, read_fold, read_structure
+from chrono_origami.svg import read_svg
+
+HEAD = '<?xml version="1.0" encoding="utf-8"?>\n'
+
+
+def write(tmp_path, text, name="cp.svg"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def area(points):
+    x, y = np.asarray(points, float).T
+    return 0.5 * (x @ np.roll(y, -1) - y @ np.roll(x, -1))
+
+
+def edge_faces(d):
+    out = {}
+    for f, loop in enumerate(d["faces_vertices"]):
+        for a, b in zip(loop, loop[1:] + loop[:1]):
+            out.setdefault((min(a, b), max(a, b)), []).append(f)
+    return out
+
+
+def check_fold(d, sheet_area, lines, rtol=1e-12):
+    """Euler, areas, and each drawn line ((x1, y1), (x2, y2), assignment, angle) in FOLD coordinates covered."""
+    X = np.array(d["vertices_coords"], float)
+    V, E, F = len(X), len(d["edges_vertices"]), len(d["faces_vertices"])
+    assert V - E + F == 1
+    areas = [area(X[loop]) for loop in d["faces_vertices"]]
+    assert min(areas) > 0                                      # counterclockwise: normals +z
+    assert sum(areas) == pytest.approx(sheet_area, rel=rtol)
+    sides = edge_faces(d)
+    size = np.linalg.norm(X.max(0) - X.min(0))
+    for p, q, assignment, angle in lines:
+        p, q = np.array(p, float), np.array(q, float)
+        t = (q - p) / np.linalg.norm(q - p)
+        covered = 0.0
+        for k, (a, b) in enumerate(d["edges_vertices"]):
+            ends = X[[a, b]] - p
+            off = np.abs(ends @ np.array([-t[1], t[0]]))
+            along = ends @ t
+            if off.max() <= 1e-3 * size and along.min() >= -1e-3 * size and \
+                    along.max() <= np.linalg.norm(q - p) + 1e-3 * size:
+                assert len(sides[(min(a, b), max(a, b))]) == 2, (p, q)
+                assert d["edges_assignment"][k] == assignment
+                assert d["edges_foldAngle"][k] == pytest.approx(angle, abs=1e-9)
+                covered += abs(along[1] - along[0])
+        assert covered == pytest.approx(np.linalg.norm(q - p), rel=1e-4), (p, q)
+
+
+# ------------------------------------------------------------------ every colour, transforms, crossings
+# Drawn in the group's own units on a 100 x 100 sheet; the group maps (x, y) to (10 + 2x, 20 + 2y).
+EVERY_COLOUR = HEAD + """<svg xmlns="http://www.w3.org/2000/svg" width="120mm" height="120mm" viewBox="0 0 240 240">
+  <style>.v { stroke: #0000ff; stroke-opacity: 0.25; fill: none }</style>
+  <rect x="0" y="0" width="240" height="240" fill="#eeeeee"/>
+  <g transform="translate(10,20) scale(2)">
+    <rect x="0" y="0" width="100" height="100" stroke="#000" fill="none"/>
+    <line x1="0" y1="0" x2="100" y2="100" stroke="red" stroke-opacity="0.5"/>
+    <path d="M100,0 L0,100" style="stroke:#f00;opacity:0.5;fill:none"/>
+    <polyline points="0.0004,0.0007 99.9996,-0.0007" stroke="rgb(0,0,255)" fill="none" transform="translate(0,50)"/>
+    <line x1="50" y1="0" x2="50" y2="50" stroke="#ff00ff"/>
+    <line class="v" x1="50" y1="50.0009" x2="50" y2="100"/>
+    <path d="m 100,75 h -25" stroke="#00ff00" fill="none"/>
+    <line x1="50" y1="0" x2="25" y2="25" stroke="yellow"/>
+    <line x1="0" y1="90" x2="100" y2="90" stroke="#808080"/>
+  </g>
+</svg>
+"""
+
+
+def g(x, y):
+    """FOLD coordinates of a point of the group: the group's transform, then y flipped."""
+    return 10 + 2 * x, -(20 + 2 * y)
+
+
+RED_BLUE = [(g(0, 0), g(100, 100), "M", -90.0), (g(100, 0), g(0, 100), "M", -90.0),
+            (g(0, 50), g(100, 50), "V", 180.0), (g(50, 50), g(50, 100), "V", 45.0)]
+
+
+def test_every_colour_with_opacity_transforms_and_crossings(tmp_path):
+    path = write(tmp_path, EVERY_COLOUR)
+    with pytest.warns(UserWarning, match=r"left out shapes that are not crease-pattern lines: #808080 \(1\)"):
+        d = read_svg(path)
+    check_fold(d, 200.0 ** 2, RED_BLUE + [(g(50, 0), g(50, 50), "U", 0.0)], rtol=1e-6)   # drawn 1e-3 apart
+    assert len(d["vertices_coords"]) == 11 and len(d["faces_vertices"]) == 9   # 8 triangles, one cut in two
+    assert d["edges_assignment"].count("C") == 1 and "F" not in d["edges_assignment"]
+    assert d["frame_classes"] == ["creasePattern"] and "cuts" in d["frame_attributes"]
+    (k,) = [k for k, a in enumerate(d["edges_assignment"]) if a == "C"]
+    X = np.array(d["vertices_coords"])
+    np.testing.assert_allclose(sorted(map(tuple, X[d["edges_vertices"][k]])), sorted([g(75, 75), g(100, 75)]),
+                               rtol=1e-14)
+    # as a structure: the cut splits its boundary end; the flat square base counts as a flat vertex would
+    with pytest.warns(UserWarning, match="#808080"):
+        s = read_structure(path)
+    assert (s.pattern.n_panels, len(s.pattern.hinges), s.pattern.n_vertices) == (9, 9, 12)
+    assert s.notes["fold"]["edges_foldAngle"].count(-90.0) == 5
+
+
+def test_yellow_lines_as_flat_creases(tmp_path):
+    path = write(tmp_path, EVERY_COLOUR)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        d = read_svg(path, facets="crease")
+        s = read_structure(path, facets="crease")
+    check_fold(d, 200.0 ** 2, RED_BLUE, rtol=1e-6)
+    assert len(d["faces_vertices"]) == 10 and d["edges_assignment"].count("F") == 1
+    assert len(s.pattern.hinges) == 11     # the facet line and the diagonal it splits at (25, 25)
+
+
+# ------------------------------------------------------------------ Origami Simulator's own style
+SIMPLE_VERTEX = HEAD + """<!-- Generator: Adobe Illustrator 16.0.3, SVG Export Plug-In . SVG Version: 6.00 Build 0)  -->
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<svg version="1.1" id="Layer_1" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" x="0px" y="0px"
+\t width="3456px" height="6912px" viewBox="0 0 3456 6912" enable-background="new 0 0 3456 6912" xml:space="preserve">
+<path fill="#FFFFFF" stroke="#000000" stroke-miterlimit="10" d="M2545.941,2362.354H493V309.412h2052.941V2362.354z"/>
+<path fill="none" stroke="#FF0000" stroke-miterlimit="10" d="M493.001,1335.882h2052.941 M1519.471,309.413v1026.471"/>
+<path fill="none" stroke="#0000FF" stroke-miterlimit="10" opacity="0.5" d="M1519.471,1335.882v1026.472"/>
+</svg>
+"""
+
+
+def test_origami_simulator_example_with_rounding_misses(tmp_path):
+    path = write(tmp_path, SIMPLE_VERTEX, "simpleVertex.svg")
+    d = read_svg(path)
+    x0, x1, y0, y1 = 493.0, 2545.941, 309.412, 2362.354
+    mid_x, mid_y = 1519.471, 1335.882
+    check_fold(d, (x1 - x0) * (y1 - y0), [((x0, -mid_y), (x1, -mid_y), "M", -180.0),
+                                          ((mid_x, -y0), (mid_x, -mid_y), "M", -180.0),
+                                          ((mid_x, -mid_y), (mid_x, -y1), "V", 90.0)], rtol=1e-6)
+    assert len(d["vertices_coords"]) == 9 and len(d["faces_vertices"]) == 4
+    s = read_structure(path)
+    c = analysis.count(s, "reference")
+    assert (s.pattern.n_panels, len(s.pattern.hinges)) == (4, 4)
+    assert (c.M, c.S) == (2, 4)       # a flat vertex of 4 door hinges: M = n - 2, S = 4
+
+
+def test_the_merge_tolerance_is_an_option(tmp_path):
+    """A crease that stops 0.5 % of the sheet short of the boundary."""
+    text = HEAD + """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
+      <rect x="0" y="0" width="100" height="100" stroke="black" fill="none"/>
+      <line x1="50" y1="0" x2="50" y2="99.3" stroke="blue"/>
+    </svg>"""
+    path = write(tmp_path, text)
+    with pytest.warns(UserWarning, match=r"left out 1 line\(s\) that bound no face \(dangling creases\), e.g. the "
+                                          r"line \(50, 0\)-\(50, 99.3\) of .*<line> 1"):
+        d = read_svg(path)
+    assert len(d["faces_vertices"]) == 1 and "V" not in d["edges_assignment"]
+    d = read_svg(path, merge_tol=1e-2)
+    check_fold(d, 100.0 ** 2, [((50, 0), (50, -100), "V", 180.0)])
+
+
+# ------------------------------------------------------------------ convert and errors
+def test_convert_writes_a_fold_file_that_reads_as_the_svg(tmp_path):
+    src = write(tmp_path, SIMPLE_VERTEX, "simpleVertex.svg")
+    out = tmp_path / "simpleVertex.fold"
+    d = convert(src, out)
+    assert json.loads(out.read_text()) == json.loads(json.dumps(d))
+    a, b = read_structure(src), read_fold(out)
+    np.testing.assert_array_equal(b.pattern.vertices, a.pattern.vertices)
+    assert b.pattern.panels == a.pattern.panels and b.pattern.edges == a.pattern.edges
+    assert b.notes["fold"]["edges_foldAngle"] == a.notes["fold"]["edges_foldAngle"]
+
+
+def svg(body):
+    return HEAD + f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">\n' \
+                  f'<rect x="0" y="0" width="100" height="100" stroke="black" fill="none"/>\n{body}\n</svg>'
+
+
+SVG_ERRORS = [
+    (svg('<path id="arc" d="M0,0 C30,10 60,10 100,100" stroke="red" fill="none"/>'),
+     r"<path> 1 \(id 'arc'\): has a curved segment \(a Bezier from \(0, 0\) to \(100, 100\)\)"),
+    (svg('<path d="M0,0 A50,50 0 0 1 100,100" stroke="red" fill="none"/>'), r"<path> 1: has a curved segment \(Arc\)"),
+    (svg('<line x1="0" y1="50" x2="100" y2="50" stroke="red"/><line x1="0" y1="50" x2="100" y2="50" stroke="blue"/>'),
+     r"<line> 1 and .*<line> 2 overlap along \(0, 50\)-\(100, 50\) with different line types or angles"),
+    (svg('<rect x="30" y="30" width="40" height="40" stroke="red" fill="none"/>'),
+     r"has a hole bounded by the point .* faces with holes are not supported"),
+    (svg('<line x1="0" y1="50" x2="100" y2="50" stroke="red" stroke-opacity="half"/>'),
+     r"<line> 1: stroke-opacity must be a number, got 'half'"),
+    (HEAD + '<svg xmlns="http://www.w3.org/2000/svg"><line x1="0" y1="0" x2="1" y2="1" stroke="gray"/></svg>',
+     r"no crease-pattern lines"),
+    ("<svg><line", r"not valid SVG \(XML: "),
+]
+
+
+@pytest.mark.parametrize("text, message", SVG_ERRORS, ids=[m[:30] for _, m in SVG_ERRORS])
+def test_bad_svg_is_named_in_one_line(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(SvgFileError, match=message) as info:
+            read_structure(path)
+    assert "\n" not in str(info.value) and str(info.value).startswith(str(path))
+
+
+def test_straight_beziers_are_lines_and_other_options_are_checked(tmp_path):
+    path = write(tmp_path, svg('<path d="M0,50 C25,50 75,50 100,50" stroke="red" fill="none"/>'))
+    check_fold(read_svg(path), 100.0 ** 2, [((0, -50), (100, -50), "M", -180.0)])
+    with pytest.raises(SvgFileError, match="merge_tol must be a fraction of the sheet size in"):
+        read_svg(path, merge_tol=0.5)
+    with pytest.raises(FoldFileError, match=r"an SVG crease pattern has one frame \(0, \"creasePattern\"\), not "
+                                            r"'foldedForm'"):
+        read_structure(path, frame="foldedForm")
+    with pytest.raises(SvgFileError, match="no such SVG file"):
+        read_structure(tmp_path / "missing.svg")
+
+
+def test_the_command_line_counts_an_svg(tmp_path, capsys):
+    from chrono_origami import cli
+
+    path = write(tmp_path, SIMPLE_VERTEX, "simpleVertex.svg")
+    assert cli.main(["count", str(path), "--engine", "reference"]) == 0
+    out = capsys.readouterr().out
+    assert "M = 2 mechanisms, S = 4 self-stress states" in out and "simpleVertex" in out
+
+
+def test_near_lines_of_two_types_keep_the_closer_and_say_so(tmp_path):
+    body = ('<line x1="0" y1="50" x2="100" y2="50" stroke="red"/>'
+            '<line x1="0" y1="50.00001" x2="100" y2="50.00001" stroke="blue"/>'
+            '<line x1="50" y1="0" x2="50" y2="50" stroke="url(#gradient)"/>')
+    path = write(tmp_path, svg(body))
+    with pytest.warns(UserWarning) as record:
+        d = read_svg(path)
+    text = " | ".join(str(w.message) for w in record)
+    assert "left out shapes that are not crease-pattern lines: a paint server (url) (1)" in text
+    assert "1 piece(s) of line lie within merge_tol of a line of another type or angle; the closer line was kept, " \
+           "e.g." in text and "<line> 1 over" in text
+    check_fold(d, 100.0 ** 2, [((0, -50), (100, -50), "M", -180.0)])
+
+
+def test_the_convert_command_and_the_input_options(tmp_path, capsys):
+    from chrono_origami import cli
+
+    src = write(tmp_path, SIMPLE_VERTEX, "simpleVertex.svg")
+    out = tmp_path / "simpleVertex.fold"
+    assert cli.main(["convert", str(src), "-o", str(out)]) == 0
+    assert f"wrote {out}" in capsys.readouterr().out
+    assert read_fold(out).pattern.n_panels == read_structure(src).pattern.n_panels
+    # the written FOLD file counts as the SVG does; options reach the reader
+    assert cli.main(["count", str(out), "--engine", "reference", "--frame", "0"]) == 0
+    assert "M = 2 mechanisms, S = 4 self-stress states" in capsys.readouterr().out
+    assert cli.main(["count", str(src), "--engine", "reference", "--merge-tol", "1e-2"]) == 0
+    assert cli.main(["count", str(out), "--engine", "reference", "--merge-tol", "1e-2"]) == 1
+    assert "merge_tol is for SVG crease patterns" in capsys.readouterr().err
+    assert cli.main(["count", str(src), "--frame", "foldedForm"]) == 1
+    assert "an SVG crease pattern has one frame" in capsys.readouterr().err
+    # convert reads SVG only, and a missing file is a usage error
+    assert cli.main(["convert", str(out), "-o", str(tmp_path / "x.fold")]) == 2
+    assert cli.main(["convert", str(tmp_path / "missing.svg"), "-o", str(tmp_path / "x.fold")]) == 2
+    assert "no such SVG file" in capsys.readouterr().err
