@@ -231,15 +231,17 @@ def _sparse_qr(A, rtol, left):
     if min(m, n) == 0 or A.nnz == 0:
         return NullSpace(np.eye(n), 0, 0.0, (np.nan, 0.0), np.eye(m) if left else None, "sparse")
     r = sparseqr.rank(A, rtol, side="right")
-    L = sparseqr.rank(A, rtol, sigma_max=r.sigma_max, side="left").null_vectors if left else None
+    L = None
+    if left and m - r.rank <= sparseqr.NULLITY_LIMIT:
+        L = sparseqr.rank(A, rtol, sigma_max=r.sigma_max, side="left").null_vectors
     return NullSpace(r.null_vectors, r.rank, r.sigma_max, r.gap, L, "sparse")
 
 
 def null_space(A, rtol=RANK_RTOL, method="auto", left=False):
     """:class:`NullSpace` of the m x n operator ``A`` (dense array or SciPy sparse) by ``method`` (module doc).
 
-    ``left``: also an orthonormal basis of null(A^T) (dense, or sparse with
-    pyspqr; None from the Gram fallback). The Gram fallback examines the
+    ``left``: also an orthonormal basis of null(A^T) (dense; sparse with
+    pyspqr when its dimension is at most ``sparseqr.NULLITY_LIMIT``; else None). The Gram fallback examines the
     eigenpairs of A^T A nearest zero; when the null space has n - 2 or more
     dimensions ARPACK cannot look past it and all of them are taken as null.
     """

@@ -1,5 +1,6 @@
-"""A one-line progress bar on stderr for time-stepping analyses (folding, dynamics)."""
+"""Progress on stderr, only on a terminal: a bar for time-stepping analyses (folding, dynamics), stages for long counts, solves and builds."""
 import sys
+import time
 
 
 def stderr_is_terminal(stream=None):
@@ -42,3 +43,47 @@ class Progress:
             self.stream.write("\n")
             self.stream.flush()
             self.last = 100
+
+
+class Stages:
+    """``label: what (12.3 s)`` on one stderr line, redrawn at each stage of a long analysis (count, solve, build).
+
+    Drawn only on a terminal (``enabled`` None) and only once the analysis
+    has run ``delay`` seconds, so short analyses stay silent; the line is
+    cleared at the end. Use as a context manager::
+
+        with Stages("counting") as stage:
+            stage("sparse QR of the 99000 x 60000 operator")
+    """
+
+    def __init__(self, label, enabled=None, stream=None, delay=0.5):
+        self.stream = sys.stderr if stream is None else stream
+        self.enabled = stderr_is_terminal(self.stream) if enabled is None else bool(enabled)
+        self.label, self.delay = label, float(delay)
+        self.start = time.perf_counter()
+        self.width = 0
+        self.what = ""
+
+    def __call__(self, what):
+        self.what = what
+        if not self.enabled:
+            return
+        elapsed = time.perf_counter() - self.start
+        if elapsed < self.delay:
+            return
+        line = f"{self.label}: {what} ({elapsed:.1f} s)"
+        self.stream.write("\r" + line.ljust(self.width))
+        self.stream.flush()
+        self.width = len(line)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        if self.enabled and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+            self.width = 0

@@ -259,27 +259,34 @@ def _rayleigh(qr, A, v, V):
     return float(np.linalg.norm(B @ x))
 
 
-def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, block=8):
+def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, block=8, stage=None):
     """:class:`SparseRank` of A: singular values below ``rtol * sigma_max`` count as zero.
 
     See the module docstring: the regularised factor, Lanczos in rounds on
     the complement of the null vectors found, the gap by a Rayleigh quotient.
     ``side``: "right" for null(A), "left" for null(A^T), "auto" the one with
-    fewer columns; ``block``: eigenpairs a round.
+    fewer columns; ``block``: eigenpairs of the first round, doubled after
+    a round that finds only null directions; ``stage``: a callable
+    told each step (a :class:`chrono_origami.progress.Stages`).
     """
+    stage = stage or (lambda what: None)
     A = sp.csc_matrix(A, dtype=float)
     m, n = A.shape
+    if sigma_max is None:
+        stage(f"largest singular value of the {m} x {n} operator")
     smax = largest_singular_value(A) if sigma_max is None else float(sigma_max)
     if min(m, n) == 0 or smax == 0.0:
         q = m if ((m < n) if side == "auto" else side == "left") else n
         return SparseRank(0, smax, (np.nan, 0.0), q, np.eye(q), None)
     tol = rtol * smax
     delta = DELTA_FACTOR * tol
+    stage(f"sparse QR of the {m} x {n} operator")
     qr = factor(A, delta, side)
     q = qr.q
     V = np.zeros((q, 0))
     dropped, kept = 0.0, np.nan
     while True:
+        stage(f"Lanczos on R: {V.shape[1]} null directions so far")
         sig2, vecs = _lanczos(qr, block, V)
         if len(sig2) == 0:
             break
@@ -292,6 +299,7 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
             j = int(np.argmin(np.where(zero, np.inf, sig)))
             kept = _rayleigh(qr, A, vecs[:, j], V)
             break
+        block *= 2                 # all null: a larger round next
         if V.shape[1] > nullity_limit:
             raise NullityLimitError(f"more than {nullity_limit} singular values are below the rank tolerance: the "
                                     f"sparse path resolves null spaces of dimension up to {nullity_limit}")

@@ -129,7 +129,7 @@ DENSE_CHECK_LIMIT = 1_000_000
 CHECK_EVERY = 10
 #: a local minimum of the sigma ratio below this, V-shaped, is a singular configuration crossed between checks
 NEAR_SINGULAR = 1e-2
-SOLVERS = ("auto", "sparse_qr", "sparse_lu")
+SOLVERS = chan.SOLVERS
 JACOBIAN_UPDATES = {"iteration": "JacobianUpdate_EVERY_ITERATION", "step": "JacobianUpdate_EVERY_STEP"}
 
 
@@ -242,8 +242,7 @@ class ChronoDynamics:
         if not isinstance(structure, Structure):
             raise StructureError(f"dynamics expects a chrono_origami Structure, got {type(structure).__name__}")
         self.integrator = check_integrator("chrono", integrator)
-        if solver not in SOLVERS:
-            raise ValueError(f"unknown solver {solver!r}; expected one of {SOLVERS} (direct sparse solvers only)")
+        chan.choose_solver(solver, True)      # validates the name
         if jacobian not in JACOBIAN_UPDATES:
             raise ValueError(f"unknown jacobian update {jacobian!r}; expected one of {tuple(JACOBIAN_UPDATES)}")
         if not -1.0 / 3.0 <= float(alpha) <= 0.0:
@@ -555,8 +554,7 @@ class ChronoDynamics:
         else:
             self.info["singular_check"] = "off: the constraint Jacobian is too large for the dense check"
         solver = self._settings["solver"]
-        if solver == "auto":    # LU where the constraints are independent (much faster), QR where they are not
-            solver = "sparse_lu" if rr is not None and rank0 == self.system.GetNumConstraints() else "sparse_qr"
+        solver = chan.choose_solver(solver, rr is not None and rank0 == self.system.GetNumConstraints())
         self.system.SetSolver(chan._make_solver(solver))
         self.info["solver"] = solver
         if not self.singular_check:

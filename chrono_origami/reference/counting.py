@@ -30,6 +30,7 @@ import scipy.sparse as sp
 from .. import linalg as la
 from ..errors import SolverError
 from ..linalg import RANK_RTOL  # noqa: F401 (the one rank tolerance, re-exported)
+from ..progress import Stages
 from .model import assemble
 
 #: Bases larger than this many numbers (rows x states) are not formed (``Counts.mechanisms``, ``self_stresses``).
@@ -124,12 +125,16 @@ def count(structure, form="hinge", rtol=RANK_RTOL, model=None, linalg="auto"):
     columns), "dense" or "sparse" (:func:`chrono_origami.linalg.choose_method`). Both paths apply the same rank rule: singular values
     at most ``rtol`` times the largest are zero.
     """
-    model = model or assemble(structure, form)
-    m, n = model.Cs.shape
-    supported = len(structure.supports) > 0
-    if la.choose_method((m, n), linalg) == "dense":
-        return _count_dense(model, rtol, supported)
-    return _count_sparse(model, rtol, supported)
+    with Stages("counting M and S") as stage:
+        if model is None:
+            stage("assembling the operator")
+            model = assemble(structure, form)
+        m, n = model.Cs.shape
+        supported = len(structure.supports) > 0
+        if la.choose_method((m, n), linalg) == "dense":
+            stage(f"dense SVD of the {m} x {n} operator")
+            return _count_dense(model, rtol, supported)
+        return _count_sparse(model, rtol, supported, stage)
 
 
 def _count_dense(model, rtol, supported):
@@ -162,13 +167,13 @@ def _remove_rigid(null_C, n_bodies, supported):
     return Q[:, :int(np.sum(sv > 1e-6))]
 
 
-def _count_sparse(model, rtol, supported):
+def _count_sparse(model, rtol, supported, stage=None):
     from .. import sparseqr
 
     C = model.Cs
     m, n = C.shape
     try:
-        r = sparseqr.rank(C, rtol)
+        r = sparseqr.rank(C, rtol, stage=stage)
     except sparseqr.SparseBackendUnavailable as exc:
         need = la.gigabytes(la.dense_memory((m, n)))
         raise SolverError(f"counting the {m} x {n} operator: the sparse path needs pyspqr (pip install pyspqr); "

@@ -14,6 +14,7 @@ import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
 from ..errors import FreeBodyError, IndeterminateError, SolverError, StructureError
+from ..progress import Stages
 from ..results import StaticResult, SupportReaction, hinge_actions
 from .counting import RANK_RTOL, count
 
@@ -96,13 +97,16 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
     A = model.Cs.T.tocsc()
     status = "determined" if counts.isostatic else "minimum-norm"
     square = A.shape[0] == A.shape[1]   # not for a free structure: Cs^T has 6 rows more (its rigid motions)
-    if counts.linalg == "dense":
-        Ad = A.toarray()
-        mu = sla.solve(Ad, -f) if counts.isostatic and square else sla.lstsq(Ad, -f, cond=rtol)[0]
-    elif counts.isostatic and square:
-        mu = spla.splu(A).solve(-f)
-    else:
-        mu = _lsmr(A, -f, counts)
+    with Stages("statics") as stage:
+        if counts.linalg == "dense":
+            Ad = A.toarray()
+            mu = sla.solve(Ad, -f) if counts.isostatic and square else sla.lstsq(Ad, -f, cond=rtol)[0]
+        elif counts.isostatic and square:
+            stage(f"sparse LU of the {A.shape[0]} x {A.shape[1]} equilibrium operator")
+            mu = spla.splu(A).solve(-f)
+        else:
+            stage(f"least squares (LSMR) on the {A.shape[0]} x {A.shape[1]} equilibrium operator")
+            mu = _lsmr(A, -f, counts)
     res = np.linalg.norm(A @ mu + f)
     scale = max(np.linalg.norm(f), 1e-300)
     rel = res / scale if np.linalg.norm(f) > 0 else res
