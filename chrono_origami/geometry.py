@@ -3,9 +3,11 @@ import numpy as np
 
 
 def skew(v):
-    """Skew matrix [v] with [v] @ w = v x w."""
-    x, y, z = v
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    """Skew matrix [v] with [v] @ w = v x w; for v of shape (..., 3), one per vector: (..., 3, 3)."""
+    v = np.asarray(v, float)
+    x, y, z = v[..., 0], v[..., 1], v[..., 2]
+    o = np.zeros_like(x)
+    return np.stack([np.stack([o, -z, y], -1), np.stack([z, o, -x], -1), np.stack([-y, x, o], -1)], -2)
 
 
 def unit(v):
