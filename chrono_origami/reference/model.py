@@ -55,6 +55,19 @@ class Model:
             f[6 * p + 3:6 * p + 6] += self.L * F
         return f
 
+    def hinge_wrenches(self, mu, bodies):
+        """(H x 3 forces, H x 3 moments about x0) applied by each hinge's rows to ``bodies[h]`` for ``mu``."""
+        C = self.Cs.tocoo()
+        H = len(self.hinge_rows)
+        starts = np.array([r.start for r in self.hinge_rows] + [self.hinge_rows[-1].stop if H else 0])
+        hinge = np.searchsorted(starts, C.row, side="right") - 1
+        keep = (C.row < starts[-1]) & (hinge >= 0)
+        hinge, col, val = hinge[keep], C.col[keep], C.data[keep] * mu[C.row[keep]]
+        mine = col // 6 == np.asarray(bodies)[hinge]
+        W = np.zeros((H, 6))
+        np.add.at(W, (hinge[mine], col[mine] % 6), val[mine])
+        return W[:, 3:] / self.L, W[:, :3]
+
     def block_wrench(self, rows, mu, body):
         """(force, moment about x0) applied by the row block to ``body`` for multipliers ``mu``."""
         blk = self.Cs[rows, 6 * body:6 * body + 6]
