@@ -3,9 +3,11 @@ import numpy as np
 
 
 def skew(v):
-    """Skew matrix [v] with [v] @ w = v x w."""
-    x, y, z = v
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+    """Skew matrix [v] with [v] @ w = v x w; for v of shape (..., 3), one per vector: (..., 3, 3)."""
+    v = np.asarray(v, float)
+    x, y, z = v[..., 0], v[..., 1], v[..., 2]
+    o = np.zeros_like(x)
+    return np.stack([np.stack([o, -z, y], -1), np.stack([z, o, -x], -1), np.stack([-y, x, o], -1)], -2)
 
 
 def unit(v):
@@ -30,13 +32,15 @@ def edge_frame(a, b, panel_normal):
     m: panel normal (right-hand rule on the loop), made orthogonal to t;
     n = t x m: in the panel plane, normal to the edge, pointing out of the
     panel when the loop runs counter-clockwise seen from m.
-    The frame is right-handed: n x t = m.
+    The frame is right-handed: n x t = m. For arrays of shape (k, 3), the k
+    frames (k, 3, 3).
     """
-    t = unit(np.asarray(b, float) - np.asarray(a, float))
+    t = np.asarray(b, float) - np.asarray(a, float)
+    t = t / np.linalg.norm(t, axis=-1, keepdims=True)
     m = np.asarray(panel_normal, float)
-    m = unit(m - np.dot(m, t) * t)
-    n = np.cross(t, m)
-    return np.column_stack([n, t, m])
+    m = m - (m * t).sum(axis=-1, keepdims=True) * t
+    m = m / np.linalg.norm(m, axis=-1, keepdims=True)
+    return np.stack([np.cross(t, m), t, m], axis=-1)
 
 
 def rotation_about(axis, angle):

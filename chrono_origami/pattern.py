@@ -163,9 +163,12 @@ class CreasePattern:
 
     def panel_normal(self, p):
         """Unit normal of panel p (right-hand rule on its loop; Newell's method or the first three vertices)."""
-        P = self.panel_points(p)
-        n = newell_normal(P) if self.normal_rule == "newell" else np.cross(P[1] - P[0], P[2] - P[1])
-        return n / np.linalg.norm(n)
+        return self.panel_normals[p]
+
+    @cached_property
+    def panel_normals(self):
+        """(P x 3) unit normals of every panel (see :meth:`panel_normal`), computed at once."""
+        return panel_normals(self.vertices, self.panels, self.normal_rule)
 
     def panel_centroid(self, p):
         return self.panel_points(p).mean(axis=0)
@@ -302,6 +305,23 @@ class CreasePattern:
     def __repr__(self):
         return (f"CreasePattern({self.n_vertices} vertices, {self.n_panels} panels, "
                 f"{len(self.hinges)} hinges, {len(self.boundary_edges)} boundary edges)")
+
+
+def panel_normals(vertices, panels, normal_rule="newell"):
+    """(P x 3) unit normals of the vertex loops ``panels`` at ``vertices``: Newell's mean normal, or with
+    ``normal_rule="first-three"`` the normal of the plane through each loop's first three vertices."""
+    X = np.asarray(vertices, float)
+    sizes = np.array([len(loop) for loop in panels])
+    flat = np.fromiter((v for loop in panels for v in loop), dtype=np.int64, count=int(sizes.sum()))
+    start = np.r_[0, np.cumsum(sizes)[:-1]]
+    if normal_rule == "newell":
+        nxt = np.arange(len(flat)) + 1
+        nxt[np.cumsum(sizes) - 1] = start                 # each loop closes on its first vertex
+        n = np.add.reduceat(np.cross(X[flat], X[flat[nxt]]), start, axis=0)
+    else:
+        a, b, c = X[flat[start]], X[flat[start + 1]], X[flat[start + 2]]
+        n = np.cross(b - a, c - b)
+    return n / np.linalg.norm(n, axis=1, keepdims=True)
 
 
 def _loop_edges(loop):

@@ -121,19 +121,24 @@ def hinge_actions(pattern, kinds, wrenches, rotations=None, midpoints=None):
     action in the moving panel frame (p's row: the opposite wrench).
     """
     X = pattern.vertices
+    H = len(pattern.hinges)
+    if H == 0:
+        return []
+    ab = np.array([h.vertices for h in pattern.hinges])
+    pq = np.array([h.panels for h in pattern.hinges])
+    F = np.array([np.asarray(w[0], float) for w in wrenches]).reshape(H, 3)
+    Mm = np.array([np.asarray(w[1], float) for w in wrenches]).reshape(H, 3)
+    mids = 0.5 * (X[ab[:, 0]] + X[ab[:, 1]]) if midpoints is None else np.asarray(midpoints, float)
+    normals = pattern.panel_normals
+    fp = edge_frame(X[ab[:, 0]], X[ab[:, 1]], normals[pq[:, 0]])
+    fq = edge_frame(X[ab[:, 1]], X[ab[:, 0]], normals[pq[:, 1]])
+    if rotations is not None:
+        R = np.asarray(rotations, float)
+        fp, fq = R[pq[:, 0]] @ fp, R[pq[:, 1]] @ fq
     out = []
-    for h, (F, Mm) in enumerate(wrenches):
-        hinge = pattern.hinges[h]
-        a, b = hinge.vertices
-        p, q = hinge.panels
-        mid = 0.5 * (X[a] + X[b]) if midpoints is None else np.asarray(midpoints[h], float)
-        F = np.asarray(F, float)
-        Mm = np.asarray(Mm, float)
-        fp = edge_frame(X[a], X[b], pattern.panel_normal(p))
-        fq = edge_frame(X[b], X[a], pattern.panel_normal(q))
-        if rotations is not None:
-            fp, fq = rotations[p] @ fp, rotations[q] @ fq
-        sides = [(p, q, fp, -F, -Mm), (q, p, fq, F, Mm)]
+    for h in range(H):
+        p, q = int(pq[h, 0]), int(pq[h, 1])
+        sides = [(p, q, fp[h], -F[h], -Mm[h]), (q, p, fq[h], F[h], Mm[h])]
         for panel, nb, frame, f, mm in sorted(sides, key=lambda s: s[0]):
-            out.append(HingeAction(h, panel, nb, kinds[h], mid, frame, f, mm))
+            out.append(HingeAction(h, panel, nb, kinds[h], mids[h], frame, f, mm))
     return out

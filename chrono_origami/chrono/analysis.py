@@ -161,38 +161,38 @@ def chrono_model(built, workdir=None):
     L = pat.size or 1.0
     Cq = constraint_jacobian(built.system, workdir).tocsc()
     P = pat.n_panels
-    # columns: Chrono (v_com, omega_local) of body i  <-  reference (omega, w / L) at x0
-    cols, T = [], []
-    for p, body in enumerate(built.bodies):
-        off = body.GetOffset_w()
-        cols.extend(range(off, off + 6))
-        r = lk.arr(body.GetPos()) - x0
-        Rb = lk.rotation(body)
-        Ti = np.zeros((6, 6))
-        Ti[:3, :3] = -skew(r)
-        Ti[:3, 3:] = L * np.eye(3)
-        Ti[3:, :3] = Rb.T
-        T.append(Ti)
+    # columns: Chrono (v_com, omega_local) of body i  <-  reference (omega, w / L) at x0:
+    # v_com = -[r] omega + L (w / L), omega_local = R^T omega, r = com - x0
+    off = np.array([body.GetOffset_w() for body in built.bodies], dtype=np.int64)
+    r = np.array([lk.arr(body.GetPos()) for body in built.bodies]).reshape(P, 3) - x0
+    Rb = np.array([lk.rotation(body) for body in built.bodies]).reshape(P, 3, 3)
+    T = np.zeros((P, 6, 6))
+    T[:, :3, :3] = -skew(r)
+    T[:, :3, 3:] = L * np.eye(3)
+    T[:, 3:, :3] = np.transpose(Rb, (0, 2, 1))
+    cols = (off[:, None] + np.arange(6)).ravel()
+    bi = (6 * np.arange(P)[:, None, None] + np.arange(6)[None, :, None]).repeat(6, axis=2)
+    bj = (6 * np.arange(P)[:, None, None] + np.arange(6)[None, None, :]).repeat(6, axis=1)
+    Tm = sp.csr_matrix((T.ravel(), (bi.ravel(), bj.ravel())), shape=(6 * P, 6 * P))
     # rows: the structure's links, hinge by hinge then supports; translational rows / L
-    rows, scale, hinge_rows, support_rows = [], [], [], []
-    r0 = 0
-    for hl in built.hinges:
-        start = r0
-        for link in hl.links:
-            off, kinds = link.GetOffset_L(), _row_kinds(link)
-            rows.extend(range(off, off + len(kinds)))
-            scale.extend(1.0 / L if k == "t" else 1.0 for k in kinds)
-            r0 += len(kinds)
-        hinge_rows.append(slice(start, r0))
-    for link in built.supports:
-        off, kinds = link.GetOffset_L(), _row_kinds(link)
-        rows.extend(range(off, off + len(kinds)))
-        scale.extend(1.0 / L for _ in kinds)
-        support_rows.append(slice(r0, r0 + len(kinds)))
-        r0 += len(kinds)
+    groups = [list(hl.links) for hl in built.hinges] + [[link] for link in built.supports]
+    n_hinges = len(built.hinges)
+    offs, kinds, sizes = [], [], []
+    for links in groups:
+        size = 0
+        for link in links:
+            k = _row_kinds(link)
+            offs.append(np.arange(link.GetOffset_L(), link.GetOffset_L() + len(k)))
+            kinds.extend(k)
+            size += len(k)
+        sizes.append(size)
+    rows = np.concatenate(offs) if offs else np.zeros(0, dtype=np.int64)
+    scale = np.where(np.array(kinds) == "t", 1.0 / L, 1.0) if kinds else np.zeros(0)
+    start = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    hinge_rows = [slice(int(start[g]), int(start[g + 1])) for g in range(n_hinges)]
+    support_rows = [slice(int(start[g]), int(start[g + 1])) for g in range(n_hinges, len(groups))]
     sub = Cq[rows][:, cols]
-    Cs = sp.diags(scale) @ sub @ sp.block_diag(T)
-    Cs = sp.csr_matrix(Cs)
+    Cs = sp.csr_matrix(sp.diags(scale) @ sub @ Tm)
     Cs.eliminate_zeros()
     return Model(Cs, x0, L, hinge_rows, support_rows, P)
 

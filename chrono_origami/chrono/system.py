@@ -41,6 +41,7 @@ import pychrono as chrono
 
 from ..errors import StructureError
 from ..geometry import best_rigid_alignment
+from ..progress import Stages
 from ..properties import panel_frame, panel_mass_properties, prism_mass_properties
 from ..structure import Structure
 from . import links as lk
@@ -296,7 +297,10 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
         raise StructureError("the ground body passed to build_system must be fixed (SetFixed(True))")
 
     bodies, nominal, coms, panel_shapes, hinge_shapes = [], [], [], [], []
+    stage = Stages("building the Chrono system")
     for p in range(pat.n_panels):
+        if p % 1000 == 0:
+            stage(f"panel {p + 1} of {pat.n_panels}")
         h = structure.thickness[p]
         mass, com, J = panel_mass_properties(pat, p, h, structure.density)
         is_nominal = not (mass > 0)
@@ -327,6 +331,8 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
     hinge_links = []
     X = pat.vertices
     for h, kind in enumerate(structure.kinds):
+        if h % 1000 == 0:
+            stage(f"hinge {h + 1} of {len(pat.hinges)}")
         hinge = pat.hinges[h]
         a, b = hinge.vertices
         p, q = hinge.panels
@@ -357,6 +363,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
             hinge_shapes.append(shapes)
         hinge_links.append(HingeLinks(h, kind.name, [it[0] for it in items], [it[1] for it in items]))
 
+    stage.close()
     supports = []
     for k, s in enumerate(structure.supports):
         link = lk.VertexSupport(s.dofs, use_tangent_stiffness,

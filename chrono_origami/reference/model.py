@@ -55,6 +55,19 @@ class Model:
             f[6 * p + 3:6 * p + 6] += self.L * F
         return f
 
+    def hinge_wrenches(self, mu, bodies):
+        """(H x 3 forces, H x 3 moments about x0) applied by each hinge's rows to ``bodies[h]`` for ``mu``."""
+        C = self.Cs.tocoo()
+        H = len(self.hinge_rows)
+        starts = np.array([r.start for r in self.hinge_rows] + [self.hinge_rows[-1].stop if H else 0])
+        hinge = np.searchsorted(starts, C.row, side="right") - 1
+        keep = (C.row < starts[-1]) & (hinge >= 0)
+        hinge, col, val = hinge[keep], C.col[keep], C.data[keep] * mu[C.row[keep]]
+        mine = col // 6 == np.asarray(bodies)[hinge]
+        W = np.zeros((H, 6))
+        np.add.at(W, (hinge[mine], col[mine] % 6), val[mine])
+        return W[:, 3:] / self.L, W[:, :3]
+
     def block_wrench(self, rows, mu, body):
         """(force, moment about x0) applied by the row block to ``body`` for multipliers ``mu``."""
         blk = self.Cs[rows, 6 * body:6 * body + 6]
@@ -80,59 +93,109 @@ def hinge_geometry(pattern, h, vertices=None):
     return t, m, n, 0.5 * (xa + xb), xa, xb
 
 
+def hinge_frames(pattern):
+    """Arrays of every hinge's frame: (t, m, n, midpoint, a, b), each H x 3, as :func:`hinge_geometry` gives them."""
+    X = pattern.vertices
+    H = len(pattern.hinges)
+    if H == 0:
+        z = np.zeros((0, 3))
+        return z, z, z, z, z, z
+    ab = np.array([h.vertices for h in pattern.hinges])
+    first = np.array([h.panels[0] for h in pattern.hinges])
+    xa, xb = X[ab[:, 0]], X[ab[:, 1]]
+    t = (xb - xa) / np.linalg.norm(xb - xa, axis=1, keepdims=True)
+    m = pattern.panel_normals[first]
+    m = m - (m * t).sum(axis=1, keepdims=True) * t
+    m /= np.linalg.norm(m, axis=1, keepdims=True)
+    return t, m, np.cross(t, m), 0.5 * (xa + xb), xa, xb
+
+
 def point_form(kind, h, m, n, places):
-    """Rows (n_rows x 12) of hinge ``h`` of ``kind`` in the "points" form; ``places``: "a", "b", "mid" -> point."""
+    """Rows of the "points" form of ``kind`` (n_rows x 12, or k x n_rows x 12 for a batch of k hinges).
+
+    ``places``: "a", "b", "mid" -> point(s); ``h``: the (first) hinge, for the message.
+    """
     if kind.points is None:
         raise StructureError(f"hinge {h + 1}: {kind.name} hinges have no point form; use form 'hinge'")
     rows = []
     for c in kind.points:
         x = places[c.at]
         rows.append(op.spherical_hinge(x, x) if c.type == "spherical" else op.point_slider(m, n, x))
-    return np.vstack(rows)
+    return np.concatenate(rows, axis=-2)
+
+
+def _kind_rows(kind, form, hs, t, m, n, P, A, B):
+    """Rows (k x n_rows x 12) of the hinges ``hs`` of one kind, by one batched call of its operator.
+
+    A registered operator that does not take batches (module ``hinges``) is called hinge by hinge.
+    """
+    def one(i):
+        if form == "hinge":
+            return kind.operator(t[i], m[i], n[i], P[i], t[i], m[i], n[i], P[i])
+        return point_form(kind, hs[i], m[i], n[i], {"a": A[i], "b": B[i], "mid": P[i]})
+
+    want = (len(hs), kind.n_rows, 12)
+    try:
+        rows = np.asarray(kind.operator(t, m, n, P, t, m, n, P) if form == "hinge" else
+                          point_form(kind, hs[0], m, n, {"a": A, "b": B, "mid": P}))
+    except (ValueError, IndexError, TypeError):
+        rows = None
+    if rows is None or rows.shape != want:
+        rows = np.array([one(i) for i in range(len(hs))])
+    if rows.shape != want:
+        bad = next(i for i in range(len(hs)) if np.shape(one(i)) != want[1:])
+        got = np.shape(one(bad))
+        raise StructureError(f"hinge {hs[bad] + 1}: the {form} form of {kind.name} hinges gives "
+                             f"{' x '.join(map(str, got))} rows, expected {kind.n_rows} x 12")
+    return rows
 
 
 def assemble(structure, form="hinge"):
-    """Assemble the scaled compatibility operator of ``structure``."""
+    """Assemble the scaled compatibility operator of ``structure`` (vectorised: one operator call per kind)."""
     if form not in FORMS:
         raise StructureError(f"unknown hinge form {form!r}; expected one of {FORMS}")
     pat = structure.pattern
     X = pat.vertices
     x0 = X.mean(axis=0)
     L = pat.size or 1.0
-    blocks = []  # (row array, col slices)
-    hinge_rows, support_rows = [], []
-    r0 = 0
-    for h, kind in enumerate(structure.kinds):
-        t, m, n, mid, xa, xb = hinge_geometry(pat, h)
-        P, A, B = (mid - x0) / L, (xa - x0) / L, (xb - x0) / L
-        if form == "hinge":
-            rows = kind.operator(t, m, n, P, t, m, n, P)
-        else:
-            rows = point_form(kind, h, m, n, {"a": A, "b": B, "mid": P})
-        if rows.shape != (kind.n_rows, 12):
-            raise StructureError(f"hinge {h + 1}: the {form} form of {kind.name} hinges gives {rows.shape[0]} x "
-                                 f"{rows.shape[1]} rows, expected {kind.n_rows} x 12")
-        p, q = pat.hinges[h].panels
-        blocks.append((rows, p, q))
-        hinge_rows.append(slice(r0, r0 + len(rows)))
-        r0 += len(rows)
-    for s in structure.supports:
-        rows = op.support((X[s.vertex] - x0) / L, [AXES[d] for d in s.dofs])
-        blocks.append((rows, s.panel, None))
-        support_rows.append(slice(r0, r0 + len(rows)))
-        r0 += len(rows)
+    P_ = pat.n_panels
+    t, m, n, mid, xa, xb = hinge_frames(pat)
+    P, A, B = (mid - x0) / L, (xa - x0) / L, (xb - x0) / L
+    kinds = structure.kinds
+    H = len(kinds)
+    counts = np.array([k.n_rows for k in kinds], dtype=np.int64)
+    start = np.r_[0, np.cumsum(counts)].astype(np.int64)
+    hinge_rows = [slice(int(start[h]), int(start[h + 1])) for h in range(H)]
+    pq = np.array([h.panels for h in pat.hinges], dtype=np.int64).reshape(-1, 2)
     I, J, V = [], [], []
-    r = 0
-    for rows, p, q in blocks:
-        k = len(rows)
-        for body, cols in ((p, slice(0, 6)), (q, slice(6, 12))):
-            if body is None:
-                continue
-            sub = rows[:, cols]
-            ii, jj = np.nonzero(sub)
-            I.extend(r + ii)
-            J.extend(6 * body + jj)
-            V.extend(sub[ii, jj])
-        r += k
-    Cs = sp.csr_matrix((V, (I, J)), shape=(r, 6 * pat.n_panels))
-    return Model(Cs, x0, L, hinge_rows, support_rows, pat.n_panels)
+    for kind in {k.name: k for k in kinds}.values():
+        hs = np.array([h for h in range(H) if kinds[h] is kind])
+        rows = _kind_rows(kind, form, hs, t[hs], m[hs], n[hs], P[hs], A[hs], B[hs])   # (k, r, 12)
+        k, r, _ = rows.shape
+        ri = (start[hs][:, None, None] + np.arange(r)[None, :, None]).repeat(12, axis=2)
+        body = np.where(np.arange(12) < 6, 0, 1)
+        ci = 6 * pq[hs][:, body][:, None, :] + (np.arange(12) % 6)[None, None, :]
+        ci = np.broadcast_to(ci, rows.shape)
+        I.append(ri.ravel())
+        J.append(ci.ravel())
+        V.append(rows.ravel())
+    r0 = int(start[-1])
+    # supports: one row per held direction, (x x e, e) on the panel's columns
+    sup = [(k, s) for k, s in enumerate(structure.supports)]
+    support_rows = []
+    if sup:
+        n_dir = np.array([len(s.dofs) for _, s in sup])
+        sstart = r0 + np.r_[0, np.cumsum(n_dir)]
+        support_rows = [slice(int(sstart[k]), int(sstart[k + 1])) for k in range(len(sup))]
+        xs = np.repeat(np.array([(X[s.vertex] - x0) / L for _, s in sup]), n_dir, axis=0)
+        es = np.array([AXES[d] for _, s in sup for d in s.dofs])
+        panel = np.repeat(np.array([s.panel for _, s in sup]), n_dir)
+        rows = op.support(xs, es)                                   # (n, 6)
+        I.append(np.repeat(r0 + np.arange(len(rows)), 6))
+        J.append((6 * panel[:, None] + np.arange(6)[None, :]).ravel())
+        V.append(rows.ravel())
+        r0 = int(sstart[-1])
+    I, J, V = (np.concatenate(x) if x else np.zeros(0) for x in (I, J, V))
+    keep = V != 0
+    Cs = sp.csr_matrix((V[keep], (I[keep], J[keep])), shape=(r0, 6 * P_))
+    return Model(Cs, x0, L, hinge_rows, support_rows, P_)

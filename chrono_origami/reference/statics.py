@@ -146,14 +146,13 @@ def self_stress_actions(structure, counts):
 def multiplier_actions(structure, model, mu):
     """Hinge actions (list of ``results.HingeAction``) of the scaled multipliers ``mu`` of ``model`` (see ``model``)."""
     pat = structure.pattern
-    wrenches = []
-    for h, rows in enumerate(model.hinge_rows):
-        q = pat.hinges[h].panels[1]
-        a, b = pat.hinges[h].vertices
-        mid = 0.5 * (pat.vertices[a] + pat.vertices[b])
-        F, M0 = model.block_wrench(rows, mu, q)
-        wrenches.append((F, M0 - np.cross(mid - model.x0, F)))
-    return hinge_actions(pat, structure.hinge_kinds, wrenches)
+    if not pat.hinges:
+        return []
+    ab = np.array([h.vertices for h in pat.hinges])
+    q = np.array([h.panels[1] for h in pat.hinges])
+    mid = 0.5 * (pat.vertices[ab[:, 0]] + pat.vertices[ab[:, 1]])
+    F, M0 = model.hinge_wrenches(mu, q)
+    return hinge_actions(pat, structure.hinge_kinds, list(zip(F, M0 - np.cross(mid - model.x0, F))))
 
 
 def paper_self_stress(structure, state=0):
