@@ -313,6 +313,8 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
             raise NullityLimitError(f"more than {nullity_limit} singular values are below the rank tolerance: the "
                                     f"sparse path resolves null spaces of dimension up to {nullity_limit}")
     nz = V.shape[1]
+    if nz:   # one step of subspace iteration: the null directions' error shrinks by delta^2 / (sigma_kept^2 + delta^2)
+        V = np.linalg.qr(np.column_stack([qr.solve_R(qr.solve_RT(v)) for v in V.T]))[0]
     N = np.empty_like(V)
     N[qr.perm] = V           # back to the factored matrix's column order
     return SparseRank(q - nz, smax, (kept / smax, dropped / smax), nz, N, qr)
