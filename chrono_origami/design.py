@@ -53,8 +53,12 @@ a generic load -- a unit force at each panel centroid, in a direction drawn
 from ``numpy.random.default_rng(0)`` -- with the components that work on the
 design's mechanisms and rigid motions removed (so every design can carry
 it). A near-singular design shows a small sigma_min and large internal
-actions. Ranking uses dense matrices: it is skipped (metrics None) above
-``rank_limit`` columns (default ``linalg.DENSE_LIMIT``).
+actions. Designs of up to ``linalg.DENSE_LIMIT`` columns are ranked from
+the dense SVD; larger ones on the sparse path of ``counting.count``
+(sigma_min from its gap estimate, the load by a sparse LU or LSMR), so no
+6P x 6P matrix is formed (``linalg`` forces either; ``rank_limit`` skips the
+ranking above that many columns). The exchange search takes dense
+eigenvalues and runs up to ``dense_limit`` columns only.
 """
 import itertools
 from dataclasses import dataclass, field
@@ -62,12 +66,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 from scipy.spatial import cKDTree
 
 from .errors import OrigamiError
 from .hinges import get as get_kind
-from .linalg import DENSE_LIMIT, RANK_RTOL, null_space
+from .linalg import DENSE_LIMIT, RANK_RTOL, choose_method, null_space
 from .reference import statics
+from .reference.counting import count
 from .reference.model import assemble, hinge_geometry
 from .structure import DOOR, SLIDING
 
@@ -306,13 +312,14 @@ def _rank(A, tol):
     return int(np.sum(np.linalg.svd(A, compute_uv=False) > tol))
 
 
-def _analyse(structure, door, sliding, rtol, dense_limit):
+def _analyse(structure, door, sliding, rtol, dense_limit, linalg="auto"):
     H = len(structure.pattern.hinges)
     kinds_B = tuple(DOOR if h in door else SLIDING for h in range(H))
     model_B = assemble(structure.with_hinge_kinds(kinds_B))
     door_model = assemble(structure.with_hinge_kinds((DOOR,) * H))
     free = [h for h in range(H) if h not in door and h not in sliding]
-    ns = null_space(model_B.Cs, rtol, "dense" if model_B.Cs.shape[1] <= dense_limit else "sparse", left=True)
+    method = linalg if linalg != "auto" else "dense" if model_B.Cs.shape[1] <= dense_limit else "sparse"
+    ns = null_space(model_B.Cs, rtol, method, left=True)
     N, smax, left = ns.basis, ns.sigma_max, ns.left
     tol = rtol * smax
     X = axial_rows(structure, free, door_model)
@@ -466,13 +473,21 @@ def _reference_forces(structure, model):
     return model.generalized_forces([(p, pat.panel_centroid(p), u[p]) for p in range(pat.n_panels)])
 
 
-def _evaluate(structure, sliding, rtol):
-    """Design with its own counts (same rank rule as ``counting.count``) and ranking metrics."""
+def _evaluate(structure, sliding, rtol, linalg="auto"):
+    """Design with its own counts (``counting.count``'s rank rule and path) and ranking metrics.
+
+    Dense path: the SVD of Cs gives sigma_min and the projected solve. Sparse
+    path: sigma_min from the sparse count's gap estimate, and the load's
+    least-squares multipliers by a sparse LU (determined) or LSMR (with
+    mechanisms): the same mu = -pinv(Cs^T) f, never a dense matrix.
+    """
     H = len(structure.pattern.hinges)
     d = Design(tuple(sorted(sliding)), 0, 0)
     st = structure.with_hinge_kinds(d.hinge_kinds(H))
     model = assemble(st)
     m, n = model.Cs.shape
+    if choose_method((m, n), linalg) == "sparse":
+        return _evaluate_sparse(st, model, d, rtol)
     U, s, Vt = sla.svd(model.Cs.toarray(), full_matrices=False)
     r = int(np.sum(s > rtol * s[0])) if len(s) and s[0] > 0 else 0
     d.M, d.S, d.verified = n - r - (0 if st.supports else 6), m - r, True
@@ -484,11 +499,35 @@ def _evaluate(structure, sliding, rtol):
         if _has_loads(st) and np.linalg.norm(f - Vt[:r].T @ g) > 1e-9 * max(np.linalg.norm(f), 1e-300):
             d.max_force = d.max_moment = float("inf")    # the loads work on a mechanism: not carried
             return d
-        mu = -U[:, :r] @ (g / s[:r])                     # Cs^T mu = -f (projected)
-        vals = np.array([a.values for a in statics.multiplier_actions(st, model, mu)])
-        d.max_moment = float(np.abs(vals[:, :3]).max(initial=0.0))
-        d.max_force = float(np.abs(vals[:, 3:]).max(initial=0.0))
+        _set_forces(d, st, model, -U[:, :r] @ (g / s[:r]))   # Cs^T mu = -f (projected)
     return d
+
+
+def _evaluate_sparse(st, model, d, rtol):
+    c = count(st, rtol=rtol, model=model, linalg="sparse")
+    d.M, d.S, d.verified = c.M, c.S, True
+    kept = c.gap[0]
+    if c.rank and np.isfinite(kept) and kept > 0:
+        d.sigma_min, d.condition = float(kept * c.sigma_max), float(1.0 / kept)
+    if d.S == 0 and c.rank:
+        f = _reference_forces(st, model)
+        A = model.Cs.T.tocsc()
+        if A.shape[0] == A.shape[1]:
+            mu = spla.splu(A).solve(-f)
+        else:                                            # mechanisms or rigid motions: least squares
+            mu = spla.lsmr(A, -f, atol=1e-14, btol=1e-14, conlim=1e14, maxiter=20 * max(A.shape))[0]
+        if _has_loads(st) and np.linalg.norm(A @ mu + f) > 1e-9 * max(np.linalg.norm(f), 1e-300):
+            d.max_force = d.max_moment = float("inf")    # the loads work on a mechanism: not carried
+            return d
+        _set_forces(d, st, model, mu)
+    return d
+
+
+def _set_forces(d, st, model, mu):
+    """Largest moment and force of the hinge actions of the multipliers ``mu``."""
+    vals = np.array([a.values for a in statics.multiplier_actions(st, model, mu)])
+    d.max_moment = float(np.abs(vals[:, :3]).max(initial=0.0))
+    d.max_force = float(np.abs(vals[:, 3:]).max(initial=0.0))
 
 
 def _rank_key(d):
@@ -501,7 +540,8 @@ def _rank_key(d):
 
 # ------------------------------------------------------------------ entry point
 def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=MAX_SUBSETS, samples=SAMPLES,
-           improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=DENSE_LIMIT):
+           improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=None,
+           linalg="auto"):
     """Choose the sliding hinges of ``structure`` (all hinges start as door hinges).
 
     door, sliding : hinges (0-based) that must stay door / must slide.
@@ -516,6 +556,9 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
         the condition number from the best candidate, exchanging one sliding
         hinge (orbit) with one door hinge (orbit) at a time.
     max_ranked : at most this many designs are re-counted and ranked.
+    rank_limit : no re-count nor ranking above this many columns 6P (None: always).
+    linalg : "auto", "dense" or "sparse": the path of the null space and of the re-counts ("auto":
+        ``dense_limit`` and ``linalg.choose_method``).
     Returns a :class:`DesignResult`. Raises :class:`DesignError` for bad input
     or when the required sliding hinges alone add mechanisms.
     """
@@ -537,7 +580,7 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
     if both:
         raise DesignError(f"hinge {both[0] + 1} is in the symmetry orbit {_numbers(of[both[0]])} of both a required "
                           f"door hinge and a required sliding hinge")
-    ax = _analyse(structure, set(door), set(sliding), rtol, dense_limit)
+    ax = _analyse(structure, set(door), set(sliding), rtol, dense_limit, linalg)
     if ax.M_start > ax.M_before:
         raise DesignError(f"the required sliding hinges {_numbers(sliding)} add {ax.M_start - ax.M_before} "
                           f"mechanism(s) (M = {ax.M_before} with door hinges)")
@@ -564,7 +607,7 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
             if slide not in candidates:
                 candidates.append(slide)
     n = 6 * pat.n_panels
-    ranked = n <= rank_limit
+    ranked = rank_limit is None or n <= rank_limit
     if greedy_slide in candidates:                     # rank the greedy design first of all
         candidates.remove(greedy_slide)
     candidates.insert(0, greedy_slide)
@@ -573,7 +616,7 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
         M, S = _predicted(ax, slide)
         if not evaluate:
             return Design(tuple(sorted(set(sliding) | slide)), M, S)
-        d = _evaluate(structure, set(sliding) | slide, rtol)
+        d = _evaluate(structure, set(sliding) | slide, rtol, linalg)
         if (d.M, d.S) != (M, S):
             notes.append(f"check: design {_numbers(d.sliding)} counts M = {d.M}, S = {d.S}, the search predicted "
                          f"M = {M}, S = {S} (near-singular configuration?)")
@@ -583,7 +626,11 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
     greedy = designs[0]
     designs.sort(key=_rank_key)
     start = set(designs[0].sliding) - set(sliding)
-    if improve and ranked and not exhaustive and _predicted(ax, start) == (ax.M_start, ax.S_min):
+    can_improve = n <= dense_limit
+    if improve and not can_improve:
+        notes.append(f"6P = {n} > {dense_limit}: no exchange search (it takes dense eigenvalues of 6P x 6P "
+                     f"matrices)")
+    if improve and can_improve and ranked and not exhaustive and _predicted(ax, start) == (ax.M_start, ax.S_min):
         better = _improve(ax, groups, start, improve)
         if better not in candidates:
             candidates.append(better)
@@ -591,7 +638,7 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
             notes.append(f"exchange search from {_numbers(sorted(set(sliding) | start))} found "
                          f"{_numbers(sorted(set(sliding) | better))}")
     if not ranked:
-        notes.append(f"6P = {n} > {rank_limit}: designs not re-counted nor ranked (dense matrices)")
+        notes.append(f"6P = {n} > rank_limit = {rank_limit}: designs not re-counted nor ranked")
     elif len(candidates) > max_ranked:
         notes.append(f"{len(candidates)} designs found: the first {max_ranked} (greedy first) are re-counted "
                      f"and ranked, the others listed after them")

@@ -410,3 +410,45 @@ def test_gallery_writes_designs_json(tmp_path):
     assert entries["single-vertex Miura-ori"]["designs_found"] == 4
     assert entries["Kresling tower (2 modules)"]["designs_found"] == 10
     assert all(1 <= h <= 35 for h in entries["Yoshimura wedge (Table 4)"]["sliding"])
+
+
+# ------------------------------------------------------------------ ranking on the sparse path (issue 9)
+def _metrics(r):
+    return [(d.sliding, d.M, d.S, d.condition, d.sigma_min, d.max_force, d.max_moment) for d in r.designs if d.verified]
+
+
+@pytest.mark.parametrize("build", [lambda: kresling.kresling_tower(modules=4), lambda: miura.miura_patch(6, 6)],
+                         ids=["kresling-tower-4", "miura-6x6"])
+def test_sparse_ranking_agrees_with_dense(build):
+    """Re-counts and ranking metrics from the sparse path equal the dense SVD's: same designs, same order."""
+    st = build()
+    dense = _metrics(design(st, linalg="dense", max_ranked=6, samples=4, max_subsets=0))
+    sparse = _metrics(design(st, linalg="sparse", max_ranked=6, samples=4, max_subsets=0))
+    assert len(dense) == len(sparse) >= 2
+    for a, b in zip(dense, sparse):
+        assert a[:3] == b[:3]
+        for x, y in zip(a[3:], b[3:]):
+            if x is None:
+                assert y is None
+            else:
+                assert y == pytest.approx(x, rel=1e-8)
+
+
+def test_designs_above_the_dense_limit_are_ranked():
+    """6P > DENSE_LIMIT: designs are re-counted and ranked on the sparse path (once skipped), and the best's
+    condition number and largest force equal a forced dense re-count of the same design."""
+    from chrono_origami.design import _evaluate
+    from chrono_origami.linalg import DENSE_LIMIT, RANK_RTOL
+
+    st = kresling.kresling_tower(modules=45)
+    assert 6 * st.pattern.n_panels > DENSE_LIMIT
+    r = design(st, max_subsets=0, samples=2, max_ranked=3)
+    assert not any("not re-counted" in n for n in r.notes)
+    ranked = [d for d in r.designs if d.verified]
+    assert len(ranked) == 3 and all((d.M, d.S) == (0, 0) for d in ranked)
+    assert [d.condition for d in ranked] == sorted(d.condition for d in ranked)
+    best = ranked[0]
+    check = _evaluate(st, set(best.sliding), RANK_RTOL, "dense")
+    assert best.condition == pytest.approx(check.condition, rel=1e-8)
+    assert best.max_force == pytest.approx(check.max_force, rel=1e-9)
+    assert best.max_moment == pytest.approx(check.max_moment, rel=1e-9)

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..design import MAX_SUBSETS, SAMPLES, DesignError, design, hinge_permutation
 from . import app, inputs
+from .static import linalg_option
 
 
 def options(description):
@@ -35,6 +36,7 @@ def options(description):
                         help="exchange-search passes on the condition number when enumeration is too large")
     parser.add_argument("--samples", type=int, default=SAMPLES,
                         help=f"random greedy orders when enumeration is too large (default {SAMPLES})")
+    linalg_option(parser)
     return parser
 
 
@@ -78,7 +80,8 @@ def design_command(args, out=None):
     prefer = hinge_list("--prefer", args.prefer, H)
     result = design(structure, door=hinge_list("--door", args.door, H), sliding=hinge_list("--slide", args.slide, H),
                     symmetry=symmetry(structure.pattern, args.rotation, args.mirror), prefer=prefer,
-                    max_subsets=args.max_subsets, samples=args.samples, improve=args.improve)
+                    max_subsets=args.max_subsets, samples=args.samples, improve=args.improve,
+                    linalg=args.linalg)
     print(result.report(), file=out)
     chosen = result.greedy if prefer else result.best
     if args.output:

@@ -46,7 +46,7 @@ def options(ap):
 
 
 def linalg_option(ap):
-    """``--linalg auto|dense|sparse``: the rank and solve path (``reference.counting.choose_linalg``)."""
+    """``--linalg auto|dense|sparse``: the rank and solve path (``chrono_origami.linalg.choose_method``)."""
     ap.add_argument("--linalg", choices=("auto", "dense", "sparse"), default="auto",
                     help="rank, null spaces and solves: dense SVD, sparse QR, or chosen by size (default)")
 
