@@ -72,6 +72,7 @@ from scipy.spatial import cKDTree
 from .errors import OrigamiError
 from .hinges import get as get_kind
 from .linalg import DENSE_LIMIT, RANK_RTOL, choose_method, null_space
+from .progress import Stages
 from .reference import statics
 from .reference.counting import count
 from .reference.model import assemble, hinge_geometry
@@ -562,6 +563,13 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
     Returns a :class:`DesignResult`. Raises :class:`DesignError` for bad input
     or when the required sliding hinges alone add mechanisms.
     """
+    with Stages("design search") as stage:
+        return _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, improve, max_ranked, rtol,
+                       dense_limit, rank_limit, linalg, stage)
+
+
+def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, improve, max_ranked, rtol, dense_limit,
+            rank_limit, linalg, stage):
     pat = structure.pattern
     H = len(pat.hinges)
     door = _hinge_list("door hinges", door, H)
@@ -580,6 +588,7 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
     if both:
         raise DesignError(f"hinge {both[0] + 1} is in the symmetry orbit {_numbers(of[both[0]])} of both a required "
                           f"door hinge and a required sliding hinge")
+    stage("null space of the all-sliding operator")
     ax = _analyse(structure, set(door), set(sliding), rtol, dense_limit, linalg)
     if ax.M_start > ax.M_before:
         raise DesignError(f"the required sliding hinges {_numbers(sliding)} add {ax.M_start - ax.M_before} "
@@ -602,7 +611,8 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
         notes.append(f"more than {max_subsets} candidate sets: greedy search in {samples} random orders besides "
                      f"the preference order")
         rng = np.random.default_rng(0)
-        for _ in range(samples):
+        for i in range(samples):
+            stage(f"greedy search in random order {i + 1} of {samples}")
             slide = set(ax.free) - _greedy(ax, [groups[i] for i in rng.permutation(len(groups))])
             if slide not in candidates:
                 candidates.append(slide)
@@ -622,7 +632,11 @@ def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=M
                          f"M = {M}, S = {S} (near-singular configuration?)")
         return d
 
-    designs = [make(c, ranked and i < max_ranked) for i, c in enumerate(candidates)]
+    designs = []
+    for i, c in enumerate(candidates):
+        if ranked and i < max_ranked:
+            stage(f"re-counting design {i + 1} of {min(len(candidates), max_ranked)}")
+        designs.append(make(c, ranked and i < max_ranked))
     greedy = designs[0]
     designs.sort(key=_rank_key)
     start = set(designs[0].sliding) - set(sliding)

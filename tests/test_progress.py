@@ -38,3 +38,27 @@ def test_count_and_solve_print_nothing_when_stderr_is_not_a_terminal(capsys):
     statics.solve(s, counts=c)
     assert c.linalg == "sparse"
     assert capsys.readouterr().err == ""
+
+
+def test_design_search_reports_its_stages_on_a_terminal(monkeypatch):
+    """The design search draws its stages (null space, re-counts) on a terminal stderr, and clears the line."""
+    import sys
+
+    from chrono_origami import progress
+    from chrono_origami.design import design
+
+    tty = Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    monkeypatch.setattr(progress.Stages.__init__, "__defaults__", (None, None, 0.0))   # no delay
+    design(miura.miura_patch(3, 3), max_ranked=2, max_subsets=0, samples=1)
+    text = tty.getvalue()
+    assert "design search: null space of the all-sliding operator (" in text
+    assert "design search: re-counting design 1 of 2 (" in text
+    assert text.endswith("\r")
+
+
+def test_design_search_is_silent_off_a_terminal(capsys):
+    from chrono_origami.design import design
+
+    design(miura.miura_patch(3, 3), max_ranked=2, max_subsets=0, samples=1)
+    assert capsys.readouterr().err == ""
