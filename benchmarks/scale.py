@@ -11,7 +11,8 @@ Families (each size in its own process, so its peak memory is its own):
 
 Columns: panels P; ``build`` the structure (pattern and validation); ``assemble``
 the reference operator; ``count`` M and S (``linalg`` auto: dense SVD up to
-``reference.counting.DENSE_ENTRIES`` entries, else the sparse QR path); ``static``
+``linalg.DENSE_LIMIT`` columns, else the sparse QR path; ``kept`` the
+smallest kept singular value relative to the largest); ``static``
 the hinge actions; the Chrono engine's ``ch.build`` (``build_system``),
 ``ch.count`` (from Chrono's Cq) and ``ch.static`` (DoStaticAnalysis with a
 direct sparse solver, residuals checked); peak resident memory of the process.
