@@ -10,9 +10,9 @@ the same patch, written to a temporary folder:
   editor's file): faces computed by polygonizing;
 * SVG in Origami Simulator's colours, flat (one <line> per crease).
 
-Counting such a structure needs the sparse path (issue 9): the dense SVD of
-its compatibility operator is printed as the memory it would take and the
-time issue 9's measured fit gives (it is not run).
+Last, the structure read from the FOLD file is counted (M and S, the sparse
+path of ``reference.counting.count``: a dense SVD would hold 15 GB; target
+under 10 s).
 
     python3 benchmarks/read_files.py                 # 75 x 75
     python3 benchmarks/read_files.py --rows 30 --cols 30 --repeat 5
@@ -78,9 +78,9 @@ with tempfile.TemporaryDirectory() as tmp:
         warnings.simplefilter("ignore")
         t, s = best(lambda: read_structure(svg_path))
     print(f"  SVG (flat)                    {t:7.3f} s   {s.pattern!r}")
-    rows, cols = 5 * len(folded.pattern.hinges), 6 * n
-    secs = 366.0 * (n / 625) ** 3.45   # issue 9's fit of today's dense count: 366 s at 625 panels, P^3.45
-    print(f"  counting: a dense SVD of the {rows:,} x {cols:,} compatibility operator would hold "
-          f"{rows * cols * 8 / 1e9:.1f} GB (U and V more) and take about {secs:.2g} s ({secs / 86400:.2g} days) "
-          f"by issue 9's fit "
-          f"(366 s at 625 panels, time ~ P^3.45): it needs the sparse path of issue 9")
+    from chrono_origami.reference.counting import count
+
+    st = read_structure(fold_path)
+    t, c = best(lambda: count(st))
+    print(f"  counting the file read        {t:7.3f} s   M = {c.M}, S = {c.S} ({c.linalg} path, "
+          f"{c.n_constraints:,} x {c.n_dof:,} operator; target under 10 s)")
