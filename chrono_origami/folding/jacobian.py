@@ -19,10 +19,13 @@ delta = :data:`SPARSE_DELTA` x ||J||_bound (sqrt(||J||_1 ||J||_inf) >= sigma_max
   direction sigma shrinks by delta^2 / (sigma^2 + delta^2) per step, so the
   iterates converge to the minimum-norm least-squares solution where sigma
   >> delta (a regular fold: sigma_min / sigma_max > ``newton.SINGULAR_RTOL``
-  = 10 delta / bound, at most 1e-2 per step, about 1e-10 at sigma_min = 1e-3)
-  and directions with sigma << delta stay damped, as truncation does
-  densely. Steps stop when the correction no longer shrinks below
-  :data:`REFINE_RTOL` |x|.
+  = 10 delta / bound, at most 1e-2 per step, about 1e-10 at sigma_min = 1e-3).
+  Steps stop at a correction below :data:`REFINE_RTOL` |x|, or when the
+  corrections stop shrinking: a direction with sigma << delta gains the
+  same sigma beta / delta^2 at every step (beta: the part of b along its
+  left singular vector, not 0 when b is outside the range), so the last
+  correction lies along it, and x is made orthogonal to it when |J d| <= 2
+  delta |d|: truncation at delta, as the dense path truncates at rcond.
 * sigma_max by Lanczos on J^T J (``sparseqr.largest_singular_value``);
   sigma_min by Lanczos on (R^T R)^-1 = (J^T J + delta^2 I)^-1 (two
   triangular solves per product), its Ritz vector refined by one step of
@@ -96,10 +99,17 @@ class Jacobian:
         last = np.inf
         for _ in range(REFINE_STEPS):
             d = self._tikhonov(b - self.J @ x)
-            x += d
             size = float(np.linalg.norm(d))
-            if size <= REFINE_RTOL * np.linalg.norm(x) or size > 0.5 * last:
-                break
+            if size <= REFINE_RTOL * np.linalg.norm(x):
+                return x + d
+            if size > 0.5 * last:
+                # no longer shrinking: d lies along directions with sigma below about delta, which every step
+                # moves by the same sigma beta / delta^2; truncated (x made orthogonal to d) when J d is that small
+                e = d / size
+                if np.linalg.norm(self.J @ e) <= 2.0 * self.delta:
+                    x = x - e * (e @ x)
+                return x
+            x += d
             last = size
         return x
 
