@@ -1,4 +1,4 @@
-"""The constraint Jacobian J (m x 6N, scaled units) of a fold step: minimum-norm least squares, sigma ratio, free motion.
+"""A fold step's constraint Jacobian J (m x 6N, scaled units): minimum-norm least squares, sigma ratio, free motion.
 
 One object per state (``Jacobian(J, method)``), factored once on first use
 and shared by the solves at that state, its sigma ratio and its free motion.
@@ -38,6 +38,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .. import linalg, sparseqr
+from ..errors import SolverError
 
 #: rcond of the dense minimum-norm least squares (relative singular values below it are truncated)
 DENSE_RCOND = 1e-12
@@ -58,6 +59,9 @@ class Jacobian:
         if self.method == "dense":
             self.J = J.toarray() if sp.issparse(J) else np.asarray(J, float)
         else:
+            if not sparseqr.available():
+                raise SolverError(f"the sparse path for the {J.shape[0]} x {J.shape[1]} constraint Jacobian needs "
+                                  "pyspqr (pip install pyspqr, or chrono-origami[sparse]); or pass linalg='dense'")
             self.J = sp.csr_matrix(J, dtype=float)
         self._svd = None
         self._qr = None

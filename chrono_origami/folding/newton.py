@@ -36,8 +36,8 @@ from ..errors import SolverError
 from ..progress import Progress
 from ..sparseqr import NULLITY_LIMIT, NullityLimitError
 from .constraints import FoldConstraints
-from .jacobian import Jacobian
 from .history import FoldHistory
+from .jacobian import Jacobian
 from .lie import exp_update, reorthonormalize
 from .problem import SingularConfigurationError
 
@@ -47,11 +47,6 @@ TOL = 1e-12
 SINGULAR_RTOL = 1e-7
 #: near-singular ratio that turns a failed step at dt_min into a singularity report.
 NEAR_SINGULAR_RTOL = 1e-3
-
-
-def sigma_ratio(J, method="auto"):
-    """sigma_{6N} / sigma_1 of J (0 when J has fewer rows than columns)."""
-    return Jacobian(J, method).sigma_ratio()
 
 
 def newton(C, R, u, time, tol=TOL, max_iter=12, method="auto"):
