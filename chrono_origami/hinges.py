@@ -238,44 +238,58 @@ class HingeKind:
 
     # ------------------------------------------------------------ exact constraints (folding)
     def residual(self, Rp, up, Rq, uq, frame, P, jacobian=True):
-        """Exact constraint values of the hinge and their Jacobian (rows in the "hinge"-form order).
+        """Exact constraint values of one hinge and their Jacobian (rows in the "hinge"-form order).
 
         Rp, up, Rq, uq: poses g = (R, u) of panels p and q from the reference
         configuration; frame = (t, m, n) and P: the hinge frame and midpoint
         there (scaled positions, see ``folding.constraints``). Returns
         (F, J): F (n_rows), J (n_rows x 12) on the increments
         (omega_p, w_p, omega_q, w_q) of g <- exp(delta) g, a point x moving by
-        omega x x + w; J is None when ``jacobian`` is false.
+        omega x x + w; J is None when ``jacobian`` is false. One hinge of
+        :meth:`residuals`.
+        """
+        t, m, n = frame
+        F, J = self.residuals(np.asarray(Rp)[None], np.asarray(up)[None], np.asarray(Rq)[None],
+                              np.asarray(uq)[None], (np.asarray(t)[None], np.asarray(m)[None], np.asarray(n)[None]),
+                              np.asarray(P)[None], jacobian)
+        return F[0], (J[0] if jacobian else None)
+
+    def residuals(self, Rp, up, Rq, uq, frame, P, jacobian=True):
+        """:meth:`residual` of H hinges of this kind at once: F (H x n_rows), J (H x n_rows x 12) or None.
+
+        Rp, Rq: (H, 3, 3); up, uq, P and each of frame = (t, m, n): (H, 3).
         """
         t, m, n = frame
         ax = {"t": t, "m": m, "n": n}
-        p1, p2 = Rp @ P + up, Rq @ P + uq
+        H = len(P)
+        p1 = np.einsum("hij,hj->hi", Rp, P) + up
+        p2 = np.einsum("hij,hj->hi", Rq, P) + uq
         d = p2 - p1
-        F = np.zeros(self.n_rows)
-        J = np.zeros((self.n_rows, 12)) if jacobian else None
+        F = np.zeros((H, self.n_rows))
+        J = np.zeros((H, self.n_rows, 12)) if jacobian else None
         r = 0
         for c in self.rotation_rows:
             a, b = _ROTATION_DOTS[c]
-            a2, b1 = Rq @ ax[a], Rp @ ax[b]
-            F[r] = a2 @ b1
+            a2, b1 = np.einsum("hij,hj->hi", Rq, ax[a]), np.einsum("hij,hj->hi", Rp, ax[b])
+            F[:, r] = np.einsum("hi,hi->h", a2, b1)
             if jacobian:
                 g = np.cross(a2, b1)              # d(a2.b1) = (omega_q - omega_p).(a2 x b1)
-                J[r, 0:3], J[r, 6:9] = -g, g
+                J[:, r, 0:3], J[:, r, 6:9] = -g, g
             r += 1
         locked = self.translation_rows
         if len(locked) == 3:
-            F[r:r + 3] = d
+            F[:, r:r + 3] = d
             if jacobian:
-                J[r:r + 3, 0:3], J[r:r + 3, 3:6] = skew(p1), -np.eye(3)
-                J[r:r + 3, 6:9], J[r:r + 3, 9:12] = -skew(p2), np.eye(3)
+                J[:, r:r + 3, 0:3], J[:, r:r + 3, 3:6] = skew(p1), -np.eye(3)
+                J[:, r:r + 3, 6:9], J[:, r:r + 3, 9:12] = -skew(p2), np.eye(3)
             return F, J
         for c in locked:
-            e = Rp @ ax[_TRANSLATION_AXES[c]]
-            F[r] = d @ e
+            e = np.einsum("hij,hj->hi", Rp, ax[_TRANSLATION_AXES[c]])
+            F[:, r] = np.einsum("hi,hi->h", d, e)
             if jacobian:
                 # d(d.e) = (w_q + om_q x p2 - w_p - om_p x p1).e + d.(om_p x e)
-                J[r, 0:3], J[r, 3:6] = -np.cross(p1, e) + np.cross(e, d), -e
-                J[r, 6:9], J[r, 9:12] = np.cross(p2, e), e
+                J[:, r, 0:3], J[:, r, 3:6] = -np.cross(p1, e) + np.cross(e, d), -e
+                J[:, r, 6:9], J[:, r, 9:12] = np.cross(p2, e), e
             r += 1
         return F, J
 

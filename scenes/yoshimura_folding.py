@@ -31,7 +31,8 @@ from chrono_origami.patterns import yoshimura
 
 def analyse(prob, args):
     hist = fold.fold(prob, engines.resolve(args.engine), args.frame_interval, from_singular=True,
-                     chrono_start=args.chrono_start, progress=not args.quiet)
+                     chrono_start=args.chrono_start, progress=False if args.quiet else None,
+                     linalg=args.linalg)
     X = hist.final
     T = yoshimura.TABLE4_VERTICES
     R, d = best_rigid_alignment(X, T)

@@ -4,6 +4,7 @@ import os
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from chrono_origami import analysis, foldfile
 from chrono_origami.errors import OrigamiError, SolverError, StructureError
@@ -61,6 +62,7 @@ def test_jacobian_is_the_derivative_of_the_constraint_functions(kind):
     rng = np.random.default_rng(2)
     R, u = exp_update(*C.start(), 0.2 * rng.standard_normal((C.n_bodies, 6)))   # inconsistent state
     F, J, Ft = C.evaluate(R, u, 1.3)
+    assert sp.isspmatrix_csr(J) and J.shape == (C.n_rows, C.n_cols)
     h = 1e-6
     for _ in range(3):
         v = rng.standard_normal(C.n_cols)
@@ -80,7 +82,7 @@ def test_hinge_rows_span_the_papers_door_operator_at_a_consistent_state():
     prob = FoldProblem(st, [Drive(0, rate=0.0)], (), 1.0)
     C = FoldConstraints(prob)
     _, J, _ = C.evaluate(*C.start(), 0.0)
-    ours = J[:C.n_hinge_rows]
+    ours = J[:C.n_hinge_rows].toarray()
     paper = assemble(st).Cs.toarray()
     # same row space: each set is reproduced by least squares from the other (scaled units in both)
     for A, B in ((ours, paper), (paper, ours)):

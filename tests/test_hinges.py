@@ -11,6 +11,7 @@ and crease springs. The Chrono parts skip without PyChrono.
 """
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from chrono_origami import engines, foldfile, hinges
 from chrono_origami.errors import StructureError
@@ -304,6 +305,7 @@ def test_fold_constraints_and_drives_follow_the_kind():
     rng = np.random.default_rng(3)
     R, u = exp_update(*C.start(), 0.2 * rng.standard_normal((2, 6)))
     F, J, _ = C.evaluate(R, u, 0.7)
+    assert sp.isspmatrix_csr(J)
     h = 1e-6
     for _ in range(3):
         v = rng.standard_normal(12)

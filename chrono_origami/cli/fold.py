@@ -30,6 +30,7 @@ from ..errors import OrigamiError
 from ..folding.problem import (Drive, FoldProblem, along, assignment_from_fold, blocked, fixed, in_plane,
                                parse_hinges, parse_vertices)
 from . import app, inputs
+from .static import linalg_option
 
 
 def output_options(ap):
@@ -41,7 +42,8 @@ def output_options(ap):
     ap.add_argument("--png-renderer", choices=("matplotlib", "irrlicht"), default="matplotlib",
                     help="renderer of --png-frames (default matplotlib; irrlicht needs PyChrono and a display)")
     ap.add_argument("--viz", action="store_true", help="play the fold in Chrono's Irrlicht viewer (loops until closed)")
-    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    ap.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only on a terminal anyway)")
+    linalg_option(ap)
     return ap
 
 
@@ -100,22 +102,25 @@ def build_problem(structure, args):
     return FoldProblem(structure, drives, paths, args.time)
 
 
-def fold(problem, engine, frame_interval, from_singular=False, chrono_start=None, assignment=None, progress=True):
+def fold(problem, engine, frame_interval, from_singular=False, chrono_start=None, assignment=None, progress=None,
+         linalg="auto"):
     """The fold history of ``problem`` with the chosen engine (a :class:`~chrono_origami.folding.FoldHistory`).
 
     ``from_singular``: leave a singular start, on the branch of ``assignment``
     when given; with the chrono engine the reference engine takes the fold to
-    ``chrono_start`` (s) and Chrono folds on from there.
+    ``chrono_start`` (s) and Chrono folds on from there. ``progress``: True,
+    False or None (only on a terminal); ``linalg``: "auto", "dense" or
+    "sparse" (``folding.newton.fold``).
     """
     if engine == "chrono":
         from ..folding.chrono_fold import fold as chrono_fold, regular_start
 
-        start = regular_start(problem, chrono_start, assignment) if from_singular else None
-        return chrono_fold(problem, frame_interval=frame_interval, progress=progress, start=start)
+        start = regular_start(problem, chrono_start, assignment, linalg) if from_singular else None
+        return chrono_fold(problem, frame_interval=frame_interval, progress=progress, start=start, linalg=linalg)
     from ..folding.newton import fold as reference_fold
 
     return reference_fold(problem, frame_interval=frame_interval, allow_singular_start=from_singular,
-                          assignment=assignment, progress=progress)
+                          assignment=assignment, progress=progress, linalg=linalg)
 
 
 def write(hist, args, out=None):
@@ -157,7 +162,7 @@ def run(structure, args, out=None):
         assignment = assignment_from_fold(structure.pattern, notes["edges_assignment"])
     engine = engines.resolve(args.engine)
     hist = fold(prob, engine, args.time / max(args.frames, 1), args.from_singular, args.time / 200, assignment,
-                progress=not args.quiet)
+                progress=False if args.quiet else None, linalg=args.linalg)
     print(f"{prob.name}: folded for {args.time:g} s ({engine} engine), {len(hist.steps)} steps, largest constraint "
           f"residual {hist.max_residual:.2e} (scaled), smallest sigma ratio {min(hist.sigma_ratios):.2e}", file=out)
     for note in hist.notes:

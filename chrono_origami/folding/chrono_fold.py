@@ -31,9 +31,11 @@ positions, as in the reference engine; from t0 on Chrono folds alone.
 """
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..errors import ChronoUnavailable, SolverError
 from .history import FoldHistory
+from .jacobian import Jacobian
 from ..progress import Progress
 from .newton import SINGULAR_RTOL
 from .problem import SingularConfigurationError
@@ -134,28 +136,25 @@ class ChronoFold:
             raise RuntimeError(f"ChronoFold knows {len(out)} links, the system has {n}")
         return out
 
-    def sigma_ratio(self):
-        Cq = chan.constraint_jacobian(self.built.system).toarray()
-        m, n = Cq.shape
-        if m < n:
-            return 0.0
-        # scale the translational columns by L, as the reference does
-        s = np.linalg.svd(Cq * _column_scale(n, self.L), compute_uv=False)
-        return float(s[n - 1] / s[0])
+    def sigma_ratio(self, method="auto"):
+        """sigma_min / sigma_max of Chrono's Cq, translational columns scaled by L as in the reference engine
+        (``folding.jacobian``: dense SVD or the sparse estimate, by ``method``)."""
+        Cq = chan.constraint_jacobian(self.built.system).tocsr()
+        return Jacobian(Cq @ sp.diags(_column_scale(Cq.shape[1], self.L)), method).sigma_ratio()
 
 
 def _column_scale(n, L):
+    """L on the translational columns (the first 3 of each body's 6), 1 on the rotational ones."""
     sc = np.ones(n)
-    for i in range(0, n, 6):
-        sc[i:i + 3] = L
+    sc.reshape(-1, 6)[:, :3] = L
     return sc
 
 
-def regular_start(problem, time, assignment=None):
+def regular_start(problem, time, assignment=None, linalg="auto"):
     """(time, vertices): the reference engine's configuration at ``time`` (s), one step from a singular start.
 
-    ``assignment`` as in :func:`.newton.fold` (the branch to leave the start
-    on); without it the minimum-norm tangent. Give it to :func:`fold` as ``start``.
+    ``assignment`` and ``linalg`` as in :func:`.newton.fold` (the branch to
+    leave the start on; without it the minimum-norm tangent). Give it to :func:`fold` as ``start``.
     """
     from dataclasses import replace
 
@@ -167,7 +166,8 @@ def regular_start(problem, time, assignment=None):
                           f"(0, {problem.duration:g}) s, got {time:g}")
     # one step to ``time`` (halved only if Newton needs it), as the reference engine's first step of the fold
     hist = reference_fold(replace(problem, duration=time), frame_interval=time, dt=time, dt_max=time,
-                          allow_singular_start=True, assignment=assignment)
+                          allow_singular_start=True, assignment=assignment,
+                          linalg=linalg)
     return time, hist.final
 
 
@@ -182,14 +182,16 @@ def _positive(name, value):
     return x
 
 
-def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rtol=SINGULAR_RTOL, progress=False,
-         log=None, max_iterations=30, start=None):
+def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rtol=SINGULAR_RTOL, progress=None,
+         log=None, max_iterations=30, start=None, linalg="auto"):
     """Fold ``problem`` in Chrono; returns a :class:`~.history.FoldHistory` (``engine="chrono"``).
 
     Fixed steps ``dt`` (default duration/200, shortened to hit the frame times).
     ``start``: (t0, vertices), a regular configuration of the fold at time t0
     (:func:`regular_start`) to begin from instead of the pattern at time 0;
     the frames are then t0 and the multiples of ``frame_interval`` after it.
+    ``progress``: True, False or None (only on a terminal); ``linalg``: the
+    sigma ratio's linear algebra, as in :func:`.newton.fold`.
     """
     T = float(problem.duration)
     frame_interval = T / 20 if frame_interval is None else _positive("frame_interval", frame_interval)
@@ -210,7 +212,7 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
     sys_.SetChTime(t)
     rep = chan.assemble(cf.built, abstol_residual=1e-14)
     res, name = cf.residual()
-    ratio = cf.sigma_ratio()
+    ratio = cf.sigma_ratio(linalg)
     hist.record(t, cf.vertices(), cf.drive_values(), res, ratio)
     if res > tol:
         raise SolverError(f"{problem.name}: Chrono's assembly of the start did not converge at t = {t:g} s "
@@ -246,7 +248,7 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
                 bar.close()
                 raise SolverError(f"{problem.name}: Chrono's assembly did not converge at t = {t + h:.6g} s "
                                   f"(largest violation {res:.3g} in {name})")
-            ratio = cf.sigma_ratio()
+            ratio = cf.sigma_ratio(linalg)
             t += h
             hist.steps.append((t, h, 0, res, ratio))
             if log:

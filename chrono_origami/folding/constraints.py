@@ -29,13 +29,29 @@ At a consistent configuration the rows of door and sliding hinges are the
 paper's operators (eqs. 4, 6).
 """
 import numpy as np
+import scipy.sparse as sp
 
 from ..geometry import skew
 from ..reference.model import hinge_geometry
 
 
+def _rot(R, x):
+    """R_i x_i for stacks R (k, 3, 3), x (k, 3)."""
+    return np.einsum("kij,kj->ki", R, x)
+
+
+def _dot(a, b):
+    return np.einsum("ki,ki->k", a, b)
+
+
 class FoldConstraints:
-    """Constraint functions and Jacobian of a :class:`~.problem.FoldProblem`."""
+    """Constraint functions and sparse Jacobian of a :class:`~.problem.FoldProblem`.
+
+    Rows: the hinges in order (``HingeKind.residual``'s rows), the drives in
+    the problem's order, the vertex-path directions, then panel 1's six rows
+    when no vertex path is given. Every row kind is evaluated for all its
+    rows at once; J is assembled as CSR on a sparsity pattern fixed here.
+    """
 
     def __init__(self, problem):
         self.problem = problem
@@ -50,126 +66,185 @@ class FoldConstraints:
             t, m, n, mid, _, _ = hinge_geometry(pat, h)
             p, q = pat.hinges[h].panels
             self.hinges.append((h, p, q, t, m, n, (mid - self.x0) / self.L, kind))
+        nh = len(self.hinges)
+        self.hp = np.array([hh[1] for hh in self.hinges], int)
+        self.hq = np.array([hh[2] for hh in self.hinges], int)
+        self.ht, self.hm, self.hn, self.hP = (np.array([hh[k] for hh in self.hinges], float).reshape(nh, 3)
+                                              for k in (3, 4, 5, 6))
         self.rows = []     # (label, start row, stop row)
+        starts = np.zeros(nh, int)
         r = 0
         for (h, *_rest, kind) in self.hinges:
             self.rows.append((f"hinge {h + 1}", r, r + kind.n_rows))
+            starts[h] = r
             r += kind.n_rows
         self.n_hinge_rows = r
+        # hinges grouped by kind: (kind, hinge indices, their first rows)
+        self.kind_groups = []
+        for name in dict.fromkeys(k.name for k in problem.structure.kinds):
+            idx = np.array([h for h, k in enumerate(problem.structure.kinds) if k.name == name], int)
+            self.kind_groups.append((problem.structure.kinds[idx[0]], idx, starts[idx]))
         self.drive_rows = []
         for d in problem.drives:
             self.rows.append((f"drive of hinge {d.hinge + 1}", r, r + 1))
             self.drive_rows.append(r)
             r += 1
+        T = problem.duration
+        drives = problem.drives
+        self.drive_hinge = np.array([d.hinge for d in drives], int)
+        self.drive_row = np.array(self.drive_rows, int)
+        self.drive_speed = np.array([d.speed(T) for d in drives], float)   # value(t) = speed t
+        self.drive_slide = np.array([d.kind == "slide" for d in drives], bool)
         self.paths = []
+        path_rows = []     # per held direction: (row, vertex, panel, e)
         for vp in problem.paths:
             D = np.asarray(vp.directions, float)
             self.paths.append((vp.vertex, vp.panel, D, self.Xs[vp.vertex].copy()))
             self.rows.append((f"vertex {vp.vertex + 1} ({vp.label or 'held'})", r, r + len(D)))
+            path_rows += [(r + k, vp.vertex, vp.panel, e) for k, e in enumerate(D)]
             r += len(D)
+        self.path_row = np.array([x[0] for x in path_rows], int)
+        self.path_vertex = np.array([x[1] for x in path_rows], int)
+        self.path_panel = np.array([x[2] for x in path_rows], int)
+        self.path_dir = np.array([x[3] for x in path_rows], float).reshape(-1, 3)
         self.hold_first_panel = not problem.paths
+        self.hold_row = r
         if self.hold_first_panel:
             self.rows.append(("panel 1 held", r, r + 6))
             r += 6
         self.n_rows = r
         self.n_cols = 6 * self.n_bodies
+        # vertex copies: (vertex, panel) for every panel holding each vertex
+        pairs = [(v, p) for v, ps in enumerate(pat.vertex_panels) for p in ps]
+        self.copy_vertex = np.array([x[0] for x in pairs], int)
+        self.copy_panel = np.array([x[1] for x in pairs], int)
+        self.copies = np.bincount(self.copy_vertex, minlength=len(self.Xs)).astype(float)
+        self._pattern()
+
+    # ------------------------------------------------------------------ sparsity
+    def _pattern(self):
+        """Row and column of every Jacobian entry, in the order :meth:`evaluate` computes them, and the CSR map."""
+        rows, cols = [], []
+        six = np.arange(6)
+        for kind, idx, r0 in self.kind_groups:
+            k = kind.n_rows
+            c = np.concatenate([6 * self.hp[idx, None] + six, 6 * self.hq[idx, None] + six], axis=1)  # (H, 12)
+            rows.append(np.broadcast_to(r0[:, None, None] + np.arange(k)[None, :, None], (len(idx), k, 12)).ravel())
+            cols.append(np.broadcast_to(c[:, None, :], (len(idx), k, 12)).ravel())
+        p, q = self.hp[self.drive_hinge], self.hq[self.drive_hinge]
+        rows.append(np.repeat(self.drive_row, 12))
+        cols.append(np.concatenate([6 * p[:, None] + six, 6 * q[:, None] + six], axis=1).ravel())
+        rows.append(np.repeat(self.path_row, 6))
+        cols.append((6 * self.path_panel[:, None] + six).ravel())
+        if self.hold_first_panel:
+            r = self.hold_row
+            rows.append(np.concatenate([np.repeat(r + np.arange(3), 3), np.repeat(r + 3 + np.arange(3), 6)]))
+            cols.append(np.concatenate([np.tile(np.arange(3), 3), np.tile(six, 3)]))
+        rows, cols = np.concatenate(rows), np.concatenate(cols)
+        self._order = np.lexsort((cols, rows))
+        self._indices = cols[self._order].astype(np.int32)
+        self._indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=self.n_rows))]).astype(np.int32)
 
     # ------------------------------------------------------------------ state
     def start(self):
         """Identity poses: (R (N,3,3), u (N,3))."""
         return np.repeat(np.eye(3)[None], self.n_bodies, axis=0), np.zeros((self.n_bodies, 3))
 
+    def _copies(self, R, u):
+        """Every panel's copy of every vertex it holds (scaled)."""
+        v, p = self.copy_vertex, self.copy_panel
+        return _rot(R[p], self.Xs[v]) + u[p]
+
+    def _mean_copies(self, Y):
+        return np.column_stack([np.bincount(self.copy_vertex, Y[:, k], len(self.Xs)) for k in range(3)]) \
+            / self.copies[:, None]
+
     def vertices(self, R, u):
         """Vertex positions (V x 3, global frame, length units): mean over the panels holding each vertex."""
-        pat = self.problem.pattern
-        out = np.zeros_like(self.Xs)
-        for v, ps in enumerate(pat.vertex_panels):
-            out[v] = np.mean([R[p] @ self.Xs[v] + u[p] for p in ps], axis=0)
-        return out * self.L + self.x0
+        return self._mean_copies(self._copies(R, u)) * self.L + self.x0
 
     def vertex_spread(self, R, u):
         """Largest distance (length units) between the copies of a vertex carried by its panels."""
-        pat = self.problem.pattern
-        worst = 0.0
-        for v, ps in enumerate(pat.vertex_panels):
-            P = np.array([R[p] @ self.Xs[v] + u[p] for p in ps])
-            worst = max(worst, float(np.linalg.norm(P - P.mean(0), axis=1).max()))
-        return worst * self.L
+        Y = self._copies(R, u)
+        M = self._mean_copies(Y)
+        return float(np.linalg.norm(Y - M[self.copy_vertex], axis=1).max(initial=0.0)) * self.L
+
+    def _drive_terms(self, R, u):
+        """(p1, p2, t1, a, b) of every drive: hinge midpoints on p and q, axis, n on p and q (scaled, global)."""
+        h = self.drive_hinge
+        p, q = self.hp[h], self.hq[h]
+        Rp, Rq = R[p], R[q]
+        P = self.hP[h]
+        return (_rot(Rp, P) + u[p], _rot(Rq, P) + u[q], _rot(Rp, self.ht[h]), _rot(Rp, self.hn[h]),
+                _rot(Rq, self.hn[h]))
 
     def drive_values(self, R, u):
         """Current relative angle (rad) or slide (length) of every driven hinge, from the start."""
-        out = []
-        H = {h[0]: h for h in self.hinges}
-        for d in self.problem.drives:
-            h, p, q, t, m, n, P, _ = H[d.hinge]
-            t1 = R[p] @ t
-            if d.kind == "slide":
-                out.append(float(((R[q] @ P + u[q]) - (R[p] @ P + u[p])) @ t1) * self.L)
-            else:
-                a, b = R[p] @ n, R[q] @ n
-                out.append(float(np.arctan2(np.cross(a, b) @ t1, a @ b)))
-        return np.array(out)
+        p1, p2, t1, a, b = self._drive_terms(R, u)
+        angle = np.arctan2(_dot(np.cross(a, b), t1), _dot(a, b))
+        return np.where(self.drive_slide, _dot(p2 - p1, t1) * self.L, angle)
 
     # --------------------------------------------------------- F and Jacobian
     def evaluate(self, R, u, time, jacobian=True):
-        """(F, J, dF/dt): residuals (n_rows), Jacobian (n_rows x 6N) and time derivative at ``time`` (s)."""
+        """(F, J, dF/dt) at ``time`` (s): residuals (n_rows), Jacobian (n_rows x 6N, CSR) and time derivative."""
         F = np.zeros(self.n_rows)
-        J = np.zeros((self.n_rows, self.n_cols)) if jacobian else None
         Ft = np.zeros(self.n_rows)
-        r = 0
-        for (h, p, q, t, m, n, P, kind) in self.hinges:
-            k = kind.n_rows
-            F[r:r + k], Jh = kind.residual(R[p], u[p], R[q], u[q], (t, m, n), P, jacobian)
+        data = []
+        for kind, idx, r0 in self.kind_groups:
+            p, q = self.hp[idx], self.hq[idx]
+            Fh, Jh = kind.residuals(R[p], u[p], R[q], u[q], (self.ht[idx], self.hm[idx], self.hn[idx]),
+                                    self.hP[idx], jacobian)
+            F[r0[:, None] + np.arange(kind.n_rows)] = Fh
             if jacobian:
-                J[r:r + k, 6 * p:6 * p + 6] = Jh[:, :6]
-                J[r:r + k, 6 * q:6 * q + 6] = Jh[:, 6:]
-            r += k
-        H = {hh[0]: hh for hh in self.hinges}
-        T = self.problem.duration
-        for dr in self.problem.drives:
-            h, p, q, t, m, n, P, _ = H[dr.hinge]
-            t1 = R[p] @ t
-            if dr.kind == "slide":
-                p1, p2 = R[p] @ P + u[p], R[q] @ P + u[q]
-                d = p2 - p1
-                F[r] = d @ t1 - dr.value(time, T) / self.L
-                Ft[r] = -dr.speed(T) / self.L
-                if jacobian:
-                    J[r, 6 * p:6 * p + 3] = -np.cross(p1, t1) + np.cross(t1, d)
-                    J[r, 6 * p + 3:6 * p + 6] = -t1
-                    J[r, 6 * q:6 * q + 3] = np.cross(p2, t1)
-                    J[r, 6 * q + 3:6 * q + 6] = t1
-            else:
-                th = dr.value(time, T)
-                a, b = R[p] @ n, R[q] @ n
-                s, k = np.cross(a, b) @ t1, a @ b
-                c, sn = np.cos(th), np.sin(th)
-                F[r] = s * c - k * sn
-                Ft[r] = -(s * sn + k * c) * dr.speed(T)
-                if jacobian:
-                    g = c * (k * t1 - (b @ t1) * a) - sn * np.cross(b, a)
-                    J[r, 6 * p:6 * p + 3] = -g
-                    J[r, 6 * q:6 * q + 3] = g
-            r += 1
-        for (v, p, D, x_start) in self.paths:
-            x = R[p] @ self.Xs[v] + u[p]
-            k = len(D)
-            F[r:r + k] = D @ (x - x_start)
-            if jacobian:
-                J[r:r + k, 6 * p:6 * p + 3] = np.cross(x, D)   # rows (x x e)
-                J[r:r + k, 6 * p + 3:6 * p + 6] = D
-            r += k
+                data.append(Jh.ravel())
+        # drives: rotation sin(phi - theta) = 0, slide (p2 - p1).t1 - s / L = 0 (module doc)
+        sl = self.drive_slide
+        p1, p2, t1, a, b = self._drive_terms(R, u)
+        d = p2 - p1
+        val = self.drive_speed * time
+        c, sn = np.cos(val), np.sin(val)
+        s, k = _dot(np.cross(a, b), t1), _dot(a, b)
+        F[self.drive_row] = np.where(sl, _dot(d, t1) - val / self.L, s * c - k * sn)
+        Ft[self.drive_row] = np.where(sl, -self.drive_speed / self.L, -(s * sn + k * c) * self.drive_speed)
+        if jacobian:
+            g = c[:, None] * (k[:, None] * t1 - _dot(b, t1)[:, None] * a) - sn[:, None] * np.cross(b, a)
+            Jd = np.zeros((len(sl), 12))
+            Jd[:, 0:3] = np.where(sl[:, None], -np.cross(p1, t1) + np.cross(t1, d), -g)
+            Jd[:, 3:6] = np.where(sl[:, None], -t1, 0.0)
+            Jd[:, 6:9] = np.where(sl[:, None], np.cross(p2, t1), g)
+            Jd[:, 9:12] = np.where(sl[:, None], t1, 0.0)
+            data.append(Jd.ravel())
+        # vertex paths: (x - x_start).e = 0
+        p, e = self.path_panel, self.path_dir
+        Xv = self.Xs[self.path_vertex]
+        x = _rot(R[p], Xv) + u[p]
+        F[self.path_row] = _dot(x - Xv, e)
+        if jacobian:
+            data.append(np.concatenate([np.cross(x, e), e], axis=1).ravel())   # rows (x x e, e)
         if self.hold_first_panel:
             # rotation vector of R_0 (small-angle form is enough near the solution) and u_0
+            r = self.hold_row
             A = R[0]
             F[r:r + 3] = 0.5 * np.array([A[2, 1] - A[1, 2], A[0, 2] - A[2, 0], A[1, 0] - A[0, 1]])
             F[r + 3:r + 6] = u[0]
             if jacobian:
-                J[r:r + 3, 0:3] = 0.5 * (np.trace(A) * np.eye(3) - A)
-                J[r + 3:r + 6, 0:3] = -skew(u[0])
-                J[r + 3:r + 6, 3:6] = np.eye(3)
-            r += 6
+                data.append(np.concatenate([(0.5 * (np.trace(A) * np.eye(3) - A)).ravel(),
+                                            np.hstack([-skew(u[0]), np.eye(3)]).ravel()]))
+        if not jacobian:
+            return F, None, Ft
+        data = np.concatenate(data)[self._order]
+        J = sp.csr_matrix((data, self._indices, self._indptr), shape=(self.n_rows, self.n_cols))
+        J.has_sorted_indices = True
         return F, J, Ft
+
+    def hinge_rate_operator(self, R):
+        """Sparse (hinges x 6N) operator giving each hinge's relative angular rate (rad/s) about its axis t_1."""
+        tt = _rot(R[self.hp], self.ht)
+        nh = len(self.hp)
+        rows = np.repeat(np.arange(nh), 6)
+        cols = np.concatenate([6 * self.hq[:, None] + np.arange(3), 6 * self.hp[:, None] + np.arange(3)], 1).ravel()
+        vals = np.concatenate([tt, -tt], axis=1).ravel()
+        return sp.csr_matrix((vals, (rows, cols)), shape=(nh, self.n_cols))
 
     def row_label(self, row):
         for label, a, b in self.rows:

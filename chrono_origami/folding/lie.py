@@ -19,29 +19,33 @@ _SMALL = 1e-6
 
 def exp_se3(omega, w):
     """(R, u) = exp((omega, w)), eqs. (17)-(19); omega in rad, w in length units."""
+    R, u = exp_se3_many(np.asarray(omega, float)[None], np.asarray(w, float)[None])
+    return R[0], u[0]
+
+
+def exp_se3_many(omega, w):
+    """:func:`exp_se3` of N algebra elements at once: omega, w (N, 3) -> R (N, 3, 3), u (N, 3)."""
     omega = np.asarray(omega, float)
     w = np.asarray(w, float)
-    th = float(np.linalg.norm(omega))
+    th = np.linalg.norm(omega, axis=1)
     W = skew(omega)
     W2 = W @ W
-    if th < _SMALL:
-        a, b, c = 1.0 - th * th / 6.0, 0.5 - th * th / 24.0, 1.0 / 6.0 - th * th / 120.0
-    else:
-        a, b, c = np.sin(th) / th, (1.0 - np.cos(th)) / th ** 2, (1.0 - np.sin(th) / th) / th ** 2
-    R = np.eye(3) + a * W + b * W2          # eq. (17), with W of unit axis times theta
-    A = np.eye(3) + b * W + c * W2          # eq. (19)
-    return R, A @ w                          # eq. (18)
+    small = th < _SMALL
+    ts = np.where(small, 1.0, th)
+    a = np.where(small, 1.0 - th * th / 6.0, np.sin(ts) / ts)
+    b = np.where(small, 0.5 - th * th / 24.0, (1.0 - np.cos(ts)) / ts ** 2)
+    c = np.where(small, 1.0 / 6.0 - th * th / 120.0, (1.0 - np.sin(ts) / ts) / ts ** 2)
+    eye = np.eye(3)
+    R = eye + a[:, None, None] * W + b[:, None, None] * W2          # eq. (17), with W of unit axis times theta
+    A = eye + b[:, None, None] * W + c[:, None, None] * W2          # eq. (19)
+    return R, np.einsum("nij,nj->ni", A, w)                          # eq. (18)
 
 
 def exp_update(R, u, delta):
     """Left update g_i <- exp(delta_i) g_i for every body (eq. 33); delta is (N, 6) = (omega_i, w_i)."""
-    R_new = np.empty_like(R)
-    u_new = np.empty_like(u)
-    for i, d in enumerate(np.asarray(delta, float).reshape(-1, 6)):
-        E, v = exp_se3(d[:3], d[3:])
-        R_new[i] = E @ R[i]
-        u_new[i] = E @ u[i] + v
-    return R_new, u_new
+    d = np.asarray(delta, float).reshape(-1, 6)
+    E, v = exp_se3_many(d[:, :3], d[:, 3:])
+    return E @ R, np.einsum("nij,nj->ni", E, u) + v
 
 
 def reorthonormalize(R):

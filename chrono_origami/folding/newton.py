@@ -21,13 +21,23 @@ below ``singular_rtol`` (or when the step has to shrink below ``dt_min``
 while the ratio is small) the fold stops with
 :class:`~.problem.SingularConfigurationError` instead of letting Newton jump
 to another branch.
+
+Linear algebra (``linalg="auto"|"dense"|"sparse"``, one switch,
+``linalg.choose_method`` on J's shape): J is sparse (``FoldConstraints``);
+"dense" forms it and uses LAPACK, "sparse" factors it by SuiteSparseQR and
+never forms a dense whole-structure matrix (see ``folding.jacobian``). One
+factor per state serves its solves: each Newton iterate's, and at an accepted
+state both its sigma ratio and the predictor of the next step.
 """
 import numpy as np
 
+from .. import linalg as _linalg
 from ..errors import SolverError
 from ..progress import Progress
+from ..sparseqr import NULLITY_LIMIT, NullityLimitError
 from .constraints import FoldConstraints
 from .history import FoldHistory
+from .jacobian import Jacobian
 from .lie import exp_update, reorthonormalize
 from .problem import SingularConfigurationError
 
@@ -39,27 +49,13 @@ SINGULAR_RTOL = 1e-7
 NEAR_SINGULAR_RTOL = 1e-3
 
 
-def lstsq(J, r):
-    """Minimum-norm least-squares solution of J x = r."""
-    return np.linalg.lstsq(J, r, rcond=1e-12)[0]
-
-
-def sigma_ratio(J):
-    """sigma_{6N} / sigma_1 of J (0 when J has fewer rows than columns)."""
-    m, n = J.shape
-    s = np.linalg.svd(J, compute_uv=False)
-    if m < n or s[0] == 0:
-        return 0.0
-    return float(s[n - 1] / s[0])
-
-
-def newton(C, R, u, time, tol=TOL, max_iter=12):
+def newton(C, R, u, time, tol=TOL, max_iter=12, method="auto"):
     """Newton-Raphson on the Lie group at fixed ``time``: returns (R, u, iterations, max|F|, converged)."""
     F, J, _ = C.evaluate(R, u, time)
     res = np.abs(F).max()
     it = 0
     while res > tol and it < max_iter:
-        delta = lstsq(J, -F)
+        delta = Jacobian(J, method).solve(-F)
         R, u = exp_update(R, u, delta.reshape(-1, 6))
         F, J, _ = C.evaluate(R, u, time)
         new = np.abs(F).max()
@@ -70,21 +66,17 @@ def newton(C, R, u, time, tol=TOL, max_iter=12):
     return R, u, it, res, res <= tol
 
 
-def _describe_free(C, J, k=3):
-    """Which panels move in the free directions of J (a short text)."""
-    _, s, Vt = np.linalg.svd(J)
-    n = J.shape[1]
-    free = Vt[len(s[s > SINGULAR_RTOL * s[0]]):] if J.shape[0] >= n else Vt[J.shape[0]:]
-    if len(free) == 0:
-        free = Vt[-1:]
-    v = free[0].reshape(-1, 6)
+def _describe_free(C, jac, k=3):
+    """Which panels move in a free direction of the :class:`~.jacobian.Jacobian` ``jac`` (a short text)."""
+    v = jac.free_motion(SINGULAR_RTOL).reshape(-1, 6)
     mag = np.linalg.norm(v, axis=1)
     panels = [int(p) + 1 for p in np.argsort(-mag)[:k] if mag[p] > 1e-6 * mag.max()]
     return f"a free motion moves panels {panels} most"
 
 
 def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TOL,
-         singular_rtol=SINGULAR_RTOL, allow_singular_start=False, assignment=None, progress=False, log=None):
+         singular_rtol=SINGULAR_RTOL, allow_singular_start=False, assignment=None, progress=None, log=None,
+         linalg="auto"):
     """Fold ``problem`` from its start configuration for ``problem.duration`` seconds.
 
     frame_interval : s between stored frames (default: duration / 20); the
@@ -98,13 +90,22 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
     assignment : {hinge: +1 or -1} (0-based hinges, the driven-angle sign
         convention; see :func:`assignment_from_fold` for FOLD's M/V): at a
         singular start, the folding branch to take (``start.branch_tangent``).
-    progress : draw a progress bar on stderr.
+    progress : progress bar on stderr: True, False, or None (default: only
+        when stderr is a terminal).
     log : callable(str) receiving one line per accepted step (time, step,
         iterations, residual, sigma ratio).
+    linalg : "auto", "dense" or "sparse": the linear algebra of the solves,
+        sigma ratios and rank checks (module doc); "auto" is dense up to
+        ``linalg.DENSE_LIMIT`` columns (6 per panel).
+
+    The start is singular when J has fewer rows than columns or its sigma
+    ratio is below ``linalg.RANK_RTOL``; its free directions are counted
+    under that tolerance (``linalg.null_space``).
 
     Returns a :class:`~.history.FoldHistory`.
     """
     C = FoldConstraints(problem)
+    method = _linalg.choose_method((C.n_rows, C.n_cols), linalg)
     T = float(problem.duration)
     frame_interval = T / 20 if frame_interval is None else float(frame_interval)
     if not frame_interval > 0:
@@ -124,16 +125,21 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
         worst = int(np.argmax(np.abs(F)))
         raise SolverError(f"{problem.name}: the start configuration does not satisfy the constraints "
                           f"({C.row_label(worst)}: residual {res0:.3g})")
-    if J.shape[0] < J.shape[1] or np.linalg.matrix_rank(J) < J.shape[1]:
-        n_free = J.shape[1] - np.linalg.matrix_rank(J)
+    jac = Jacobian(J, method)
+    ratio0 = jac.sigma_ratio()
+    if J.shape[0] < J.shape[1] or ratio0 < _linalg.RANK_RTOL:
         # free motions at the start: a singular start, or a fold that drives and holds too little
+        try:
+            n_free = max(_linalg.null_space(J, _linalg.RANK_RTOL, method).dim, 1)
+            free = f"{n_free} free direction(s)"
+        except NullityLimitError:
+            free = f"more than {NULLITY_LIMIT} free directions"
         msg = (f"{problem.name}: the start configuration is singular for this fold: the constraint Jacobian has "
-               f"{n_free} free direction(s) ({_describe_free(C, J)}); the drives and vertex holds do not "
+               f"{free} ({_describe_free(C, jac)}); the drives and vertex holds do not "
                f"determine the motion here")
         if not allow_singular_start:
             raise SingularConfigurationError(msg + " (pass allow_singular_start=True to leave it along the "
-                                             "minimum-norm tangent)", 0.0, C.vertices(R, u), hist,
-                                             sigma_ratio(J))
+                                             "minimum-norm tangent)", 0.0, C.vertices(R, u), hist, ratio0)
         hist.notes.append(msg)
         hist.singular_start = True
     start_tangent = None
@@ -145,19 +151,19 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
             if not 0 <= h < len(signs):
                 raise SolverError(f"assignment names hinge {h + 1}, which does not exist (1..{len(signs)})")
             signs[h] = np.sign(sgn)
-        start_tangent = branch_tangent(C, R, u, signs)
-    hist.record(0.0, C.vertices(R, u), C.drive_values(R, u), res0, sigma_ratio(J), 0, 0.0)
+        start_tangent = branch_tangent(C, R, u, signs, method=method)
+    hist.record(0.0, C.vertices(R, u), C.drive_values(R, u), res0, ratio0, 0, 0.0)
     bar = Progress(T, progress)
     t = 0.0
     fi = 0
-    last_ratio = sigma_ratio(J)
+    last_ratio = ratio0
     while t < T - 1e-12 * T:
         target = frame_times[fi]
         h = min(dt, target - t)
-        F, J, Ft = C.evaluate(R, u, t)
-        v = start_tangent if (start_tangent is not None and t == 0.0) else lstsq(J, -Ft)
+        F, _, Ft = C.evaluate(R, u, t, jacobian=False)   # J at (R, u, t) is jac's
+        v = start_tangent if (start_tangent is not None and t == 0.0) else jac.solve(-Ft)
         Rp, up = exp_update(R, u, (h * v).reshape(-1, 6))
-        Rn, un, it, res, ok = newton(C, Rp, up, t + h, tol)
+        Rn, un, it, res, ok = newton(C, Rp, up, t + h, tol, method=method)
         if ok:
             # the corrector must stay small beside the predictor: no jump to another branch
             jump = _distance(C, Rp, up, Rn, un)
@@ -173,7 +179,7 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
                     raise SingularConfigurationError(
                         f"{problem.name}: singular configuration at t = {t:.6g} s: the fold cannot continue on "
                         f"its branch (constraint Jacobian sigma_min/sigma_max = {last_ratio:.2e}, "
-                        f"{_describe_free(C, J)}); drive values {_fmt(problem, C.drive_values(R, u))}",
+                        f"{_describe_free(C, jac)}); drive values {_fmt(problem, C.drive_values(R, u))}",
                         t, verts, hist, last_ratio)
                 raise SolverError(f"{problem.name}: Newton did not converge at t = {t + h:.6g} s even with "
                                   f"step {h:.3g} s (residual {res:.3g}); the drives may be incompatible with the "
@@ -181,16 +187,17 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
             continue
         Rn = reorthonormalize(Rn)
         Fn, Jn, _ = C.evaluate(Rn, un, t + h)
-        ratio = sigma_ratio(Jn)
+        jac_n = Jacobian(Jn, method)
+        ratio = jac_n.sigma_ratio()
         if ratio < singular_rtol:
             bar.close()
             hist.record(t + h, C.vertices(Rn, un), C.drive_values(Rn, un), float(np.abs(Fn).max()), ratio, it, h)
             raise SingularConfigurationError(
                 f"{problem.name}: singular configuration at t = {t + h:.6g} s: the constraint Jacobian lost rank "
-                f"(sigma_min/sigma_max = {ratio:.2e} < {singular_rtol:g}; {_describe_free(C, Jn)}); "
+                f"(sigma_min/sigma_max = {ratio:.2e} < {singular_rtol:g}; {_describe_free(C, jac_n)}); "
                 f"stopping instead of continuing on an undetermined branch; drive values "
                 f"{_fmt(problem, C.drive_values(Rn, un))}", t + h, C.vertices(Rn, un), hist, ratio)
-        R, u, t = Rn, un, t + h
+        R, u, t, jac = Rn, un, t + h, jac_n
         last_ratio = ratio
         res = float(np.abs(Fn).max())
         hist.steps.append((t, h, it, res, ratio))

@@ -11,7 +11,10 @@ assignment's signs; the result must fold every assigned hinge in its sign.
 """
 import numpy as np
 
+from .. import linalg
 from ..errors import SolverError
+from ..sparseqr import NULLITY_LIMIT
+from .jacobian import Jacobian
 from .lie import exp_update
 
 #: relative singular value below which a direction of J counts as free
@@ -20,26 +23,28 @@ NULL_RTOL = 1e-9
 
 def hinge_rates(C, R, v):
     """Relative angular rate (rad/s) of every hinge for the body velocities v (6N)."""
-    V = v.reshape(-1, 6)
-    out = np.zeros(len(C.hinges))
-    for k, (h, p, q, t, m, n, P, sl) in enumerate(C.hinges):
-        out[k] = (V[q, :3] - V[p, :3]) @ (R[p] @ t)
-    return out
+    return C.hinge_rate_operator(R) @ v
 
 
-def branch_tangent(C, R, u, signs, time=0.0):
+def branch_tangent(C, R, u, signs, time=0.0, method="auto"):
     """Body velocity (6N) starting the folding branch whose hinge rates have the given ``signs``.
 
     signs : array over hinges of +1, -1 (the driven-angle convention of
-    ``problem``) or 0 (no preference).
+    ``problem``) or 0 (no preference). method : ``linalg.choose_method``'s;
+    both null spaces of J come from ``linalg.null_space`` (dense SVD, or the
+    sparse QR path, which resolves null spaces of up to
+    ``sparseqr.NULLITY_LIMIT`` dimensions).
     """
     F, J, Ft = C.evaluate(R, u, time)
     b = -Ft
-    U, s, Vt = np.linalg.svd(J)
-    rank = int(np.sum(s > NULL_RTOL * s[0]))
-    N = Vt[rank:].T
-    U0 = U[:, rank:]
-    v0 = np.linalg.lstsq(J, b, rcond=NULL_RTOL)[0]
+    ns = linalg.null_space(J, NULL_RTOL, method, left=True)
+    N, U0 = ns.basis, ns.left
+    if U0 is None:
+        raise SolverError(f"the singular start has more than {NULLITY_LIMIT} self-stress states; choosing its folding "
+                          "branch on the sparse path resolves at most that many (use a smaller pattern or "
+                          "linalg='dense')")
+    v0 = Jacobian(J, method).solve(b)
+    v0 = v0 - N @ (N.T @ v0)          # the minimum-norm solution: nothing along the null space
     signs = np.asarray(signs, float)
     if N.shape[1] == 0:
         return v0
@@ -53,11 +58,7 @@ def branch_tangent(C, R, u, signs, time=0.0):
         return U0.T @ ((Fp + Fm - 2 * F) / h ** 2)
 
     # start: the velocity whose hinge rates best follow the signs, at the drives' magnitude
-    Rv = np.zeros((len(C.hinges), C.n_cols))
-    for k, (hh, p, qq, t, m, n, P, sl) in enumerate(C.hinges):
-        tt = R[p] @ t
-        Rv[k, 6 * qq:6 * qq + 3] = tt
-        Rv[k, 6 * p:6 * p + 3] = -tt
+    Rv = C.hinge_rate_operator(R)
     rate = np.abs(Rv @ v0).max() or 1.0
     sel = signs != 0
     A = (Rv @ N)[sel]

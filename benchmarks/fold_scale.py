@@ -1,0 +1,123 @@
+"""Benchmark (not a test): folding Miura-ori patches of 100 to 10,000 panels, dense and sparse linear algebra.
+
+Each case is a square n x n all-door Miura-ori patch (``patterns.miura.miura_patch``,
+sector angle 60 deg) folded from 40 to 50 deg (the closed-form fold angle) by
+driving its first straight crease, panel 1 held, in ``--steps`` fixed steps
+(``folding.fold`` with dt = dt_max = duration / steps), each size and path in
+its own process, so its peak memory is its own.
+
+Columns: panels P; unknowns 6P; constraint rows; path (``linalg`` "dense": LAPACK
+on the formed Jacobian; "sparse": SuiteSparseQR, ``folding.jacobian``); Newton
+iterations per step; ``setup`` (structure, constraints, start check); time
+per step (predictor, Newton, sigma ratio of the accepted state); the largest
+vertex distance to the closed-form fold at 50 deg after the best rigid
+alignment; the smallest sigma ratio; peak resident memory of the process
+(``base``: after the imports and the structure, before the fold). Dense runs
+only up to ``--dense-max`` panels. Last, the exponent b of time per step ~
+P^b fitted on log-log over the sparse sizes from 1,000 panels up.
+
+    python3 benchmarks/fold_scale.py                    # up to 10,000 panels
+    python3 benchmarks/fold_scale.py --max-panels 3000 --dense-max 300
+"""
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+
+SIZES = (100, 300, 1000, 3000, 10000)
+
+
+def _peak_MB():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def one(panels, method, steps):
+    """Fold one patch in this process; print one JSON line."""
+    import numpy as np
+
+    from chrono_origami.folding import Drive, FoldProblem, fold
+    from chrono_origami.geometry import best_rigid_alignment
+    from chrono_origami.patterns import miura
+
+    n = max(2, round(panels ** 0.5))
+    t0 = time.perf_counter()
+    st = miura.miura_patch(n, n, fold_angle_deg=40.0)
+    prob = FoldProblem(st, [Drive(n - 1, angle=np.radians(10.0))], (), 1.0)
+    base = _peak_MB()
+    log = []
+    marks = []
+    t1 = time.perf_counter()
+
+    def mark(line):
+        marks.append(time.perf_counter())
+        log.append(line)
+
+    H = fold(prob, frame_interval=1.0, dt=1.0 / steps, dt_max=1.0 / steps, linalg=method, log=mark, progress=False)
+    t2 = time.perf_counter()
+    T = miura.miura_vertices(n, n, fold_angle_deg=50.0)
+    R, d = best_rigid_alignment(H.final, T)
+    err = float(np.linalg.norm(H.final @ R.T + d - T, axis=1).max())
+    from chrono_origami.folding.constraints import FoldConstraints
+
+    C = FoldConstraints(prob)
+    # setup: from the call to the first accepted step minus that step's share
+    per_step = (marks[-1] - marks[0]) / (len(marks) - 1) if len(marks) > 1 else (t2 - t1)
+    setup = (t1 - t0) + (marks[0] - t1) - per_step
+    print(json.dumps(dict(P=st.pattern.n_panels, unknowns=C.n_cols, rows=C.n_rows, path=method,
+                          newton=float(np.mean([s[2] for s in H.steps])), setup=setup, per_step=per_step,
+                          total=t2 - t0, error=err, ratio=float(min(H.sigma_ratios)), residual=H.max_residual,
+                          base_MB=base, peak_MB=_peak_MB())))
+
+
+def fit_exponent(points):
+    """Least-squares slope of log(time) on log(P) for (P, time) pairs, or None with fewer than two."""
+    import numpy as np
+
+    pts = [(p, t) for p, t in points if t and t > 0]
+    if len(pts) < 2:
+        return None
+    x, y = np.log([p for p, _ in pts]), np.log([t for _, t in pts])
+    return float(np.polyfit(x, y, 1)[0])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--max-panels", type=int, default=10000)
+    ap.add_argument("--dense-max", type=int, default=300, help="largest size folded on the dense path too")
+    ap.add_argument("--steps", type=int, default=4, help="fixed steps of the fold (default 4)")
+    ap.add_argument("--one", nargs=3, metavar=("PANELS", "PATH", "STEPS"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.one:
+        one(int(args.one[0]), args.one[1], int(args.one[2]))
+        return 0
+    cols = ("P", "unknowns", "rows", "path", "newton", "setup", "per_step", "error", "ratio", "residual",
+            "base_MB", "peak_MB")
+    print(" ".join(f"{c:>10}" for c in cols))
+    rows = []
+    for size in SIZES:
+        if size > args.max_panels:
+            continue
+        for method in ("dense", "sparse"):
+            if method == "dense" and size > args.dense_max:
+                continue
+            r = subprocess.run([sys.executable, __file__, "--one", str(size), method, str(args.steps)],
+                               capture_output=True, text=True)
+            if r.returncode:
+                print(f"{size} {method}: failed: {r.stderr.strip().splitlines()[-1:]}")
+                continue
+            row = json.loads(r.stdout.strip().splitlines()[-1])
+            rows.append(row)
+            print(" ".join(f"{row[c]:>10.3g}" if isinstance(row[c], float) else f"{row[c]!s:>10}" for c in cols),
+                  flush=True)
+    print("\nexponent b of time per step ~ P^b:")
+    for method, lo in (("sparse", 1000), ("dense", 0)):
+        b = fit_exponent([(r["P"], r["per_step"]) for r in rows if r["path"] == method and r["P"] >= lo])
+        if b is not None:
+            print(f"  {method:>6} (from {lo} panels): {b:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Folding on the sparse path: the same folds as the dense path, singularities at the same step, large Miura patches.
+
+The sparse path (``linalg="sparse"``) factors the constraint Jacobian by
+SuiteSparseQR and never forms it densely (``folding.jacobian``); every
+comparison here is against the dense path (LAPACK on the formed matrix) or a
+closed form (``patterns.miura``'s rigid fold).
+"""
+import io
+import sys
+
+import numpy as np
+import pytest
+
+from chrono_origami import linalg, sparseqr
+from chrono_origami.folding import Drive, FoldProblem, SingularConfigurationError, examples, fold
+from chrono_origami.folding.constraints import FoldConstraints
+from chrono_origami.folding.jacobian import Jacobian
+from chrono_origami.folding.lie import exp_update
+from chrono_origami.geometry import best_rigid_alignment
+from chrono_origami.patterns import miura, simple
+
+pytestmark = pytest.mark.skipif(not sparseqr.available(), reason="the sparse path needs pyspqr")
+
+
+def aligned_distance(X, T):
+    R, d = best_rigid_alignment(X, T)
+    return float(np.linalg.norm(X @ R.T + d - T, axis=1).max())
+
+
+def miura_fold(rows, cols, start_deg=40.0, end_deg=50.0):
+    """A rows x cols Miura-ori patch folded from start_deg to end_deg (closed-form fold angle, ``patterns.miura``).
+
+    The first straight crease (hinge rows - 1, between panels 1 and rows + 1)
+    is driven by end_deg - start_deg: the angle between the normals across a
+    straight crease is the relative rotation there; panel 1 is held.
+    """
+    st = miura.miura_patch(rows, cols, fold_angle_deg=start_deg)
+    return FoldProblem(st, [Drive(rows - 1, angle=np.radians(end_deg - start_deg))], (), 1.0)
+
+
+# ------------------------------------------------------------------ the linear algebra
+def test_sparse_least_squares_sigma_ratio_and_free_motion_match_lapack():
+    """At a regular state and at the singular flat Yoshimura start (one free direction, redundant rows)."""
+    C = FoldConstraints(examples.yoshimura_problem())
+    rng = np.random.default_rng(0)
+    for state in (exp_update(*C.start(), 0.05 * rng.standard_normal((C.n_bodies, 6))), C.start()):
+        F, J, Ft = C.evaluate(*state, 0.1)
+        dense, sparse = Jacobian(J, "dense"), Jacobian(J, "sparse")
+        assert (dense.method, sparse.method) == ("dense", "sparse")
+        for b in (-F, -Ft, rng.standard_normal(C.n_rows)):    # the last one inconsistent
+            xd, xs = dense.solve(b), sparse.solve(b)
+            assert np.abs(xd - xs).max() < 1e-11 * max(1.0, np.abs(xd).max())
+        rd, rs = dense.sigma_ratio(), sparse.sigma_ratio()
+        s = np.linalg.svd(J.toarray(), compute_uv=False)
+        assert rd == pytest.approx(s[-1] / s[0], rel=1e-12)
+        if rd > 1e-8:
+            assert rs == pytest.approx(rd, rel=1e-9)
+        else:                                   # singular: zero to round-off on both
+            assert rd < 1e-14 and rs < 1e-14
+        vd, vs = dense.free_motion(1e-7), sparse.free_motion(1e-7)
+        assert abs(vd @ vs) == pytest.approx(1.0, abs=1e-9)
+        assert np.linalg.norm(J @ vs) == pytest.approx(s[-1], rel=1e-6, abs=1e-15)
+
+
+def test_auto_chooses_by_size():
+    small = Jacobian(FoldConstraints(miura_fold(3, 3)).evaluate(*FoldConstraints(miura_fold(3, 3)).start(), 0.0)[1])
+    assert small.method == "dense"
+    C = FoldConstraints(miura_fold(16, 16))           # 256 panels: 1536 columns > DENSE_LIMIT
+    assert C.n_cols > linalg.DENSE_LIMIT and Jacobian(C.evaluate(*C.start(), 0.0)[1]).method == "sparse"
+
+
+# ------------------------------------------------------------------ the same folds on both paths
+@pytest.mark.parametrize("name", ["yoshimura", "miura cantilever", "square twist"])
+def test_folds_from_singular_starts_agree_on_both_paths(name):
+    """The paper's Yoshimura fold (minimum-norm tangent out of flat), the Miura cantilever and the square twist
+    (the assignment's branch out of flat): every stored frame within 1e-12 (1e-9 asked), the same steps."""
+    if name == "yoshimura":
+        prob, kw = examples.yoshimura_problem(), dict(frame_interval=100.0)
+    elif name == "miura cantilever":
+        prob, a = examples.miura_problem()
+        kw = dict(assignment=a)
+    else:
+        prob, a = examples.square_twist_problem(10.0)
+        kw = dict(assignment=a)
+    H = {m: fold(prob, allow_singular_start=True, linalg=m, **kw) for m in ("dense", "sparse")}
+    assert H["dense"].times == H["sparse"].times
+    assert [s[:3] for s in H["dense"].steps] == [s[:3] for s in H["sparse"].steps]
+    assert np.abs(np.array(H["dense"].vertices) - np.array(H["sparse"].vertices)).max() < 1e-12
+    assert H["sparse"].max_residual < 1e-12 and H["sparse"].singular_start
+    np.testing.assert_allclose(H["sparse"].sigma_ratios[1:], H["dense"].sigma_ratios[1:], rtol=1e-7)
+    if name == "miura cantilever":
+        assert aligned_distance(H["sparse"].final, miura.cantilever_vertices(fold_angle_deg=27.4)) < 1e-12
+    if name == "square twist":
+        assert aligned_distance(H["sparse"].final, simple.square_twist_folded(10.0).vertices) < 1e-12
+
+
+def test_miura_patch_folds_alike_on_both_paths_and_to_the_closed_form():
+    """A 6 x 8 patch from 40 to 50 degrees: both paths within 1e-12 of each other and of the rigid fold."""
+    prob = miura_fold(6, 8)
+    H = {m: fold(prob, linalg=m, frame_interval=0.25) for m in ("dense", "sparse")}
+    assert np.abs(np.array(H["dense"].vertices) - np.array(H["sparse"].vertices)).max() < 1e-12
+    for k, t in enumerate(H["sparse"].times):
+        exact = miura.miura_vertices(6, 8, fold_angle_deg=40.0 + 10.0 * t)
+        assert aligned_distance(H["sparse"].vertices[k], exact) < 1e-12
+    np.testing.assert_allclose(H["sparse"].sigma_ratios, H["dense"].sigma_ratios, rtol=1e-9)
+
+
+# ------------------------------------------------------------------ singularities on both paths
+@pytest.mark.parametrize("method", ["dense", "sparse"])
+def test_singular_configurations_are_found_at_the_same_step(method):
+    """The Kresling module stops at its turning point t = 0.41590 s on both paths, with the same history; the flat
+    Yoshimura start is refused with one free direction."""
+    with pytest.raises(SingularConfigurationError, match="singular configuration at t = 0.415902 s") as e:
+        fold(examples.kresling_problem(slide_rate=1.0, duration=2.0), frame_interval=0.1, linalg=method)
+    err = e.value
+    assert err.time == pytest.approx(0.41590237948694, abs=1e-12)
+    assert err.sigma_ratio == pytest.approx(5.1033e-7, rel=1e-4)
+    assert len(err.history.steps) == 20 and err.history.times == pytest.approx([0.0, 0.1, 0.2, 0.3, 0.4])
+    assert examples.top_twist_deg(err.vertices) == pytest.approx(30.12, abs=0.01)
+    with pytest.raises(SingularConfigurationError, match="has 1 free direction"):
+        fold(examples.yoshimura_problem(), linalg=method)
+
+
+# ------------------------------------------------------------------ large patches
+def test_a_thousand_panel_miura_patch_folds_to_the_closed_form():
+    """25 x 40 = 1000 panels (6000 unknowns, 10,000 constraint rows), 40 -> 50 degrees in four steps: the sparse
+    path by default; every vertex within 1e-11 of the rigid fold (pattern size ~ 35)."""
+    rows, cols = 25, 40
+    prob = miura_fold(rows, cols)
+    H = fold(prob, frame_interval=0.5, dt=0.25, dt_max=0.25)
+    assert len(H.steps) == 4 and H.max_residual < 1e-12
+    for k, t in enumerate(H.times):
+        assert aligned_distance(H.vertices[k], miura.miura_vertices(rows, cols, fold_angle_deg=40.0 + 10.0 * t)) < 1e-11
+    assert 1e-3 < min(H.sigma_ratios) < 1e-2
+    assert H.vertex_spread < 1e-11
+
+
+# ------------------------------------------------------------------ progress and command line
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_fold_progress_bar_only_on_a_terminal(monkeypatch):
+    prob = miura_fold(2, 2)
+    tty = Terminal()
+    monkeypatch.setattr(sys, "stderr", tty)
+    fold(prob)
+    assert "folding [" in tty.getvalue() and "100%" in tty.getvalue()
+    quiet = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    fold(prob)
+    assert quiet.getvalue() == ""
+
+
+def test_fold_command_takes_linalg(tmp_path, capsys):
+    from chrono_origami import foldfile
+    from chrono_origami.cli import main
+
+    st = miura.miura_patch(3, 4, fold_angle_deg=40.0)
+    path = tmp_path / "patch.fold"
+    foldfile.write_fold(st, str(path))
+    out = {}
+    for m in ("dense", "sparse"):
+        assert main(["fold", str(path), "--drive", "3", "--angle-deg", "10", "--linalg", m, "--quiet",
+                     "--out", str(tmp_path / m)]) == 0
+        out[m] = np.loadtxt(tmp_path / m / "vertices.csv", delimiter=",", skiprows=1)
+    np.testing.assert_allclose(out["dense"], out["sparse"], atol=1e-12)
+    assert aligned_distance(out["sparse"][:, 1:], miura.miura_vertices(3, 4, fold_angle_deg=50.0)) < 1e-8
+    with pytest.raises(SystemExit):
+        main(["fold", str(path), "--drive", "3", "--angle-deg", "10", "--linalg", "qr"])
+    assert "invalid choice: 'qr'" in capsys.readouterr().err
