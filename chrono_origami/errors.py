@@ -54,6 +54,13 @@ class SolverError(OrigamiError):
     """A numerical solve failed its residual or constraint checks."""
 
 
+class ViewerError(OrigamiError):
+    """Chrono's Irrlicht view cannot be opened or rendered (no display, no OpenGL, blank frame, bad file name).
+
+    The command line prints it as one line and exits with code 1.
+    """
+
+
 class ChronoUnavailable(ImportError):
     """PyChrono is not installed: the Chrono engine cannot run."""
 
