@@ -39,6 +39,7 @@ if args.rows < 1 or args.cols < 1 or args.modes < 1:
 
 from chrono_origami.chrono import modal, springs  # noqa: E402
 from chrono_origami.chrono.system import build_system  # noqa: E402
+from chrono_origami.report.modal import modes_table  # noqa: E402
 
 
 def rss_mb():
@@ -81,7 +82,7 @@ print(f"{s.name}: {pat.n_panels} Miura-ori panels -> {tp.n_panels} rigid bodies,
 print(f"coordinates n = {mats.n}, constraints m = {mats.m}, saddle-point matrix {r.info['kkt_size']} x "
       f"{r.info['kkt_size']}; nnz: M {mats.M.nnz}, K {mats.K.nnz}, Cq {mats.Cq.nnz}, LU factors {r.info['lu_nnz']}")
 print()
-print(r.table(args.modes, f"{len(r.modes)} lowest modes (and the zero modes met on the way):"))
+print(modes_table(r, args.modes, f"{len(r.modes)} lowest modes (and the zero modes met on the way):"))
 print(f"largest residual {max(m.residual for m in r.modes):.2e}, largest constraint residual "
       f"{max(m.constraint for m in r.modes):.2e}")
 print()

@@ -1,0 +1,75 @@
+"""chrono-origami: isostatic thick-origami structures, with the paper's operators or in Project Chrono.
+
+The names a user needs, from the crease pattern to the report::
+
+    import chrono_origami as co
+
+    structure = co.miura.miura_cantilever()        # a pattern builder: a Structure
+    counts = co.count(structure)                   # M, S (reference engine)
+    result = co.static(structure)                  # hinge actions, support reactions
+    print(co.tables.format_result(result))
+
+* pattern builders (modules): ``miura``, ``yoshimura``, ``kresling``, ``simple``;
+* the structure: ``CreasePattern``, ``Structure``, ``Support``, ``Load``,
+  ``DOOR``, ``SLIDING``; ``read_structure`` (FOLD or SVG) and ``write_fold``;
+* analyses: ``count``, ``static`` (``engine="reference"`` or ``"chrono"``),
+  ``fold`` with ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson
+  folding), the modules ``design`` (``design.design``: which hinges to make
+  sliding), ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
+  ``dynamics`` (``dynamics.dynamics``: time integration, either engine);
+* reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
+
+Names that need PyChrono are imported on first use, so ``import chrono_origami``
+works without it: ``build_system`` (a structure in your own ``ChSystem``) and
+``structure_modes`` (modal analysis with Kc); without PyChrono they raise
+:class:`~chrono_origami.errors.ChronoUnavailable` (an ``ImportError``). They are
+not in ``__all__``, so ``from chrono_origami import *`` works without PyChrono.
+Every other name is imported on first use too.
+"""
+import importlib
+
+#: public name -> (module relative to this package, attribute or None for the module itself)
+_EXPORTS = {
+    "miura": ("patterns.miura", None),
+    "yoshimura": ("patterns.yoshimura", None),
+    "kresling": ("patterns.kresling", None),
+    "simple": ("patterns.simple", None),
+    "CreasePattern": ("pattern", "CreasePattern"),
+    "Structure": ("structure", "Structure"),
+    "Support": ("structure", "Support"),
+    "Load": ("structure", "Load"),
+    "DOOR": ("structure", "DOOR"),
+    "SLIDING": ("structure", "SLIDING"),
+    "read_structure": ("foldfile", "read_structure"),
+    "write_fold": ("foldfile", "write_fold"),
+    "count": ("analysis", "count"),
+    "static": ("analysis", "static"),
+    "fold": ("folding", "fold"),
+    "FoldProblem": ("folding", "FoldProblem"),
+    "Drive": ("folding", "Drive"),
+    "design": ("design", None),
+    "modal": ("modal", None),
+    "dynamics": ("dynamics", None),
+    "tables": ("report.tables", None),
+}
+#: the names that need PyChrono (imported on first use; not in __all__)
+_CHRONO_EXPORTS = {
+    "build_system": ("chrono.system", "build_system"),
+    "structure_modes": ("chrono.modal", "structure_modes"),
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name):
+    where = _EXPORTS.get(name) or _CHRONO_EXPORTS.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module = importlib.import_module(f"{__name__}.{where[0]}")
+    value = module if where[1] is None else getattr(module, where[1])
+    globals()[name] = value         # looked up once
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS) | set(_CHRONO_EXPORTS))

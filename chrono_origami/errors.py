@@ -49,9 +49,22 @@ class FreeBodyError(OrigamiError):
     ``vertices_origami:support``).
     """
 
+    @classmethod
+    def unbalanced(cls, name, rel):
+        """The error of both engines for the structure ``name`` whose loads have the relative resultant ``rel``."""
+        return cls(f"{name}: the structure has no supports, so it is free to move as a rigid body, and its loads "
+                   f"do not balance (relative resultant {rel:.3g}); add supports (FOLD key vertices_origami:support)")
+
 
 class SolverError(OrigamiError):
     """A numerical solve failed its residual or constraint checks."""
+
+
+class ViewerError(OrigamiError):
+    """Chrono's Irrlicht view cannot be opened or rendered (no display, no OpenGL, blank frame, bad file name).
+
+    The command line prints it as one line and exits with code 1.
+    """
 
 
 class ChronoUnavailable(ImportError):

@@ -20,7 +20,7 @@ import numpy as np
 from chrono_origami import analysis
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.dynamics import INTEGRATORS, dynamics, report
+from chrono_origami.dynamics import INTEGRATORS
 from chrono_origami.dynamics.examples import KRESLING_HINGES, kresling_drop
 
 
@@ -38,9 +38,7 @@ def run(args):
     if args.modules < 1:
         raise app.UsageError(f"--modules must be at least 1, got {args.modules}")
     structure, springs = kresling_drop(args.modules, args.hinges, args.stiffness, args.damping, load=args.load)
-    hist = dynamics(structure, "chrono", time=args.time, dt=args.dt, integrator=args.integrator, springs=springs,
-                    output_interval=args.output_interval, progress=False if args.quiet else None)
-    report.finish(hist, args.out, args.png_frames, args.viz)
+    hist = cli_dynamics.integrate(structure, args, springs=springs)
     sink = hist.vertices[0, :, 2].max() - hist.vertices[-1, :, 2].max()
     print(f"the top sank by {sink:.6g}; kinetic energy at the end {hist.kinetic[-1]:.3g} "
           f"(largest {hist.kinetic.max():.3g}); static residual of the end state {hist.info['static_residual']:.3g}")

@@ -14,7 +14,7 @@ time and the hinge where each occurs. SI units by default: 1 m segments,
 
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.dynamics import INTEGRATORS, dynamics, report
+from chrono_origami.dynamics import INTEGRATORS
 from chrono_origami.dynamics.examples import MIURA_END_DEG, MIURA_START_DEG, miura_deploy
 
 
@@ -30,9 +30,7 @@ def run(args):
     structure, motor, target = miura_deploy(args.steps, start_deg=args.start_deg, end_deg=args.end_deg,
                                             duration=args.time)
     print(f"{structure.name}: motor on {motor.describe()}")
-    hist = dynamics(structure, "chrono", time=args.time, dt=args.dt, integrator=args.integrator, motors=[motor],
-                    output_interval=args.output_interval, progress=False if args.quiet else None)
-    report.finish(hist, args.out, args.png_frames, args.viz)
+    hist = cli_dynamics.integrate(structure, args, motors=[motor])
     misfit = abs(hist.vertices[-1] - target).max()
     print(f"end configuration: {misfit:.3g} from the closed-form fold at {args.end_deg:g} deg "
           f"(largest vertex offset)")

@@ -14,7 +14,7 @@ from chrono_origami import analysis  # noqa: E402
 from chrono_origami.chrono import analysis as ca  # noqa: E402
 from chrono_origami.chrono import links as lk  # noqa: E402
 from chrono_origami.chrono import system as cs  # noqa: E402
-from chrono_origami.errors import IndeterminateError, OrigamiError  # noqa: E402
+from chrono_origami.errors import FreeBodyError, IndeterminateError, OrigamiError  # noqa: E402
 from chrono_origami.patterns import kresling as kr  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
 from chrono_origami.patterns import simple as si  # noqa: E402
@@ -218,7 +218,7 @@ def test_unsupported_structure_with_self_equilibrated_loads():
     R = hinge_array(ref)
     np.testing.assert_allclose(hinge_array(r), R, rtol=0, atol=1e-9 * np.abs(R).max())
     assert r.info["anchor_reaction_rel"] < 1e-12
-    with pytest.raises(OrigamiError, match="no supports and its loads are not self-equilibrated"):
+    with pytest.raises(FreeBodyError, match="free to move as a rigid body, and its loads do not balance"):
         ca.static(replace(s, supports=(), name="free module"))
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from chrono_origami import cli
+from chrono_origami.foldfile import write_fold
 
 ROOT = Path(__file__).resolve().parents[1]
 #: subprocesses import this checkout's code, installed or not
@@ -110,7 +111,7 @@ def test_count_in_process(fold_file, tmp_path, capsys):
     text = capsys.readouterr().out
     assert "M = 0 mechanisms, S = 0 self-stress states" in text and ": isostatic" in text
     assert "M_BF = 1, S_BF = 0" in text
-    assert "M - S = 6P - 5 H_door - 4 H_sliding - supports = 12 - 5 - 0 - 7 = 0" in text
+    assert "  Maxwell: 6P - sum(rows) = M - S: 6 x 2 - (5 x 1 door + 7 support) = 0 = 0 - 0\n" in text
     assert json.loads((tmp_path / "c" / "counts.json").read_text())["M"] == 0
 
 
@@ -121,7 +122,24 @@ def test_count_finds_the_hinge_mechanism(tmp_path, capsys):
     assert cli.main(["count", str(path), "--engine", "reference"]) == 0
     text = capsys.readouterr().out
     assert "M = 1 mechanisms, S = 0 self-stress states" in text and "isostatic" not in text
-    assert "= 12 - 5 - 0 - 6 = 1" in text
+    assert "  Maxwell: 6P - sum(rows) = M - S: 6 x 2 - (5 x 1 door + 6 support) = 1 = 1 - 0\n" in text
+
+
+def test_count_prints_maxwell_with_every_hinge_kind(tmp_path, capsys):
+    """The Maxwell line sums the rows of each kind present (hinges.census): joined 6, door 5, sliding 4."""
+    from chrono_origami.patterns import miura
+    from test_joined import three_panels
+
+    write_fold(three_panels(), tmp_path / "joined.fold")
+    assert cli.main(["count", str(tmp_path / "joined.fold"), "--engine", "reference"]) == 0
+    assert "  Maxwell: 6P - sum(rows) = M - S: 6 x 3 - (5 x 1 door + 6 x 1 joined + 7 support) = 0 = 0 - 0\n" \
+        in capsys.readouterr().out
+    strip = miura.miura_strip(5)      # 14 panels, 1 door and 18 sliding hinges, no supports: M = 1 (paper Fig. 5)
+    write_fold(strip, tmp_path / "strip.fold")
+    assert cli.main(["count", str(tmp_path / "strip.fold"), "--engine", "reference"]) == 0
+    assert 6 * 14 - 6 - 5 - 4 * 18 == 1
+    assert ("  Maxwell: 6P - 6 - sum(rows) = M - S: 6 x 14 - 6 - (5 x 1 door + 4 x 18 sliding) = 1 = 1 - 0\n"
+            in capsys.readouterr().out)
 
 
 def test_malformed_file_in_process(tmp_path, capsys):

@@ -133,3 +133,30 @@ def test_png_figure_is_not_blank(tmp_path):
     # panels, edges and marks give many distinct colours and a spread of intensities
     assert img.std() > 0.05
     assert len(np.unique((img * 255).astype(int).reshape(-1, 3), axis=0)) > 50
+
+
+def test_fold_snapshots_and_png_frames_from_the_report_layer(tmp_path):
+    """A fold history (its frames, times, problem) drawn by report.figures: one panel collection per frame,
+    later frames more opaque, labelled with their times; one PNG per frame with the same axes."""
+    from types import SimpleNamespace
+
+    import matplotlib.image as mpimg
+
+    from chrono_origami.report import figures
+
+    st = small_structure()
+    R = rotation_about((0.0, 1.0, 0.0), np.radians(30))
+    frames = [X, X @ R.T, X @ (R @ R).T]
+    hist = SimpleNamespace(problem=SimpleNamespace(structure=st, name="three panels"), vertices=frames,
+                           times=[0.0, 1.0, 2.0])
+    fig = figures.draw_snapshots(hist, None, times=[0.0, 2.0, 2.1])      # 2.1 s: the nearest frame, 2 s, once
+    ax = fig.axes[0]
+    polys = [c for c in ax.collections if isinstance(c, art3d.Poly3DCollection)]
+    assert [round(float(c.get_facecolor()[0][3]), 6) for c in polys] == [0.25, 0.75]
+    assert [t.get_text() for t in ax.texts] == [" t = 0 s", " t = 2 s"]
+    assert ax.get_title() == "three panels: snapshots"
+    paths = figures.write_png_frames(hist, tmp_path / "png")
+    assert [p.rsplit("/", 1)[1] for p in paths] == ["frame_0000.png", "frame_0001.png", "frame_0002.png"]
+    shapes = {mpimg.imread(p).shape for p in paths}
+    assert len(shapes) == 1
+    assert figures.draw_snapshots(hist, str(tmp_path / "snap.png")) is not None and (tmp_path / "snap.png").stat().st_size

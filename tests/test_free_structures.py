@@ -27,14 +27,20 @@ def balanced(structure, a=0, b=4, tension=3.0):
     return replace(structure, loads=(Load(a, tuple(-tension * d), None), Load(b, tuple(tension * d), None)))
 
 
-def test_a_free_isostatic_structure_under_loads_that_do_not_balance():
+ENGINES = ["reference", pytest.param("chrono", marks=pytest.mark.chrono)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_free_isostatic_structure_under_loads_that_do_not_balance(engine):
     free = replace(kresling_module(), supports=())
-    c = analysis.count(free, "reference")
+    c = analysis.count(free, engine)
     assert (c.M, c.S) == (0, 0) and not c.supported
     with pytest.raises(FreeBodyError) as info:
-        analysis.static(free, "reference")
+        analysis.static(free, engine)
     text = str(info.value)
     assert "free to move as a rigid body" in text and "vertices_origami:support" in text and "\n" not in text
+    assert text.startswith(f"{free.name}: the structure has no supports, so it is free to move as a rigid body, "
+                           "and its loads do not balance (relative resultant ")
     assert app.exit_code(info.value) == app.EXIT_USAGE == 2
 
 
@@ -52,10 +58,11 @@ def test_free_statics_of_balanced_loads_equal_the_supported_ones():
         np.testing.assert_allclose(y.values, x.values, atol=1e-10 * scale)
 
 
-def test_the_command_line_exits_with_the_usage_code(tmp_path, capsys):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_command_line_exits_with_the_usage_code(tmp_path, capsys, engine):
     path = tmp_path / "free.fold"
     write_fold(replace(kresling_module(), supports=()), path)
-    assert cli.main(["static", str(path), "--engine", "reference"]) == 2
+    assert cli.main(["static", str(path), "--engine", engine]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "free to move as a rigid body" in err[0] and "vertices_origami:support" in err[0]
 

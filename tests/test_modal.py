@@ -34,6 +34,7 @@ from chrono_origami.pattern import CreasePattern  # noqa: E402
 from chrono_origami.patterns import miura  # noqa: E402
 from chrono_origami.properties import panel_mass_properties  # noqa: E402
 from chrono_origami.reference import counting  # noqa: E402
+from chrono_origami.report import modal as report_modal  # noqa: E402
 from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
 
 pytestmark = pytest.mark.chrono
@@ -475,14 +476,14 @@ def test_mode_shapes_per_panel_and_exports(tmp_path):
             assert np.abs(vel[0] - vel[1]).max() < 1e-8 * np.abs(shapes).max()
     from chrono_origami.foldfile import read_frames
 
-    path = modal.write_mode_fold(str(tmp_path / "mode.fold"), out.built, out.with_kc, mode, n_frames=8)
+    path = report_modal.write_mode_fold(str(tmp_path / "mode.fold"), out.built, out.with_kc, mode, n_frames=8)
     frames = read_frames(path)
     assert len(frames) == 8
-    X0 = modal.panel_vertices(out.built)
-    np.testing.assert_allclose(frames[0].pattern.vertices, modal.mode_vertices(out.built, out.with_kc, mode, 0.0))
+    X0 = report_modal.panel_vertices(out.built)
+    np.testing.assert_allclose(frames[0].pattern.vertices, report_modal.mode_vertices(out.built, out.with_kc, mode, 0.0))
     amp = max(np.abs(f.pattern.vertices - X0).max() for f in frames)
     assert 0.05 * pat.size < amp <= 0.1 * pat.size * (1 + 1e-9)
-    pngs = modal.write_mode_pngs(str(tmp_path / "png"), out.built, out.with_kc, mode, n_frames=2)
+    pngs = report_modal.write_mode_pngs(str(tmp_path / "png"), out.built, out.with_kc, mode, n_frames=2)
     assert len(pngs) == 2 and all(os.path.getsize(p) > 1000 for p in pngs)
 
 
@@ -555,7 +556,7 @@ def test_mode_tables_show_exactly_n_modes():
     s, b, _ = hinged_pair(DOOR, k=200.0, gravity=None)
     c = modal.compare_tangent_stiffness(b.system)
     assert len(c.with_kc.modes) >= 1
-    for table in (c.with_kc.table, c.table):
+    for table in (lambda n: report_modal.modes_table(c.with_kc, n), lambda n: report_modal.comparison_table(c, n)):
         assert "   1  " not in table(0)            # n = 0: no mode rows (it used to print all of them)
         assert "   1  " in table(1) and "   2  " not in table(1)
         with pytest.raises(ValueError, match="integer >= 0 or None, got -1"):

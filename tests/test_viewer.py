@@ -249,6 +249,27 @@ def test_bad_screenshot_name_and_data_path_are_one_line_errors(tmp_path):
     one_line_error(r, f"Chrono data folder {str(tmp_path)!r} (from $CHRONO_DATA_PATH) has no fonts/ folder")
 
 
+def test_viewer_errors_are_raised_and_the_command_line_maps_them(monkeypatch, tmp_path, capsys):
+    # the viewer raises the project's ViewerError (no SystemExit of its own); cli.app.run prints one line, exit 1
+    from chrono_origami.cli import app
+    from chrono_origami.errors import ViewerError
+
+    monkeypatch.delenv("DISPLAY", raising=False)
+    with pytest.raises(ViewerError, match=r"no X display \(\$DISPLAY is not set\)"):
+        viewer.show(kresling.kresling_module(), screenshot=str(tmp_path / "x.png"))
+    with pytest.raises(ViewerError, match="expected a .png file name"):
+        viewer.show(kresling.kresling_module(), screenshot=str(tmp_path / "x.jpg"))
+    st = kresling.kresling_module()
+    with pytest.raises(ViewerError, match=r"frame 1 has shape \(3, 3\); the pattern needs 6 x 3 vertex coordinates"):
+        viewer.play(st, [st.pattern.vertices, st.pattern.vertices[:3]], png_dir=str(tmp_path / "frames"))
+    assert not (tmp_path / "frames").exists()
+    assert app.exit_code(ViewerError("x")) == app.EXIT_INPUT
+    assert app.run(viewer.show, st, screenshot=str(tmp_path / "x.png")) == app.EXIT_INPUT
+    assert capsys.readouterr().err == ("error: no X display ($DISPLAY is not set): run under xvfb-run, e.g. xvfb-run -a "
+                                       "python -m chrono_origami static FILE.fold --screenshot view.png\n")
+    assert not (tmp_path / "x.png").exists()
+
+
 @needs_xvfb
 def test_screen_without_glx_visual_is_a_one_line_error(tmp_path):
     # an 8-bit X screen has no GLX visual: Irrlicht cannot create its OpenGL device
@@ -360,11 +381,3 @@ def test_play_errors_are_one_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "chrono_origami", "play", str(wedge)], capture_output=True, text=True,
                        timeout=300, cwd=ROOT, env=env())
     assert r.returncode == 2 and r.stderr.strip() == "error: play: give --viz and/or --png-frames DIR"
-    script = ("from chrono_origami.chrono import viewer\n"
-              "from chrono_origami.patterns.kresling import kresling_module\n"
-              "m = kresling_module()\n"
-              "viewer.play(m, [m.pattern.vertices, m.pattern.vertices[:3]], png_dir='x')\n")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path,
-                       env=env(DISPLAY=":0"))
-    one_line_error(r, "frame 1 has shape (3, 3); the pattern needs 6 x 3 vertex coordinates")
-    assert not (tmp_path / "x").exists()

@@ -48,7 +48,7 @@ import numpy as np
 import pychrono as chrono
 import scipy.sparse as sp
 
-from ..errors import IndeterminateError, OrigamiError, SolverError, StructureError
+from ..errors import FreeBodyError, IndeterminateError, SolverError, StructureError
 from ..geometry import skew
 from ..linalg import RANK_RTOL
 from ..reference import counting as _counting
@@ -486,6 +486,5 @@ def _result(built, counts, method, solver, viol, rel):
         anchor_rel = np.linalg.norm(np.concatenate([M, L * F])) / scale
         info["anchor_reaction_rel"] = anchor_rel
         if anchor_rel > EQUILIBRIUM_RTOL and np.linalg.norm(load) > 0:
-            raise OrigamiError(f"{structure.name}: the structure has no supports and its loads are not "
-                               f"self-equilibrated (relative resultant {anchor_rel:.3g}); add supports")
+            raise FreeBodyError.unbalanced(structure.name, anchor_rel)
     return StaticResult(structure, "chrono", "determined", counts.M, counts.S, actions, supports, rel, info=info)

@@ -95,10 +95,9 @@ import pychrono as chrono
 from scipy import integrate
 
 from .. import foldfile
-from ..dynamics import check_integrator
 from ..dynamics.expression import derivative
 from ..dynamics.history import TimeHistory
-from ..dynamics.inputs import InitialState, check_inputs, consistent_velocities, schedule
+from ..dynamics.inputs import InitialState, check_inputs, check_integrator, consistent_velocities, schedule
 from ..errors import DynamicsError, OrigamiError, StructureError
 from ..progress import Progress
 from ..properties import panel_mass_properties
@@ -107,7 +106,7 @@ from ..results import hinge_actions
 from ..structure import Structure
 from . import analysis as chan
 from . import links as lk
-from .modal import body_mass_matrix
+from .matrices import body_mass_matrix
 from .springs import add_crease_springs
 from .system import build_system
 

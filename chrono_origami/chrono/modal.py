@@ -10,7 +10,7 @@ Chrono 10's Kc), and solves them with the engine-neutral solvers of
 shift-and-invert; the module doc there gives the equations, the methods and
 how modes are classified). :func:`structure_modes` does it for an origami
 structure with crease springs. Tables, ``modes.csv`` and mode animations:
-:mod:`chrono_origami.report.modal`.
+:mod:`chrono_origami.report.modal` (the report layer: not re-exported here).
 
 The public names of those modules that go with a modal analysis are
 re-exported here, so ``from chrono_origami.chrono import modal`` reaches them all.
@@ -24,7 +24,6 @@ from ..modal import (DENSE_LIMIT, INFINITE_RATIO, KINDS, METHODS, RANK_RTOL, RES
                      SPARSE_COMPLIANCE, ZERO_RTOL, KcComparison, ModalResult, Mode, SystemMatrices, check_masses,
                      independent_rows, nullspace_basis, redundant_rows, solve_augmented, solve_modes,
                      solve_nullspace, solve_sparse)
-from ..report.modal import mode_frames, mode_vertices, panel_vertices, write_mode_fold, write_mode_pngs
 from .analysis import (CONSTRAINT_TOL, EQUILIBRIUM_RTOL, MAX_ITERATIONS, Equilibrium, check_equilibrium,
                        constraint_violation, static_equilibrium)
 from .links import set_tangent_stiffness
@@ -46,8 +45,6 @@ __all__ = [
     # .analysis: the static driver and its check; .links: the Kc switch
     "Equilibrium", "check_equilibrium", "constraint_violation", "static_equilibrium", "EQUILIBRIUM_RTOL",
     "CONSTRAINT_TOL", "MAX_ITERATIONS", "set_tangent_stiffness",
-    # chrono_origami.report.modal: mode animations
-    "panel_vertices", "mode_vertices", "mode_frames", "write_mode_fold", "write_mode_pngs",
 ]
 
 

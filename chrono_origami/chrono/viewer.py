@@ -56,7 +56,7 @@ import numpy as np
 import pychrono as chrono
 
 from .. import hinges
-from ..errors import OrigamiError
+from ..errors import ViewerError
 from . import links as lk
 from . import system as chsys
 
@@ -94,10 +94,6 @@ _GL_BACK = 0x0405
 _GL_RGBA, _GL_UNSIGNED_BYTE, _GL_PACK_ALIGNMENT = 0x1908, 0x1401, 0x0D05
 #: Chrono's notice when its default Direct3D9 driver is not there (always, off Windows)
 _FALLBACK_NOTICE = "Cannot use default video driver - fall back to OpenGL"
-
-
-class ViewerError(OrigamiError):
-    """The Irrlicht view cannot be opened or rendered (no display, no OpenGL, blank frame, bad file name)."""
 
 
 # ------------------------------------------------------------------ data path
@@ -552,21 +548,18 @@ def screenshot(structure, path, size=WINDOW_SIZE, data_path=None, built=None):
 def show(structure, screenshot=None, interactive=False, size=WINDOW_SIZE, data_path=None, max_frames=None):
     """``--screenshot FILE.png`` and/or ``--viz`` of a scene or of ``python -m chrono_origami static``.
 
-    Errors end the process with a one-line ``error: ...`` (exit code 1), as
-    the command line does for every other error.
+    A view that cannot be opened or rendered raises :class:`~chrono_origami.errors.ViewerError`
+    (the command line prints it as one line, exit code 1: ``cli.app.exit_code``).
     """
-    try:
+    if screenshot:
+        _check_png_path(screenshot)
+    with StructureView(structure, size=size, data_path=data_path) as view:
         if screenshot:
-            _check_png_path(screenshot)
-        with StructureView(structure, size=size, data_path=data_path) as view:
-            if screenshot:
-                view.write_image(screenshot)
-                print(f"screenshot written to {screenshot}")
-            if interactive:
-                n = view.run(max_frames)
-                print(f"viewer closed after {n} frames")
-    except ViewerError as e:
-        raise SystemExit(f"error: {e}") from None
+            view.write_image(screenshot)
+            print(f"screenshot written to {screenshot}")
+        if interactive:
+            n = view.run(max_frames)
+            print(f"viewer closed after {n} frames")
 
 
 # ------------------------------------------------------------------ fold playback
@@ -591,50 +584,47 @@ def play(structure, frames, times=None, png_dir=None, interactive=False, size=WI
     ``png_dir``: write one PNG per frame there (``frame_0000.png``...;
     headless under xvfb-run). ``interactive``: loop the frames in a window
     at ``fps`` until it is closed (or ``max_frames`` were drawn). The bodies
-    are built at the first frame, without supports and loads. Returns the PNG paths. Errors end the
-    process with a one-line ``error: ...``, as :func:`show` does.
+    are built at the first frame, without supports and loads. Returns the PNG paths. A view that
+    cannot be played raises :class:`~chrono_origami.errors.ViewerError`, as :func:`show` does.
     """
     from ..structure import Structure
 
-    try:
-        V = structure.pattern.n_vertices
-        frames = [np.asarray(X, float) for X in frames]
-        if not frames:
-            raise ViewerError("no frames to play")
-        for k, X in enumerate(frames):
-            if X.shape != (V, 3):
-                raise ViewerError(f"frame {k} has shape {X.shape}; the pattern needs {V} x 3 vertex coordinates")
-        if times is not None and len(times) != len(frames):
-            raise ViewerError(f"{len(times)} frame times for {len(frames)} frames")
-        bare = Structure(structure.pattern.with_vertices(frames[0]), structure.hinge_kinds, structure.thickness,
-                         structure.density, name=structure.name)
-        span = f", t = {times[0]:g} .. {times[-1]:g} s" if times is not None else ""
-        title = (f"{bare.name}: {bare.pattern.n_panels} panels, {hinge_legend(bare)}; fold playback, "
-                 f"{len(frames)} frames{span}")
-        paths = []
-        with StructureView(bare, size=size, data_path=data_path, title=title, configurations=frames) as view:
-            if png_dir:
-                os.makedirs(png_dir, exist_ok=True)
-                import matplotlib.image as mpimg
+    V = structure.pattern.n_vertices
+    frames = [np.asarray(X, float) for X in frames]
+    if not frames:
+        raise ViewerError("no frames to play")
+    for k, X in enumerate(frames):
+        if X.shape != (V, 3):
+            raise ViewerError(f"frame {k} has shape {X.shape}; the pattern needs {V} x 3 vertex coordinates")
+    if times is not None and len(times) != len(frames):
+        raise ViewerError(f"{len(times)} frame times for {len(frames)} frames")
+    bare = Structure(structure.pattern.with_vertices(frames[0]), structure.hinge_kinds, structure.thickness,
+                     structure.density, name=structure.name)
+    span = f", t = {times[0]:g} .. {times[-1]:g} s" if times is not None else ""
+    title = (f"{bare.name}: {bare.pattern.n_panels} panels, {hinge_legend(bare)}; fold playback, "
+             f"{len(frames)} frames{span}")
+    paths = []
+    with StructureView(bare, size=size, data_path=data_path, title=title, configurations=frames) as view:
+        if png_dir:
+            os.makedirs(png_dir, exist_ok=True)
+            import matplotlib.image as mpimg
 
-                for k, X in enumerate(frames):
-                    view.built.set_configuration(X)
-                    path = os.path.join(png_dir, f"frame_{k:04d}.png")
-                    mpimg.imsave(path, view.grab())
-                    paths.append(path)
-                print(f"wrote {len(paths)} Irrlicht PNG frames to {png_dir}")
-            if interactive:
-                n = 0
-                try:
-                    while max_frames is None or n < max_frames:
-                        view.built.set_configuration(frames[n % len(frames)])
-                        if view.render() is None:
-                            break
-                        n += 1
-                        time.sleep(1.0 / fps)
-                except KeyboardInterrupt:
-                    pass
-                print(f"viewer closed after {n} frames")
-        return paths
-    except ViewerError as e:
-        raise SystemExit(f"error: {e}") from None
+            for k, X in enumerate(frames):
+                view.built.set_configuration(X)
+                path = os.path.join(png_dir, f"frame_{k:04d}.png")
+                mpimg.imsave(path, view.grab())
+                paths.append(path)
+            print(f"wrote {len(paths)} Irrlicht PNG frames to {png_dir}")
+        if interactive:
+            n = 0
+            try:
+                while max_frames is None or n < max_frames:
+                    view.built.set_configuration(frames[n % len(frames)])
+                    if view.render() is None:
+                        break
+                    n += 1
+                    time.sleep(1.0 / fps)
+            except KeyboardInterrupt:
+                pass
+            print(f"viewer closed after {n} frames")
+    return paths

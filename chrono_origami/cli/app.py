@@ -22,7 +22,8 @@ EXIT_INDETERMINATE = 3
 EXIT_CODES = {
     EXIT_OK: "done (static: the structure is isostatic, or --min-norm was given)",
     EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file, a hinge, vertex or panel number the "
-                "structure does not have, a solver that did not converge",
+                "structure does not have, a solver that did not converge, a view (--viz, --screenshot) that "
+                "cannot be opened",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
                 "an engine that is not installed, loads on a structure without supports that do not balance",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "

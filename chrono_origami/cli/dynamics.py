@@ -64,6 +64,18 @@ def motion(fn, out_dir=None):
         raise
 
 
+def integrate(structure, args, engine="chrono", motors=(), springs=()):
+    """The motion of ``structure`` with the :func:`run_options` in ``args``, reported and written
+    (``dynamics.report.finish``: summary, peaks, ``--out``, ``--png-frames``, ``--viz``); the TimeHistory."""
+    from ..dynamics import dynamics, report
+
+    hist = dynamics(structure, engine, time=args.time, dt=args.dt, integrator=args.integrator, motors=motors,
+                    springs=springs, output_interval=args.output_interval, progress=False if args.quiet else None)
+    with app.output(args.out):
+        report.finish(hist, args.out, args.png_frames, args.viz)
+    return hist
+
+
 def scene(ap, run, argv=None):
     """Run a dynamics scene and exit: parse ``argv``, ``run(args)`` through :func:`motion` and :func:`.app.run`."""
     args = ap.parse_args(argv)
@@ -92,19 +104,11 @@ def _options(description):
 def dynamics_command(args):
     """Motors and springs from ``--motor``/``--spring``, the start at ``--frame`` of the file; prints the energy balance,
     the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
-    from ..dynamics import dynamics, inputs as dyn_inputs, report
+    from ..dynamics import inputs as dyn_inputs
 
     structure = inputs.read_input(args)
     H = len(structure.pattern.hinges)
     motors = [dyn_inputs.parse_motor(m, H) for m in args.motor]
     springs = [s for text in args.spring for s in dyn_inputs.parse_spring(text, H)]
-
-    def go():
-        hist = dynamics(structure, args.engine, time=args.time, dt=args.dt, integrator=args.integrator,
-                        motors=motors, springs=springs, output_interval=args.output_interval,
-                        progress=False if args.quiet else None)
-        with app.output(args.out):
-            report.finish(hist, args.out, args.png_frames, args.viz)
-
-    motion(go, args.out)
+    motion(lambda: integrate(structure, args, args.engine, motors, springs), args.out)
     return app.EXIT_OK

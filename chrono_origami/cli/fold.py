@@ -137,14 +137,14 @@ def write(hist, args, out=None):
 
 def views(hist, args, out=None):
     """--figure, --png-frames (matplotlib or Irrlicht) and --viz of a fold history."""
-    from ..folding import plots
+    from ..report import figures
 
     if getattr(args, "figure", None):
-        plots.draw_snapshots(hist, args.figure)
+        figures.draw_snapshots(hist, args.figure)
         print(f"wrote {args.figure}", file=out or sys.stdout)
     irrlicht_frames = args.png_frames if args.png_renderer == "irrlicht" else None
     if args.png_frames and not irrlicht_frames:
-        n = len(plots.write_png_frames(hist, args.png_frames))
+        n = len(figures.write_png_frames(hist, args.png_frames))
         print(f"wrote {n} PNG frames to {args.png_frames}", file=out or sys.stdout)
     if irrlicht_frames or args.viz:
         from ..chrono import viewer

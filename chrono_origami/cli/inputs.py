@@ -64,26 +64,25 @@ def positive_int(text):
     return n
 
 
-def positive_float(text):
-    """argparse type: a finite number > 0."""
+def _float(text, ok, expected, out_of_range):
+    """``float(text)`` when finite and ``ok``; else argparse's error: ``expected`` (not a number) or ``out_of_range``."""
     try:
         x = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-    if not (math.isfinite(x) and x > 0):
-        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if not (math.isfinite(x) and ok(x)):
+        raise argparse.ArgumentTypeError(out_of_range)
     return x
+
+
+def positive_float(text):
+    """argparse type: a finite number > 0."""
+    return _float(text, lambda x: x > 0, "a positive number", f"expected a positive number, got {text!r}")
 
 
 def twist_deg(text):
     """argparse type: a finite angle in degrees in (-180, 180]."""
-    try:
-        x = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an angle in degrees, got {text!r}") from None
-    if not (math.isfinite(x) and -180 < x <= 180):
-        raise argparse.ArgumentTypeError(f"must be in (-180, 180] degrees, got {text}")
-    return x
+    return _float(text, lambda x: -180 < x <= 180, "an angle in degrees", f"must be in (-180, 180] degrees, got {text}")
 
 
 def numbers(text):

@@ -18,6 +18,8 @@ import os
 import sys
 
 from ..errors import OrigamiError
+from ..report import modal as report_modal
+from ..results import KcComparison
 from . import app
 from .inputs import positive_int
 
@@ -70,19 +72,18 @@ def report(with_kc, without_kc, args, out=None):
     """Print the modes (both analyses when there are two) and write modes.csv; returns the exit code."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     if without_kc is not None:
-        print(with_kc.table(args.modes, "modes with Kc (constraint tangent stiffness):"), file=out)
+        print(report_modal.modes_table(with_kc, args.modes, "modes with Kc (constraint tangent stiffness):"),
+              file=out)
         print(file=out)
-        print(without_kc.table(args.modes, "modes without Kc, same equilibrium:"), file=out)
+        print(report_modal.modes_table(without_kc, args.modes, "modes without Kc, same equilibrium:"), file=out)
         print(file=out)
-        from ..chrono.modal import KcComparison
-
-        print(KcComparison(with_kc, without_kc).table(args.modes), file=out)
+        print(report_modal.comparison_table(KcComparison(with_kc, without_kc), args.modes), file=out)
     else:
-        print(with_kc.table(args.modes, "modes without Kc (static analysis without Kc too):" if args.no_kc
-                            else "modes with Kc:"), file=out)
+        print(report_modal.modes_table(with_kc, args.modes, "modes without Kc (static analysis without Kc too):"
+                                       if args.no_kc else "modes with Kc:"), file=out)
     if args.out:
         with app.output(os.path.join(args.out, "modes.csv")) as path:
-            with_kc.write_csv(path)
+            report_modal.write_modes_csv(with_kc, path)
         print(f"modes written to {path}", file=out)
     return app.EXIT_OK
 
@@ -135,10 +136,10 @@ def run_structure(structure, args, out=None, **kw):
         mode = modes[args.mode - 1]
         if args.fold:
             with app.output(args.fold):
-                modal.write_mode_fold(args.fold, res.built, r, mode, args.frames)
+                report_modal.write_mode_fold(args.fold, res.built, r, mode, args.frames)
             print(f"mode {args.mode} ({mode.freq_hz:.5g} Hz) written to {args.fold}", file=out)
         if args.png:
             with app.output(args.png):
-                paths = modal.write_mode_pngs(args.png, res.built, r, mode, args.frames)
+                paths = report_modal.write_mode_pngs(args.png, res.built, r, mode, args.frames)
             print(f"{len(paths)} frames of mode {args.mode} written to {args.png}", file=out)
     return code

@@ -21,7 +21,7 @@ import sys
 from dataclasses import replace
 from typing import NamedTuple
 
-from .. import analysis, engines
+from .. import analysis, engines, hinges
 from ..errors import IndeterminateError
 from ..report import tables
 from ..structure import DOOR
@@ -175,14 +175,28 @@ def _count_options(description):
     return ap
 
 
+def maxwell_line(structure, counts, summary):
+    """Maxwell's rule with the numbers: 6P [- 6 without supports] - sum(rows) = M - S.
+
+    The rows are those of each registered hinge kind present (``hinges.census``)
+    and one per held direction of a support; the value is the counting rules'
+    (``summary["maxwell_M_minus_S"]``), M and S the numeric counts.
+    """
+    terms = [f"{kind.n_rows} x {k} {kind.name}" for kind, k in hinges.census(structure.hinge_kinds)]
+    n_sup = sum(len(x.dofs) for x in structure.supports)
+    if n_sup:
+        terms.append(f"{n_sup} support")
+    free = "" if structure.supports else " - 6"
+    return (f"Maxwell: 6P{free} - sum(rows) = M - S: 6 x {structure.pattern.n_panels}{free} - "
+            f"({' + '.join(terms) or '0'}) = {summary['maxwell_M_minus_S']} = {counts.M} - {counts.S}")
+
+
 @app.command("count", "mechanisms M and self-stress states S beside the counting rules", _count_options)
 def count_command(args):
     structure = inputs.read_input(args)
     engine = engines.resolve(args.engine)
     counts = analysis.count(structure, engine, linalg=args.linalg)
     s = analysis.counts_summary(structure, counts)
-    n_door = len(structure.hinge_kinds) - structure.n_sliding
-    n_sup = sum(len(x.dofs) for x in structure.supports)
     print(f"{structure.name}: {structure.pattern!r}")
     print(f"M = {s['M']} mechanisms, S = {s['S']} self-stress states ({engine} engine: rank {s['rank']} of "
           f"{s['n_constraints']} constraints on {s['n_dof']} velocities)"
@@ -195,9 +209,7 @@ def count_command(args):
     print(f"  bar framework: M_BF - S_BF = (E_b - 3) - sum_p (V_p - 3) = {s['E_b'] - 3} - {s['sum_V_minus_3']}"
           f" = {s['E_b'] - 3 - s['sum_V_minus_3']}; M_BF = {s['M_BF']}, S_BF = {s['S_BF']}")
     print(f"  panel-hinge, all door hinges, no supports: S_PH = S_BF + 3 V_i = {s['S_PH']}")
-    print(f"  Maxwell for this structure: M - S = 6P{'' if structure.supports else ' - 6'} - 5 H_door - "
-          f"4 H_sliding - supports = {6 * s['P']}{'' if structure.supports else ' - 6'} - {5 * n_door} - "
-          f"{4 * structure.n_sliding} - {n_sup} = {s['maxwell_M_minus_S']}")
+    print("  " + maxwell_line(structure, counts, s))
     if args.out:
         with app.output(args.out):
             tables.write_counts(s, args.out)

@@ -26,24 +26,10 @@ from .. import engines
 from ..errors import OrigamiError
 from .expression import Expression
 from .history import TimeHistory, write_history
-from .inputs import CreaseSpring, InitialState, Motor
+from .inputs import INTEGRATORS, CreaseSpring, InitialState, Motor, check_integrator
 
 __all__ = ["dynamics", "check_integrator", "INTEGRATORS", "TimeHistory", "write_history", "Motor", "CreaseSpring",
            "InitialState", "Expression"]
-
-INTEGRATORS = {"chrono": ("hht", "euler", "euler-linearized"), "reference": ("reduced", "constrained")}
-
-
-def check_integrator(engine, integrator):
-    """The integrator name for ``engine`` (its default for None); a one-line OrigamiError naming both otherwise."""
-    names = INTEGRATORS[engine]
-    if integrator is None:
-        return names[0]
-    if integrator not in names:
-        raise OrigamiError(f"the {engine} engine has no integrator {integrator!r}; its integrators are "
-                           f"{', '.join(names)}")
-    return integrator
-
 
 def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), springs=(), initial=None,
              output_interval=None, progress=None, **options):

@@ -41,6 +41,19 @@ from .expression import as_function
 MOTOR_MODES = ("angle", "speed", "torque")
 #: largest rigid misfit of a panel's vertices in an initial configuration, fraction of the pattern size
 CONFIGURATION_RTOL = 1e-9
+#: the integrators of each engine, its default first (``dynamics.dynamics``'s module doc)
+INTEGRATORS = {"chrono": ("hht", "euler", "euler-linearized"), "reference": ("reduced", "constrained")}
+
+
+def check_integrator(engine, integrator):
+    """The integrator name for ``engine`` (its default for None); a one-line OrigamiError naming both otherwise."""
+    names = INTEGRATORS[engine]
+    if integrator is None:
+        return names[0]
+    if integrator not in names:
+        raise OrigamiError(f"the {engine} engine has no integrator {integrator!r}; its integrators are "
+                           f"{', '.join(names)}")
+    return integrator
 
 
 # ======================================================================= motors and springs

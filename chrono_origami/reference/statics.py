@@ -112,9 +112,7 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
     rel = res / scale if np.linalg.norm(f) > 0 else res
     if rel > EQUILIBRIUM_RTOL:
         if counts.isostatic and not counts.supported:
-            raise FreeBodyError(f"{structure.name}: the structure has no supports, so it is free to move as a rigid "
-                                f"body, and its loads do not balance (relative resultant {rel:.3g}); add supports "
-                                f"(FOLD key vertices_origami:support)")
+            raise FreeBodyError.unbalanced(structure.name, rel)
         if counts.isostatic:
             raise SolverError(f"{structure.name}: equilibrium residual {rel:.3g} after the solve (ill-conditioned)")
         raise IndeterminateError(
