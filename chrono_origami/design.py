@@ -53,7 +53,8 @@ a generic load -- a unit force at each panel centroid, in a direction drawn
 from ``numpy.random.default_rng(0)`` -- with the components that work on the
 design's mechanisms and rigid motions removed (so every design can carry
 it). A near-singular design shows a small sigma_min and large internal
-actions. Designs of up to ``linalg.DENSE_LIMIT`` columns are ranked from
+actions. Values within ``TIE_RTOL`` (1e-9, relative) tie, and ties fall
+to the hinge numbers. Designs of up to ``linalg.DENSE_LIMIT`` columns are ranked from
 the dense SVD; larger ones on the sparse path of ``counting.count``
 (sigma_min from its gap estimate, the load by a sparse LU or LSMR), so no
 6P x 6P matrix is formed (``linalg`` forces either; ``rank_limit`` skips the
@@ -84,6 +85,8 @@ MAX_SUBSETS = 20000
 SAMPLES = 32
 #: Largest number of designs re-counted and ranked (the others are listed, unranked, after them).
 MAX_RANKED = 100
+#: Relative difference within which two condition numbers (or largest forces) tie in the ranking (:func:`_ranked`).
+TIE_RTOL = 1e-9
 
 
 class DesignError(OrigamiError):
@@ -531,12 +534,32 @@ def _set_forces(d, st, model, mu):
     d.max_force = float(np.abs(vals[:, 3:]).max(initial=0.0))
 
 
-def _rank_key(d):
-    """Ranked before unranked; then S, condition number, largest force (to 9 digits: ties fall to hinge order)."""
-    def num(x):
-        return float("inf") if x is None else float(f"{x:.9g}")
+def _ranked(designs):
+    """``designs`` in ranking order: verified (re-counted) first; then S; then the condition number; then the
+    largest force; then the hinge numbers. Two values tie when the later is within :data:`TIE_RTOL` (relative)
+    of the first value of its run in ascending order, so round-off (1e-15 on the dense path, about 1e-11 on
+    the sparse one) never decides between mirror-image designs."""
+    def value(x):
+        return float("inf") if x is None else float(x)
 
-    return (not d.verified, d.S, num(d.condition), num(d.max_force), d.sliding)
+    def runs(items, key):
+        groups, anchor = [], None
+        for d in sorted(items, key=lambda d: (value(key(d)), d.sliding)):
+            v = value(key(d))
+            if groups and (v == anchor or v - anchor <= TIE_RTOL * abs(anchor)):
+                groups[-1].append(d)
+            else:
+                groups.append([d])
+                anchor = v
+        return groups
+
+    out = []
+    for _, bucket in itertools.groupby(sorted(designs, key=lambda d: (not d.verified, d.S)),
+                                       key=lambda d: (not d.verified, d.S)):
+        for same_condition in runs(list(bucket), lambda d: d.condition):
+            for same_force in runs(same_condition, lambda d: d.max_force):
+                out.extend(sorted(same_force, key=lambda d: d.sliding))
+    return out
 
 
 # ------------------------------------------------------------------ entry point
@@ -638,7 +661,7 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
             stage(f"re-counting design {i + 1} of {min(len(candidates), max_ranked)}")
         designs.append(make(c, ranked and i < max_ranked))
     greedy = designs[0]
-    designs.sort(key=_rank_key)
+    designs = _ranked(designs)
     start = set(designs[0].sliding) - set(sliding)
     can_improve = n <= dense_limit
     if improve and not can_improve:
@@ -648,7 +671,7 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
         better = _improve(ax, groups, start, improve)
         if better not in candidates:
             candidates.append(better)
-            designs = sorted(designs + [make(better, True)], key=_rank_key)
+            designs = _ranked(designs + [make(better, True)])
             notes.append(f"exchange search from {_numbers(sorted(set(sliding) | start))} found "
                          f"{_numbers(sorted(set(sliding) | better))}")
     if not ranked:
