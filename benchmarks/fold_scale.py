@@ -21,16 +21,13 @@ P^b fitted on log-log over the sparse sizes from 1,000 panels up.
 """
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
 
+from common import fit_exponent, peak_MB
+
 SIZES = (100, 300, 1000, 3000, 10000)
-
-
-def _peak_MB():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def one(panels, method, steps):
@@ -45,7 +42,7 @@ def one(panels, method, steps):
     t0 = time.perf_counter()
     st = miura.miura_patch(n, n, fold_angle_deg=40.0)
     prob = FoldProblem(st, [Drive(n - 1, angle=np.radians(10.0))], (), 1.0)
-    base = _peak_MB()
+    base = peak_MB()
     log = []
     marks = []
     t1 = time.perf_counter()
@@ -68,18 +65,7 @@ def one(panels, method, steps):
     print(json.dumps(dict(P=st.pattern.n_panels, unknowns=C.n_cols, rows=C.n_rows, path=method,
                           newton=float(np.mean([s[2] for s in H.steps])), setup=setup, per_step=per_step,
                           total=t2 - t0, error=err, ratio=float(min(H.sigma_ratios)), residual=H.max_residual,
-                          base_MB=base, peak_MB=_peak_MB())))
-
-
-def fit_exponent(points):
-    """Least-squares slope of log(time) on log(P) for (P, time) pairs, or None with fewer than two."""
-    import numpy as np
-
-    pts = [(p, t) for p, t in points if t and t > 0]
-    if len(pts) < 2:
-        return None
-    x, y = np.log([p for p, _ in pts]), np.log([t for _, t in pts])
-    return float(np.polyfit(x, y, 1)[0])
+                          base_MB=base, peak_MB=peak_MB())))
 
 
 def main(argv=None):

@@ -24,10 +24,11 @@ the sizes from 1,000 panels up.
 """
 import argparse
 import json
-import resource
 import subprocess
 import sys
 import time
+
+from common import fit_exponent, peak_MB
 
 SIZES = (100, 300, 1000, 3000, 10000)
 FAMILIES = ("miura-door", "miura-iso", "kresling")
@@ -77,19 +78,8 @@ def one(family, panels, engine):
         if solve and c.isostatic:
             _, row["ch.static"] = _timed(lambda: ca.static(st, built=built, solver="sparse_lu"))
     row.update(M=c.M, S=c.S, linalg=c.linalg, kept=float(c.gap[0]),
-               peak_MB=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+               peak_MB=peak_MB())
     print(json.dumps(row))
-
-
-def fit_exponent(points):
-    """Least-squares slope of log(time) on log(P) for (P, time) pairs, or None with fewer than two."""
-    import numpy as np
-
-    pts = [(p, t) for p, t in points if t and t > 0]
-    if len(pts) < 2:
-        return None
-    x, y = np.log([p for p, _ in pts]), np.log([t for _, t in pts])
-    return float(np.polyfit(x, y, 1)[0])
 
 
 def main(argv=None):

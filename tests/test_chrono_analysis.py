@@ -17,12 +17,11 @@ from chrono_origami.chrono import system as cs  # noqa: E402
 from chrono_origami.errors import FreeBodyError, IndeterminateError, OrigamiError  # noqa: E402
 from chrono_origami.patterns import kresling as kr  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
-from chrono_origami.patterns import simple as si  # noqa: E402
-from chrono_origami.patterns import yoshimura as yo  # noqa: E402
 from chrono_origami.reference import counting, statics  # noqa: E402
 from chrono_origami.reference.model import assemble  # noqa: E402
-from chrono_origami.structure import Load, Structure, Support  # noqa: E402
+from chrono_origami.structure import Load, Support  # noqa: E402
 
+from catalogue import DETERMINED, STRUCTURES  # noqa: E402
 from paper_compare import read_paper_table, row_distance, row_match, table_tolerance  # noqa: E402
 
 pytestmark = pytest.mark.chrono
@@ -35,24 +34,6 @@ def table(name):
     return read_paper_table(os.path.join(DATA, name))[1]
 
 
-STRUCTURES = {
-    "miura cantilever (Table 1)": lambda: mi.miura_cantilever_from_vertices(mi.TABLE1_VERTICES),
-    "miura cantilever (builder)": lambda: mi.miura_cantilever(),
-    "miura single vertex": lambda: mi.miura_single_vertex(),
-    "miura strip": lambda: mi.miura_strip(3, 55.0, 40.0),
-    "kresling module": lambda: kr.kresling_module(),
-    "kresling singular module": lambda: kr.kresling_module(twist=np.pi / 6),
-    "kresling tower 2": lambda: kr.kresling_tower(2, door_module=1),
-    "kresling tower 2 doors": lambda: kr.kresling_tower(2, door_module=None),
-    "kresling tower 3": lambda: kr.kresling_tower(3, door_module=1),
-    "yoshimura wedge": lambda: yo.table4_structure(),
-    "yoshimura wedge doors": lambda: yo.table4_structure("door"),
-    "four-panel ring": lambda: Structure(si.rectangular_ring()),
-    "square twist": lambda: Structure(si.square_twist()),
-    "square twist folded": lambda: Structure(si.square_twist_folded(40.0)),
-}
-DETERMINED = ["miura cantilever (Table 1)", "miura cantilever (builder)", "kresling module", "kresling tower 2",
-              "kresling tower 3", "yoshimura wedge"]
 NOT_DETERMINED = {"miura single vertex": (1, 0), "kresling singular module": (1, 1),
                   "kresling tower 2 doors": (0, 9), "yoshimura wedge doors": (0, 18)}
 

@@ -61,19 +61,15 @@ def assert_ranked(r):
         assert ka <= kb
         if ka < kb:
             continue
-        tc = _tie(a.condition, b.condition)
-        if tc == 1:
-            continue
-        if tc == -1:
-            assert b.condition is None or (a.condition is not None and a.condition < b.condition)
-            continue
-        tf = _tie(a.max_force, b.max_force)
-        if tf == 1:
-            continue
-        if tf == -1:
-            assert b.max_force is None or (a.max_force is not None and a.max_force < b.max_force)
-            continue
-        assert a.sliding < b.sliding
+        for key in ("condition", "max_force"):
+            x, y = getattr(a, key), getattr(b, key)
+            tie = _tie(x, y)
+            if tie == -1:
+                assert y is None or (x is not None and x < y)
+            if tie != 0:
+                break
+        else:
+            assert a.sliding < b.sliding
 
 
 def engine_model(structure, engine):
