@@ -38,8 +38,9 @@ delta = :data:`SPARSE_DELTA` x ||J||_bound (sqrt(||J||_1 ||J||_inf) >= sigma_max
   many right-hand sides and no product with Q (as ``sparseqr.range_residual``).
   Only J X matters, and the seminormal equations' error
   eps (sigma_max / sigma)^2 along a kept direction sigma is removed by the
-  next step; the steps stop when J times the correction is below
-  :data:`REFINE_RTOL` |W| in every column, or stops shrinking.
+  next step; the steps stop when J times the next correction, predicted
+  from the last two (geometric decrease), is below :data:`REFINE_RTOL` |W|
+  in every column, or when the corrections stop shrinking.
 """
 import numpy as np
 import scipy.sparse as sp
@@ -149,7 +150,7 @@ class Jacobian:
             JD = np.asarray(self.J @ D)
             Z = Z - JD
             change = float(np.max(np.linalg.norm(JD, axis=0) / size))
-            if change <= REFINE_RTOL or change > 0.5 * last:
+            if change * min(1.0, change / last) <= REFINE_RTOL or change > 0.5 * last:
                 break
             last = change
         return Z

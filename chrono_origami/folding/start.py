@@ -104,21 +104,29 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto"):
     A = (Rv @ N)[sel]
     c = np.linalg.lstsq(A, signs[sel] * rate - (Rv @ v0)[sel], rcond=None)[0] if sel.any() else np.zeros(k)
 
+    def threshold(v):
+        """Largest |q| of a branch velocity v: 1e-6 (largest hinge rate)^2."""
+        return 1e-6 * max(rate, np.abs(Rv @ v).max()) ** 2
+
     def gauss_newton(c):
-        """Gauss-Newton on |q(c)|; stops at a step below 1e-11 |c| or, below 1e-6 |c|, at one that no longer
-        halves (the round-off of the second differences). Singular values of dq/dc below 1e-8 of the largest are
+        """Gauss-Newton on |q(c)|. Stops at a step below 1e-11 |c|, or where round-off of the second
+        differences takes over: a step below 1e-6 |c| that no longer halves, or |q| below a tenth of the
+        acceptance threshold that no longer halves. Singular values of dq/dc below 1e-8 of the largest are
         truncated: a family of branches (straight crease lines folding on their own) makes dq/dc rank-deficient,
         and a step along it would only be round-off. Returns (c, |q(c)|)."""
-        last = np.inf
+        last_step = last_q = np.inf
         for _ in range(40):
             qc, Jq = residual_and_jacobian(c)
+            qn = float(np.linalg.norm(qc))
+            if qn < 0.1 * threshold(v0 + N @ c) and qn > 0.5 * last_q:
+                return c, qn
             dc = np.linalg.lstsq(Jq, -qc, rcond=1e-8)[0]
             c = c + dc
             step = np.linalg.norm(dc)
             bound = max(1.0, np.linalg.norm(c))
-            if step < 1e-11 * bound or (step < 1e-6 * bound and step > 0.5 * last):
+            if step < 1e-11 * bound or (step < 1e-6 * bound and step > 0.5 * last_step):
                 break
-            last = step
+            last_step, last_q = step, qn
         return c, float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
 
     # several starts: the sign guess at three magnitudes, then random ones; keep the
@@ -130,7 +138,7 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto"):
     for c_start in starts:
         c1, res = gauss_newton(c_start)
         v = v0 + N @ c1
-        if res > 1e-6 * max(rate, np.abs(Rv @ v).max()) ** 2:
+        if res > threshold(v):
             continue
         found += 1
         rates = Rv @ v
