@@ -67,7 +67,6 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto"):
     signs = np.asarray(signs, float)
     if N.shape[1] == 0:
         return v0
-    scale = np.linalg.norm(v0) or 1.0
     k = N.shape[1]
 
     def second_difference(V, tau):
