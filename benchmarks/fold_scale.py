@@ -16,8 +16,16 @@ alignment; the smallest sigma ratio; peak resident memory of the process
 only up to ``--dense-max`` panels. Last, the exponent b of time per step ~
 P^b fitted on log-log over the sparse sizes from 1,000 panels up.
 
+With ``--from-flat`` each patch starts FLAT and folds to 30 deg on the
+branch of the closed form's mountain-valley assignment (``fold(...,
+allow_singular_start=True, assignment=...)``; the driven crease's angle is
+the closed form's there): ``setup`` then includes choosing the branch out of
+the flat start (``folding.start.branch_tangent``), and the error is against
+the closed-form fold at 30 deg.
+
     python3 benchmarks/fold_scale.py                    # up to 10,000 panels
     python3 benchmarks/fold_scale.py --max-panels 3000 --dense-max 300
+    python3 benchmarks/fold_scale.py --from-flat --max-panels 3000 --dense-max 0
 """
 import argparse
 import json
@@ -30,18 +38,27 @@ from common import fit_exponent, peak_MB
 SIZES = (100, 300, 1000, 3000, 10000)
 
 
-def one(panels, method, steps):
-    """Fold one patch in this process; print one JSON line."""
+def one(panels, method, steps, from_flat=False):
+    """Fold one patch in this process (from 40 deg, or from flat); print one JSON line."""
     import numpy as np
 
     from chrono_origami.folding import Drive, FoldProblem, fold
     from chrono_origami.geometry import best_rigid_alignment
+    from chrono_origami.folding.problem import assignment_from_vertices, hinge_angle
     from chrono_origami.patterns import miura
 
     n = max(2, round(panels ** 0.5))
     t0 = time.perf_counter()
-    st = miura.miura_patch(n, n, fold_angle_deg=40.0)
-    prob = FoldProblem(st, [Drive(n - 1, angle=np.radians(10.0))], (), 1.0)
+    if from_flat:
+        st = miura.miura_patch(n, n, fold_angle_deg=0.0)
+        T = miura.miura_vertices(n, n, fold_angle_deg=30.0)
+        prob = FoldProblem(st, [Drive(n - 1, angle=hinge_angle(st.pattern, T, n - 1))], (), 1.0)
+        extra = dict(allow_singular_start=True, assignment=assignment_from_vertices(st.pattern, T))
+    else:
+        st = miura.miura_patch(n, n, fold_angle_deg=40.0)
+        prob = FoldProblem(st, [Drive(n - 1, angle=np.radians(10.0))], (), 1.0)
+        T = miura.miura_vertices(n, n, fold_angle_deg=50.0)
+        extra = {}
     base = peak_MB()
     log = []
     marks = []
@@ -51,9 +68,9 @@ def one(panels, method, steps):
         marks.append(time.perf_counter())
         log.append(line)
 
-    H = fold(prob, frame_interval=1.0, dt=1.0 / steps, dt_max=1.0 / steps, linalg=method, log=mark, progress=False)
+    H = fold(prob, frame_interval=1.0, dt=1.0 / steps, dt_max=1.0 / steps, linalg=method, log=mark, progress=False,
+             **extra)
     t2 = time.perf_counter()
-    T = miura.miura_vertices(n, n, fold_angle_deg=50.0)
     R, d = best_rigid_alignment(H.final, T)
     err = float(np.linalg.norm(H.final @ R.T + d - T, axis=1).max())
     from chrono_origami.folding.constraints import FoldConstraints
@@ -73,10 +90,11 @@ def main(argv=None):
     ap.add_argument("--max-panels", type=int, default=10000)
     ap.add_argument("--dense-max", type=int, default=300, help="largest size folded on the dense path too")
     ap.add_argument("--steps", type=int, default=4, help="fixed steps of the fold (default 4)")
+    ap.add_argument("--from-flat", action="store_true", help="start flat, fold to 30 deg on the assigned branch")
     ap.add_argument("--one", nargs=3, metavar=("PANELS", "PATH", "STEPS"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
-        one(int(args.one[0]), args.one[1], int(args.one[2]))
+        one(int(args.one[0]), args.one[1], int(args.one[2]), args.from_flat)
         return 0
     cols = ("P", "unknowns", "rows", "path", "newton", "setup", "per_step", "error", "ratio", "residual",
             "base_MB", "peak_MB")
@@ -88,8 +106,8 @@ def main(argv=None):
         for method in ("dense", "sparse"):
             if method == "dense" and size > args.dense_max:
                 continue
-            r = subprocess.run([sys.executable, __file__, "--one", str(size), method, str(args.steps)],
-                               capture_output=True, text=True)
+            r = subprocess.run([sys.executable, __file__, "--one", str(size), method, str(args.steps)]
+                               + (["--from-flat"] if args.from_flat else []), capture_output=True, text=True)
             if r.returncode:
                 print(f"{size} {method}: failed: {r.stderr.strip().splitlines()[-1:]}")
                 continue

@@ -16,6 +16,8 @@ from chrono_origami.folding import Drive, FoldProblem, SingularConfigurationErro
 from chrono_origami.folding.constraints import FoldConstraints
 from chrono_origami.folding.jacobian import Jacobian
 from chrono_origami.folding.lie import exp_update
+from chrono_origami.folding.problem import assignment_from_vertices, hinge_angle
+from chrono_origami.folding.start import branch_tangent
 from chrono_origami.geometry import best_rigid_alignment
 from chrono_origami.patterns import miura, simple
 
@@ -133,6 +135,74 @@ def test_a_thousand_panel_miura_patch_folds_to_the_closed_form():
         assert aligned_distance(H.vertices[k], miura.miura_vertices(rows, cols, fold_angle_deg=40.0 + 10.0 * t)) < 1e-11
     assert 1e-3 < min(H.sigma_ratios) < 1e-2
     assert H.vertex_spread < 1e-11
+
+
+# ------------------------------------------------------------------ leaving a flat start
+def flat_miura_fold(n, end_deg=30.0):
+    """(problem, assignment): a flat n x n Miura-ori patch folded to end_deg (closed-form fold angle), its first
+    straight crease (hinge n - 1) driven by the closed form's angle there, panel 1 held, the closed form's
+    mountain-valley assignment."""
+    st = miura.miura_patch(n, n, fold_angle_deg=0.0)
+    T = miura.miura_vertices(n, n, fold_angle_deg=end_deg)
+    return (FoldProblem(st, [Drive(n - 1, angle=hinge_angle(st.pattern, T, n - 1))], (), 1.0),
+            assignment_from_vertices(st.pattern, T))
+
+
+def start_and_signs(prob, assignment):
+    C = FoldConstraints(prob)
+    signs = np.zeros(len(C.hinges))
+    for h, sgn in dict(assignment).items():
+        signs[h] = np.sign(sgn)
+    return C, C.start(), signs
+
+
+def test_range_residual_is_the_left_null_projection():
+    """At the flat 8 x 8 Miura start (S = 196 self-stress states): w - J x on the sparse factor equals U0 U0^T w
+    (U0 by the dense SVD) to 1e-12 |w|, for one vector and a block, and on the dense path."""
+    C, (R, u), _ = start_and_signs(*flat_miura_fold(8))
+    _, J, _ = C.evaluate(R, u, 0.0)
+    U0 = linalg.null_space(J, 1e-9, "dense", left=True).left
+    assert U0.shape[1] == 196
+    W = np.random.default_rng(0).standard_normal((C.n_rows, 5))
+    exact = U0 @ (U0.T @ W)
+    for method in ("sparse", "dense"):
+        r = Jacobian(J, method).range_residual(W)
+        assert np.abs(r - exact).max() < 1e-12 * np.abs(W).max()
+        r1 = Jacobian(J, method).range_residual(W[:, 0])
+        assert np.abs(r1 - exact[:, 0]).max() < 1e-12 * np.abs(W).max()
+        assert np.linalg.norm(r1) == pytest.approx(np.linalg.norm(U0.T @ W[:, 0]), rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["yoshimura", "square twist", "miura 4x4", "miura 8x8"])
+def test_branch_tangent_is_the_same_on_both_paths(name):
+    """The branch out of flat: the sparse path (no left null basis) gives the dense path's tangent (left null basis
+    by the SVD) to 1e-8 after normalisation; the Yoshimura wedge without an assignment (minimum-norm start)."""
+    if name == "yoshimura":
+        prob, a = examples.yoshimura_problem(), {}
+    elif name == "square twist":
+        prob, a = examples.square_twist_problem(10.0)
+    else:
+        prob, a = flat_miura_fold(int(name[-1]))
+    C, (R, u), signs = start_and_signs(prob, a)
+    vd, vs = (branch_tangent(C, R, u, signs, method=m) for m in ("dense", "sparse"))
+    assert np.abs(vd / np.linalg.norm(vd) - vs / np.linalg.norm(vs)).max() < 1e-8
+
+
+@pytest.mark.parametrize("n, method", [(14, "sparse"), (16, "auto")])
+def test_flat_miura_beyond_the_nullity_limit_folds_to_the_closed_form(n, method):
+    """Flat 14 x 14 and 16 x 16 patches (S = 676 and 900 self-stress states, more than sparseqr.NULLITY_LIMIT;
+    16 x 16 is beyond DENSE_LIMIT, so "auto" is sparse) folded from flat to 30 degrees in four steps on the
+    assignment's branch: every vertex within 1e-10 of the rigid fold (pattern size ~ n)."""
+    prob, a = flat_miura_fold(n)
+    C, (R, u), _ = start_and_signs(prob, a)
+    _, J, _ = C.evaluate(R, u, 0.0)
+    assert linalg.choose_method(J.shape, method) == "sparse"
+    mechanisms = linalg.null_space(J, 1e-9, "sparse").dim
+    assert mechanisms == 2 * n - 3
+    assert J.shape[0] - (J.shape[1] - mechanisms) == 4 * (n - 1) ** 2 > sparseqr.NULLITY_LIMIT
+    H = fold(prob, allow_singular_start=True, assignment=a, linalg=method, frame_interval=1.0, dt=0.25, dt_max=0.25)
+    assert H.singular_start and len(H.steps) == 4 and H.max_residual < 1e-12
+    assert aligned_distance(H.final, miura.miura_vertices(n, n, fold_angle_deg=30.0)) < 1e-10
 
 
 # ------------------------------------------------------------------ progress and command line
