@@ -314,14 +314,15 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
             break
         sig = np.sqrt(np.maximum(sig2 - delta ** 2, 0.0))
         zero = sig <= tol
-        if zero.any():
-            dropped = max(dropped, float(sig[zero].max()))
-            V = np.linalg.qr(np.hstack([V, vecs[:, zero]]))[0]
-        if not zero.all():
-            order = np.argsort(np.where(zero, np.inf, sig))[:min(8, int((~zero).sum()))]
-            kept = _smallest_kept(qr, A, vecs[:, order], V)
+        if not zero.any():
+            # the largest eigenvalue left is a kept one: no null direction remains (a round that found some may
+            # have missed others of the same, degenerate eigenvalue: a Krylov space sees one vector of it)
+            kept = _smallest_kept(qr, A, vecs[:, :min(8, len(sig))], V)
             break
-        block *= 2                 # all null: a larger round next
+        dropped = max(dropped, float(sig[zero].max()))
+        V = np.linalg.qr(np.hstack([V, vecs[:, zero]]))[0]
+        if zero.all():
+            block *= 2             # all null: a larger round next
         if V.shape[1] > nullity_limit:
             raise NullityLimitError(f"more than {nullity_limit} singular values are below the rank tolerance: the "
                                     f"sparse path resolves null spaces of dimension up to {nullity_limit}")

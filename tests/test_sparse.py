@@ -220,3 +220,23 @@ def test_cli_linalg_option_gives_the_same_files(tmp_path):
     a = np.array([[float(x) for x in line.split(",")] for line in hd[1:]])
     b = np.array([[float(x) for x in line.split(",")] for line in hq[1:]])
     assert np.abs(a - b).max() <= 1e-9 * np.abs(a).max()
+
+
+def test_a_large_degenerate_null_space_is_counted_whole_or_refused():
+    """A flat Miura chain's mechanisms share one eigenvalue of (R^T R)^-1, of which a Krylov space resolves few
+    vectors a round: the rounds go on until one finds no null direction (a round that found some and a kept one
+    once ended the search, counting 247 of the 455 null directions of the 1 x 450 chain)."""
+    def nullity(A):
+        s = np.linalg.svd(A.toarray(), compute_uv=False)
+        return A.shape[1] - int(np.sum(s > linalg.RANK_RTOL * s[0]))
+
+    A = assemble(Structure(mi.miura_pattern(1, 390, fold_angle_deg=0.0))).Cs
+    assert nullity(A) == 395 <= sparseqr.NULLITY_LIMIT
+    assert sparseqr.rank(A, linalg.RANK_RTOL, side="right").nullity == 395
+    A = assemble(Structure(mi.miura_pattern(1, 450, fold_angle_deg=0.0))).Cs
+    assert nullity(A) == 455 > sparseqr.NULLITY_LIMIT
+    with pytest.raises(sparseqr.NullityLimitError):
+        sparseqr.rank(A, linalg.RANK_RTOL, side="right")
+    # the count factors the side with fewer columns (here A^T, whose null space, the self-stress, is empty)
+    c = counting.count(Structure(mi.miura_pattern(1, 450, fold_angle_deg=0.0)), linalg="sparse")
+    assert (c.M, c.S) == (455 - 6, 0)
