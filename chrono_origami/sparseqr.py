@@ -263,7 +263,8 @@ def _lanczos(qr, k, deflate):
 def _smallest_kept(qr, A, K, V):
     """Smallest singular value of the factored matrix B on span(K), refined (permuted coordinates).
 
-    K: the (up to 8) smallest kept Ritz vectors of the last Lanczos round. One step of block
+    K: kept Ritz vectors (up to 8 of the last round, and those of the round before when it found null
+    directions too; they may overlap: the block is K's well-determined span). One step of block
     inverse iteration with (R^T R)^-1 on the complement of the null vectors
     V, then Rayleigh-Ritz: the smallest singular value of B X (X the
     orthonormal block). A cluster of equal or close singular values (mirror
@@ -274,7 +275,8 @@ def _smallest_kept(qr, A, K, V):
     K = K - V @ (V.T @ K)
     K = np.column_stack([qr.solve_R(qr.solve_RT(k)) for k in K.T])
     K = K - V @ (V.T @ K)
-    K = np.linalg.qr(K)[0]
+    U, s, _ = np.linalg.svd(K, full_matrices=False)
+    K = U[:, s > 1e-8 * s[0]]
     X = np.empty_like(K)
     X[qr.perm] = K
     B = A.T if qr.transposed else A
@@ -307,9 +309,12 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
     q = qr.q
     V = np.zeros((q, 0))
     dropped, kept = 0.0, np.nan
+    seen = np.zeros((q, 0))        # kept Ritz vectors of the last round that found null directions too
     while True:
         stage(f"Lanczos on R: {V.shape[1]} null directions so far")
-        sig2, vecs = _lanczos(qr, block, V)
+        # after a round with both null and kept directions, one eigenpair is enough to tell whether null
+        # directions remain (the largest eigenvalue left)
+        sig2, vecs = _lanczos(qr, 1 if seen.shape[1] else block, V)
         if len(sig2) == 0:
             break
         sig = np.sqrt(np.maximum(sig2 - delta ** 2, 0.0))
@@ -317,12 +322,16 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
         if not zero.any():
             # the largest eigenvalue left is a kept one: no null direction remains (a round that found some may
             # have missed others of the same, degenerate eigenvalue: a Krylov space sees one vector of it)
-            kept = _smallest_kept(qr, A, vecs[:, :min(8, len(sig))], V)
+            kept = _smallest_kept(qr, A, np.hstack([seen, vecs[:, :8]]), V)
             break
         dropped = max(dropped, float(sig[zero].max()))
         V = np.linalg.qr(np.hstack([V, vecs[:, zero]]))[0]
         if zero.all():
-            block *= 2             # all null: a larger round next
+            if not seen.shape[1]:
+                block *= 2         # all null: a larger round next
+            seen = np.zeros((q, 0))
+        else:
+            seen = vecs[:, ~zero][:, :8]
         if V.shape[1] > nullity_limit:
             raise NullityLimitError(f"more than {nullity_limit} singular values are below the rank tolerance: the "
                                     f"sparse path resolves null spaces of dimension up to {nullity_limit}")
