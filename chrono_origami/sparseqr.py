@@ -27,7 +27,8 @@ separation, so the iteration converges fast even when many singular values
 crowd just above the tolerance (slender towers). The null directions share
 one eigenvalue, which a Krylov space resolves only once, so Lanczos runs in
 rounds, each on the complement of the null vectors found, until the largest
-eigenvalue left is a kept one. That smallest kept singular value, the gap
+eigenvalue left is a kept one (a round that finds null and kept directions
+is followed by a one-eigenpair round that tells whether null ones remain). That smallest kept singular value, the gap
 report's (smallest kept, largest dropped, relative to sigma_max), comes
 from the kept Ritz vectors of the last round: one step of block inverse
 iteration, then the smallest singular value of B on that block
