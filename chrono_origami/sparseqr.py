@@ -58,6 +58,8 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from .errors import SolverError
+
 #: Fill-reducing column ordering of the QR: METIS's nested dissection. On the 10,000-panel Miura-ori operator
 #: it factors in 1.5 s (R: 6.8 M entries) where AMD takes 2.2 s (9.1 M), and its cost grows as P^1.29 from
 #: 1,000 to 10,000 panels against AMD's P^1.57; below 1,000 panels the two are within 0.02 s.
@@ -72,8 +74,8 @@ class SparseBackendUnavailable(ImportError):
     """pyspqr (SuiteSparseQR) is not installed."""
 
 
-class NullityLimitError(ArithmeticError):
-    """The null space of the factored matrix is larger than :data:`NULLITY_LIMIT`."""
+class NullityLimitError(SolverError):
+    """The null space of the factored matrix is larger than :data:`NULLITY_LIMIT` (a project error: one line, exit 1)."""
 
 
 def available():
@@ -334,8 +336,9 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
         else:
             seen = vecs[:, ~zero][:, :8]
         if V.shape[1] > nullity_limit:
-            raise NullityLimitError(f"more than {nullity_limit} singular values are below the rank tolerance: the "
-                                    f"sparse path resolves null spaces of dimension up to {nullity_limit}")
+            raise NullityLimitError(f"more than {nullity_limit} singular values of the {m} x {n} operator are below "
+                                    f"the rank tolerance: the sparse path resolves null spaces of dimension up to "
+                                    f"{nullity_limit} (linalg='dense' has no such limit, where the memory allows)")
     nz = V.shape[1]
     if nz:   # one step of subspace iteration: the null directions' error shrinks by delta^2 / (sigma_kept^2 + delta^2)
         V = np.linalg.qr(np.column_stack([qr.solve_R(qr.solve_RT(v)) for v in V.T]))[0]

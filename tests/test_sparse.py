@@ -240,3 +240,17 @@ def test_a_large_degenerate_null_space_is_counted_whole_or_refused():
     # the count factors the side with fewer columns (here A^T, whose null space, the self-stress, is empty)
     c = counting.count(Structure(mi.miura_pattern(1, 450, fold_angle_deg=0.0)), linalg="sparse")
     assert (c.M, c.S) == (455 - 6, 0)
+
+
+def test_the_nullity_limit_is_a_one_line_project_error():
+    """Beyond NULLITY_LIMIT null directions the sparse path stops with a SolverError that the command line prints as
+    one line (exit 1), naming the operator and the way out, never a traceback."""
+    from chrono_origami.cli import app
+
+    A = assemble(Structure(mi.miura_pattern(1, 450, fold_angle_deg=0.0))).Cs
+    with pytest.raises(SolverError) as err:
+        linalg.null_space(A, method="sparse")
+    assert isinstance(err.value, sparseqr.NullityLimitError)
+    assert app.exit_code(err.value) == app.EXIT_INPUT
+    assert f"of the {A.shape[0]} x {A.shape[1]} operator" in app.message(err.value)
+    assert "linalg='dense'" in app.message(err.value)
