@@ -72,7 +72,7 @@ from scipy.spatial import cKDTree
 
 from .errors import OrigamiError
 from .hinges import get as get_kind
-from .linalg import DENSE_LIMIT, RANK_RTOL, choose_method, null_space
+from .linalg import DENSE_LIMIT, RANK_RTOL, choose_method, min_norm_lstsq, null_space
 from .progress import Stages
 from .reference import statics
 from .reference.counting import count
@@ -519,7 +519,7 @@ def _evaluate_sparse(st, model, d, rtol):
         if A.shape[0] == A.shape[1]:
             mu = spla.splu(A).solve(-f)
         else:                                            # mechanisms or rigid motions: least squares
-            mu = spla.lsmr(A, -f, atol=1e-14, btol=1e-14, conlim=1e14, maxiter=20 * max(A.shape))[0]
+            mu = min_norm_lstsq(A, -f, f"design {_numbers(d.sliding)}: the reference load")
         if _has_loads(st) and np.linalg.norm(A @ mu + f) > 1e-9 * max(np.linalg.norm(f), 1e-300):
             d.max_force = d.max_moment = float("inf")    # the loads work on a mechanism: not carried
             return d

@@ -272,6 +272,20 @@ def rank(A, rtol=RANK_RTOL, method="auto"):
     return n - _sparse(A, rtol).dim
 
 
+def min_norm_lstsq(A, b, what, tol=1e-14, conlim=1e14):
+    """Minimum-norm least-squares solution of the sparse A x = b by LSMR (``tol``: its atol and btol).
+
+    Raises a one-line :class:`~chrono_origami.errors.SolverError` naming ``what`` when LSMR stops at its
+    iteration limit (20 x max(m, n)) instead of converging; callers still check their own residuals.
+    """
+    maxiter = 20 * max(A.shape)
+    out = spla.lsmr(A, b, atol=tol, btol=tol, conlim=conlim, maxiter=maxiter)
+    if out[1] == 7:
+        raise SolverError(f"{what}: LSMR did not converge in {maxiter} iterations (relative residual "
+                          f"{out[3] / max(np.linalg.norm(b), 1e-300):.3g})")
+    return out[0]
+
+
 def independent_rows(A, rtol=RANK_RTOL):
     """Indices (sorted) of a maximal set of independent rows of ``A``: pivoted QR of A^T (dense).
 

@@ -22,18 +22,22 @@ the natural ordering, so nothing fills in), gives the largest eigenvalues
 lambda_i = 1 / (sigma_i^2 + delta^2), i.e. the smallest sigma_i =
 sqrt(1 / lambda_i - delta^2); those at most rtol * sigma_max are dropped,
 and their Ritz vectors are the null space of B. Null directions sit at
-1 / delta^2, kept ones at most 1 / (1 + DELTA_FACTOR^2) of that: a clear
-separation, so the iteration converges fast even when many singular values
-crowd just above the tolerance (slender towers). The null directions share
-one eigenvalue, which a Krylov space resolves only once, so Lanczos runs in
-rounds, each on the complement of the null vectors found, until the largest
+1 / delta^2 and a kept singular value sigma at 1 / (sigma^2 + delta^2):
+only 1 % below it at sigma = rtol sigma_max (delta = 10 rtol sigma_max),
+but Lanczos resolves eigenvalues to 1e-10, and the regularisation keeps
+(R^T R)^-1 bounded however close to the tolerance the kept values crowd
+(slender towers). The null directions share one eigenvalue, which a Krylov
+space resolves only a few vectors at a time, so Lanczos runs in rounds,
+each on the complement of the null vectors found, until the largest
 eigenvalue left is a kept one (a round that finds null and kept directions
-is followed by a one-eigenpair round that tells whether null ones remain). That smallest kept singular value, the gap
-report's (smallest kept, largest dropped, relative to sigma_max), comes
-from the kept Ritz vectors of the last round: one step of block inverse
-iteration, then the smallest singular value of B on that block
-(Rayleigh-Ritz, more accurate than 1 / lambda; a cluster of equal
-singular values is resolved together). Dropped values are resolved to about 1e-8 delta. B is the
+is followed by a one-eigenpair round that tells whether null ones remain).
+The smallest kept singular value, the gap report's (smallest kept, largest
+dropped, relative to sigma_max), comes from the kept Ritz vectors of the
+last rounds: one step of block inverse iteration, then the smallest
+singular value of B on that block (Rayleigh-Ritz, more accurate than
+1 / lambda; a cluster of equal singular values is resolved together).
+Dropped values are resolved to about 1e-5 delta (Lanczos's 1e-10 on lambda
+through the square root). B is the
 orientation with fewer columns, so its nullity (min(m, n) - rank) is the
 smaller of the two null spaces; up to :data:`NULLITY_LIMIT` of it is
 resolved.
@@ -221,7 +225,8 @@ def largest_singular_value(A, tol=1e-6):
     G = (A @ A.T) if m < n else (A.T @ A)
     if G.shape[0] <= 2:
         return float(np.sqrt(max(np.linalg.eigvalsh(G.toarray()).max(), 0.0)))
-    lam = spla.eigsh(G, k=1, which="LA", return_eigenvectors=False, tol=tol)[0]
+    v0 = np.random.default_rng(0).standard_normal(G.shape[0])    # a fixed start: the same value every call
+    lam = spla.eigsh(G, k=1, which="LA", return_eigenvectors=False, tol=tol, v0=v0)[0]
     return float(np.sqrt(max(lam, 0.0)))
 
 
@@ -293,7 +298,8 @@ def rank(A, rtol, sigma_max=None, side="auto", nullity_limit=NULLITY_LIMIT, bloc
     the complement of the null vectors found, the gap by Rayleigh-Ritz on the kept Ritz vectors.
     ``side``: "right" for null(A), "left" for null(A^T), "auto" the one with
     fewer columns; ``block``: eigenpairs of the first round, doubled after
-    a round that finds only null directions; ``stage``: a callable
+    a full round that finds only null directions (a one-eigenpair round
+    that finds one is followed by a round of ``block``); ``stage``: a callable
     told each step (a :class:`chrono_origami.progress.Stages`).
     """
     stage = stage or (lambda what: None)

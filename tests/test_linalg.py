@@ -114,3 +114,23 @@ def test_independent_rows_drop_repeated_and_combined_rows():
     assert len(rows) == 4 and np.linalg.matrix_rank(A[rows]) == 4
     assert 6 not in rows    # the zero row
     assert len(linalg.independent_rows(np.zeros((0, 9)))) == 0
+
+
+def test_min_norm_lstsq_solves_and_refuses_to_return_an_unconverged_answer(monkeypatch):
+    """LSMR's minimum-norm answer matches the pseudo-inverse's; stopped at its iteration limit it is a one-line
+    SolverError naming the problem, not a silently wrong multiplier vector."""
+    import scipy.sparse as sps
+    import scipy.sparse.linalg as spla_
+
+    from chrono_origami import linalg as la
+    from chrono_origami.errors import SolverError
+
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((30, 12)) @ np.diag(np.logspace(0, -3, 12)) @ rng.standard_normal((12, 20))  # rank 12
+    b = rng.standard_normal(30)
+    x = la.min_norm_lstsq(sps.csr_matrix(A), b, "a test problem")
+    assert np.allclose(x, np.linalg.pinv(A) @ b, rtol=0, atol=1e-8 * np.abs(np.linalg.pinv(A) @ b).max())
+    real = spla_.lsmr
+    monkeypatch.setattr(la.spla, "lsmr", lambda *a, **kw: real(*a, **{**kw, "maxiter": 2}))
+    with pytest.raises(SolverError, match="^a test problem: LSMR did not converge"):
+        la.min_norm_lstsq(sps.csr_matrix(A), b, "a test problem")

@@ -36,6 +36,7 @@ import scipy.sparse.linalg as spla
 
 from ..errors import OrigamiError, StructureError
 from ..geometry import best_rigid_alignment
+from ..linalg import min_norm_lstsq
 from .expression import as_function
 
 MOTOR_MODES = ("angle", "speed", "torque")
@@ -324,7 +325,7 @@ def consistent_velocities(Cq, v, mass, ct=None, rtol=1e-10, block=6):
     scale = spla.norm(W) * max(np.linalg.norm(u), 1e-300) + np.linalg.norm(ct)
     if np.linalg.norm(r) <= 1e-15 * scale:
         return v.copy(), 0.0
-    du = spla.lsmr(W, r, atol=1e-15, btol=1e-15, maxiter=20 * max(W.shape))[0]
+    du = min_norm_lstsq(W, r, "consistent initial velocities", tol=1e-15, conlim=1e8)
     v_new = Linv_T @ (u + du)
     res = np.linalg.norm(Cq @ v_new + ct)
     if not res <= rtol * max(scale, 1e-300):

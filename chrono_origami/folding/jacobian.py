@@ -19,7 +19,8 @@ delta = :data:`SPARSE_DELTA` x ||J||_bound (sqrt(||J||_1 ||J||_inf) >= sigma_max
   direction sigma shrinks by delta^2 / (sigma^2 + delta^2) per step, so the
   iterates converge to the minimum-norm least-squares solution where sigma
   >> delta (a regular fold: sigma_min / sigma_max > ``newton.SINGULAR_RTOL``
-  = 10 delta / bound, at most 1e-2 per step, about 1e-10 at sigma_min = 1e-3).
+  = 10 delta / bound, at most about 3e-2 per step (bound <= 2 sigma_max here), about 1e-10 at
+  sigma_min = 1e-3).
   Steps stop at a correction below :data:`REFINE_RTOL` |x|, or when the
   corrections stop shrinking: a direction with sigma << delta gains the
   same sigma beta / delta^2 at every step (beta: the part of b along its
@@ -150,7 +151,8 @@ class Jacobian:
             JD = np.asarray(self.J @ D)
             Z = Z - JD
             change = float(np.max(np.linalg.norm(JD, axis=0) / size))
-            if change * min(1.0, change / last) <= REFINE_RTOL or change > 0.5 * last:
+            predicted = change * min(1.0, change / last) if np.isfinite(last) else change   # the next correction
+            if predicted <= REFINE_RTOL or change > 0.5 * last:
                 break
             last = change
         return Z

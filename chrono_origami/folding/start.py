@@ -48,7 +48,9 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto"):
     by the SVD); on the sparse path r = w - J x, x the least-squares solution
     of J x = w by the factor of J made once here (``Jacobian.range_residual``),
     so no basis of the (possibly very large) left null space is formed.
-    |r| = |U0^T w|, so one threshold serves both.
+    |r| = |U0^T w| for the same left null space, so one threshold serves both (the two paths cut the
+    range at 1e-8 x a bound on sigma_max and at NULL_RTOL sigma_max: they agree unless a singular value of
+    J lies between).
     """
     F, J, Ft = C.evaluate(R, u, time)
     b = -Ft

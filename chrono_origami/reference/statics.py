@@ -13,6 +13,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
+from .. import linalg as la
 from ..errors import FreeBodyError, IndeterminateError, SolverError, StructureError
 from ..progress import Stages
 from ..results import StaticResult, SupportReaction, hinge_actions
@@ -106,7 +107,7 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
             mu = spla.splu(A).solve(-f)
         else:
             stage(f"least squares (LSMR) on the {A.shape[0]} x {A.shape[1]} equilibrium operator")
-            mu = _lsmr(A, -f, counts)
+            mu = la.min_norm_lstsq(A, -f, f"{structure.name}: the minimum-norm statics")
     res = np.linalg.norm(A @ mu + f)
     scale = max(np.linalg.norm(f), 1e-300)
     rel = res / scale if np.linalg.norm(f) > 0 else res
@@ -128,12 +129,6 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
         else:
             result.info["self_stress_states"] = f"not formed: S = {counts.S} > {LIST_LIMIT} on the sparse path"
     return result
-
-
-def _lsmr(A, b, counts):
-    """Minimum-norm least-squares solution of A x = b by LSMR (tolerances at the equilibrium check's level)."""
-    x = spla.lsmr(A, b, atol=1e-14, btol=1e-14, conlim=1e14, maxiter=20 * max(A.shape))[0]
-    return x
 
 
 def self_stress_actions(structure, counts):
