@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from chrono_origami import analysis, foldfile
+from chrono_origami import analysis, engines, foldfile
 from chrono_origami.errors import OrigamiError, SolverError, StructureError
 from chrono_origami.folding import (Drive, FoldProblem, SingularConfigurationError, along, blocked, examples,
                                     fixed, fold, hinge_angle, in_plane)
@@ -322,8 +322,7 @@ def test_fold_command_line_and_scene(tmp_path):
 
 
 # ------------------------------------------------------------------ Chrono
-chrono_only = pytest.mark.skipif(not __import__("chrono_origami.engines", fromlist=["x"]).chrono_available(),
-                                 reason="PyChrono is not installed (conda install -c projectchrono pychrono)")
+chrono_only = pytest.mark.skipif(not engines.chrono_available(), reason=str(engines.chrono_unavailable_reason()))
 
 
 @pytest.mark.chrono

@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from chrono_origami import analysis, cli
+from chrono_origami import analysis, cli, engines
 from chrono_origami.cli import app
 from chrono_origami.errors import FreeBodyError
 from chrono_origami.foldfile import write_fold
@@ -68,8 +68,7 @@ def test_the_command_line_exits_with_the_usage_code(tmp_path, capsys, engine):
 
 
 def test_chrono_agrees_on_a_free_structure():
-    pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine "
-                                                                   "cross-check needs it")
+    pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
     free = replace(balanced(kresling_module()), supports=())
     a = analysis.static(free, "reference")
     b = analysis.static(free, "chrono")

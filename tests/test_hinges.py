@@ -27,8 +27,7 @@ from chrono_origami.reference.model import assemble, hinge_geometry
 from chrono_origami.reference.statics import solve
 from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support
 
-needs_chrono = pytest.mark.skipif(not engines.chrono_available(),
-                                  reason="PyChrono is not installed: the Chrono engine tests need it")
+needs_chrono = pytest.mark.skipif(not engines.chrono_available(), reason=str(engines.chrono_unavailable_reason()))
 
 
 def _rotation_rows(axes):

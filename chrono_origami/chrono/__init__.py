@@ -15,11 +15,18 @@
   terms Chrono leaves out (point-load stiffness, Kc correction);
 * :mod:`.modal`: modal analysis at a static equilibrium, with or without Kc.
 
-Importing this package needs PyChrono; without it, it raises
+Importing this package needs PyChrono; without it, or when PyChrono kills
+the interpreter at import (``engines.chrono_available`` probes it in a child
+interpreter first), it raises
 :class:`~chrono_origami.errors.ChronoUnavailable` (an ``ImportError``).
 """
+from ..engines import chrono_available, chrono_unavailable_reason
 from ..errors import ChronoUnavailable
 
+if not chrono_available():    # probed in a child interpreter first: a bad build must not kill this one
+    raise ChronoUnavailable(f"the chrono engine needs PyChrono, which cannot be used here: "
+                            f"{chrono_unavailable_reason()}; install it (conda install -c projectchrono pychrono) "
+                            f"or use the reference engine")
 try:
     import pychrono as _pychrono  # noqa: F401
 except ImportError as _e:  # pragma: no cover - depends on the machine
