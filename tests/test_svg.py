@@ -204,6 +204,16 @@ SVG_ERRORS = [
     (HEAD + '<svg xmlns="http://www.w3.org/2000/svg"><line x1="0" y1="0" x2="1" y2="1" stroke="gray"/></svg>',
      r"no crease-pattern lines"),
     ("<svg><line", r"not valid SVG \(XML: "),
+    # found by tests/test_fuzz_svg.py
+    ('<?xml version="1.0" encoding="bogus-8"?>\n' + svg("")[len(HEAD):],
+     r"cannot read the SVG file \(unknown encoding: bogus-8\)"),
+    (svg("").replace("http://www.w3.org/2000/svg", "http://www.w0.org/2000/svg"),
+     r"not an SVG drawing: the root element is not <svg> in the SVG namespace"),
+    (svg("").replace('viewBox="0 0 100 100"', 'viewBox="0 0 0 100"'),
+     r"the <svg> element's viewBox '0 0 0 100' .* maps the drawing onto a line or a point"),
+    (HEAD + '<svg xmlns="http://www.w3.org/2000/svg"><line x1="0" y1="0" x2="1" y2="0" stroke="red"/>'
+            '<line x1="1e6" y1="1e6" x2="1e6" y2="1000001" stroke="red"/></svg>',
+     r"every line is shorter than the merge tolerance \(1.41e\+03 drawing units"),
 ]
 
 
