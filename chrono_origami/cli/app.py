@@ -45,6 +45,63 @@ def output(path):
         raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
 
 
+class _ReaderGone:
+    """``sys.stdout`` or ``sys.stderr`` whose reader may go away (``| head``): writes after EPIPE are dropped.
+
+    Unix tools stop writing when the reader of a pipe has gone; here the
+    command still writes its files and figures, and exits with its own code.
+    On the first EPIPE the stream's file descriptor is pointed at the null
+    device, so that the final flush at exit finds nowhere to fail either.
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.reader_gone = False
+
+    def write(self, text):
+        if not self.reader_gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._drop()
+        return len(text)
+
+    def flush(self):
+        if not self.reader_gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._drop()
+
+    def _drop(self):
+        self.reader_gone = True
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):   # no file descriptor (a test's capture): nothing to flush
+            pass
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def reader_may_go():
+    """Inside the block, a closed stdout or stderr pipe (``| head``) stops the output, not the command."""
+    if isinstance(sys.stdout, _ReaderGone):
+        yield
+        return
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _ReaderGone(sys.stdout), _ReaderGone(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = saved
+
+
 def exit_codes_text():
     """The exit codes as lines for ``--help``."""
     return "exit codes:\n" + "\n".join(textwrap.fill(text, 79, initial_indent=f"  {code}  ", subsequent_indent="     ",
@@ -77,18 +134,20 @@ def run(fn, *args, **kw):
 
     The detail of an :class:`~chrono_origami.errors.IndeterminateError`
     (hinges carrying self-stress, panels that move) goes to stdout, with the
-    rest of the report.
+    rest of the report. A reader of stdout that goes away (``| head``) stops
+    the output, not the command (:func:`reader_may_go`).
     """
-    try:
-        return int(fn(*args, **kw) or 0)
-    except Exception as e:
-        code = exit_code(e)
-        if code is None:
-            raise
-        if isinstance(e, IndeterminateError) and e.detail:
-            print(e.detail)
-        print(f"error: {message(e)}", file=sys.stderr)
-        return code
+    with reader_may_go():
+        try:
+            return int(fn(*args, **kw) or 0)
+        except Exception as e:
+            code = exit_code(e)
+            if code is None:
+                raise
+            if isinstance(e, IndeterminateError) and e.detail:
+                print(e.detail)
+            print(f"error: {message(e)}", file=sys.stderr)
+            return code
 
 
 def parser(description):
@@ -103,7 +162,8 @@ def scene(ap, build, analyse, argv=None):
     A ``ValueError`` from ``build`` (an ``OrigamiError`` included) means the
     options describe nothing that can be built: a usage error, exit code 2.
     """
-    args = ap.parse_args(argv)
+    with reader_may_go():
+        args = ap.parse_args(argv)
 
     def go():
         try:
@@ -141,5 +201,6 @@ def build_parser():
 
 def main(argv=None):
     """Run the command line on ``argv`` (default: sys.argv[1:]); returns the exit code."""
-    args = build_parser().parse_args(argv)
+    with reader_may_go():             # --help | head
+        args = build_parser().parse_args(argv)
     return run(args.func, args)
