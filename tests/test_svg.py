@@ -227,6 +227,22 @@ def test_bad_svg_is_named_in_one_line(tmp_path, text, message):
     assert "\n" not in str(info.value) and str(info.value).startswith(str(path))
 
 
+@pytest.mark.parametrize("attribute", ['stroke-opacity="nan"', 'opacity="NaN"', 'style="stroke-opacity:nan"'])
+def test_a_nan_opacity_is_named_by_its_element_and_attribute(tmp_path, capsys, attribute):
+    """A NaN opacity (the target fold angle's factor): the command line names the element and the attribute in one
+    line, exit 1, not the fold angle or a face derived from it."""
+    from chrono_origami import cli
+
+    path = write(tmp_path, svg(f'<line id="crease" x1="0" y1="50" x2="100" y2="50" stroke="red" {attribute}/>'))
+    name = attribute.split("=")[0] if "style" not in attribute else "stroke-opacity"
+    for command in (["count", str(path)], ["convert", str(path), "-o", str(tmp_path / "cp.fold")]):
+        assert cli.main(command) == 1
+        err = capsys.readouterr().err
+        assert err == (f"error: {path}: <line> 1 (id 'crease'): {name} must be a finite number, "
+                       f"got '{'NaN' if 'NaN' in attribute else 'nan'}'\n")
+    assert not (tmp_path / "cp.fold").exists()
+
+
 def test_straight_beziers_are_lines_and_other_options_are_checked(tmp_path):
     path = write(tmp_path, svg('<path d="M0,50 C25,50 75,50 100,50" stroke="red" fill="none"/>'))
     check_fold(read_svg(path), 100.0 ** 2, [((0, -50), (100, -50), "M", -180.0)])
