@@ -88,6 +88,72 @@ def test_auto_switches_at_the_dense_limit(monkeypatch):
         linalg.rank(A, method="qr")
 
 
+def test_the_dense_sparse_switch_is_at_DENSE_LIMIT_columns():
+    """"auto" is dense up to and including linalg.DENSE_LIMIT columns and sparse from one more, whatever the rows
+    (the limit itself is read from the constant, which issue 19 may move)."""
+    n = linalg.DENSE_LIMIT
+    for m in (1, n // 2, n, 4 * n):
+        assert linalg.choose_method((m, n)) == "dense"
+        assert linalg.choose_method((m, n + 1)) == "sparse"
+        assert linalg.choose_method((m, n - 1)) == "dense"
+
+
+def test_count_fold_design_and_modal_analysis_switch_at_the_limit(monkeypatch):
+    """Each analysis that decides dense or sparse by size does it at the constant: an operator of exactly
+    DENSE_LIMIT columns is dense, one column more is sparse (the limit moved onto small operators here); both sides
+    give the same counts."""
+    from chrono_origami import design, modal
+    from chrono_origami.folding import Drive, FoldProblem
+    from chrono_origami.folding.constraints import FoldConstraints
+    from chrono_origami.folding.jacobian import Jacobian
+    from chrono_origami.patterns import simple
+    from chrono_origami.structure import Structure
+
+    limit0 = linalg.DENSE_LIMIT
+    s = miura.miura_patch(3, 3)
+    n = 6 * s.pattern.n_panels
+    counts = {}
+    for limit, method in ((n, "dense"), (n - 1, "sparse")):
+        monkeypatch.setattr(linalg, "DENSE_LIMIT", limit)
+        c = counting.count(s)
+        assert c.linalg == method
+        counts[method] = (c.M, c.S)
+    assert counts["dense"] == counts["sparse"]
+    # folding: the constraint Jacobian's columns
+    C = FoldConstraints(FoldProblem(Structure(simple.square_twist_folded(5.0)), [Drive(0, rate=0.1)], (), 1.0))
+    J = C.evaluate(*C.start(), 0.0)[1]
+    for limit, method in ((J.shape[1], "dense"), (J.shape[1] - 1, "sparse")):
+        monkeypatch.setattr(linalg, "DENSE_LIMIT", limit)
+        assert Jacobian(J).method == method
+    # the design search: its dense_limit is the constant, and the null space of its operator follows it
+    assert __import__("inspect").signature(design.design).parameters["dense_limit"].default == limit0
+    ring = Structure(simple.rectangular_ring(), name="four-panel ring")
+    n = 6 * ring.pattern.n_panels
+    used = []
+
+    def null_space(A, rtol, method, **kw):
+        used.append(method)
+        return linalg.null_space(A, rtol, method, **kw)
+
+    monkeypatch.setattr(design, "null_space", null_space)
+    assert design.design(ring, dense_limit=n).S_after == design.design(ring, dense_limit=n - 1).S_after == 2
+    assert used == ["dense", "sparse"]
+    # modal analysis: null-space reduction up to the limit (coordinates), sparse shift-invert above
+    assert modal.DENSE_LIMIT == limit0
+    N = 12
+    M = np.kron(np.eye(N), np.diag([2.0, 2.0, 2.0, 0.3, 0.4, 0.5]))
+    x = [6 * i for i in range(N)]
+    K = np.zeros((6 * N, 6 * N))
+    K[np.ix_(x, x)] = 50.0 * (2 * np.eye(N) - np.eye(N, k=1) - np.eye(N, k=-1))
+    Cq = np.eye(6 * N)[[i for i in range(6 * N) if i not in x]]
+    mats = modal.SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
+                                [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)), np.zeros((N, 3)),
+                                1.0, True)
+    for limit, method in ((6 * N, "nullspace"), (6 * N - 1, "sparse")):
+        monkeypatch.setattr(modal, "DENSE_LIMIT", limit)
+        assert modal.solve_modes(mats, n_modes=N).method == method
+
+
 def test_zero_and_empty_operators():
     for method in ("dense", "sparse"):
         Z = linalg.null_space(sp.csr_matrix((4, 5)), method=method)
