@@ -5,11 +5,13 @@ imports). Both engines return the same result types (``results``), so the
 same tables, CSV and figures come out.
 """
 from . import engines
+from .threads import with_blas_threads
 from .reference import counting as _counting
 from .reference import statics as _statics
 from .structure import DOOR
 
 
+@with_blas_threads
 def count(structure, engine="reference", **kw):
     """Numeric counts (``reference.counting.Counts``) from the chosen engine's constraint Jacobian."""
     engine = engines.resolve(engine)
@@ -20,6 +22,7 @@ def count(structure, engine="reference", **kw):
     return _counting.count(structure, **kw)
 
 
+@with_blas_threads
 def static(structure, engine="reference", allow_indeterminate=False, **kw):
     """Hinge internal actions and support reactions (``results.StaticResult``)."""
     engine = engines.resolve(engine)

@@ -78,6 +78,7 @@ from .reference import statics
 from .reference.counting import count
 from .reference.model import assemble, hinge_geometry
 from .structure import DOOR, SLIDING
+from .threads import with_blas_threads
 
 #: Largest number of candidate sliding sets (or orbit unions) checked by the exhaustive enumeration.
 MAX_SUBSETS = 20000
@@ -563,6 +564,7 @@ def _ranked(designs):
 
 
 # ------------------------------------------------------------------ entry point
+@with_blas_threads
 def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=MAX_SUBSETS, samples=SAMPLES,
            improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=None,
            linalg="auto"):

@@ -64,6 +64,7 @@ from .errors import StructureError
 from .results import KcComparison, ModalResult, Mode, SystemMatrices  # noqa: F401  (the records, re-exported)
 from .linalg import DENSE_LIMIT, RANK_RTOL, SMALL_OPERATOR
 from . import linalg
+from .threads import with_blas_threads
 
 #: |mu| below this fraction of the reference |mu| (||K|| / ||M||, scaled) is a zero mode (|lambda| <= 1e-3 of its root)
 ZERO_RTOL = 1e-6
@@ -363,6 +364,7 @@ def solve_sparse(mats, n_modes=20, shift=None, max_rounds=5):
     return out
 
 
+@with_blas_threads
 def solve_modes(mats, method="auto", n_modes=None, remove_redundant=True, shift=None, rtol=RANK_RTOL):
     """Modes of the linearised system ``mats`` (:class:`SystemMatrices`) by ``method`` (module doc).
 

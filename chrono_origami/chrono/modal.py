@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import IndeterminateError, SolverError, StructureError
+from ..threads import with_blas_threads
 from ..modal import (DENSE_LIMIT, INFINITE_RATIO, KINDS, METHODS, RANK_RTOL, RESIDUAL_RTOL, SMALL_OPERATOR,
                      SPARSE_COMPLIANCE, ZERO_RTOL, KcComparison, ModalResult, Mode, SystemMatrices, check_masses,
                      independent_rows, nullspace_basis, redundant_rows, solve_augmented, solve_modes,
@@ -112,6 +113,7 @@ class StructureModes:
         return KcComparison(self.with_kc, self.without_kc) if self.without_kc is not None else None
 
 
+@with_blas_threads
 def structure_modes(structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate",
                     method="auto", n_modes=None, compare=True, use_tangent_stiffness=True, equilibrium=True,
                     max_iterations=MAX_ITERATIONS, allow_indeterminate=False):

@@ -11,7 +11,8 @@ import sys
 import textwrap
 from contextlib import contextmanager
 
-from ..errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError
+from ..errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SettingError
+from ..threads import chosen_blas_threads
 
 EXIT_OK = 0
 EXIT_INPUT = 1
@@ -25,7 +26,8 @@ EXIT_CODES = {
                 "structure does not have, a solver that did not converge, a view (--viz, --screenshot) that "
                 "cannot be opened",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
-                "an engine that is not installed, loads on a structure without supports that do not balance",
+                "an engine that is not installed, loads on a structure without supports that do not balance, "
+                "an environment setting that is not understood (CHRONO_ORIGAMI_BLAS_THREADS)",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
                         "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
@@ -113,7 +115,7 @@ def exit_code(exc):
     """The exit code of an exception, or None for one the command line does not expect (a bug: traceback)."""
     if isinstance(exc, IndeterminateError):
         return EXIT_INDETERMINATE
-    if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError)):
+    if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError, SettingError)):
         return EXIT_USAGE
     if isinstance(exc, OrigamiError):
         return EXIT_INPUT
@@ -135,11 +137,13 @@ def run(fn, *args, **kw):
     The detail of an :class:`~chrono_origami.errors.IndeterminateError`
     (hinges carrying self-stress, panels that move) goes to stdout, with the
     rest of the report. A reader of stdout that goes away (``| head``) stops
-    the output, not the command (:func:`reader_may_go`).
+    the output, not the command (:func:`reader_may_go`). BLAS runs with the
+    program's number of threads (:mod:`chrono_origami.threads`).
     """
     with reader_may_go():
         try:
-            return int(fn(*args, **kw) or 0)
+            with chosen_blas_threads():
+                return int(fn(*args, **kw) or 0)
         except Exception as e:
             code = exit_code(e)
             if code is None:

@@ -24,6 +24,7 @@ import importlib
 
 from .. import engines
 from ..errors import OrigamiError
+from ..threads import with_blas_threads
 from .expression import Expression
 from .history import TimeHistory, write_history
 from .inputs import INTEGRATORS, CreaseSpring, InitialState, Motor, check_integrator
@@ -31,6 +32,7 @@ from .inputs import INTEGRATORS, CreaseSpring, InitialState, Motor, check_integr
 __all__ = ["dynamics", "check_integrator", "INTEGRATORS", "TimeHistory", "write_history", "Motor", "CreaseSpring",
            "InitialState", "Expression"]
 
+@with_blas_threads
 def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), springs=(), initial=None,
              output_interval=None, progress=None, **options):
     """Integrate the motion of ``structure`` from t = 0 to ``time`` (s) with step ``dt`` (s); a TimeHistory.

@@ -35,6 +35,7 @@ from .. import linalg as _linalg
 from ..errors import SolverError
 from ..progress import Progress
 from ..sparseqr import NULLITY_LIMIT, NullityLimitError
+from ..threads import with_blas_threads
 from .constraints import FoldConstraints
 from .history import FoldHistory
 from .jacobian import Jacobian
@@ -74,6 +75,7 @@ def _describe_free(C, jac, k=3):
     return f"a free motion moves panels {panels} most"
 
 
+@with_blas_threads
 def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TOL,
          singular_rtol=SINGULAR_RTOL, allow_singular_start=False, assignment=None, progress=None, log=None,
          linalg="auto"):

@@ -1,0 +1,151 @@
+"""The program chooses its BLAS threads (threadpoolctl): one by default, CHRONO_ORIGAMI_BLAS_THREADS overrides.
+
+The choice holds inside every command and scene (``cli.app.run``) and every
+public analysis (``co.count``, ``co.static``, ``co.fold``,
+``co.design.design``, ``co.dynamics.dynamics``, ``co.modal.solve_modes``),
+and is lifted afterwards, whatever OPENBLAS_NUM_THREADS says.
+"""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from threadpoolctl import threadpool_info, threadpool_limits
+
+import chrono_origami as co
+from chrono_origami import cli, threads
+from chrono_origami.errors import SettingError
+from chrono_origami.foldfile import write_fold
+from chrono_origami.patterns import miura
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def blas():
+    """Threads of each loaded BLAS library that can run more than one (pyspqr's own OpenBLAS cannot)."""
+    return {i["filepath"]: i["num_threads"] for i in threadpool_info()
+            if i["user_api"] == "blas" and i.get("threading_layer") != "disabled"}
+
+
+def seen_inside(run, module, name):
+    """The BLAS threads seen by ``module.name`` (patched to record them) while ``run()`` runs, 2 set outside."""
+    seen = []
+    real = getattr(module, name)
+
+    def watched(*a, **k):
+        seen.append(set(blas().values()))
+        return real(*a, **k)
+
+    with threadpool_limits(2, user_api="blas"):
+        setattr(module, name, watched)
+        try:
+            run()
+        finally:
+            setattr(module, name, real)
+        assert set(blas().values()) == {2}               # lifted afterwards
+    return seen
+
+
+@pytest.mark.parametrize("setting, expected", [(None, threads.DEFAULT), ("2", 2), (" 3 ", 3), ("all", os.cpu_count()),
+                                                ("ALL", os.cpu_count())])
+def test_the_number_of_threads_and_its_override(monkeypatch, setting, expected):
+    if setting is None:
+        monkeypatch.delenv(threads.ENV, raising=False)
+    else:
+        monkeypatch.setenv(threads.ENV, setting)
+    assert threads.blas_threads() == expected
+    assert threads.DEFAULT == 1
+    with threadpool_limits(2 if expected != 2 else 1, user_api="blas"):
+        before = blas()
+        with threads.chosen_blas_threads():
+            assert set(blas().values()) == {expected}
+            with threads.chosen_blas_threads():          # an inner choice leaves the outer one
+                assert set(blas().values()) == {expected}
+        assert blas() == before
+
+
+@pytest.mark.parametrize("setting", ["0", "-1", "two", "1.5", "all cores"])
+def test_a_bad_setting_is_one_line_naming_the_variable(monkeypatch, capsys, tmp_path, setting):
+    monkeypatch.setenv(threads.ENV, setting)
+    with pytest.raises(SettingError, match=f"CHRONO_ORIGAMI_BLAS_THREADS='{setting}': expected a positive number"):
+        threads.blas_threads()
+    path = tmp_path / "cantilever.fold"
+    write_fold(miura.miura_cantilever(), path)
+    assert cli.main(["count", str(path), "--engine", "reference"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {threads.ENV}='{setting}'") and len(err.splitlines()) == 1
+
+
+def chain(N=4):
+    """System matrices of N bodies on a line joined by springs (modal analysis input)."""
+    import scipy.sparse as sp
+
+    M = np.kron(np.eye(N), np.diag([2.0, 2.0, 2.0, 0.3, 0.4, 0.5]))
+    x = [6 * i for i in range(N)]
+    K = np.zeros((6 * N, 6 * N))
+    K[np.ix_(x, x)] = 50.0 * (2 * np.eye(N) - np.eye(N, k=1) - np.eye(N, k=-1))
+    Cq = np.eye(6 * N)[[i for i in range(6 * N) if i not in x]]
+    return co.modal.SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
+                                   [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)),
+                                   np.zeros((N, 3)), 1.0, True)
+
+
+def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
+    """Each public analysis runs with the program's choice (one thread, or the override), whatever was set
+    outside; the counting SVD inside each is watched."""
+    from chrono_origami import analysis
+    from chrono_origami import design as design_module
+    from chrono_origami import modal as modal_module
+    from chrono_origami.dynamics import CreaseSpring
+    from chrono_origami.folding import examples
+    from chrono_origami.folding import newton as newton_module
+    from chrono_origami.reference.dns import structure as dns_module
+
+    st = miura.miura_cantilever()
+    problem, assignment = examples.miura_problem(duration=0.1)
+    swinging = co.Structure(st.pattern, st.hinge_kinds, thickness=0.05, density=100.0, supports=st.supports,
+                            gravity=(0, 0, -9.81))
+    runs = {   # the analysis, and a function it runs inside (watched)
+        "co.count": (lambda: co.count(st), analysis._counting, "count"),
+        "co.static": (lambda: co.static(st), analysis._statics, "solve"),
+        "co.fold": (lambda: co.fold(problem, allow_singular_start=True, assignment=assignment), newton_module,
+                    "newton"),
+        "co.design.design": (lambda: co.design.design(miura.miura_single_vertex()), design_module, "null_space"),
+        "co.dynamics.dynamics": (lambda: co.dynamics.dynamics(swinging, "reference", time=0.002, dt=0.001,
+                                                              springs=[CreaseSpring(0, 1.0)]), dns_module, "history"),
+        "co.modal.solve_modes": (lambda: co.modal.solve_modes(chain(), "nullspace"), modal_module, "solve_nullspace"),
+    }
+    for setting, expected in ((None, 1), ("3", 3)):
+        if setting is None:
+            monkeypatch.delenv(threads.ENV, raising=False)
+        else:
+            monkeypatch.setenv(threads.ENV, setting)
+        for name, (run, module, inner) in runs.items():
+            seen = seen_inside(run, module, inner)
+            assert seen and all(s == {expected} for s in seen), (name, setting, seen)
+    for fn in (co.count, co.static, co.fold, co.design.design, co.dynamics.dynamics, co.modal.solve_modes):
+        assert fn.__wrapped__                            # the same decorator on each (threads.with_blas_threads)
+
+
+def test_the_command_line_runs_with_one_thread_whatever_openblas_num_threads_says(tmp_path):
+    """In a child process started with OPENBLAS_NUM_THREADS=2, a command's analyses run with one BLAS thread."""
+    path = tmp_path / "cantilever.fold"
+    write_fold(miura.miura_cantilever(), path)
+    code = ("import sys\nfrom threadpoolctl import threadpool_info\nfrom chrono_origami import cli, linalg\n"
+            "real = linalg.singular_values\nseen = set()\n"
+            "def svd(*a, **k):\n"
+            "    seen.update(i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas' and "
+            "i.get('threading_layer') != 'disabled')\n"
+            "    return real(*a, **k)\n"
+            "linalg.singular_values = svd\n"
+            f"code = cli.main(['count', {str(path)!r}, '--engine', 'reference'])\n"
+            "print('threads', sorted(seen), 'after', sorted({i['num_threads'] for i in threadpool_info() "
+            "if i['user_api'] == 'blas' and i.get('threading_layer') != 'disabled'}), file=sys.stderr)\n"
+            "sys.exit(code)\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="2")
+    env.pop(threads.ENV, None)
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip().splitlines()[-1] == "threads [1] after [2]"
