@@ -66,6 +66,8 @@ def chosen_blas_threads():
             _depth -= 1
         return
     n = blas_threads()
+    import scipy.linalg  # noqa: F401  (loads NumPy's and SciPy's BLAS before they are limited)
+
     with _libraries().limit(limits=n, user_api="blas"):
         _depth = 1
         try:
