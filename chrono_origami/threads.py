@@ -1,13 +1,14 @@
 """BLAS threads: the program chooses them (threadpoolctl), users need not discover OPENBLAS_NUM_THREADS.
 
-Rule: one BLAS thread (:data:`DEFAULT`). The analyses run many small dense
-operations (per-hinge blocks, SVDs of a few hundred columns, Newton steps of
-small systems) and sparse factorisations whose dense fronts are small: on
-this project's 2-core machine a second BLAS thread gains at most a few per
-cent on them when the other core is idle and loses up to several times when
-it is busy (a waiting OpenBLAS thread spins), as users' laptops are busy too.
-The figures are in the README ("Threads"; ``benchmarks/threads.py`` measures
-them).
+Rule: one BLAS thread (:data:`DEFAULT`), for every analysis. They run many
+small dense operations (per-hinge blocks, SVDs of a few hundred columns,
+Newton steps of small systems) and sparse factorisations whose dense fronts
+are small. Measured on this project's 2-core machine with the other core
+not idle, as users' laptops are not (``benchmarks/threads.py``, figures in
+the README, "Threads"): no analysis gains from a second thread; dense
+counts, statics, folds, design searches and modal analyses lose 7 to 16
+times, sparse ones 1.2 to 2.8 times (a waiting OpenBLAS thread spins on the
+core others need); the reference dynamics is even.
 
 Override: the environment variable :data:`ENV` (``CHRONO_ORIGAMI_BLAS_THREADS``),
 a positive number of threads or ``all`` (one per core). Anything else is a
