@@ -10,12 +10,12 @@ _process = contextlib.ExitStack()
 def program_threads():
     """Run this benchmark process with the program's own choice of BLAS threads, and say so on stderr.
 
-    The choice is ``chrono_origami.threads``' (one thread, or CHRONO_ORIGAMI_BLAS_THREADS), the one every
+    The choice is ``chrono_origami.tools.threads``' (one thread, or CHRONO_ORIGAMI_BLAS_THREADS), the one every
     command and public analysis makes, held for the whole process (the benchmarks also time internal
     functions). ``--blas all`` on the command line (taken out of sys.argv here) runs with one thread per core
     instead, for a comparison; child processes inherit the choice. Call it first thing in a benchmark.
     """
-    from chrono_origami import threads
+    from chrono_origami.tools import threads
 
     if "--blas" in sys.argv[:-1]:
         i = sys.argv.index("--blas")

@@ -2,7 +2,7 @@
 
 Each operation runs in its own process, once to warm up and then ``--repeat``
 times (the best is kept), with the program's own choice of BLAS threads
-(``chrono_origami.threads``: one, unless CHRONO_ORIGAMI_BLAS_THREADS says
+(``chrono_origami.tools.threads``: one, unless CHRONO_ORIGAMI_BLAS_THREADS says
 otherwise) and with one thread per core (``CHRONO_ORIGAMI_BLAS_THREADS=all``);
 first with the other cores as they are, then with one busy process (a Python
 loop) per other core, as on a user's busy laptop. Prints the times and the
@@ -29,7 +29,7 @@ def _patch(n, m=None):
 def _fold(n, steps=4):
     import numpy as np
 
-    from chrono_origami.folding import Drive, FoldProblem
+    from chrono_origami.inputs.fold import Drive, FoldProblem
     from chrono_origami.patterns import miura
 
     st = miura.miura_patch(n, n, fold_angle_deg=40.0)
@@ -43,22 +43,23 @@ def _chain(N):
     import scipy.sparse as sp
 
     import chrono_origami as co
+    from chrono_origami.results.modes import SystemMatrices
 
     M = np.kron(np.eye(N), np.diag([2.0, 2.0, 2.0, 0.3, 0.4, 0.5]))
     x = [6 * i for i in range(N)]
     K = np.zeros((6 * N, 6 * N))
     K[np.ix_(x, x)] = 50.0 * (2 * np.eye(N) - np.eye(N, k=1) - np.eye(N, k=-1))
     Cq = np.eye(6 * N)[[i for i in range(6 * N) if i not in x]]
-    mats = co.modal.SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
-                                   [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)),
-                                   np.zeros((N, 3)), 1.0, True)
+    mats = SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
+                          [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)), np.zeros((N, 3)), 1.0,
+                          True)
     return lambda: co.modal.solve_modes(mats, "nullspace", n_modes=20)
 
 
 def _dynamics():
     import chrono_origami as co
-    from chrono_origami.dynamics import CreaseSpring, Motor
-    from chrono_origami.dynamics.examples import miura_deploy
+    from chrono_origami.inputs.motion import CreaseSpring, Motor
+    from chrono_origami.inputs.motion_examples import miura_deploy
 
     st, _, _ = miura_deploy(2)
     return lambda: co.dynamics.dynamics(st, "reference", time=0.1, dt=2e-3, progress=False,
@@ -101,7 +102,7 @@ def one(name, repeat):
     """Time one operation in this process (best of ``repeat`` after a warm-up); print one JSON line."""
     from threadpoolctl import threadpool_info
 
-    from chrono_origami import threads
+    from chrono_origami.tools import threads
 
     op = OPERATIONS[name][1]()
     op()

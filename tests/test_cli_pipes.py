@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from chrono_origami.foldfile import write_fold
+from chrono_origami.structure.foldfile import write_fold
 from chrono_origami.patterns import miura
 
 ROOT = Path(__file__).resolve().parents[1]

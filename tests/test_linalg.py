@@ -3,11 +3,11 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from chrono_origami import linalg, sparseqr
+from chrono_origami.tools import linalg, sparseqr
 from chrono_origami.patterns import miura
-from chrono_origami.reference import counting
-from chrono_origami.reference.model import assemble
-from chrono_origami.structure import DOOR
+from chrono_origami.engines.reference import counting
+from chrono_origami.engines.reference.model import assemble
+from chrono_origami.structure.structure import DOOR
 
 
 def graded(sigma, m, n, seed=0):
@@ -102,12 +102,13 @@ def test_count_fold_design_and_modal_analysis_switch_at_the_limit(monkeypatch):
     """Each analysis that decides dense or sparse by size does it at the constant: an operator of exactly
     DENSE_LIMIT columns is dense, one column more is sparse (the limit moved onto small operators here); both sides
     give the same counts."""
-    from chrono_origami import design, modal
-    from chrono_origami.folding import Drive, FoldProblem
-    from chrono_origami.folding.constraints import FoldConstraints
-    from chrono_origami.folding.jacobian import Jacobian
+    from chrono_origami.analysis import design, modal
+    from chrono_origami.engines.reference.folding.constraints import FoldConstraints
+    from chrono_origami.inputs.fold import Drive, FoldProblem
     from chrono_origami.patterns import simple
-    from chrono_origami.structure import Structure
+    from chrono_origami.results.modes import SystemMatrices
+    from chrono_origami.structure.structure import Structure
+    from chrono_origami.tools.jacobian import Jacobian
 
     limit0 = linalg.DENSE_LIMIT
     s = miura.miura_patch(3, 3)
@@ -146,9 +147,9 @@ def test_count_fold_design_and_modal_analysis_switch_at_the_limit(monkeypatch):
     K = np.zeros((6 * N, 6 * N))
     K[np.ix_(x, x)] = 50.0 * (2 * np.eye(N) - np.eye(N, k=1) - np.eye(N, k=-1))
     Cq = np.eye(6 * N)[[i for i in range(6 * N) if i not in x]]
-    mats = modal.SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
-                                [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)), np.zeros((N, 3)),
-                                1.0, True)
+    mats = SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
+                          [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)), np.zeros((N, 3)), 1.0,
+                          True)
     for limit, method in ((6 * N, "nullspace"), (6 * N - 1, "sparse")):
         monkeypatch.setattr(modal, "DENSE_LIMIT", limit)
         assert modal.solve_modes(mats, n_modes=N).method == method
@@ -188,8 +189,8 @@ def test_min_norm_lstsq_solves_and_refuses_to_return_an_unconverged_answer(monke
     import scipy.sparse as sps
     import scipy.sparse.linalg as spla_
 
-    from chrono_origami import linalg as la
-    from chrono_origami.errors import SolverError
+    from chrono_origami.tools import linalg as la
+    from chrono_origami.tools.errors import SolverError
 
     rng = np.random.default_rng(0)
     A = rng.standard_normal((30, 12)) @ np.diag(np.logspace(0, -3, 12)) @ rng.standard_normal((12, 20))  # rank 12

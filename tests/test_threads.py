@@ -15,9 +15,10 @@ import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
 import chrono_origami as co
-from chrono_origami import cli, threads
-from chrono_origami.errors import SettingError
-from chrono_origami.foldfile import write_fold
+from chrono_origami import cli
+from chrono_origami.structure.foldfile import write_fold
+from chrono_origami.tools import threads
+from chrono_origami.tools.errors import SettingError
 from chrono_origami.patterns import miura
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,21 +88,23 @@ def chain(N=4):
     K = np.zeros((6 * N, 6 * N))
     K[np.ix_(x, x)] = 50.0 * (2 * np.eye(N) - np.eye(N, k=1) - np.eye(N, k=-1))
     Cq = np.eye(6 * N)[[i for i in range(6 * N) if i not in x]]
-    return co.modal.SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
-                                   [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)),
-                                   np.zeros((N, 3)), 1.0, True)
+    from chrono_origami.results.modes import SystemMatrices
+
+    return SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
+                          [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)), np.zeros((N, 3)), 1.0,
+                          True)
 
 
 def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
     """Each public analysis runs with the program's choice (one thread, or the override), whatever was set
     outside; the counting SVD inside each is watched."""
-    from chrono_origami import analysis
-    from chrono_origami import design as design_module
-    from chrono_origami import modal as modal_module
-    from chrono_origami.dynamics import CreaseSpring
-    from chrono_origami.folding import examples
-    from chrono_origami.folding import newton as newton_module
-    from chrono_origami.reference.dns import structure as dns_module
+    from chrono_origami.analysis import design as design_module
+    from chrono_origami.analysis import modal as modal_module
+    from chrono_origami.analysis import statics as analysis
+    from chrono_origami.engines.reference.dns import structure as dns_module
+    from chrono_origami.engines.reference.folding import newton as newton_module
+    from chrono_origami.inputs import fold_examples as examples
+    from chrono_origami.inputs.motion import CreaseSpring
 
     st = miura.miura_cantilever()
     problem, assignment = examples.miura_problem(duration=0.1)
@@ -133,7 +136,8 @@ def test_the_command_line_runs_with_one_thread_whatever_openblas_num_threads_say
     """In a child process started with OPENBLAS_NUM_THREADS=2, a command's analyses run with one BLAS thread."""
     path = tmp_path / "cantilever.fold"
     write_fold(miura.miura_cantilever(), path)
-    code = ("import sys\nfrom threadpoolctl import threadpool_info\nfrom chrono_origami import cli, linalg\n"
+    code = ("import sys\nfrom threadpoolctl import threadpool_info\nfrom chrono_origami import cli\n"
+            "from chrono_origami.tools import linalg\n"
             "real = linalg.singular_values\nseen = set()\n"
             "def svd(*a, **k):\n"
             "    seen.update(i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas' and "

@@ -11,8 +11,9 @@ import sys
 import textwrap
 from contextlib import contextmanager
 
-from ..errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SettingError
-from ..threads import chosen_blas_threads
+from ..tools.errors import (ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SettingError,
+                            UsageError)
+from ..tools.threads import chosen_blas_threads
 
 EXIT_OK = 0
 EXIT_INPUT = 1
@@ -32,10 +33,6 @@ EXIT_CODES = {
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
                         "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
 }
-
-
-class UsageError(Exception):
-    """The command was called wrongly (a missing file, contradictory options): exit code 2."""
 
 
 @contextmanager
@@ -134,11 +131,11 @@ def message(exc):
 def run(fn, *args, **kw):
     """``fn(*args, **kw)``'s exit code (None counts as 0); a known exception is printed as one line ``error: ...``.
 
-    The detail of an :class:`~chrono_origami.errors.IndeterminateError`
+    The detail of an :class:`~chrono_origami.tools.errors.IndeterminateError`
     (hinges carrying self-stress, panels that move) goes to stdout, with the
     rest of the report. A reader of stdout that goes away (``| head``) stops
     the output, not the command (:func:`reader_may_go`). BLAS runs with the
-    program's number of threads (:mod:`chrono_origami.threads`).
+    program's number of threads (:mod:`chrono_origami.tools.threads`).
     """
     with reader_may_go():
         try:
