@@ -109,6 +109,9 @@ def test_the_command_line_falls_back_to_the_reference_engine(tmp_path, crashing_
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
     assert r.stderr.startswith("error: the chrono engine needs PyChrono, which cannot be used here")
     assert CRASH in r.stderr
+    # nor does the viewer of a reference run: one line, the usage exit code
+    r = run("--engine", "reference", "--viz")
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and CRASH in r.stderr, r.stderr
     # the Chrono names of the public API raise instead of killing the interpreter
     r = subprocess.run([sys.executable, "-c", "import chrono_origami as co\ntry:\n    co.build_system\n"
                         "except ImportError as e:\n    print(type(e).__name__, e)\n"],

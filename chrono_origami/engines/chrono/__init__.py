@@ -27,9 +27,10 @@ from .. import chrono_available, chrono_unavailable_reason
 from ...tools.errors import ChronoUnavailable
 
 if not chrono_available():    # probed in a child interpreter first: a bad build must not kill this one
-    raise ChronoUnavailable(f"the chrono engine needs PyChrono, which cannot be used here: "
-                            f"{chrono_unavailable_reason()}; install it (conda install -c projectchrono pychrono) "
-                            f"or use the reference engine")
+    _reason = chrono_unavailable_reason()
+    raise ChronoUnavailable(f"the chrono engine needs PyChrono, which cannot be used here: {_reason}"
+                            + ("" if "conda install" in _reason else " (conda install -c projectchrono pychrono)")
+                            + "; use the reference engine")
 try:
     import pychrono as _pychrono  # noqa: F401
 except ImportError as _e:  # pragma: no cover - depends on the machine
