@@ -39,20 +39,12 @@ def _fold(n, steps=4):
 
 
 def _chain(N):
-    import numpy as np
-    import scipy.sparse as sp
-
     import chrono_origami as co
-    from chrono_origami.results.modes import SystemMatrices
 
-    M = np.kron(np.eye(N), np.diag([2.0, 2.0, 2.0, 0.3, 0.4, 0.5]))
-    x = [6 * i for i in range(N)]
-    K = np.zeros((6 * N, 6 * N))
-    K[np.ix_(x, x)] = 50.0 * (2 * np.eye(N) - np.eye(N, k=1) - np.eye(N, k=-1))
-    Cq = np.eye(6 * N)[[i for i in range(6 * N) if i not in x]]
-    mats = SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
-                          [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)), np.zeros((N, 3)), 1.0,
-                          True)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
+    from catalogue import chain_matrices   # the tests' spring chain
+
+    mats = chain_matrices(N)
     return lambda: co.modal.solve_modes(mats, "nullspace", n_modes=20)
 
 

@@ -9,6 +9,8 @@ from chrono_origami.engines.reference import counting
 from chrono_origami.engines.reference.model import assemble
 from chrono_origami.structure.structure import DOOR
 
+from catalogue import chain_matrices  # noqa: E402  (tests/)
+
 
 def graded(sigma, m, n, seed=0):
     """Sparse m x n operator with singular values ``sigma`` (then zeros): Q1 diag(sigma) Q2^T, Q random orthogonal."""
@@ -106,7 +108,6 @@ def test_count_fold_design_and_modal_analysis_switch_at_the_limit(monkeypatch):
     from chrono_origami.engines.reference.folding.constraints import FoldConstraints
     from chrono_origami.inputs.fold import Drive, FoldProblem
     from chrono_origami.patterns import simple
-    from chrono_origami.results.modes import SystemMatrices
     from chrono_origami.structure.structure import Structure
     from chrono_origami.tools.jacobian import Jacobian
 
@@ -142,14 +143,7 @@ def test_count_fold_design_and_modal_analysis_switch_at_the_limit(monkeypatch):
     # modal analysis: null-space reduction up to the limit (coordinates), sparse shift-invert above
     assert modal.DENSE_LIMIT == limit0
     N = 12
-    M = np.kron(np.eye(N), np.diag([2.0, 2.0, 2.0, 0.3, 0.4, 0.5]))
-    x = [6 * i for i in range(N)]
-    K = np.zeros((6 * N, 6 * N))
-    K[np.ix_(x, x)] = 50.0 * (2 * np.eye(N) - np.eye(N, k=1) - np.eye(N, k=-1))
-    Cq = np.eye(6 * N)[[i for i in range(6 * N) if i not in x]]
-    mats = SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
-                          [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)), np.zeros((N, 3)), 1.0,
-                          True)
+    mats = chain_matrices(N)
     for limit, method in ((6 * N, "nullspace"), (6 * N - 1, "sparse")):
         monkeypatch.setattr(modal, "DENSE_LIMIT", limit)
         assert modal.solve_modes(mats, n_modes=N).method == method

@@ -19,6 +19,8 @@ from chrono_origami import cli
 from chrono_origami.structure.foldfile import write_fold
 from chrono_origami.tools import threads
 from chrono_origami.tools.errors import SettingError
+
+from catalogue import chain_matrices  # noqa: E402  (tests/)
 from chrono_origami.patterns import miura
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,22 +81,6 @@ def test_a_bad_setting_is_one_line_naming_the_variable(monkeypatch, capsys, tmp_
     assert err.startswith(f"error: {threads.ENV}='{setting}'") and len(err.splitlines()) == 1
 
 
-def chain(N=4):
-    """System matrices of N bodies on a line joined by springs (modal analysis input)."""
-    import scipy.sparse as sp
-
-    M = np.kron(np.eye(N), np.diag([2.0, 2.0, 2.0, 0.3, 0.4, 0.5]))
-    x = [6 * i for i in range(N)]
-    K = np.zeros((6 * N, 6 * N))
-    K[np.ix_(x, x)] = 50.0 * (2 * np.eye(N) - np.eye(N, k=1) - np.eye(N, k=-1))
-    Cq = np.eye(6 * N)[[i for i in range(6 * N) if i not in x]]
-    from chrono_origami.results.modes import SystemMatrices
-
-    return SystemMatrices(*(sp.csr_matrix(A) for A in (M, np.zeros_like(M), K, Cq)),
-                          [f"body {i + 1}" for i in range(N)], np.tile(np.eye(3), (N, 1, 1)), np.zeros((N, 3)), 1.0,
-                          True)
-
-
 def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
     """Each public analysis runs with the program's choice (one thread, or the override), whatever was set
     outside; the counting SVD inside each is watched."""
@@ -118,7 +104,7 @@ def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
         "co.design.design": (lambda: co.design.design(miura.miura_single_vertex()), design_module, "null_space"),
         "co.dynamics.dynamics": (lambda: co.dynamics.dynamics(swinging, "reference", time=0.002, dt=0.001,
                                                               springs=[CreaseSpring(0, 1.0)]), dns_module, "history"),
-        "co.modal.solve_modes": (lambda: co.modal.solve_modes(chain(), "nullspace"), modal_module, "solve_nullspace"),
+        "co.modal.solve_modes": (lambda: co.modal.solve_modes(chain_matrices(4), "nullspace"), modal_module, "solve_nullspace"),
     }
     for setting, expected in ((None, 1), ("3", 3)):
         if setting is None:
