@@ -714,11 +714,12 @@ class _Reader:
         notes.update(source=self.src, frame=self.frame)
         nv = len(self.keys["vertices_coords"])
         faces = self.file_faces
+        supports, loads = self.supports(nv, faces, face_map, vmap), self.loads(nv, faces, face_map, vmap, pat)
         try:
             return Structure(pat, kinds, self.thickness(len(face_map), face_map, pat.n_panels),
-                             self.scalar(DENSITY, 1.0), self.supports(nv, faces, face_map, vmap),
-                             self.loads(nv, faces, face_map, vmap, pat), self.gravity(), self.title(),
-                             {"fold": notes})
+                             self.scalar(DENSITY, 1.0), supports, loads, self.gravity(), self.title(),
+                             {"fold": notes, "origins": {"supports": ("file",) * len(supports),
+                                                         "loads": ("file",) * len(loads)}})
         except StructureError as e:
             raise FoldFileError(f"{self.src}: {e}") from None
 

@@ -60,7 +60,7 @@ the counts and self-stress states are printed and written, but no hinges.csv
 or supports.csv (``--min-norm`` prints the labelled minimum-norm answer and
 exits 0). Errors are one line on stderr, ``error: ...``, without a traceback.
 """
-from . import static, design, fold, dynamics, convert  # noqa: F401,I001  (registers the commands, in this order in --help)
+from . import static, support, design, fold, dynamics, convert  # noqa: F401,I001  (registers the commands, in this order in --help)
 from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError, main, run
 
 __all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "UsageError", "main", "run"]

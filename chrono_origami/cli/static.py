@@ -42,6 +42,7 @@ def options(ap):
     ap.add_argument("--labels", action="store_true", help="number panels and hinges in --figure")
     ap.add_argument("--viz", action="store_true", help="open the structure in Chrono's Irrlicht viewer")
     ap.add_argument("--screenshot", metavar="FILE", help="render one frame of the Irrlicht view to a PNG")
+    inputs.add_structure_options(ap)
     return ap
 
 
@@ -86,10 +87,12 @@ def report(structure, args, out=None):
     if args.all_door and structure.n_sliding:
         structure = replace(structure, hinge_kinds=(DOOR,) * len(structure.hinge_kinds),
                             name=f"{structure.name}, all door hinges")
+    print(f"{structure.name}: {structure.pattern!r}", file=out)
+    structure = inputs.with_structure_options(structure, args, out)
+    print(tables.inputs_text(structure), file=out)
     engine = engines.resolve(args.engine)
     counts = analysis.count(structure, engine, linalg=args.linalg)
     summary = analysis.counts_summary(structure, counts)
-    print(f"{structure.name}: {structure.pattern!r}", file=out)
     print(f"engine: {engine}; M = {counts.M} mechanisms, S = {counts.S} self-stress states "
           f"(counting rules: P={summary['P']}, H={summary['H']}, E_b={summary['E_b']}, V_i={summary['V_i']}, "
           f"S_BF={summary['S_BF']}, S_PH={summary['S_PH']}, M_BF={summary['M_BF']}, "
@@ -172,6 +175,7 @@ def _count_options(description):
                     help="engine whose constraint Jacobian is counted (default: chrono where PyChrono imports)")
     ap.add_argument("--out", metavar="DIR", help="write counts.json here")
     linalg_option(ap)
+    inputs.add_structure_options(ap)
     return ap
 
 
@@ -194,10 +198,12 @@ def maxwell_line(structure, counts, summary):
 @app.command("count", "mechanisms M and self-stress states S beside the counting rules", _count_options)
 def count_command(args):
     structure = inputs.read_input(args)
+    print(f"{structure.name}: {structure.pattern!r}")
+    structure = inputs.with_structure_options(structure, args)
+    print(tables.inputs_text(structure))
     engine = engines.resolve(args.engine)
     counts = analysis.count(structure, engine, linalg=args.linalg)
     s = analysis.counts_summary(structure, counts)
-    print(f"{structure.name}: {structure.pattern!r}")
     print(f"M = {s['M']} mechanisms, S = {s['S']} self-stress states ({engine} engine: rank {s['rank']} of "
           f"{s['n_constraints']} constraints on {s['n_dof']} velocities)"
           + (": isostatic" if counts.isostatic else ""))

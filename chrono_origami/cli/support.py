@@ -1,0 +1,49 @@
+"""``python -m chrono_origami support FILE.fold``: the proposed minimal support, and what it leaves free.
+
+Prints the fewest held vertex directions that, added to the structure's
+supports, stop the six rigid-body motions (:mod:`chrono_origami.support_proposal`),
+as a table and as ``--support`` text forms, then counts the supported
+structure and names what is still free: its mechanisms, with the panels that
+move most. ``-o FILE.fold`` writes the structure with the proposal. Every
+command that takes supports accepts the proposal with ``--support auto``.
+"""
+import sys
+
+from .. import analysis, engines
+from ..report import tables
+from ..support_proposal import propose_support
+from . import app, inputs
+from .static import linalg_option
+
+
+def options(description):
+    """The ``support`` command's parser."""
+    ap = inputs.add_input(app.parser(description))
+    ap.add_argument("-o", "--output", metavar="SUPPORTED.fold", help="write the structure with the proposed support")
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help="engine whose constraint Jacobian is counted (default: chrono where PyChrono imports)")
+    linalg_option(ap)
+    inputs.add_structure_options(ap)
+    return ap
+
+
+@app.command("support", "propose the fewest supports that stop the rigid-body motions; name what is still free",
+             options)
+def support_command(args, out=None):
+    out = out or sys.stdout
+    structure = inputs.read_input(args)
+    print(f"{structure.name}: {structure.pattern!r}", file=out)
+    structure = inputs.with_structure_options(structure, args, out)
+    print(tables.inputs_text(structure), file=out)
+    proposal = propose_support(structure)
+    counts = analysis.count(proposal.structure, engines.resolve(args.engine), linalg=args.linalg)
+    print(proposal.report(counts), file=out)
+    if proposal.supports:
+        print(f"accept it with --support auto (on static, count, design, dynamics and the static scenes)", file=out)
+    if args.output:
+        from ..foldfile import write_fold
+
+        with app.output(args.output):
+            write_fold(proposal.structure, args.output)
+        print(f"written to {args.output}", file=out)
+    return app.EXIT_OK
