@@ -62,6 +62,7 @@ ranking above that many columns). The exchange search takes dense
 eigenvalues and runs up to ``dense_limit`` columns only.
 """
 import itertools
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -833,3 +834,15 @@ def _flat(pattern):
     n = pattern.panel_normals
     return bool(np.all(np.linalg.norm(np.cross(n, n[0]), axis=1) < 1e-9))
 
+
+
+# ------------------------------------------------------------------ co.design(...)
+class _CallableModule(type(sys.modules[__name__])):
+    """This module, callable: ``co.design(structure, ...)`` is :func:`design` (as ``co.count``, ``co.static`` and
+    ``co.fold`` are functions), while ``co.design.design``, ``co.design.DesignResult`` ... keep working."""
+
+    def __call__(self, structure, *args, **kw):
+        return design(structure, *args, **kw)
+
+
+sys.modules[__name__].__class__ = _CallableModule

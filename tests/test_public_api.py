@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami import analysis, design, dynamics, foldfile, folding, modal, structure
+from chrono_origami import analysis, design, dynamics, foldfile, folding, modal, structure, support_proposal
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
 from chrono_origami.report import tables
 
@@ -22,7 +22,8 @@ def test_the_public_names_are_the_package_objects():
                 "DOOR": structure.DOOR, "SLIDING": structure.SLIDING, "read_structure": foldfile.read_structure,
                 "write_fold": foldfile.write_fold, "count": analysis.count, "static": analysis.static,
                 "fold": folding.fold, "FoldProblem": folding.FoldProblem, "Drive": folding.Drive,
-                "design": design, "modal": modal, "dynamics": dynamics, "tables": tables}
+                "design": design, "modal": modal, "dynamics": dynamics, "tables": tables,
+                "propose_support": support_proposal.propose_support}
     from chrono_origami.pattern import CreasePattern
 
     expected["CreasePattern"] = CreasePattern

@@ -74,9 +74,11 @@ def latex_table(header, rows, caption=None):
     return "\n".join(out)
 
 
-def csv_text(header, rows):
-    """CSV with every digit of the floats (see the module docstring)."""
+def csv_text(header, rows, comment=None):
+    """CSV with every digit of the floats (see the module docstring); ``comment``: a first line ``# ...``."""
     buf = io.StringIO()
+    if comment:
+        buf.write("# " + " ".join(comment.split()) + "\n")
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for r in rows:
@@ -84,21 +86,37 @@ def csv_text(header, rows):
     return buf.getvalue()
 
 
-def write_csv(path, header, rows):
+def write_csv(path, header, rows, comment=None):
     """Write :func:`csv_text` to ``path``, making its folder."""
     import os
 
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
-        f.write(csv_text(header, rows))
+        f.write(csv_text(header, rows, comment))
+
+
+def minimum_norm_label(result):
+    """The first line of hinges.csv and supports.csv of an answer that is not determined (None when it is)."""
+    if result.status == "determined":
+        return None
+    added = (f"any combination of the {result.S} self-stress states (self_stress.csv) may be added"
+             if result.S else "the loads do no work on the mechanisms")
+    return (f"minimum-norm answer, NOT determined (M = {result.M}, S = {result.S}): one particular solution of "
+            f"equilibrium; {added}. counts.json: status minimum-norm")
 
 
 def write_results(result, out_dir, counts=None):
-    """Write the output contract: hinges.csv, supports.csv and, if given, counts.json."""
+    """Write the output contract: hinges.csv, supports.csv and, if given, counts.json.
+
+    A minimum-norm answer (``result.status``) starts both CSV files with the comment line of
+    :func:`minimum_norm_label`, so that no reader takes it for the determined answer (a plain CSV reader stops
+    at it; pandas reads past it with ``comment="#"``).
+    """
     import os
 
-    write_csv(os.path.join(out_dir, "hinges.csv"), HINGE_HEADER, result.hinge_rows())
-    write_csv(os.path.join(out_dir, "supports.csv"), SUPPORT_HEADER, result.support_rows())
+    label = minimum_norm_label(result)
+    write_csv(os.path.join(out_dir, "hinges.csv"), HINGE_HEADER, result.hinge_rows(), label)
+    write_csv(os.path.join(out_dir, "supports.csv"), SUPPORT_HEADER, result.support_rows(), label)
     if counts is not None:
         write_counts(counts, out_dir)
 
