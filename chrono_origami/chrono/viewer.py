@@ -8,7 +8,12 @@ each held global direction), the loads (orange arrows ending at the vertex,
 the largest one :data:`ARROW_FRACTION` of half the structure's size long), a
 Z-up camera looking from the direction of the matplotlib figure (elevation
 25 deg, azimuth -60 deg) at a distance where everything fits in :data:`FILL`
-of the frame, and a title with a legend (:func:`hinge_legend`).
+of the frame, and a title with a legend (:func:`hinge_legend`). With a hinge
+colouring (``coloring``: :mod:`chrono_origami.report.hinge_colors`, the map
+and scale of ``static --figure``) every hinge glyph takes its colour, a colour
+bar is drawn over the frame at the right edge (:func:`bar_box`: the map's end
+at the top, its start at the bottom), and the title names the largest value
+and its hinge.
 
 Why ``WriteImageToFile`` gave a black PNG under Xvfb
 -----------------------------------------------------
@@ -310,6 +315,13 @@ def frame_camera(points, size=WINDOW_SIZE):
     return target, target + d * max(need, 0.5 * span)
 
 
+def bar_box(size=WINDOW_SIZE):
+    """(left, top, right, bottom) pixels of the colour bar of a hinge colouring in a ``size`` (w, h) frame (the
+    map's end at the top, its start at the bottom)."""
+    w, h = size
+    return (w - BAR_WIDTH - BAR_MARGIN, BAR_TOP, w - BAR_MARGIN, h - BAR_MARGIN - 20)
+
+
 def project(points, eye, size=WINDOW_SIZE):
     """Pixel (column, row) of global ``points`` seen from ``eye`` (Irrlicht's right-handed perspective)."""
     w, h = size
@@ -422,13 +434,8 @@ class StructureView:
             for shape in shapes[h]:
                 shape.SetColor(_color(rgb))
 
-    def bar_box(self):
-        """(left, top, right, bottom) pixels of the colour bar of a hinge colouring (the map's end at the top)."""
-        w, h = self.window_size
-        return (w - BAR_WIDTH - BAR_MARGIN, BAR_TOP, w - BAR_MARGIN, h - BAR_MARGIN - 20)
-
     def _add_bar_labels(self):
-        left, top, right, bottom = self.bar_box()
+        left, top, right, bottom = bar_box(self.window_size)
         c = self.coloring
         gui = self.vis.GetGUIEnvironment()
         for y, value in ((top - 18, c.vmax), (bottom + 4, c.vmin)):
@@ -441,7 +448,7 @@ class StructureView:
         """The colour bar of the hinge colouring, drawn in 2-D over the rendered scene (every frame)."""
         from ..report.hinge_colors import colormap
 
-        left, top, right, bottom = self.bar_box()
+        left, top, right, bottom = bar_box(self.window_size)
         cmap = colormap(self.coloring.cmap)
         driver = self.vis.GetVideoDriver()
         n = max(bottom - top, 1)
