@@ -88,6 +88,16 @@ class SupportProposal:
                 f"{'s' if self.n_held != 1 else ''}, the fewest that stop the "
                 f"{'six' if not self.rank_before else 'other'} rigid-body motions: removing any one frees one)")
 
+    def accepted(self):
+        """One line for a command that accepts the proposal (``--support auto``): what it holds, what it leaves."""
+        if not self.supports:
+            return self.summary()
+        leaves = ("it stops no internal mechanism (the support command names what is still free)"
+                  if self.rank_before == 0 else "")
+        return (f"--support auto: {' '.join(self.texts())} ({self.n_held} held direction"
+                f"{'s' if self.n_held != 1 else ''}, the fewest that stop the rigid-body motions"
+                f"{'; ' + leaves if leaves else ''})")
+
     def report(self, counts=None):
         """Plain text: the proposed supports as a table, why minimal, and (with the ``counts`` of
         ``self.structure``) what is still free: the mechanisms, with the panels that move most."""
@@ -114,10 +124,10 @@ def still_free(structure, counts, fresh=True):
         return lines
     why = (" (a support of the fewest directions stops the rigid-body motions only: these are the free "
            "structure's internal mechanisms)" if fresh else "")
-    lines.append(f"it does not stop the {M} mechanism{'s' if M != 1 else ''}{why}:")
+    lines.append(f"it does not stop the {M} mechanisms{why}:" if M != 1 else f"it does not stop the mechanism{why}:")
     lines += mechanism_lines(counts)
-    lines.append("to stop them: hold more vertices (--support SELECTOR:DOFS) or lock hinges (door hinges, not "
-                 "sliding)")
+    lines.append("to stop them: hold more vertices of the panels that move most (--support SELECTOR:DOFS, e.g. "
+                 "a vertex of one of them)" + (", or make sliding hinges door hinges" if structure.n_sliding else ""))
     return lines
 
 

@@ -204,7 +204,7 @@ def with_structure_options(structure, args, out=None):
         from ..support_proposal import propose_support
 
         proposal = propose_support(structure)
-        print(proposal.summary().replace("proposed support:", "--support auto:", 1), file=out)
+        print(proposal.accepted(), file=out)
         structure = proposal.structure
     return structure
 
