@@ -311,27 +311,26 @@ def supports_from_text(pattern, text, rtol=SELECT_RTOL):
     """The supports (tuple of :class:`~chrono_origami.structure.Support`) of one ``SELECTOR:DOFS[:pP]`` form."""
     from .structure import Support
 
-    sel_text, dofs_text, panel = _parts(text, "support", "SELECTOR:DOFS or SELECTOR:DOFS:pP, e.g. 4:xyz or "
-                                                         "min-z:z:p2")
-    dofs = parse_dofs(dofs_text, f"support {text!r}")
-    sel = _selection(pattern, sel_text, rtol, "support", text)
-    out = []
-    for v in sel.vertices:
-        p = _panel_for(pattern, int(v), panel, sel.panel, "support", text)
-        out.append(Support(int(v), pattern.vertex_panels[v][0] if p is None else p, dofs))
-    return tuple(out)
+    return tuple(Support(v, pattern.vertex_panels[v][0] if p is None else p, dofs) for v, dofs, p in
+                 _items(pattern, text, rtol, "support", "SELECTOR:DOFS or SELECTOR:DOFS:pP, e.g. 4:xyz or min-z:z:p2",
+                        parse_dofs))
 
 
 def loads_from_text(pattern, text, rtol=SELECT_RTOL):
     """The loads (tuple of :class:`~chrono_origami.structure.Load`) of one ``SELECTOR:FX,FY,FZ[:pP]`` form."""
     from .structure import Load
 
-    sel_text, force_text, panel = _parts(text, "load", "SELECTOR:FX,FY,FZ or SELECTOR:FX,FY,FZ:pP, e.g. "
-                                                       "5:0,0,-10")
-    force = parse_force(force_text, f"load {text!r}")
-    sel = _selection(pattern, sel_text, rtol, "load", text)
-    return tuple(Load(int(v), force, _panel_for(pattern, int(v), panel, sel.panel, "load", text))
-                 for v in sel.vertices)
+    return tuple(Load(v, force, p) for v, force, p in
+                 _items(pattern, text, rtol, "load", "SELECTOR:FX,FY,FZ or SELECTOR:FX,FY,FZ:pP, e.g. 5:0,0,-10",
+                        parse_force))
+
+
+def _items(pattern, text, rtol, what, form, parse_value):
+    """(0-based vertex, value, 0-based panel or None) of every vertex a ``SELECTOR:VALUE[:pP]`` form selects."""
+    sel_text, value_text, panel = _parts(text, what, form)
+    value = parse_value(value_text, f"{what} {text!r}")
+    sel = _selection(pattern, sel_text, rtol, what, text)
+    return [(int(v), value, _panel_for(pattern, int(v), panel, sel.panel, what, text)) for v in sel.vertices]
 
 
 def _selection(pattern, sel_text, rtol, what, text):

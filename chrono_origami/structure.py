@@ -167,12 +167,7 @@ class Structure:
         """
         from .boundary import supports_from_text
 
-        new = []
-        for item in supports:
-            new += [item] if isinstance(item, Support) else list(supports_from_text(self.pattern, item))
-        kept = () if replace else self.supports
-        return self._with("supports", tuple(kept) + tuple(new), [] if replace else self.origins("supports"),
-                          [origin] * len(new))
+        return self._added("supports", Support, supports_from_text, supports, replace, origin)
 
     def with_loads(self, *loads, replace=False, origin="added"):
         """A new structure with more point loads (``replace=True``: these instead of the present ones).
@@ -182,12 +177,19 @@ class Structure:
         """
         from .boundary import loads_from_text
 
+        return self._added("loads", Load, loads_from_text, loads, replace, origin)
+
+    def _added(self, what, record, from_text, items, replace_them, origin):
+        """The structure with ``items`` (records or text forms) added to (or replacing) its supports or loads."""
         new = []
-        for item in loads:
-            new += [item] if isinstance(item, Load) else list(loads_from_text(self.pattern, item))
-        kept = () if replace else self.loads
-        return self._with("loads", tuple(kept) + tuple(new), [] if replace else self.origins("loads"),
-                          [origin] * len(new))
+        for item in items:
+            new += [item] if isinstance(item, record) else list(from_text(self.pattern, item))
+        notes = dict(self.notes)
+        origins = dict(notes.get("origins", {}))
+        origins[what] = (() if replace_them else self.origins(what)) + (origin,) * len(new)
+        notes["origins"] = origins
+        kept = () if replace_them else getattr(self, what)
+        return replace(self, **{what: tuple(kept) + tuple(new)}, notes=notes)
 
     def with_self_weight(self, gravity=(0.0, 0.0, -9.81), thickness=None, density=None):
         """A new structure whose panels weigh density x thickness x area under ``gravity`` (acceleration, global
@@ -204,16 +206,6 @@ class Structure:
             raise StructureError("self-weight: the density is 0 (give a density: origami:density in the file, "
                                  "--density, or density=)")
         return st
-
-    def _with(self, what, items, old_origins, new_origins):
-        notes = dict(self.notes)
-        origins = dict(notes.get("origins", {}))
-        origins[what] = tuple(old_origins) + tuple(new_origins)
-        notes["origins"] = origins
-        return replace(self, **{what: items}, notes=notes)
-
-    def with_pattern(self, pattern):
-        return replace(self, pattern=pattern)
 
     def panel_loads(self):
         """Point forces per panel: list of (panel, point, force) in the global frame.

@@ -257,7 +257,7 @@ option_value = st.one_of(st.text(alphabet=string.ascii_letters + string.digits +
        st.booleans(), st.booleans())
 def test_options_apply_or_fail_with_one_usage_line(pairs, replace_supports, self_weight):
     """Any --support/--load values: the structure gets exactly what they select, or one UsageError line (exit 2)."""
-    argv = [x for p in pairs for x in p] + (["--replace-supports"] if replace_supports else [])
+    argv = [f"{o}={v}" for o, v in pairs] + (["--replace-supports"] if replace_supports else [])
     argv += ["--self-weight", "--thickness", "0.01"] if self_weight else []
     args = parse(argv)
     base = G.with_supports("1:xyz")

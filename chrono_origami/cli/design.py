@@ -22,7 +22,6 @@ import numpy as np
 
 from ..design import MAX_SUBSETS, SAMPLES, DesignError, design, hinge_permutation
 from ..errors import IndeterminateError
-from ..report import tables
 from . import app, inputs
 from .static import linalg_option
 
@@ -96,10 +95,7 @@ def symmetry(pattern, rotation=None, mirrors=()):
 def design_command(args, out=None):
     """The ``design`` command; returns the exit code."""
     out = out or sys.stdout
-    structure = inputs.read_input(args)
-    print(f"{structure.name}: {structure.pattern!r}", file=out)
-    structure = inputs.with_structure_options(structure, args, out)
-    print(tables.inputs_text(structure), file=out)
+    structure = inputs.prepare(inputs.read_input(args), args, out)
     H = len(structure.pattern.hinges)
     prefer = hinge_list("--prefer", args.prefer, H)
     result = design(structure, door=hinge_list("--door", args.door, H), sliding=hinge_list("--slide", args.slide, H),

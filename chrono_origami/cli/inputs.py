@@ -209,6 +209,19 @@ def with_structure_options(structure, args, out=None):
     return structure
 
 
+def prepare(structure, args, out=None):
+    """Print the structure's name, apply the supports and loads of ``args`` (:func:`with_structure_options`) and
+    print those it then carries (1-based, with their origin); returns it. The first step of ``static``, ``count``,
+    ``design``, ``support`` and the static scenes."""
+    from ..report.tables import inputs_text
+
+    out = out or sys.stdout
+    print(f"{structure.name}: {structure.pattern!r}", file=out)
+    structure = with_structure_options(structure, args, out)
+    print(inputs_text(structure), file=out)
+    return structure
+
+
 def _option(option, text, make):
     """``make()``; a refused value becomes a one-line UsageError naming ``option`` (and its ``text``)."""
     try:

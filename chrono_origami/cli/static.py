@@ -96,9 +96,7 @@ def report(structure, args, out=None):
     if args.all_door and structure.n_sliding:
         structure = replace(structure, hinge_kinds=(DOOR,) * len(structure.hinge_kinds),
                             name=f"{structure.name}, all door hinges")
-    print(f"{structure.name}: {structure.pattern!r}", file=out)
-    structure = inputs.with_structure_options(structure, args, out)
-    print(tables.inputs_text(structure), file=out)
+    structure = inputs.prepare(structure, args, out)
     engine = engines.resolve(args.engine)
     counts = analysis.count(structure, engine, linalg=args.linalg)
     summary = analysis.counts_summary(structure, counts)
@@ -239,10 +237,7 @@ def maxwell_line(structure, counts, summary):
 
 @app.command("count", "mechanisms M and self-stress states S beside the counting rules", _count_options)
 def count_command(args):
-    structure = inputs.read_input(args)
-    print(f"{structure.name}: {structure.pattern!r}")
-    structure = inputs.with_structure_options(structure, args)
-    print(tables.inputs_text(structure))
+    structure = inputs.prepare(inputs.read_input(args), args)
     engine = engines.resolve(args.engine)
     counts = analysis.count(structure, engine, linalg=args.linalg)
     s = analysis.counts_summary(structure, counts)

@@ -10,7 +10,6 @@ command that takes supports accepts the proposal with ``--support auto``.
 import sys
 
 from .. import analysis, engines
-from ..report import tables
 from ..support_proposal import propose_support
 from . import app, inputs
 from .static import linalg_option
@@ -31,10 +30,7 @@ def options(description):
              options)
 def support_command(args, out=None):
     out = out or sys.stdout
-    structure = inputs.read_input(args)
-    print(f"{structure.name}: {structure.pattern!r}", file=out)
-    structure = inputs.with_structure_options(structure, args, out)
-    print(tables.inputs_text(structure), file=out)
+    structure = inputs.prepare(inputs.read_input(args), args, out)
     proposal = propose_support(structure)
     counts = analysis.count(proposal.structure, engines.resolve(args.engine), linalg=args.linalg)
     print(proposal.report(counts), file=out)
