@@ -297,3 +297,19 @@ def test_count_and_design_print_what_they_use(tmp_path, capsys):
         assert "supports: 4 (7 held directions; 4 from file), 1-based as in supports.csv:" in text
         assert "      2       6  z     file" in text
         assert "loads: 1 point force (1 from file), global frame:" in text
+
+
+def test_support_writes_the_supported_file(tmp_path):
+    """support -o: the structure with the proposal, read back with the proposal as the file's supports."""
+    from chrono_origami.foldfile import read_structure
+
+    path = simulator_square_twist(tmp_path)
+    out = tmp_path / "supported.fold"
+    r = run("support", path, "--engine", "reference", "-o", out)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines.index(f"written to {out}") < lines.index("with it: M = 4 mechanisms, S = 16 self-stress states")
+    st = read_structure(out)
+    assert sum(len(s.dofs) for s in st.supports) == 6 and st.origins("supports") == ("file",) * 3
+    r = run("count", out, "--engine", "reference", "--support", "auto")
+    assert "its supports already stop the six rigid-body motions: no support proposed" in r.stdout

@@ -10,7 +10,7 @@ command that takes supports accepts the proposal with ``--support auto``.
 import sys
 
 from .. import analysis, engines
-from ..support_proposal import propose_support
+from ..support_proposal import propose_support, still_free
 from . import app, inputs
 from .static import linalg_option
 
@@ -32,14 +32,17 @@ def support_command(args, out=None):
     out = out or sys.stdout
     structure = inputs.prepare(inputs.read_input(args), args, out)
     proposal = propose_support(structure)
-    counts = analysis.count(proposal.structure, engines.resolve(args.engine), linalg=args.linalg)
-    print(proposal.report(counts), file=out)
+    print(proposal.report(), file=out)
     if proposal.supports:
-        print(f"accept it with --support auto (on static, count, design, dynamics and the static scenes)", file=out)
+        print("accept it with --support auto (on static, count, design, dynamics and the static scenes)", file=out)
     if args.output:
         from ..foldfile import write_fold
 
         with app.output(args.output):
             write_fold(proposal.structure, args.output)
         print(f"written to {args.output}", file=out)
+    # what is still free: counted last, so that the proposal is out even when the count fails
+    counts = analysis.count(proposal.structure, engines.resolve(args.engine), linalg=args.linalg)
+    print("\n".join(still_free(proposal.structure, counts, proposal.rank_before == 0 and bool(proposal.supports))),
+          file=out)
     return app.EXIT_OK
