@@ -313,3 +313,18 @@ def test_support_writes_the_supported_file(tmp_path):
     assert sum(len(s.dofs) for s in st.supports) == 6 and st.origins("supports") == ("file",) * 3
     r = run("count", out, "--engine", "reference", "--support", "auto")
     assert "its supports already stop the six rigid-body motions: no support proposed" in r.stdout
+
+
+@pytest.mark.chrono
+def test_chrono_engine_takes_the_command_line_supports_and_loads(tmp_path):
+    """The hand statics of the pair from --support/--load in a Chrono system (its residual checks: 1e-9)."""
+    out = tmp_path / "out"
+    r = run("static", bare_pair(tmp_path), "--engine", "chrono", "--out", out, *PAIR_SUPPORTS, "--load", "5:1,2,-4:p2")
+    assert r.returncode == 0, r.stderr
+    _, rows = read_csv(out / "hinges.csv")
+    for row in rows:
+        np.testing.assert_allclose(row[2:], HINGES[(int(row[0]), int(row[1]))], atol=1e-8)
+    _, rows = read_csv(out / "supports.csv")
+    for row, expect in zip(rows, SUPPORTS):
+        assert row[:2] == list(expect[:2])
+        np.testing.assert_allclose(row[2:], expect[2:], atol=1e-8)
