@@ -184,10 +184,17 @@ def with_structure_options(structure, args, out=None):
         structure = _option("--thickness" if args.thickness is not None else "--density", None, lambda: replace(
             structure, thickness=structure.thickness if args.thickness is None else args.thickness,
             density=structure.density if args.density is None else args.density))
-    if args.replace_supports:
-        structure = structure.with_supports(replace=True)
-    if args.replace_loads:
-        structure = structure.with_loads(replace=True)
+    for what, option, replace_it, given in (("supports", "--support", args.replace_supports, args.support),
+                                            ("loads", "--load", args.replace_loads, args.load)):
+        had = len(getattr(structure, what))
+        items = what if had != 1 else what[:-1]
+        if replace_it:
+            print(f"--replace-{what}: the structure's {had} {items} dropped", file=out)
+            structure = structure.with_supports(replace=True) if what == "supports" else \
+                structure.with_loads(replace=True)
+        elif had and given:
+            print(f"{option} adds to the structure's {had} {items} (--replace-{what} drops {'them' if had != 1 else 'it'})",
+                  file=out)
     auto = False
     for text in args.support:
         if text.strip().lower() == "auto":
