@@ -123,11 +123,13 @@ def test_the_command_line_adds_to_the_file_or_replaces_it(tmp_path, capsys):
     assert cli.main(["static", str(path), "--engine", "reference", "--out", str(out), "--replace-supports",
                      *PAIR_SUPPORTS]) == 0
     check_outputs(out)
+    assert "--replace-supports: the structure's 4 supports dropped\n" in capsys.readouterr().out
     # an added load doubles the file's: every action doubles (linear statics)
     out2 = tmp_path / "out2"
     assert cli.main(["static", str(path), "--engine", "reference", "--out", str(out2), "--load", "5:1,2,-4:p2"]) == 0
     text = capsys.readouterr().out
     assert "loads: 2 point forces (1 from file, 1 from --load)" in text
+    assert "--load adds to the structure's 1 load (--replace-loads drops it)\n" in text
     _, rows = read_csv(out2 / "hinges.csv")
     for r in rows:
         assert all(close(x, 2 * e) for x, e in zip(r[2:], HINGES[(int(r[0]), int(r[1]))]))
