@@ -87,6 +87,9 @@ MAX_SUBSETS = 20000
 SAMPLES = 32
 #: Largest number of designs re-counted and ranked (the others are listed, unranked, after them).
 MAX_RANKED = 100
+#: Self-stress states analysed one by one to explain what remains after design (:func:`explain`); beyond, one
+#: generic member of their span (which hinges and components, without the counts of what could remove them).
+EXPLAIN_STATES = 200
 #: Relative difference within which two condition numbers (or largest forces) tie in the ranking (:func:`_ranked`).
 TIE_RTOL = 1e-9
 
@@ -768,7 +771,8 @@ def _explain_states(st, c, result, advice):
     model = c.model
     H = result.n_hinges
     try:
-        Y = c.self_stresses if (c.linalg == "dense" or c.S <= statics.LIST_LIMIT) else c.self_stress_sample()[:, None]
+        whole = (c.linalg == "dense" and c.S <= EXPLAIN_STATES) or c.S <= statics.LIST_LIMIT
+        Y = c.self_stresses if whole else c.self_stress_sample()[:, None]
     except OrigamiError:
         Y = c.self_stress_sample()[:, None]
     basis = Y.shape[1] == c.S
