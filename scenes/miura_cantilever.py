@@ -46,7 +46,8 @@ ap.add_argument("--exact", action="store_true",
                 help="the exact closed-form rigid fold instead of the paper's Table 1 coordinates")
 ap.add_argument("--columns", type=int, default=None, help="--exact: number of panel columns (default 6)")
 ap.add_argument("--angle", type=float, default=None, help="--exact: fold angle in degrees (default 27.4)")
-ap.add_argument("--tip-load", type=float, default=1.0, help="downward tip load at vertex 2 (default 1; --load adds point loads)")
+ap.add_argument("--tip-load", type=float, default=1.0,
+                help="downward tip load at vertex 2 (default 1; --load adds point loads)")
 
 if __name__ == "__main__":
     app.scene(ap, build, analyse)

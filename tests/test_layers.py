@@ -17,7 +17,8 @@ PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 LAYERS = (
     ("base", {"errors", "geometry", "progress", "linalg", "sparseqr", "engines"}),
     ("pattern", {"pattern", "faces", "svg", "patterns/simple"}),
-    ("structure", {"structure", "hinges", "properties", "foldfile", "boundary", "patterns/__init__", "patterns/kresling",
+    ("structure", {"structure", "hinges", "properties", "foldfile", "boundary", "patterns/__init__",
+                   "patterns/kresling",
                    "patterns/miura", "patterns/yoshimura", "patterns/linkage",
                    # the inputs of a fold or a motion, and the examples that build them
                    "folding/problem", "folding/examples", "dynamics/inputs", "dynamics/expression",
@@ -29,14 +30,16 @@ LAYERS = (
                 "reference/dns/structure", "reference/dns/examples",
                 "chrono/__init__", "chrono/links", "chrono/system", "chrono/analysis", "chrono/matrices",
                 "chrono/springs", "chrono/dynamics", "chrono/dns_examples", "chrono/kc_examples"}),
-    ("analysis", {"analysis", "design", "support_proposal", "modal", "chrono/modal", "folding/__init__", "folding/lie", "folding/start",
+    ("analysis", {"analysis", "design", "support_proposal", "modal", "chrono/modal", "folding/__init__", "folding/lie",
+                  "folding/start",
                   "folding/constraints", "folding/jacobian", "folding/newton", "folding/chrono_fold",
                   "dynamics/__init__",
                   "reference/dns/paper"}),
     ("report", {"report/__init__", "report/tables", "report/figures", "report/hinge_colors", "report/modal",
                 "chrono/viewer",
                 "dynamics/report"}),
-    ("cli", {"cli/__init__", "cli/app", "cli/inputs", "cli/static", "cli/support", "cli/design", "cli/fold", "cli/dynamics",
+    ("cli", {"cli/__init__", "cli/app", "cli/inputs", "cli/static", "cli/support", "cli/design", "cli/fold",
+             "cli/dynamics",
              "cli/modal", "cli/convert", "__main__", "__init__"}),
 )
 RANK = {m: k for k, (_, modules) in enumerate(LAYERS) for m in modules}

@@ -113,8 +113,8 @@ def design_command(args, out=None):
                        args.output)
         print(f"design {_list(chosen.sliding)} (M = {chosen.M}, S = {chosen.S}) written to {args.output}", file=out)
     if chosen.M or chosen.S:
-        raise IndeterminateError(f"{structure.name}: not isostatic after design: {result.reason or f'M = {chosen.M}, S = {chosen.S}'}",
-                                 chosen.M, chosen.S)
+        why = result.reason or f"M = {chosen.M}, S = {chosen.S}"
+        raise IndeterminateError(f"{structure.name}: not isostatic after design: {why}", chosen.M, chosen.S)
     return app.EXIT_OK
 
 

@@ -156,7 +156,8 @@ def add_structure_options(ap):
                         "panels at the vertex); repeatable")
     g.add_argument("--replace-supports", action="store_true",
                    help="drop the file's supports (by default --support adds to them)")
-    g.add_argument("--replace-loads", action="store_true", help="drop the file's loads (by default --load adds to them)")
+    g.add_argument("--replace-loads", action="store_true",
+                   help="drop the file's loads (by default --load adds to them)")
     g.add_argument("--self-weight", action="store_true",
                    help=f"the panels' weight under gravity {STANDARD_GRAVITY[2]:g} along z (SI units), from their "
                         f"thickness and density")
@@ -193,8 +194,8 @@ def with_structure_options(structure, args, out=None):
             structure = structure.with_supports(replace=True) if what == "supports" else \
                 structure.with_loads(replace=True)
         elif had and given:
-            print(f"{option} adds to the structure's {had} {items} (--replace-{what} drops {'them' if had != 1 else 'it'})",
-                  file=out)
+            them = "them" if had != 1 else "it"
+            print(f"{option} adds to the structure's {had} {items} (--replace-{what} drops {them})", file=out)
     auto = False
     for text in args.support:
         if text.strip().lower() == "auto":

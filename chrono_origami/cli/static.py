@@ -44,7 +44,8 @@ def options(ap):
                     help="for a structure that is not isostatic, print the labelled minimum-norm solution")
     ap.add_argument("--figure", metavar="FILE", help="draw the structure with matplotlib (png or pdf)")
     ap.add_argument("--labels", action="store_true", help="number panels and hinges in --figure")
-    ap.add_argument("--color-by", type=_color_by, default=None, metavar="|".join(("F", "M") + COMPONENTS[2:]) + "|kind",
+    ap.add_argument("--color-by", type=_color_by, default=None,
+                    metavar="|".join(("F", "M") + COMPONENTS[2:]) + "|kind",
                     help="colour each hinge in --figure, --viz and --screenshot by this internal action of the "
                          "result (one colour map and scale in all three): F (force resultant |F|), M (moment "
                          "resultant |M|), or a signed component N, TP, TO, MT, MP, MO; 'kind': door and sliding "

@@ -149,7 +149,8 @@ INPUT_ROWS = 20
 
 def inputs_text(structure, max_rows=INPUT_ROWS):
     """The supports, loads and self-weight a structure carries, 1-based as in supports.csv, with their origin
-    ("file", "--support", "proposed", "given" for a structure built in Python or by a scene, ...); at most ``max_rows`` rows each."""
+    ("file", "--support", "proposed", "given" for a structure built in Python or by a scene, ...); at most
+    ``max_rows`` rows each."""
     from ..properties import panel_mass_properties
 
     def origins(what):
