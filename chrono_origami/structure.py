@@ -143,6 +143,9 @@ class Structure:
     def with_hinge_kinds(self, kinds):
         return replace(self, hinge_kinds=tuple(kinds))
 
+    def with_pattern(self, pattern):
+        return replace(self, pattern=pattern)
+
     # ------------------------------------------------------- supports and loads (1-based text forms)
     def select(self, selector):
         """0-based indices (sorted array) of the vertices a selector names, e.g. ``"min-z"`` or ``"1,4,7-9"``
