@@ -25,10 +25,13 @@ EXIT_CODES = {
                 "structure does not have, a solver that did not converge, a view (--viz, --screenshot) that "
                 "cannot be opened",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
-                "an engine that is not installed, loads on a structure without supports that do not balance",
+                "an engine that is not installed, a --support, --load or --self-weight value the structure "
+                "refuses (a vertex not on the panel, a NaN force, an unknown selector, an empty selection), "
+                "loads on a structure without supports that do not balance",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
-                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
+                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism); "
+                        "design: M > 0 or S > 0 remain after design (the design is written all the same)",
 }
 
 

@@ -97,6 +97,7 @@ def _options(description):
                     help="torsional crease spring-damper, repeatable: hinges (e.g. 1,4-6 or all), stiffness K "
                          "(moment/rad), damping C (moment s/rad, default 0), rest fold angle REST (rad, FOLD sign; "
                          "default the initial angle)")
+    inputs.add_structure_options(ap)
     return run_options(ap, integrators=sorted({n for names in INTEGRATORS.values() for n in names}))
 
 
@@ -107,7 +108,7 @@ def dynamics_command(args):
     the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
     from ..inputs import motion as dyn_inputs
 
-    structure = inputs.read_input(args)
+    structure = inputs.with_structure_options(inputs.read_input(args), args)
     H = len(structure.pattern.hinges)
     motors = [dyn_inputs.parse_motor(m, H) for m in args.motor]
     springs = [s for text in args.spring for s in dyn_inputs.parse_spring(text, H)]

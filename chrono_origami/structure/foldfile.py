@@ -276,8 +276,11 @@ class _Reader:
         path = () if index is None else index if isinstance(index, tuple) else (index,)
         return s + "".join(f"[{i}]" if isinstance(i, (int, np.integer)) else f".{i}" for i in path)
 
-    def fail(self, key, index, message):
-        raise FoldFileError(f"{self.src}: {self.name(key, index)} {message}")
+    def fail(self, key, index, message, numbered=False):
+        """Raise the one-line error ``key[index] message``, with the 1-based numbers unless ``numbered`` (the message
+        gives them already)."""
+        raise FoldFileError(f"{self.src}: {self.name(key, index)} {message}"
+                            f"{'' if numbered else one_based(key, index)}")
 
     def list_of(self, key, n=None, what="entries", required=False):
         if key not in self.keys:
@@ -643,7 +646,8 @@ class _Reader:
         if v not in faces[p]:
             at = [f for f, loop in enumerate(faces) if v in loop]
             self.fail(key, idx + ("panel",), f"= {p}: face {p} does not contain vertex {v} (faces at vertex {v}: "
-                                             f"{at})")
+                                             f"{at}); counted from 1: face {p + 1} does not contain vertex {v + 1} "
+                                             f"(its faces: {', '.join(str(f + 1) for f in at)})", numbered=True)
         return p
 
     def _corner(self, key, idx, v, f, vmap):
@@ -714,11 +718,12 @@ class _Reader:
         notes.update(source=self.src, frame=self.frame)
         nv = len(self.keys["vertices_coords"])
         faces = self.file_faces
+        supports, loads = self.supports(nv, faces, face_map, vmap), self.loads(nv, faces, face_map, vmap, pat)
         try:
             return Structure(pat, kinds, self.thickness(len(face_map), face_map, pat.n_panels),
-                             self.scalar(DENSITY, 1.0), self.supports(nv, faces, face_map, vmap),
-                             self.loads(nv, faces, face_map, vmap, pat), self.gravity(), self.title(),
-                             {"fold": notes})
+                             self.scalar(DENSITY, 1.0), supports, loads, self.gravity(), self.title(),
+                             {"fold": notes, "origins": {"supports": ("file",) * len(supports),
+                                                         "loads": ("file",) * len(loads)}})
         except StructureError as e:
             raise FoldFileError(f"{self.src}: {e}") from None
 
@@ -859,6 +864,20 @@ def _history_frame(pat, fr, i):
 
 
 # ======================================================================= helpers
+#: the 1-based name of the first index of a per-vertex, per-face or per-edge key
+_ONE_BASED = {"vertices": "vertex", "faces": "face", "edges": "edge"}
+
+
+def one_based(key, index):
+    """" (1-based: vertex 5)" for ``key[index]`` of a per-vertex (face, edge) key, "" otherwise: file indices are
+    0-based like Python's, the tables' numbers 1-based, and every message about a file index gives both."""
+    first = index[0] if isinstance(index, tuple) and index else index
+    what = _ONE_BASED.get(key.split(":")[0].split("_")[0])
+    if what is None or not isinstance(first, (int, np.integer)) or isinstance(first, bool):
+        return ""
+    return f" (1-based: {what} {first + 1})"
+
+
 def _is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 

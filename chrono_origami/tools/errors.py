@@ -53,7 +53,8 @@ class FreeBodyError(OrigamiError):
     def unbalanced(cls, name, rel):
         """The error of both engines for the structure ``name`` whose loads have the relative resultant ``rel``."""
         return cls(f"{name}: the structure has no supports, so it is free to move as a rigid body, and its loads "
-                   f"do not balance (relative resultant {rel:.3g}); add supports (FOLD key vertices_origami:support)")
+                   f"do not balance (relative resultant {rel:.3g}); add supports (--support auto proposes the "
+                   f"fewest, --support SELECTOR:DOFS holds vertices; FOLD key vertices_origami:support)")
 
 
 class SolverError(OrigamiError):
