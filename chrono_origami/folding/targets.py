@@ -1,0 +1,315 @@
+"""Folding to target fold angles (a file's ``edges_foldAngle``, an SVG's stroke opacity) at a fold percent.
+
+Sign: FOLD's, everywhere a person reads an angle: a fold angle is positive
+for a valley (the two faces' normals turn toward each other), negative for a
+mountain, in [-180, 180] degrees (``foldfile.fold_angles``). Inside, a
+:class:`~.problem.Drive` prescribes the relative rotation of the hinge's
+second panel about the axis run by its first, which is minus the change of
+the FOLD fold angle: ``drive angle = -(fold angle - start fold angle)``.
+
+Targets (:func:`file_targets`): every "M" and "V" crease with a target
+angle (FOLD ``edges_foldAngle``, or the SVG opacity x 180 deg, mountain
+negative), "M"/"V" without the key at all at -180/+180 deg (Origami
+Simulator's full fold), "F" creases (flat creases, hinges when
+``facets="crease"``) at 0. "U" creases and creases whose angle is null
+(Origami Simulator's undriven edges) have no target and fold freely.
+
+The fold percent p (0-100, as Origami Simulator's slider from 0 % to
+100 %): crease h aims at p/100 x its target. The path from the start
+(fold angles rho0) is rho(s) = rho0 + s (p/100 target - rho0), s = t / T
+from 0 to 1 (T: ``duration``).
+
+Method: at every time the configuration solves
+
+    min sum_h (rho_h(g) - rho_h(s))^2   over the assigned creases h,
+    subject to the hinge constraints, the vertex holds and panel 1 held (exact),
+
+by Gauss-Newton on SE(3)^N: the hard rows by their minimum-norm correction,
+the soft rows (the drive rows sin(rho_h - rho_h(s)) of
+``constraints.FoldConstraints``) by least squares on the null space of the
+hard rows. Where the targets are a rigid fold (consistent) the minimum is 0
+and every crease reaches its target; where they are not, the fold is the
+rigid state nearest the targets in the least-squares sense, and the history
+says how far. Steps are predicted along the tangent of the least-squares
+path and corrected at the new time, halved when the corrector does not
+converge or jumps.
+
+A flat start is singular (first-order motions that no finite fold follows).
+The first step leaves it along the folding branch nearest the targets'
+direction: ``start.branch_tangent`` with one exact drive (the crease of the
+largest target change) and the targets' rates, so rigidly foldable patterns
+(Miura-ori, Yoshimura, waterbomb bases, square twists) need no symmetry
+holds. A flat pattern whose geometry is inexact (Kawasaki missed by rounding)
+is refused before folding: see ``folding.geometry_check``.
+"""
+import numpy as np
+
+from .. import linalg as _linalg
+from ..errors import SolverError, StructureError
+from ..progress import Progress
+from .constraints import FoldConstraints
+from .history import FoldHistory
+from .jacobian import Jacobian
+from .lie import exp_update, reorthonormalize
+from .newton import SINGULAR_RTOL, TOL
+from .problem import Drive, FoldProblem, SingularConfigurationError
+
+#: relative singular value below which a direction of the hard rows is free (as ``start.NULL_RTOL``)
+NULL_RTOL = 1e-9
+#: a crease flatter than this (rad) counts as flat at the start
+FLAT_RAD = 1e-9
+#: Gauss-Newton iterations of one corrector (it converges linearly where the targets are not a rigid fold)
+MAX_ITER = 30
+#: a corrector has converged when its step is below this (scaled units, rad); the last state below FINAL_STEP
+STEP_TOL = 1e-9
+FINAL_STEP = 1e-12
+#: a target is reached when the fold angle is within this of it (deg)
+REACHED_DEG = 1e-6
+
+
+def file_targets(structure):
+    """{hinge (0-based): target fold angle (rad, FOLD sign)} from the file the structure was read from (module doc).
+
+    Reads ``structure.notes["fold"]`` (``edges_assignment``, ``edges_foldAngle``
+    per structure edge); {} when the structure has neither.
+    """
+    notes = (structure.notes or {}).get("fold", {})
+    assign = notes.get("edges_assignment")
+    angles = notes.get("edges_foldAngle")
+    pat = structure.pattern
+    out = {}
+    if assign is None and angles is None:
+        return out
+    hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
+    for k, e in enumerate(pat.edges):
+        h = hinge_of.get(e)
+        if h is None:
+            continue
+        a = assign[k] if assign is not None else None
+        x = angles[k] if angles is not None else None
+        if a in ("M", "V"):
+            if angles is None:
+                out[h] = np.pi if a == "V" else -np.pi
+            elif x is not None:
+                out[h] = np.radians(x)
+        elif a == "F":
+            out[h] = 0.0
+        elif a is None and x is not None and x != 0:
+            out[h] = np.radians(x)
+    return out
+
+
+def check_percent(percent):
+    """``percent`` as a float in [0, 100], or a one-line :class:`StructureError` naming it."""
+    try:
+        p = float(percent)
+    except (TypeError, ValueError):
+        raise StructureError(f"the fold percent must be a number from 0 to 100, got {percent!r}") from None
+    if not (np.isfinite(p) and 0.0 <= p <= 100.0):
+        raise StructureError(f"the fold percent must be from 0 to 100, got {percent!r}")
+    return p
+
+
+def target_problem(structure, targets, percent=100.0, paths=(), duration=1.0):
+    """(problem, start fold angles): a :class:`FoldProblem` whose drives reach p % of ``targets`` at ``duration``.
+
+    ``targets``: {hinge: fold angle (rad, FOLD sign)}; the drives are the
+    changes from the start's fold angles in the drive convention (module doc).
+    """
+    from ..foldfile import fold_angles
+
+    p = check_percent(percent) / 100.0
+    pat = structure.pattern
+    H = len(pat.hinges)
+    if not targets:
+        raise StructureError(f"{structure.name}: no target fold angles (FOLD edges_assignment M/V with "
+                             "edges_foldAngle, or an SVG's mountain and valley lines)")
+    start = np.zeros(H)
+    by_edge = dict(zip(pat.edges, np.radians(fold_angles(pat))))
+    for h in pat.hinges:
+        start[h.index] = by_edge[tuple(sorted(h.vertices))]
+    drives = []
+    for h, x in sorted(targets.items()):
+        if not (isinstance(h, (int, np.integer)) and 0 <= h < H):
+            raise StructureError(f"target angle for hinge {h + 1 if isinstance(h, (int, np.integer)) else h}, "
+                                 f"which does not exist (hinges 1..{H})")
+        if not (np.isfinite(x) and abs(x) <= np.pi + 1e-12):
+            raise StructureError(f"hinge {h + 1}: the target fold angle must be a number of degrees in "
+                                 f"[-180, 180], got {np.degrees(x) if np.isfinite(x) else x}")
+        drives.append(Drive(int(h), angle=-(p * x - start[h])))
+    return FoldProblem(structure, drives, paths, duration), start
+
+
+class _Split:
+    """The rows of a target fold: hard (hinges, holds, panel 1) and soft (the drive rows)."""
+
+    def __init__(self, C, method):
+        self.C = C
+        soft = np.zeros(C.n_rows, bool)
+        soft[C.drive_row] = True
+        self.soft, self.hard = np.nonzero(soft)[0], np.nonzero(~soft)[0]
+        self.method = _linalg.choose_method((len(self.hard), C.n_cols), method)
+
+    def evaluate(self, R, u, t):
+        F, J, Ft = self.C.evaluate(R, u, t)
+        return F[self.hard], J[self.hard], F[self.soft], J[self.soft], Ft[self.soft], J
+
+    def null(self, Jh):
+        return _linalg.null_space(Jh, NULL_RTOL, self.method).basis
+
+    def tangent(self, N, Js, rhs):
+        """Null-space velocity whose soft rows best give ``rhs`` (least squares)."""
+        if N.shape[1] == 0:
+            return np.zeros(self.C.n_cols)
+        A = np.asarray(Js @ N)
+        return N @ np.linalg.lstsq(A, rhs, rcond=1e-10)[0]
+
+    def correct(self, R, u, t, tol, step_tol=STEP_TOL):
+        """Gauss-Newton at fixed t (module doc): (R, u, iterations, hard residual, converged, N)."""
+        last = np.inf
+        for it in range(1, MAX_ITER + 1):
+            Fh, Jh, Fs, Js, _, _ = self.evaluate(R, u, t)
+            jac = Jacobian(Jh, self.method)
+            dp = jac.solve(-Fh)
+            N = self.null(Jh)
+            d = dp + self.tangent(N, Js, -(Fs + Js @ dp))
+            R, u = exp_update(R, u, d.reshape(-1, 6))
+            size = float(np.abs(d).max())
+            if size <= step_tol:
+                Fh = self.evaluate(R, u, t)[0]
+                res = float(np.abs(Fh).max(initial=0.0))
+                return R, u, it, res, res <= tol, N
+            if it > 3 and size > 0.9 * last:
+                break
+            last = size
+        Fh = self.evaluate(R, u, t)[0]
+        res = float(np.abs(Fh).max(initial=0.0))
+        return R, u, it, res, False, None
+
+
+def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1.0, frame_interval=None,
+                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None):
+    """Fold ``structure`` from its configuration to ``percent`` % of its target fold angles (module doc).
+
+    targets : {hinge: fold angle (rad, FOLD sign)}; default :func:`file_targets`.
+    percent : 0-100. paths : vertex holds (``problem.VertexPath``); none holds panel 1.
+    duration, frame_interval, dt, dt_max, dt_min : as ``newton.fold`` (s; the fold
+    parameter s = t / duration). linalg : "auto", "dense" or "sparse".
+
+    Returns a :class:`~.history.FoldHistory` (``engine`` "reference");
+    ``history.target_miss`` = (largest |fold angle - aim| in deg, its hinge);
+    a note says whether every target was reached.
+    """
+    if targets is None:
+        targets = file_targets(structure)
+    problem, start_angles = target_problem(structure, targets, percent, paths, duration)
+    problem.name = f"{structure.name} to {check_percent(percent):g} % of its target angles"
+    C = FoldConstraints(problem)
+    S = _Split(C, linalg)
+    T = float(duration)
+    frame_interval = T / 20 if frame_interval is None else float(frame_interval)
+    if not frame_interval > 0:
+        raise SolverError(f"frame_interval must be positive, got {frame_interval}")
+    dt_max = T / 20 if dt_max is None else float(dt_max)
+    dt = min(T / 50 if dt is None else float(dt), dt_max)
+    dt_min = T * 1e-7 if dt_min is None else float(dt_min)
+    n_frames = int(np.floor(T / frame_interval + 1e-9))
+    frame_times = [k * frame_interval for k in range(1, n_frames + 1)]
+    if not frame_times or frame_times[-1] < T - 1e-12 * T:
+        frame_times.append(T)
+    R, u = C.start()
+    Fh, Jh, Fs, Js, Ft, J = S.evaluate(R, u, 0.0)
+    res0 = float(np.abs(Fh).max(initial=0.0))
+    if res0 > 1e-9:
+        worst = S.hard[int(np.argmax(np.abs(Fh)))]
+        raise SolverError(f"{problem.name}: the start configuration does not satisfy the constraints "
+                          f"({C.row_label(worst)}: residual {res0:.3g})")
+    hist = FoldHistory(problem, C.L)
+    hist.record(0.0, C.vertices(R, u), C.drive_values(R, u), res0, Jacobian(J, S.method).sigma_ratio(), 0, 0.0)
+    flat = bool(np.all(np.abs(start_angles) <= FLAT_RAD))
+    speeds = C.drive_speed
+    first = None
+    if flat and np.any(speeds != 0):
+        first = _branch(problem, C, R, u, speeds, S.method)
+        hist.singular_start = True
+        hist.notes.append(f"{problem.name}: the flat start is singular; left on the folding branch nearest the "
+                          f"targets")
+    N = S.null(Jh)
+    bar = Progress(T, progress)
+    t, fi = 0.0, 0
+    while t < T - 1e-12 * T:
+        target = frame_times[fi]
+        h = min(dt, target - t)
+        if first is not None and t == 0.0:
+            v = first
+        else:
+            Fh, Jh, Fs, Js, Ft, _ = S.evaluate(R, u, t)
+            v = S.tangent(N, Js, -Ft)
+        Rp, up = exp_update(R, u, (h * v).reshape(-1, 6))
+        Rn, un, it, res, ok, Nn = S.correct(Rp, up, t + h, tol, FINAL_STEP if t + h >= T * (1 - 1e-12) else STEP_TOL)
+        if ok:
+            jump = float(np.abs(C.vertices(Rp, up) - C.vertices(Rn, un)).max() / C.L)
+            pred = h * float(np.abs(v.reshape(-1, 6)).max()) + 1e-300
+            if jump > 0.5 * max(pred, 1e-300) and jump > 1e3 * tol:
+                ok = False
+        if not ok:
+            dt = h / 2
+            if dt < dt_min:
+                bar.close()
+                raise SolverError(f"{problem.name}: the fold cannot follow its targets beyond t = {t:.6g} s "
+                                  f"({100 * t / T * check_percent(percent) / 100:.3g} % of the targets; the "
+                                  f"corrector did not converge, hard residual {res:.3g}): the targets may ask "
+                                  f"for a state no rigid fold reaches from here")
+            continue
+        Rn = reorthonormalize(Rn)
+        Fh, Jh, Fs, Js, Ft, J = S.evaluate(Rn, un, t + h)
+        ratio = Jacobian(J, S.method).sigma_ratio()
+        if ratio < SINGULAR_RTOL:
+            bar.close()
+            hist.record(t + h, C.vertices(Rn, un), C.drive_values(Rn, un), float(np.abs(Fh).max(initial=0.0)),
+                        ratio, it, h)
+            raise SingularConfigurationError(
+                f"{problem.name}: singular configuration at t = {t + h:.6g} s: the targets no longer determine "
+                f"the fold (sigma_min/sigma_max = {ratio:.2e})", t + h, C.vertices(Rn, un), hist, ratio)
+        R, u, t, N = Rn, un, t + h, Nn
+        res = float(np.abs(Fh).max(initial=0.0))
+        hist.steps.append((t, h, it, res, ratio))
+        if log:
+            log(f"t = {t:.6g} s  dt = {h:.3g} s  iterations {it}  residual {res:.2e}  sigma ratio {ratio:.2e}")
+        if abs(t - target) <= 1e-12 * T:
+            t = target
+            hist.record(t, C.vertices(R, u), C.drive_values(R, u), res, ratio, it, h)
+            fi += 1
+        if it <= 8:
+            dt = min(1.5 * h if h == dt else dt, dt_max)
+        bar.update(t, f" residual {res:.1e}")
+    bar.close()
+    hist.final_poses = (R, u)
+    hist.vertex_spread = C.vertex_spread(R, u)
+    achieved = start_angles[C.drive_hinge] - C.drive_values(R, u)
+    aim = start_angles[C.drive_hinge] - C.drive_speed * T
+    miss = np.degrees(np.abs(achieved - aim))
+    k = int(np.argmax(miss)) if len(miss) else 0
+    hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
+    if hist.target_miss[0] <= REACHED_DEG:
+        hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
+    else:
+        hist.notes.append(f"the targets are not a rigid fold: nearest rigid state in least squares; largest miss "
+                          f"{hist.target_miss[0]:.3g} deg at hinge {hist.target_miss[1] + 1} "
+                          f"({np.degrees(achieved[k]):.4g} deg against {np.degrees(aim[k]):.4g} deg)")
+    return hist
+
+
+def _branch(problem, C, R, u, speeds, method):
+    """Velocity leaving a flat start on the branch nearest the targets' rates (module doc)."""
+    from .start import branch_tangent
+
+    k = int(np.argmax(np.abs(speeds)))
+    h0 = int(C.drive_hinge[k])
+    aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
+    C1 = FoldConstraints(aux)
+    H = len(C.hinges)
+    signs, rates = np.zeros(H), np.zeros(H)
+    signs[C.drive_hinge] = np.sign(speeds)
+    rates[C.drive_hinge] = speeds
+    return branch_tangent(C1, R, u, signs, method=method, rates=rates)
