@@ -18,7 +18,7 @@ LAYERS = (
     ("base", {"errors", "geometry", "progress", "linalg", "sparseqr", "engines"}),
     ("pattern", {"pattern", "faces", "svg", "patterns/simple"}),
     ("structure", {"structure", "hinges", "properties", "foldfile", "patterns/__init__", "patterns/kresling",
-                   "patterns/miura", "patterns/yoshimura", "patterns/linkage",
+                   "patterns/miura", "patterns/yoshimura", "patterns/linkage", "patterns/waterbomb", "pattern_check",
                    # the inputs of a fold or a motion, and the examples that build them
                    "folding/problem", "folding/examples", "dynamics/inputs", "dynamics/expression",
                    "dynamics/examples"}),
@@ -30,13 +30,13 @@ LAYERS = (
                 "chrono/__init__", "chrono/links", "chrono/system", "chrono/analysis", "chrono/matrices",
                 "chrono/springs", "chrono/dynamics", "chrono/dns_examples", "chrono/kc_examples"}),
     ("analysis", {"analysis", "design", "modal", "chrono/modal", "folding/__init__", "folding/lie", "folding/start",
-                  "folding/constraints", "folding/jacobian", "folding/newton", "folding/chrono_fold",
+                  "folding/constraints", "folding/jacobian", "folding/newton", "folding/chrono_fold", "folding/targets",
                   "dynamics/__init__",
                   "reference/dns/paper"}),
     ("report", {"report/__init__", "report/tables", "report/figures", "report/modal", "chrono/viewer",
                 "dynamics/report"}),
     ("cli", {"cli/__init__", "cli/app", "cli/inputs", "cli/static", "cli/design", "cli/fold", "cli/dynamics",
-             "cli/modal", "cli/convert", "__main__", "__init__"}),
+             "cli/modal", "cli/convert", "cli/check", "__main__", "__init__"}),
 )
 RANK = {m: k for k, (_, modules) in enumerate(LAYERS) for m in modules}
 

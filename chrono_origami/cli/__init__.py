@@ -16,13 +16,16 @@ pattern, with ``--frame`` (a FOLD frame index or class), ``--facets``
 ``design FILE.fold -o DESIGNED.fold``
     which door hinges to make sliding for S = 0 with M unchanged, ranked by
     distance from singularity (see :mod:`.design`).
-``fold FILE.fold --drive ...``
-    kinematic folding (see :mod:`.fold`).
+``fold FILE.fold [--percent P]`` or ``fold FILE.fold --drive ...``
+    kinematic folding: to the file's target angles, or by driven hinges (see :mod:`.fold`).
 ``dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
     time integration: energies, momenta, hinge actions and support reactions
     over time as CSV, the motion as FOLD frames (see :mod:`.dynamics`).
 ``convert FILE.svg -o FILE.fold``
     the FOLD file of an SVG crease pattern (Origami Simulator's colours).
+``check FILE [--fix -o NEW.fold]``
+    a flat pattern's geometry: Kawasaki, Maekawa, rigid foldability, and a
+    least-squares correction (see :mod:`.check`).
 ``play FILE.fold --viz | --png-frames DIR``
     a fold history played in Chrono's Irrlicht viewer, or one PNG per frame
     (headless under xvfb-run).
@@ -60,7 +63,7 @@ the counts and self-stress states are printed and written, but no hinges.csv
 or supports.csv (``--min-norm`` prints the labelled minimum-norm answer and
 exits 0). Errors are one line on stderr, ``error: ...``, without a traceback.
 """
-from . import static, design, fold, dynamics, convert  # noqa: F401,I001  (registers the commands, in this order in --help)
+from . import static, design, fold, dynamics, convert, check  # noqa: F401,I001  (registers the commands, in this order in --help)
 from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError, main, run
 
 __all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "UsageError", "main", "run"]

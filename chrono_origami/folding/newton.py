@@ -39,7 +39,7 @@ from .constraints import FoldConstraints
 from .history import FoldHistory
 from .jacobian import Jacobian
 from .lie import exp_update, reorthonormalize
-from .problem import SingularConfigurationError
+from .problem import SingularConfigurationError, file_assignment
 
 #: Newton tolerance on max |F| (scaled units: lengths / L, angles in rad).
 TOL = 1e-12
@@ -90,6 +90,8 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
     assignment : {hinge: +1 or -1} (0-based hinges, the driven-angle sign
         convention; see :func:`assignment_from_fold` for FOLD's M/V): at a
         singular start, the folding branch to take (``start.branch_tangent``).
+        Default (None): the M/V assignment of the file the structure was read
+        from (``problem.file_assignment``), if any; {} takes none.
     progress : progress bar on stderr: True, False, or None (default: only
         when stderr is a terminal).
     log : callable(str) receiving one line per accepted step (time, step,
@@ -143,6 +145,8 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
         hist.notes.append(msg)
         hist.singular_start = True
     start_tangent = None
+    if assignment is None:
+        assignment = file_assignment(problem.structure)
     if hist.singular_start and assignment:
         from .start import branch_tangent
 
@@ -222,4 +226,8 @@ def _distance(C, R1, u1, R2, u2):
 
 
 def _fmt(problem, values):
-    return ", ".join(f"hinge {d.hinge + 1}: {x:.6g}" for d, x in zip(problem.drives, values))
+    """Driven values as a person reads them: a rotation as the change of the FOLD fold angle (rad, valley
+    positive: minus the drive's relative rotation), a slide in length units."""
+    return ", ".join(f"hinge {d.hinge + 1}: {(-x if d.kind == 'rotation' else x):.6g}"
+                     f"{' rad (fold angle change)' if d.kind == 'rotation' else ' (slide)'}"
+                     for d, x in zip(problem.drives, values))

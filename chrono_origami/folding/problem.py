@@ -285,6 +285,15 @@ def assignment_from_fold(pattern, edges_assignment):
     return out
 
 
+def file_assignment(structure):
+    """{hinge: sign} (:func:`assignment_from_fold`) of the M/V assignment of the file ``structure`` was read
+    from; {} when it has none."""
+    letters = (structure.notes or {}).get("fold", {}).get("edges_assignment")
+    if not letters or len(letters) != len(structure.pattern.edges):
+        return {}
+    return assignment_from_fold(structure.pattern, letters)
+
+
 def assignment_from_vertices(pattern, vertices, tol=1e-9):
     """{hinge: sign of its driven-angle convention} read from a folded configuration (e.g. a closed form)."""
     out = {}

@@ -40,7 +40,7 @@ direction: ``start.branch_tangent`` with one exact drive (the crease of the
 largest target change) and the targets' rates, so rigidly foldable patterns
 (Miura-ori, Yoshimura, waterbomb bases, square twists) need no symmetry
 holds. A flat pattern whose geometry is inexact (Kawasaki missed by rounding)
-is refused before folding: see ``folding.geometry_check``.
+is refused before folding: see ``pattern_check``.
 """
 import numpy as np
 
@@ -188,11 +188,15 @@ class _Split:
 
 
 def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1.0, frame_interval=None,
-                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None):
+                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None,
+                    fix_geometry=False, keep_geometry=False, max_move=None):
     """Fold ``structure`` from its configuration to ``percent`` % of its target fold angles (module doc).
 
     targets : {hinge: fold angle (rad, FOLD sign)}; default :func:`file_targets`.
     percent : 0-100. paths : vertex holds (``problem.VertexPath``); none holds panel 1.
+    fix_geometry, keep_geometry, max_move : a flat start's inexact geometry
+    (``pattern_check.prepare``): refused by default, corrected in memory, or
+    folded as it is; the largest accepted vertex move of the correction.
     duration, frame_interval, dt, dt_max, dt_min : as ``newton.fold`` (s; the fold
     parameter s = t / duration). linalg : "auto", "dense" or "sparse".
 
@@ -200,8 +204,11 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1
     ``history.target_miss`` = (largest |fold angle - aim| in deg, its hinge);
     a note says whether every target was reached.
     """
+    from ..pattern_check import prepare
+
     if targets is None:
         targets = file_targets(structure)
+    structure, geometry_note = prepare(structure, fix_geometry, keep_geometry, max_move)
     problem, start_angles = target_problem(structure, targets, percent, paths, duration)
     problem.name = f"{structure.name} to {check_percent(percent):g} % of its target angles"
     C = FoldConstraints(problem)
@@ -225,12 +232,18 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1
         raise SolverError(f"{problem.name}: the start configuration does not satisfy the constraints "
                           f"({C.row_label(worst)}: residual {res0:.3g})")
     hist = FoldHistory(problem, C.L)
+    if geometry_note:
+        hist.notes.append(geometry_note)
     hist.record(0.0, C.vertices(R, u), C.drive_values(R, u), res0, Jacobian(J, S.method).sigma_ratio(), 0, 0.0)
     flat = bool(np.all(np.abs(start_angles) <= FLAT_RAD))
     speeds = C.drive_speed
     first = None
     if flat and np.any(speeds != 0):
-        first = _branch(problem, C, R, u, speeds, S.method)
+        try:
+            first = _branch(problem, C, R, u, speeds, S.method)
+        except SolverError as e:
+            raise SolverError(f"{problem.name}: not rigidly foldable toward its targets: {e} (diagnosis: "
+                              f"pattern_check.diagnose)") from None
         hist.singular_start = True
         hist.notes.append(f"{problem.name}: the flat start is singular; left on the folding branch nearest the "
                           f"targets")
@@ -296,7 +309,7 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1
     else:
         hist.notes.append(f"the targets are not a rigid fold: nearest rigid state in least squares; largest miss "
                           f"{hist.target_miss[0]:.3g} deg at hinge {hist.target_miss[1] + 1} "
-                          f"({np.degrees(achieved[k]):.4g} deg against {np.degrees(aim[k]):.4g} deg)")
+                          f"({np.degrees(achieved[k]):.6g} deg against {np.degrees(aim[k]):.6g} deg)")
     return hist
 
 
