@@ -14,7 +14,7 @@ The names a user needs, from the crease pattern to the report::
   ``DOOR``, ``SLIDING``; ``read_structure`` (FOLD or SVG) and ``write_fold``;
 * analyses: ``count``, ``static`` (``engine="reference"`` or ``"chrono"``),
   ``fold`` with ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson
-  folding), the modules ``design`` (``design.design``: which hinges to make
+  folding), ``fold_to_targets`` (to a file's target angles at a percent), the modules ``design`` (``design.design``: which hinges to make
   sliding), ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
   ``dynamics`` (``dynamics.dynamics``: time integration, either engine);
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
@@ -45,6 +45,7 @@ _EXPORTS = {
     "count": ("analysis", "count"),
     "static": ("analysis", "static"),
     "fold": ("folding", "fold"),
+    "fold_to_targets": ("folding", "fold_to_targets"),
     "FoldProblem": ("folding", "FoldProblem"),
     "Drive": ("folding", "Drive"),
     "design": ("design", None),

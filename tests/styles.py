@@ -23,16 +23,22 @@ def targets_of(pattern, folded):
     return foldfile.assignments(pattern, angles), angles
 
 
-def svg_lines(path, pattern, letters, angles, scale=100.0, digits=3, offset=(10.875, 8.643)):
-    """Write ``pattern`` (flat, z = 0) as an Origami Simulator SVG of lines (module doc)."""
-    X = pattern.vertices[:, :2] * scale
+def svg_position(vertices, scale=100.0, offset=(10.875, 8.643)):
+    """Drawing positions (x, y down) of a flat pattern's vertices, and back in FOLD's (x, -y) as read."""
+    X = np.asarray(vertices, float)[:, :2] * scale
     X[:, 1] = -X[:, 1]
     X = X - X.min(0) + np.asarray(offset)
+    return X * [1.0, -1.0]
+
+
+def svg_lines(path, pattern, letters, angles, scale=100.0, digits=3, opacity_digits=6):
+    """Write ``pattern`` (flat, z = 0) as an Origami Simulator SVG of lines (module doc)."""
+    X = svg_position(pattern.vertices, scale) * [1.0, -1.0]
     fmt = (lambda x: repr(float(x))) if digits is None else (lambda x: f"{x:.{digits}f}")
     out = ['<?xml version="1.0" encoding="utf-8"?>',
            '<svg version="1.1" xmlns="http://www.w3.org/2000/svg" x="0px" y="0px" width="800px" height="800px">']
     for (a, b), letter, angle in zip(pattern.edges, letters, angles):
-        opacity = "" if letter in ("B", "U", "F") else f' opacity="{abs(angle) / 180:.6g}"'
+        opacity = "" if letter in ("B", "U", "F") else f' opacity="{abs(angle) / 180:.{opacity_digits}g}"'
         out.append(f'<line fill="none" stroke="{COLOURS[letter]}" stroke-miterlimit="10"{opacity} '
                    f'x1="{fmt(X[a, 0])}" y1="{fmt(X[a, 1])}" x2="{fmt(X[b, 0])}" y2="{fmt(X[b, 1])}"/>')
     out.append("</svg>")

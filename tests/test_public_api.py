@@ -22,6 +22,7 @@ def test_the_public_names_are_the_package_objects():
                 "DOOR": structure.DOOR, "SLIDING": structure.SLIDING, "read_structure": foldfile.read_structure,
                 "write_fold": foldfile.write_fold, "count": analysis.count, "static": analysis.static,
                 "fold": folding.fold, "FoldProblem": folding.FoldProblem, "Drive": folding.Drive,
+                "fold_to_targets": folding.fold_to_targets,
                 "design": design, "modal": modal, "dynamics": dynamics, "tables": tables}
     from chrono_origami.pattern import CreasePattern
 
