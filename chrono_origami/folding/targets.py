@@ -61,7 +61,7 @@ FLAT_RAD = 1e-9
 #: Gauss-Newton iterations of one corrector (it converges linearly where the targets are not a rigid fold)
 MAX_ITER = 30
 #: a corrector has converged when its step is below this (scaled units, rad); the last state below FINAL_STEP
-STEP_TOL = 1e-9
+STEP_TOL = 1e-8
 FINAL_STEP = 1e-12
 #: a target is reached when the fold angle is within this of it (deg)
 REACHED_DEG = 1e-6
@@ -301,7 +301,7 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1
     hist.vertex_spread = C.vertex_spread(R, u)
     achieved = start_angles[C.drive_hinge] - C.drive_values(R, u)
     aim = start_angles[C.drive_hinge] - C.drive_speed * T
-    miss = np.degrees(np.abs(achieved - aim))
+    miss = np.degrees(np.abs(np.angle(np.exp(1j * (achieved - aim)))))     # +-180 deg are one state
     k = int(np.argmax(miss)) if len(miss) else 0
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
     if hist.target_miss[0] <= REACHED_DEG:
