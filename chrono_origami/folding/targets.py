@@ -24,10 +24,14 @@ Method: at every time the configuration solves
     min sum_h (rho_h(g) - rho_h(s))^2   over the assigned creases h,
     subject to the hinge constraints, the vertex holds and panel 1 held (exact),
 
-by Gauss-Newton on SE(3)^N: the hard rows by their minimum-norm correction,
-the soft rows (the drive rows sin(rho_h - rho_h(s)) of
-``constraints.FoldConstraints``) by least squares on the null space of the
-hard rows. Where the targets are a rigid fold (consistent) the minimum is 0
+by Gauss-Newton on SE(3)^N: each step the minimum-norm least-squares
+solution of the linearised hard rows, weighted by :data:`HARD_WEIGHT`, stacked
+on the soft rows (the drive rows sin(rho_h - rho_h(s)) of
+``constraints.FoldConstraints``), one sparse QR (or dense SVD) solve that
+needs no basis of the free motions; at convergence the hard rows are
+brought to the Newton tolerance by minimum-norm corrections of their own.
+The weight makes the hard rows exact to (1 / HARD_WEIGHT)^2 of the soft
+residual within a step; the final projection to round-off. Where the targets are a rigid fold (consistent) the minimum is 0
 and every crease reaches its target; where they are not, the fold is the
 rigid state nearest the targets in the least-squares sense, and the history
 says how far. Steps are predicted along the tangent of the least-squares
@@ -43,6 +47,7 @@ holds. A flat pattern whose geometry is inexact (Kawasaki missed by rounding)
 is refused before folding: see ``pattern_check``.
 """
 import numpy as np
+import scipy.sparse as sp
 
 from .. import linalg as _linalg
 from ..errors import SolverError, StructureError
@@ -54,8 +59,8 @@ from .lie import exp_update, reorthonormalize
 from .newton import SINGULAR_RTOL, TOL
 from .problem import Drive, FoldProblem, SingularConfigurationError
 
-#: relative singular value below which a direction of the hard rows is free (as ``start.NULL_RTOL``)
-NULL_RTOL = 1e-9
+#: weight of the hard rows against the soft ones (rad) in the stacked least squares of a step
+HARD_WEIGHT = 1e6
 #: a crease flatter than this (rad) counts as flat at the start
 FLAT_RAD = 1e-9
 #: Gauss-Newton iterations of one corrector (it converges linearly where the targets are not a rigid fold)
@@ -141,50 +146,60 @@ def target_problem(structure, targets, percent=100.0, paths=(), duration=1.0):
 
 
 class _Split:
-    """The rows of a target fold: hard (hinges, holds, panel 1) and soft (the drive rows)."""
+    """The rows of a target fold: hard (hinges, holds, panel 1) and soft (the drive rows), and their solves."""
 
     def __init__(self, C, method):
         self.C = C
         soft = np.zeros(C.n_rows, bool)
         soft[C.drive_row] = True
         self.soft, self.hard = np.nonzero(soft)[0], np.nonzero(~soft)[0]
-        self.method = _linalg.choose_method((len(self.hard), C.n_cols), method)
+        self.method = _linalg.choose_method((C.n_rows, C.n_cols), method)
 
     def evaluate(self, R, u, t):
         F, J, Ft = self.C.evaluate(R, u, t)
         return F[self.hard], J[self.hard], F[self.soft], J[self.soft], Ft[self.soft], J
 
-    def null(self, Jh):
-        return _linalg.null_space(Jh, NULL_RTOL, self.method).basis
+    def solve(self, Jh, Js, bh, bs):
+        """min |Js d - bs| subject to Jh d = bh (module doc: the hard rows weighted by :data:`HARD_WEIGHT` in
+        one least-squares solve, minimum norm)."""
+        A = sp.vstack([HARD_WEIGHT * sp.csr_matrix(Jh), sp.csr_matrix(Js)]).tocsr()
+        return Jacobian(A, self.method).solve(np.concatenate([HARD_WEIGHT * bh, bs]))
 
-    def tangent(self, N, Js, rhs):
-        """Null-space velocity whose soft rows best give ``rhs`` (least squares)."""
-        if N.shape[1] == 0:
-            return np.zeros(self.C.n_cols)
-        A = np.asarray(Js @ N)
-        return N @ np.linalg.lstsq(A, rhs, rcond=1e-10)[0]
+    def project(self, R, u, t, tol):
+        """Newton on the hard rows alone (minimum-norm corrections) to round-off: (R, u, max |F|), a residual
+        above ``tol`` meaning failure. Stops once max |F| is below 1e-3 tol or no longer halves."""
+        Fh, Jh = self.evaluate(R, u, t)[:2]
+        res = float(np.abs(Fh).max(initial=0.0))
+        for _ in range(6):
+            if res <= 1e-3 * tol:
+                break
+            Rn, un = exp_update(R, u, Jacobian(Jh, self.method).solve(-Fh).reshape(-1, 6))
+            Fn, Jn = self.evaluate(Rn, un, t)[:2]
+            new = float(np.abs(Fn).max(initial=0.0))
+            if new > 0.5 * res:
+                if new < res:
+                    R, u, res = Rn, un, new
+                break
+            R, u, Fh, Jh, res = Rn, un, Fn, Jn, new
+        return R, u, res
 
     def correct(self, R, u, t, tol, step_tol=STEP_TOL):
-        """Gauss-Newton at fixed t (module doc): (R, u, iterations, hard residual, converged, N)."""
+        """Gauss-Newton at fixed t (module doc), then the hard rows to ``tol``: (R, u, iterations, hard residual,
+        converged)."""
         last = np.inf
         for it in range(1, MAX_ITER + 1):
             Fh, Jh, Fs, Js, _, _ = self.evaluate(R, u, t)
-            jac = Jacobian(Jh, self.method)
-            dp = jac.solve(-Fh)
-            N = self.null(Jh)
-            d = dp + self.tangent(N, Js, -(Fs + Js @ dp))
+            d = self.solve(Jh, Js, -Fh, -Fs)
             R, u = exp_update(R, u, d.reshape(-1, 6))
             size = float(np.abs(d).max())
             if size <= step_tol:
-                Fh = self.evaluate(R, u, t)[0]
-                res = float(np.abs(Fh).max(initial=0.0))
-                return R, u, it, res, res <= tol, N
+                R, u, res = self.project(R, u, t, tol)
+                return R, u, it, res, res <= tol
             if it > 3 and size > 0.9 * last:
                 break
             last = size
-        Fh = self.evaluate(R, u, t)[0]
-        res = float(np.abs(Fh).max(initial=0.0))
-        return R, u, it, res, False, None
+        R, u, res = self.project(R, u, t, tol)
+        return R, u, it, res, False
 
 
 def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1.0, frame_interval=None,
@@ -247,7 +262,6 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1
         hist.singular_start = True
         hist.notes.append(f"{problem.name}: the flat start is singular; left on the folding branch nearest the "
                           f"targets")
-    N = S.null(Jh)
     bar = Progress(T, progress)
     t, fi = 0.0, 0
     while t < T - 1e-12 * T:
@@ -257,9 +271,9 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1
             v = first
         else:
             Fh, Jh, Fs, Js, Ft, _ = S.evaluate(R, u, t)
-            v = S.tangent(N, Js, -Ft)
+            v = S.solve(Jh, Js, np.zeros(len(Fh)), -Ft)
         Rp, up = exp_update(R, u, (h * v).reshape(-1, 6))
-        Rn, un, it, res, ok, Nn = S.correct(Rp, up, t + h, tol, FINAL_STEP if t + h >= T * (1 - 1e-12) else STEP_TOL)
+        Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol, FINAL_STEP if t + h >= T * (1 - 1e-12) else STEP_TOL)
         if ok:
             jump = float(np.abs(C.vertices(Rp, up) - C.vertices(Rn, un)).max() / C.L)
             pred = h * float(np.abs(v.reshape(-1, 6)).max()) + 1e-300
@@ -284,7 +298,7 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1
             raise SingularConfigurationError(
                 f"{problem.name}: singular configuration at t = {t + h:.6g} s: the targets no longer determine "
                 f"the fold (sigma_min/sigma_max = {ratio:.2e})", t + h, C.vertices(Rn, un), hist, ratio)
-        R, u, t, N = Rn, un, t + h, Nn
+        R, u, t = Rn, un, t + h
         res = float(np.abs(Fh).max(initial=0.0))
         hist.steps.append((t, h, it, res, ratio))
         if log:
