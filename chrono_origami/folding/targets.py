@@ -49,7 +49,7 @@ is refused before folding: see ``pattern_check``.
 import numpy as np
 import scipy.sparse as sp
 
-from .. import linalg as _linalg
+from .. import linalg as _linalg, sparseqr
 from ..errors import SolverError, StructureError
 from ..progress import Progress
 from .constraints import FoldConstraints
@@ -59,6 +59,9 @@ from .lie import exp_update, reorthonormalize
 from .newton import SINGULAR_RTOL, TOL
 from .problem import Drive, FoldProblem, SingularConfigurationError
 
+#: "auto" solves on the sparse QR path beyond this many columns (50 panels; LAPACK's SVD-based least squares
+#: of the stacked rows is several times slower there)
+DENSE_COLUMNS = 300
 #: weight of the hard rows against the soft ones (rad) in the stacked least squares of a step
 HARD_WEIGHT = 1e6
 #: a crease flatter than this (rad) counts as flat at the start
@@ -153,6 +156,8 @@ class _Split:
         soft = np.zeros(C.n_rows, bool)
         soft[C.drive_row] = True
         self.soft, self.hard = np.nonzero(soft)[0], np.nonzero(~soft)[0]
+        if method == "auto" and C.n_cols > DENSE_COLUMNS and sparseqr.available():
+            method = "sparse"
         self.method = _linalg.choose_method((C.n_rows, C.n_cols), method)
 
     def evaluate(self, R, u, t):
