@@ -130,12 +130,12 @@ def test_a_percent_folds_part_of_the_way_on_the_least_squares_path():
     closed = waterbomb.waterbomb_base_folded(-diag / 2, 8).vertices
     assert aligned_distance(H.final, closed) < 1e-10
     assert mid == pytest.approx(dict(zip(flat.edges, foldfile.fold_angles(flat, closed)))[(0, 1)], abs=1e-9)
-    # the least-squares minimum along the closed form, by a scalar search
+    # the least-squares minimum (of the angle misses, rad) along the closed form, by a scalar search
     from scipy.optimize import minimize_scalar
 
     def misfit(eps):
         b = dict(zip(flat.edges, foldfile.fold_angles(flat, waterbomb.waterbomb_base_folded(eps, 8).vertices)))
-        return sum(np.sin(np.radians(b[(0, k)] - (-90.0 if k % 2 == 0 else 45.0))) ** 2 for k in range(1, 9))
+        return sum(np.radians(b[(0, k)] - (-90.0 if k % 2 == 0 else 45.0)) ** 2 for k in range(1, 9))
 
     best = minimize_scalar(misfit, bounds=(30.0, 60.0), method="bounded", options={"xatol": 1e-10})
     assert -diag / 2 == pytest.approx(best.x, abs=1e-6)

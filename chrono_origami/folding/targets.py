@@ -26,8 +26,8 @@ Method: at every time the configuration solves
 
 by Gauss-Newton on SE(3)^N: each step the minimum-norm least-squares
 solution of the linearised hard rows, weighted by :data:`HARD_WEIGHT`, stacked
-on the soft rows (the drive rows sin(rho_h - rho_h(s)) of
-``constraints.FoldConstraints``), one sparse QR (or dense SVD) solve that
+on the soft rows (the misses rho_h - rho_h(s), rad, wrapped to (-pi, pi];
+their Jacobian the hinges' relative angular rates), one sparse QR (or dense SVD) solve that
 needs no basis of the free motions; at convergence the hard rows are
 brought to the Newton tolerance by minimum-norm corrections of their own.
 The weight makes the hard rows exact to (1 / HARD_WEIGHT)^2 of the soft
@@ -161,8 +161,17 @@ class _Split:
         self.method = _linalg.choose_method((C.n_rows, C.n_cols), method)
 
     def evaluate(self, R, u, t):
-        F, J, Ft = self.C.evaluate(R, u, t)
-        return F[self.hard], J[self.hard], F[self.soft], J[self.soft], Ft[self.soft], J
+        """(hard F, hard J, soft residuals, their Jacobian, their time derivative, the whole J of the problem).
+
+        The soft residual of a crease is the angle rho - rho(s) itself, wrapped to (-pi, pi] (rad), not the
+        drive row's sine, which turns back beyond 90 degrees; its Jacobian the relative angular rate about the
+        hinge axis (``FoldConstraints.hinge_rate_operator``), exact on the constraints."""
+        C = self.C
+        F, J, _ = C.evaluate(R, u, t)
+        miss = C.drive_values(R, u) - C.drive_speed * t
+        Fs = np.angle(np.exp(1j * miss))
+        Js = C.hinge_rate_operator(R)[C.drive_hinge]
+        return F[self.hard], J[self.hard], Fs, Js, -C.drive_speed, J
 
     def solve(self, Jh, Js, bh, bs):
         """min |Js d - bs| subject to Jh d = bh (module doc: the hard rows weighted by :data:`HARD_WEIGHT` in
@@ -290,8 +299,9 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), duration=1
                 bar.close()
                 raise SolverError(f"{problem.name}: the fold cannot follow its targets beyond t = {t:.6g} s "
                                   f"({100 * t / T * check_percent(percent) / 100:.3g} % of the targets; the "
-                                  f"corrector did not converge, hard residual {res:.3g}): the targets may ask "
-                                  f"for a state no rigid fold reaches from here")
+                                  f"corrector did not converge, hard residual {res:.3g}): the targets are not a "
+                                  f"rigid fold and the rigid state nearest them jumps here; fold to a smaller "
+                                  f"percent or give targets of a rigid fold")
             continue
         Rn = reorthonormalize(Rn)
         Fh, Jh, Fs, Js, Ft, J = S.evaluate(Rn, un, t + h)
