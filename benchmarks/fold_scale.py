@@ -48,16 +48,17 @@ def one(panels, method, steps, from_flat=False, targets=False):
     """Fold one patch in this process (from 40 deg, or from flat); print one JSON line."""
     import numpy as np
 
-    from chrono_origami.folding import Drive, FoldProblem, fold
-    from chrono_origami.geometry import best_rigid_alignment
-    from chrono_origami.folding.problem import assignment_from_vertices, hinge_angle
+    from chrono_origami.inputs.fold import Drive, FoldProblem
+    from chrono_origami.analysis.fold import fold
+    from chrono_origami.tools.geometry import best_rigid_alignment
+    from chrono_origami.inputs.fold import assignment_from_vertices, hinge_angle
     from chrono_origami.patterns import miura
 
     n = max(2, round(panels ** 0.5))
     t0 = time.perf_counter()
     if targets:
-        from chrono_origami.folding.targets import fold_to_targets
-        from chrono_origami.foldfile import fold_angles
+        from chrono_origami.analysis.fold import fold_to_targets
+        from chrono_origami.structure.foldfile import fold_angles
 
         st = miura.miura_patch(n, n, fold_angle_deg=0.0)
         T = miura.miura_vertices(n, n, fold_angle_deg=30.0)
@@ -92,7 +93,7 @@ def one(panels, method, steps, from_flat=False, targets=False):
     t2 = time.perf_counter()
     R, d = best_rigid_alignment(H.final, T)
     err = float(np.linalg.norm(H.final @ R.T + d - T, axis=1).max())
-    from chrono_origami.folding.constraints import FoldConstraints
+    from chrono_origami.engines.reference.folding.constraints import FoldConstraints
 
     C = FoldConstraints(prob)
     # setup: from the call to the first accepted step minus that step's share

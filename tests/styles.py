@@ -12,7 +12,7 @@ import json
 
 import numpy as np
 
-from chrono_origami import foldfile
+from chrono_origami.structure import foldfile
 
 COLOURS = {"B": "#000000", "M": "#FF0000", "V": "#0000FF", "U": "#FF00FF", "F": "#FFFF00"}
 

@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from chrono_origami import foldfile, pattern_check
+from chrono_origami.analysis.fold import fold, fold_to_targets
 from chrono_origami.cli import main
-from chrono_origami.errors import SolverError, StructureError
-from chrono_origami.folding import Drive, FoldProblem, file_assignment, fold, fold_to_targets, hinge_angle
-from chrono_origami.folding.targets import file_targets
-from chrono_origami.geometry import best_rigid_alignment
+from chrono_origami.inputs.fold import Drive, FoldProblem, file_assignment, file_targets, hinge_angle
 from chrono_origami.patterns import miura, simple, waterbomb, yoshimura
-from chrono_origami.structure import Structure
+from chrono_origami.structure import foldfile, pattern_check
+from chrono_origami.structure.structure import Structure
+from chrono_origami.tools.errors import SolverError, StructureError
+from chrono_origami.tools.geometry import best_rigid_alignment
 
 import styles
 
@@ -109,7 +109,7 @@ def test_the_yoshimura_wedge_folds_to_its_symmetric_closed_form_and_the_papers_f
     flat, targets = yoshimura_targets(1.0)
     H = fold_to_targets(Structure(flat), targets, 100.0)
     assert H.target_miss[0] < 1e-9 and H.max_residual < 1e-13
-    from chrono_origami.folding import examples
+    from chrono_origami.inputs import fold_examples as examples
 
     paper = fold(examples.yoshimura_problem(), frame_interval=200.0, allow_singular_start=True)
     assert aligned_distance(H.final, paper.final) < 1e-11

@@ -1,6 +1,6 @@
 """The ``check`` command: ``python -m chrono_origami check FILE [--fix -o NEW.fold [--max-move D]]``.
 
-Diagnoses a flat crease pattern's geometry (:mod:`chrono_origami.pattern_check`):
+Diagnoses a flat crease pattern's geometry (:mod:`chrono_origami.structure.pattern_check`):
 per interior vertex Kawasaki's condition (the alternating sum of the sector
 angles, rad) and Maekawa's (|#M - #V| = 2), and the rigid foldability of a
 quadrilateral mesh (the fold-angle multipliers closing around its panels),
@@ -12,7 +12,7 @@ when it is inexact.
 """
 import os
 
-from .. import foldfile, pattern_check
+from ..structure import foldfile, pattern_check
 from . import app, inputs
 
 

@@ -8,11 +8,11 @@ the start.
 
 Without ``--drive`` the fold goes to the file's target angles (FOLD
 ``edges_foldAngle`` with its M/V assignment, an SVG's stroke opacity; see
-``folding.targets``) at ``--percent`` (0-100, default 100, Origami
+``engines.reference.folding.targets``) at ``--percent`` (0-100, default 100, Origami
 Simulator's fold percent): every assigned crease is driven toward its target
 in least squares, the hinge constraints exactly, and a flat start is left on
 the branch nearest the targets, so no holds are needed. Before a flat
-pattern is folded its geometry is checked (``pattern_check``):
+pattern is folded its geometry is checked (``structure.pattern_check``):
 rounded coordinates that miss Kawasaki's condition stop the fold at once
 with the worst vertices named; ``--fix-geometry`` folds a least-squares
 correction of the vertex positions instead (the largest move printed,
@@ -47,9 +47,9 @@ import sys
 import numpy as np
 
 from .. import engines
-from ..errors import OrigamiError
-from ..folding.problem import (Drive, FoldProblem, along, blocked, fixed, in_plane, parse_hinges,
-                               parse_vertices)
+from ..inputs.fold import (Drive, FoldProblem, along, blocked, fixed, in_plane, parse_hinges,
+                           parse_vertices)
+from ..tools.errors import OrigamiError
 from . import app, inputs
 from .static import linalg_option
 
@@ -145,7 +145,7 @@ def holds(structure, args):
 
 def build_problem(structure, args):
     """The fold of ``--drive``: ``--rate`` and ``--angle-deg`` are FOLD-signed (valley positive), a drive's
-    relative rotation is minus the change of the fold angle (``folding.targets``)."""
+    relative rotation is minus the change of the fold angle (``inputs.fold.target_problem``)."""
     hinges = parse_hinges(args.drive, len(structure.pattern.hinges))
     if args.rate is not None:
         drives = [Drive(h, rate=-args.rate) for h in hinges]
@@ -156,20 +156,21 @@ def build_problem(structure, args):
 
 def fold(problem, engine, frame_interval, from_singular=False, chrono_start=None, assignment=None, progress=None,
          linalg="auto"):
-    """The fold history of ``problem`` with the chosen engine (a :class:`~chrono_origami.folding.FoldHistory`).
+    """The fold history of ``problem`` with the chosen engine (a :class:`~chrono_origami.results.fold.FoldHistory`).
 
     ``from_singular``: leave a singular start, on the branch of ``assignment``
     when given; with the chrono engine the reference engine takes the fold to
     ``chrono_start`` (s) and Chrono folds on from there. ``progress``: True,
     False or None (only on a terminal); ``linalg``: "auto", "dense" or
-    "sparse" (``folding.newton.fold``).
+    "sparse" (``engines.reference.folding.newton.fold``).
     """
     if engine == "chrono":
-        from ..folding.chrono_fold import fold as chrono_fold, regular_start
+        from ..engines.chrono.folding import fold as chrono_fold
+        from ..analysis.fold import regular_start
 
         start = regular_start(problem, chrono_start, assignment, linalg) if from_singular else None
         return chrono_fold(problem, frame_interval=frame_interval, progress=progress, start=start, linalg=linalg)
-    from ..folding.newton import fold as reference_fold
+    from ..engines.reference.folding.newton import fold as reference_fold
 
     return reference_fold(problem, frame_interval=frame_interval, allow_singular_start=from_singular,
                           assignment=assignment, progress=progress, linalg=linalg)
@@ -202,7 +203,7 @@ def views(hist, args, out=None):
         n = len(figures.write_png_frames(hist, args.png_frames))
         print(f"wrote {n} PNG frames to {args.png_frames}", file=out or sys.stdout)
     if irrlicht_frames or args.viz:
-        from ..chrono import viewer
+        from ..report import viewer
 
         viewer.play(hist.problem.structure, hist.vertices, hist.times, png_dir=irrlicht_frames, interactive=args.viz)
 
@@ -234,7 +235,8 @@ def run(structure, args, out=None):
 
 def run_targets(structure, args, engine, progress, out):
     """The fold to the file's target angles at ``--percent`` (module doc); returns the history."""
-    from ..folding.targets import file_targets, fold_to_targets
+    from ..analysis.fold import fold_to_targets
+    from ..inputs.fold import file_targets
 
     targets = file_targets(structure)
     if not targets:
@@ -276,7 +278,7 @@ def play_command(args):
     if not args.fps > 0:
         raise app.UsageError(f"play: --fps must be positive, got {args.fps:g}")
     inputs.read_input(args, default_frame=0)
-    from ..chrono import viewer
+    from ..report import viewer
 
     structure, frames, times = viewer.fold_file_frames(args.file)
     viewer.play(structure, frames, times, png_dir=args.png_frames, interactive=args.viz, fps=args.fps)

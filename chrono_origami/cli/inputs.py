@@ -9,9 +9,8 @@ import argparse
 import math
 import os
 
-from ..errors import FoldFileError
-from ..foldfile import FACETS, describe_frames, frame_count, frame_index, read_structure
-from .app import UsageError
+from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, read_structure
+from ..tools.errors import FoldFileError, UsageError
 
 
 def frame_choice(text):
@@ -28,8 +27,8 @@ def frame_choice(text):
 def add_input(ap):
     """Add the input file (FOLD or SVG) and its options --frame, --facets, --merge-tol to ``ap``; returns ``ap``."""
     ap.add_argument("file", metavar="FILE.fold|FILE.svg",
-                    help="structure as a FOLD file (see chrono_origami/foldfile.py) or an SVG crease pattern "
-                         "(Origami Simulator's colours, see chrono_origami/svg.py)")
+                    help="structure as a FOLD file (see chrono_origami/structure/foldfile.py) or an SVG crease pattern "
+                         "(Origami Simulator's colours, see chrono_origami/crease/svg.py)")
     ap.add_argument("--frame", type=frame_choice, default=None,
                     help="which frame of the FOLD file: an index (0 the top level; -1 the last, -2 the one before), "
                          "last, or a frame class (foldedForm: the final folded state, the last frame that has it; "

@@ -30,8 +30,8 @@ rises); the diagonals fold as mountains, the midlines as valleys seen from
 """
 import numpy as np
 
-from ..errors import PatternError
-from ..pattern import CreasePattern
+from ..crease.pattern import CreasePattern
+from ..tools.errors import PatternError
 
 CREASES = (6, 8)
 
@@ -96,7 +96,7 @@ def degree6_fold_angles(beta_deg, eps):
 
     The collinear pair folds as valleys, the others as mountains (faces counter-clockwise, normal +z when flat).
     """
-    from ..foldfile import fold_angles
+    from ..structure.foldfile import fold_angles
 
     beta = float(beta_deg)
     a = np.radians([0.0, beta, 180.0 - beta, 180.0, 180.0 + beta, 360.0 - beta])
