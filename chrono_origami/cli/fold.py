@@ -250,7 +250,7 @@ def run_targets(structure, args, engine, progress, out):
         raise app.UsageError("--rate and --angle-deg drive the hinges of --drive; without --drive the fold goes to "
                              "the file's target angles (--percent)")
     p = 100.0 if args.percent is None else args.percent
-    hist = fold_to_targets(structure, targets, p, holds(structure, args), args.time,
+    hist = fold_to_targets(structure, targets, p, holds(structure, args), duration=args.time,
                            frame_interval=args.time / max(args.frames, 1), linalg=args.linalg, progress=progress,
                            fix_geometry=args.fix_geometry, keep_geometry=args.keep_geometry, max_move=args.max_move)
     print(f"{structure.name}: folded to {p:g} % of its target angles ({len(targets)} creases, reference engine), "
