@@ -58,7 +58,7 @@ from ....tools.jacobian import SINGULAR_RTOL, Jacobian
 from ....tools.progress import Progress
 from .constraints import FoldConstraints
 from .lie import exp_update, reorthonormalize
-from .newton import TOL
+from .newton import TOL, accept, schedule
 
 #: "auto" solves on the sparse QR path beyond this many columns (50 panels; LAPACK's SVD-based least squares
 #: of the stacked rows is several times slower there)
@@ -161,16 +161,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     C = FoldConstraints(problem)
     S = _Split(C, linalg)
     T = float(duration)
-    frame_interval = T / 20 if frame_interval is None else float(frame_interval)
-    if not frame_interval > 0:
-        raise SolverError(f"frame_interval must be positive, got {frame_interval}")
-    dt_max = T / 20 if dt_max is None else float(dt_max)
-    dt = min(T / 50 if dt is None else float(dt), dt_max)
-    dt_min = T * 1e-7 if dt_min is None else float(dt_min)
-    n_frames = int(np.floor(T / frame_interval + 1e-9))
-    frame_times = [k * frame_interval for k in range(1, n_frames + 1)]
-    if not frame_times or frame_times[-1] < T - 1e-12 * T:
-        frame_times.append(T)
+    frame_times, dt, dt_max, dt_min = schedule(T, frame_interval, dt, dt_max, dt_min, T / 50, T * 1e-7)
     R, u = C.start()
     Fh, Jh, Fs, Js, Ft, J = S.evaluate(R, u, 0.0)
     res0 = float(np.abs(Fh).max(initial=0.0))
@@ -229,15 +220,9 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             raise SingularConfigurationError(
                 f"{problem.name}: singular configuration at t = {t + h:.6g} s: the targets no longer determine "
                 f"the fold (sigma_min/sigma_max = {ratio:.2e})", t + h, C.vertices(Rn, un), hist, ratio)
-        R, u, t = Rn, un, t + h
+        R, u = Rn, un
         res = float(np.abs(Fh).max(initial=0.0))
-        hist.steps.append((t, h, it, res, ratio))
-        if log:
-            log(f"t = {t:.6g} s  dt = {h:.3g} s  iterations {it}  residual {res:.2e}  sigma ratio {ratio:.2e}")
-        if abs(t - target) <= 1e-12 * T:
-            t = target
-            hist.record(t, C.vertices(R, u), C.drive_values(R, u), res, ratio, it, h)
-            fi += 1
+        t, fi = accept(hist, C, R, u, t + h, h, it, res, ratio, frame_times, fi, T, log, "iterations")
         if it <= 8:
             dt = min(1.5 * h if h == dt else dt, dt_max)
         bar.update(t, f" residual {res:.1e}")
