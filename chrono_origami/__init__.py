@@ -21,10 +21,11 @@ The names a user needs, from the crease pattern to the report::
   directions that stop the rigid-body motions: ``propose_support(s).structure``);
 * analyses: ``count``, ``static`` (``engine="reference"`` or ``"chrono"``),
   ``design`` (which hinges to make sliding: ``co.design(structure)`` returns a
-  ``DesignResult``, ``chrono_origami.analysis.design``), ``fold`` with ``FoldProblem`` and ``Drive`` (the paper's
-  Newton-Raphson folding), the modules ``modal`` (engine-neutral eigen
-  solvers, ``modal.solve_modes``) and ``dynamics`` (``dynamics.dynamics``:
-  time integration, either engine);
+  ``DesignResult``, ``chrono_origami.analysis.design``), ``fold`` with
+  ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson folding),
+  ``fold_to_targets`` (to a file's target angles at a percent), the modules
+  ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
+  ``dynamics`` (``dynamics.dynamics``: time integration, either engine);
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
@@ -53,6 +54,7 @@ _EXPORTS = {
     "count": ("analysis.statics", "count"),
     "static": ("analysis.statics", "static"),
     "fold": ("analysis.fold", "fold"),
+    "fold_to_targets": ("analysis.fold", "fold_to_targets"),
     "FoldProblem": ("inputs.fold", "FoldProblem"),
     "Drive": ("inputs.fold", "Drive"),
     "design": ("analysis.design", "design"),

@@ -24,6 +24,7 @@ def test_the_public_names_are_the_package_objects():
                 "DOOR": hinges.DOOR, "SLIDING": hinges.SLIDING, "read_structure": foldfile.read_structure,
                 "write_fold": foldfile.write_fold, "count": analysis.count, "static": analysis.static,
                 "fold": folding.fold, "FoldProblem": fold_inputs.FoldProblem, "Drive": fold_inputs.Drive,
+                "fold_to_targets": folding.fold_to_targets,
                 "design": design.design, "modal": modal, "dynamics": dynamics, "tables": tables,
                 "propose_support": support_proposal.propose_support}
     from chrono_origami.crease.pattern import CreasePattern

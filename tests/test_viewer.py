@@ -304,7 +304,7 @@ def _wedge_fold(tmp_path):
     return path
 
 
-FOLD_ARGS = ["--drive", "1-15", "--rate", "-0.05", "--time", "20", "--hold", "6", "--along", "2,4,8,10,12-16:x",
+FOLD_ARGS = ["--drive", "1-15", "--rate", "0.05", "--time", "20", "--hold", "6", "--along", "2,4,8,10,12-16:x",
              "--block", "14:xy", "--from-singular", "--frames", "4", "--quiet"]
 
 

@@ -25,13 +25,17 @@ pattern, with ``--frame`` (a FOLD frame index or class), ``--facets``
 ``static``, ``count``, ``support``, ``design``, ``dynamics`` and the static
 scenes take supports and loads in 1-based text forms (``--support``,
 ``--load``, ``--self-weight``, ...: :mod:`.inputs`).
-``fold FILE.fold --drive ...``
-    kinematic folding (see :mod:`.fold`).
+``fold FILE.fold [--percent P]`` or ``fold FILE.fold --drive ...``
+    kinematic folding: to the file's target angles, or by driven hinges (see :mod:`.fold`).
+
 ``dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
     time integration: energies, momenta, hinge actions and support reactions
     over time as CSV, the motion as FOLD frames (see :mod:`.dynamics`).
 ``convert FILE.svg -o FILE.fold``
     the FOLD file of an SVG crease pattern (Origami Simulator's colours).
+``check FILE [--fix -o NEW.fold]``
+    a flat pattern's geometry: Kawasaki, Maekawa, rigid foldability, and a
+    least-squares correction (see :mod:`.check`).
 ``play FILE.fold --viz | --png-frames DIR``
     a fold history played in Chrono's Irrlicht viewer, or one PNG per frame
     (headless under xvfb-run).
@@ -70,7 +74,7 @@ self-stress states are printed and written, but no hinges.csv or supports.csv
 (``--min-norm`` prints and writes the labelled minimum-norm answer and exits
 0), and ``design`` when M > 0 or S > 0 remain. Errors are one line on stderr, ``error: ...``, without a traceback.
 """
-from . import static, support, design, fold, dynamics, convert  # noqa: F401,I001  (registers the commands, in this order in --help)
+from . import static, support, design, fold, dynamics, convert, check  # noqa: F401,I001  (registers the commands, in this order in --help)
 from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, main, run
 
 __all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "main", "run"]

@@ -64,11 +64,33 @@ def exit_code(exc):
     return None
 
 
+#: Python keyword arguments named in the library's messages -> the command line's options that do the same
+#: (:func:`message` speaks the command line's language; the Python API's messages keep the keywords)
+FLAGS = {
+    "allow_singular_start=True": "--from-singular",
+    "allow_indeterminate=True": "--min-norm",
+    "linalg='dense'": "--linalg dense",
+    "linalg='sparse'": "--linalg sparse",
+    "facets='facet'": "--facets facet",
+    "facets='crease'": "--facets crease",
+    "fix_geometry=True": "--fix-geometry",
+    "keep_geometry=True": "--keep-geometry",
+    "pattern_check.diagnose": "the check command (check FILE)",
+}
+
+
+def flags(text):
+    """``text`` with the Python keywords of :data:`FLAGS` replaced by the command line's options."""
+    for keyword, flag in FLAGS.items():
+        text = text.replace(keyword, flag)
+    return text
+
+
 def message(exc):
-    """One line naming what went wrong."""
+    """One line naming what went wrong, in the command line's words (:func:`flags`)."""
     if isinstance(exc, OSError) and not isinstance(exc, ChronoUnavailable):
         return f"cannot write{' ' + str(exc.filename) if exc.filename else ''}: {exc.strerror or exc}"
-    return str(exc).split("\n", 1)[0]
+    return flags(str(exc).split("\n", 1)[0])
 
 
 def run(fn, *args, **kw):

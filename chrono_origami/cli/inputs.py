@@ -31,19 +31,19 @@ import os
 import sys
 
 from ..structure.boundary import SYNTAX
-from ..structure.foldfile import FACETS, read_structure
-from ..tools.errors import StructureError, UsageError
+from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, read_structure
+from ..tools.errors import FoldFileError, StructureError, UsageError
 
 
 def frame_choice(text):
-    """argparse type of ``--frame``: a frame index (0: the top level) or a frame class such as foldedForm."""
+    """argparse type of ``--frame``: a frame index (0: the top level, -1 the last), ``last`` or a frame class."""
     try:
-        k = int(text)
+        return int(text)
     except ValueError:
-        return text
-    if k < 0:
-        raise argparse.ArgumentTypeError(f"a frame index must be 0 or more, got {k}")
-    return k
+        pass
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a frame index, 'last' or a frame class such as foldedForm")
+    return text.strip()
 
 
 def add_input(ap):
@@ -51,9 +51,10 @@ def add_input(ap):
     ap.add_argument("file", metavar="FILE.fold|FILE.svg",
                     help="structure as a FOLD file (see chrono_origami/structure/foldfile.py) or an SVG crease pattern "
                          "(Origami Simulator's colours, see chrono_origami/crease/svg.py)")
-    ap.add_argument("--frame", type=frame_choice, default=0,
-                    help="which frame of the FOLD file: an index (default 0, the top level) or a frame class "
-                         "(creasePattern, foldedForm: the first frame that has it)")
+    ap.add_argument("--frame", type=frame_choice, default=None,
+                    help="which frame of the FOLD file: an index (0 the top level; -1 the last, -2 the one before), "
+                         "last, or a frame class (foldedForm: the final folded state, the last frame that has it; "
+                         "creasePattern: the first); required when the file has several frames")
     ap.add_argument("--facets", choices=FACETS, default=None,
                     help="what 'F' edges are: crease (the FOLD spec: a flat crease, a hinge; default for FOLD "
                          "files) or facet (Origami Simulator: a line inside a rigid face; default for SVG)")
@@ -68,11 +69,49 @@ def check_exists(path):
         raise UsageError(f"{path}: no such {'SVG' if path.lower().endswith('.svg') else 'FOLD'} file")
 
 
-def read_input(args):
-    """The :class:`~chrono_origami.structure.structure.Structure` of ``args.file`` (FOLD or SVG, with ``--frame``,
-    ``--facets``, ``--merge-tol``); a missing file is a usage error (exit 2)."""
+def choose_frame(args, default=None):
+    """The frame ``args.frame`` names, checked against the file (a usage error naming the frames, exit 2):
+    without ``--frame`` a file of one frame gives 0, a file of several frames is an error listing them unless
+    ``default`` is given."""
+    frame = args.frame
+    path = args.file
+    if path.lower().endswith(".svg"):
+        return 0 if frame is None else frame
+    try:
+        n = frame_count(path)
+    except FoldFileError:
+        return 0 if frame is None else frame      # the reader names what is wrong with the file
+    if frame is None:
+        if n == 1 or default is not None:
+            return 0 if default is None else default
+        raise UsageError(f"{path} has {n} frames: {describe_frames(path)}; choose one with --frame N (-1 the "
+                         f"last), --frame last or --frame foldedForm")
+    if isinstance(frame, int) and not -n <= frame < n:
+        raise UsageError(f"--frame {frame}: {path} has no frame {frame} (frames 0 to {n - 1}, or -1 to -{n}: "
+                         f"{describe_frames(path)})")
+    if isinstance(frame, str) and frame != "last":
+        try:
+            frame_index(path, frame)
+        except FoldFileError as e:
+            if "no frame has the class" in str(e):
+                raise UsageError(f"--frame {frame}: no frame of {path} has that class (frames "
+                                 f"{describe_frames(path)})") from None
+    return frame
+
+
+def read_input(args, default_frame=None):
+    """The :class:`~chrono_origami.structure.Structure` of ``args.file`` (FOLD or SVG, with ``--frame``,
+    ``--facets``, ``--merge-tol``); a missing file or a frame it does not have is a usage error (exit 2),
+    and so is a file of several frames without ``--frame`` (unless ``default_frame`` is given)."""
+    from .app import flags
+
     check_exists(args.file)
-    return read_structure(args.file, frame=args.frame, facets=args.facets, merge_tol=args.merge_tol)
+    frame = choose_frame(args, default_frame)
+    structure = read_structure(args.file, frame=frame, facets=args.facets, merge_tol=args.merge_tol)
+    note = (structure.notes or {}).get("fold", {}).get("facets_note")
+    if note:
+        print(f"note: {flags(note)}")
+    return structure
 
 
 def positive_int(text):

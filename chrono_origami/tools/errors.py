@@ -16,6 +16,15 @@ class PatternError(OrigamiError):
     """A crease pattern is malformed (names the panel, vertex or edge)."""
 
 
+class GeometryError(OrigamiError):
+    """A flat crease pattern's geometry is inexact: rounded coordinates that miss Kawasaki's condition
+    (``structure.pattern_check``; ``report``: its :class:`~chrono_origami.structure.pattern_check.Report`)."""
+
+    def __init__(self, message, report=None):
+        super().__init__(message)
+        self.report = report
+
+
 class StructureError(OrigamiError):
     """A structure (hinge kinds, supports, loads) is malformed."""
 
