@@ -49,9 +49,11 @@ Per hinge kind, a translational stiffness k_t (force per length, per unit
 hinge length: N/m per m) for every locked translation and a rotational
 stiffness k_r (moment per radian, per unit hinge length: N m/rad per m) for
 every locked rotation; a hinge of length l has K_t = k_t l and K_r = k_r l.
-Defaults (SI; a 1 m steel hinge of about 1 mm leaves):
+Defaults (SI; a steel hinge of about 1 mm leaves):
 :data:`DEFAULT_TRANSLATIONAL` 1e8 N/m per m and :data:`DEFAULT_ROTATIONAL`
-1e6 N m/rad per m, the same for every kind; per-hinge overrides.
+1e7 N m/rad per m (about k_t (1 m)^2 / 12: a 1 m line of the translational
+springs turned about its midpoint), the same for every kind; per-hinge
+overrides. Forces scale with the stiffness: give your hinges' own.
 Supports stay rigid.
 """
 import csv
@@ -73,7 +75,7 @@ MEASURED_KEYS = ("hinge", "panel") + SIDE_COMPONENTS
 VERTEX_KEYS = ("panel", "vertex", "dx", "dy", "dz")
 #: default stiffness per unit hinge length (SI): translational N/m per m, rotational N m/rad per m
 DEFAULT_TRANSLATIONAL = 1e8
-DEFAULT_ROTATIONAL = 1e6
+DEFAULT_ROTATIONAL = 1e7
 
 
 class ToleranceError(StructureError):
