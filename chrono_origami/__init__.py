@@ -16,7 +16,10 @@ The names a user needs, from the crease pattern to the report::
   ``fold`` with ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson
   folding), the modules ``design`` (``design.design``: which hinges to make
   sliding), ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
-  ``dynamics`` (``dynamics.dynamics``: time integration, either engine);
+  ``dynamics`` (``dynamics.dynamics``: time integration, either engine),
+  ``tolerances`` (locked-in forces of fabrication errors:
+  ``tolerances.locked_in_statistics``, ``tolerances.summary``,
+  ``tolerances.monte_carlo``) with ``ToleranceSpec`` and ``HingeStiffness``;
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
@@ -51,6 +54,9 @@ _EXPORTS = {
     "modal": ("modal", None),
     "dynamics": ("dynamics", None),
     "tables": ("report.tables", None),
+    "tolerances": ("tolerances", None),
+    "ToleranceSpec": ("imperfections", "ToleranceSpec"),
+    "HingeStiffness": ("imperfections", "HingeStiffness"),
 }
 #: the names that need PyChrono (imported on first use; not in __all__)
 _CHRONO_EXPORTS = {

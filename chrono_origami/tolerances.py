@@ -188,7 +188,10 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
     m = solver.m
     if method == "auto":
         method = "exact" if m <= EXACT_ROW_LIMIT else "randomized"
-    if method == "exact":
+    if solver.counts.S == 0:           # K = S (S^T F S)^-1 S^T = 0: nothing is locked in
+        method = "exact"
+        cov = np.zeros((len(structure.pattern.hinges), 6, 6))
+    elif method == "exact":
         cov = _ref.covariance_blocks(structure, spec, solver, stage=stage)
     else:
         if not (isinstance(probes, (int, np.integer)) and probes >= 2):

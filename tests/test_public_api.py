@@ -26,6 +26,10 @@ def test_the_public_names_are_the_package_objects():
     from chrono_origami.pattern import CreasePattern
 
     expected["CreasePattern"] = CreasePattern
+    from chrono_origami import imperfections, tolerances
+
+    expected.update(tolerances=tolerances, ToleranceSpec=imperfections.ToleranceSpec,
+                    HingeStiffness=imperfections.HingeStiffness)
     assert set(co.__all__) == set(expected)
     for name, obj in expected.items():
         assert getattr(co, name) is obj, name
