@@ -289,3 +289,20 @@ def test_measured_errors_file(tmp_path):
     bad.write_text("hinge,panel,position\n9,1,1e-4\n")
     with pytest.raises(imp.ToleranceError, match="hinge 9 does not exist"):
         imp.read_measured(st, str(bad))
+
+
+def test_wrench_operator_equals_per_hinge_maps():
+    """The stacked sparse map from multipliers to hinge wrenches (randomized statistics) = the per-hinge maps
+    (exact statistics) = ``Model.hinge_wrenches`` (the statics' reading of the multipliers)."""
+    st = HYPERSTATIC["yoshimura wedge doors"]()
+    solver = rt.Solver(st)
+    model = solver.model
+    A = rt.wrench_operator(st, model).toarray()
+    maps = rt.wrench_maps(st, model)
+    for h, rows in enumerate(model.hinge_rows):
+        assert np.array_equal(A[6 * h:6 * h + 6, rows], maps[h])
+    mu = np.random.default_rng(0).standard_normal(model.Cs.shape[0])
+    F, M0 = model.hinge_wrenches(mu, [hg.panels[1] for hg in st.pattern.hinges])
+    _, _, mid = rt._hinge_arrays(st)
+    W = (A @ mu).reshape(-1, 6)
+    assert np.allclose(W[:, :3], F, atol=1e-12) and np.allclose(W[:, 3:], M0 - np.cross(mid - model.x0, F), atol=1e-12)

@@ -284,6 +284,39 @@ def wrench_maps(structure, model):
     return out
 
 
+def wrench_operator(structure, model):
+    """Sparse A (6H x m): the multipliers -> every hinge's (force, moment about its midpoint) on its second panel q,
+    global frame, stacked hinge by hinge (the rows of :func:`wrench_maps`, all hinges at once)."""
+    _, pq, mid = _hinge_arrays(structure)
+    C = model.Cs.tocoo()
+    H = len(model.hinge_rows)
+    nh = model.hinge_rows[-1].stop if H else 0
+    keep = C.row < nh
+    r, c, v = C.row[keep], C.col[keep], C.data[keep]
+    h = row_hinges(model)[r]
+    on_q = c // 6 == pq[h, 1]
+    r, c, v, h = r[on_q], c[on_q], v[on_q], h[on_q]
+    i = c % 6
+    rows, cols, vals = [], [], []
+    force = i >= 3
+    # force component j = i - 3: v / L; moment about x0, component i < 3: v
+    rows.append(6 * h[force] + (i[force] - 3))
+    cols.append(r[force])
+    vals.append(v[force] / model.L)
+    rows.append(6 * h[~force] + 3 + i[~force])
+    cols.append(r[~force])
+    vals.append(v[~force])
+    # moment about the midpoint: - (mid - x0) x F
+    S = skew(mid - model.x0)                           # (H, 3, 3)
+    hf, rf, vf, l = h[force], r[force], v[force] / model.L, i[force] - 3
+    for j in range(3):
+        rows.append(6 * hf + 3 + j)
+        cols.append(rf)
+        vals.append(-S[hf, j, l] * vf)
+    return sp.csr_matrix((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                         shape=(6 * H, model.Cs.shape[0]))
+
+
 def hinge_side_maps(structure):
     """(H, 2, 6, 6): (force, moment) on q -> (MT, MP, MO, N, TP, TO) of side p (0) and side q (1).
 
@@ -410,7 +443,7 @@ def randomized_covariance(structure, spec, solver, probes, seed=0, stage=None):
     model = solver.model
     G = misfit_operator(structure, model)
     d = imp.raw_sd(structure, spec)
-    maps = wrench_maps(structure, model)
+    A = wrench_operator(structure, model)
     H = len(model.hinge_rows)
     acc = np.zeros((H, 6, 6))
     rng = np.random.default_rng(seed)
@@ -419,9 +452,8 @@ def randomized_covariance(structure, spec, solver, probes, seed=0, stage=None):
         Z = rng.standard_normal((G.shape[1], k)) * d[:, None]
         E = G @ Z
         X = solver.K_apply(E, PROBE_RTOL)   # a probe's error is statistical: a residual of 1e-6 is plenty
-        for h, rows in enumerate(model.hinge_rows):
-            W = maps[h] @ X[rows]                     # (6, k)
-            acc[h] += W @ W.T
+        W = (A @ X).reshape(H, 6, k)
+        acc += np.einsum("hik,hjk->hij", W, W)
         if stage is not None:
             stage(f"randomized covariance: probe {start + k} of {probes}")
     return acc / probes
