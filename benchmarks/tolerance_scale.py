@@ -15,13 +15,11 @@ both ran (entries above 5 % of their component's largest).
 """
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import fit_exponent, peak_MB  # noqa: E402
+from common import fit_exponent, peak_MB
 
 SIZES = (100, 289, 1024, 3025, 10000)
 

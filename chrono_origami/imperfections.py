@@ -33,8 +33,10 @@ Measured errors (:func:`read_measured`): a CSV file, one row per hinge side,
 
 (1-based hinge and panel, the panel one of the hinge's two; missing columns
 are 0; lengths as above), optionally with vertex rows in a second file
-``panel,vertex,dx,dy,dz``. A key (column) that is not one of these is an
-error naming it.
+``panel,vertex,dx,dy,dz``. A key (column) that is not one of these, or a
+value that is not a number, is a :class:`ToleranceError` naming it (the
+command line: exit code 2); a hinge, panel or vertex the structure does not
+have is a ``StructureError`` (exit code 1, like every such number).
 
 Per hinge side the errors make a small rigid motion of the hinge frame on
 P, (alpha, d): rotation vector alpha and displacement d of the hinge
@@ -321,10 +323,10 @@ def read_measured(structure, path, vertex_path=None):
             h = _number(path, i, "hinge", r.get("hinge", ""), True)
             p = _number(path, i, "panel", r.get("panel", ""), True)
             if not 1 <= h <= H:
-                raise ToleranceError(f"{path}, line {i}: hinge {h} does not exist ({H} hinges)")
+                raise StructureError(f"{path}, line {i}: hinge {h} does not exist ({H} hinges)")
             panels = pat.hinges[h - 1].panels
             if p - 1 not in panels:
-                raise ToleranceError(f"{path}, line {i}: panel {p} is not a panel of hinge {h} "
+                raise StructureError(f"{path}, line {i}: panel {p} is not a panel of hinge {h} "
                                      f"(its panels are {panels[0] + 1} and {panels[1] + 1})")
             s = panels.index(p - 1)
             if (h, s) in seen:
@@ -337,7 +339,7 @@ def read_measured(structure, path, vertex_path=None):
             v = _number(vertex_path, i, "vertex", r.get("vertex", ""), True)
             k = slot_of.get((p - 1, v - 1))
             if k is None:
-                raise ToleranceError(f"{vertex_path}, line {i}: vertex {v} is not a vertex of panel {p}")
+                raise StructureError(f"{vertex_path}, line {i}: vertex {v} is not a vertex of panel {p}")
             vert[k] = [_number(vertex_path, i, c, r.get(c, "")) for c in ("dx", "dy", "dz")]
     return Errors(side, vert)
 

@@ -11,6 +11,7 @@ import pytest
 
 from chrono_origami import imperfections as imp
 from chrono_origami import tolerances as tl
+from chrono_origami.errors import StructureError
 from chrono_origami.geometry import rotation_about
 from chrono_origami.pattern import CreasePattern
 from chrono_origami.patterns import kresling as kr
@@ -284,10 +285,13 @@ def test_measured_errors_file(tmp_path):
     with pytest.raises(imp.ToleranceError, match="unknown key 'offset_x'"):
         imp.read_measured(st, str(bad))
     bad.write_text("hinge,panel,position\n1,3,1e-4\n")
-    with pytest.raises(imp.ToleranceError, match="panel 3 is not a panel of hinge 1"):
+    with pytest.raises(StructureError, match="panel 3 is not a panel of hinge 1"):
         imp.read_measured(st, str(bad))
     bad.write_text("hinge,panel,position\n9,1,1e-4\n")
-    with pytest.raises(imp.ToleranceError, match="hinge 9 does not exist"):
+    with pytest.raises(StructureError, match="hinge 9 does not exist"):
+        imp.read_measured(st, str(bad))
+    bad.write_text("hinge,panel,position\n1,1,0.1mm\n")
+    with pytest.raises(imp.ToleranceError, match="line 2: position must be a number, got '0.1mm'"):
         imp.read_measured(st, str(bad))
 
 

@@ -23,8 +23,9 @@ per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
 (hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
 summary of ``tolerances.summary``), ``monte_carlo.csv`` (the same from the
 samples), ``hinges.csv`` (measured errors: the hinge actions). A tolerance
-that is negative or NaN, a bad stiffness, an unknown key of a
-measured-errors file: one line, exit code 2.
+that is negative or NaN, a bad stiffness, an unknown key or a non-number in
+a measured-errors file: one line, exit code 2; a hinge, panel or vertex the
+structure does not have: one line, exit code 1.
 """
 import os
 

@@ -36,7 +36,8 @@ from .counting import count, rigid_motions
 from .model import assemble
 from .statics import multiplier_actions
 
-#: a component variance below this fraction of its family's largest on the same hinge side is round-off (zero)
+#: a component variance below this fraction of its family's largest (on the same hinge side, or anywhere) is
+#: round-off (zero)
 VARIANCE_RTOL = 1e-14
 #: relative residual of every solve of the saddle-point system (after refinement)
 RESIDUAL_RTOL = 1e-10
@@ -415,12 +416,14 @@ def side_sd(structure, cov):
     """(H, 2, 6) standard deviations of (MT, MP, MO, N, TP, TO) on each hinge side from the wrench covariances."""
     R = hinge_side_maps(structure)
     var = np.einsum("hsij,hjk,hsik->hsi", R, cov, R)
-    # round-off: a component whose variance is below VARIANCE_RTOL of its family's largest on that side
-    # (moments MT, MP, MO; forces N, TP, TO) is zero (MP of door and sliding hinges, TP of sliding hinges)
+    # round-off: a component whose variance is below VARIANCE_RTOL of its family's largest (moments MT, MP, MO;
+    # forces N, TP, TO) on that side or anywhere is zero (MP of door and sliding hinges, TP of sliding hinges,
+    # hinges that no self-stress state involves)
     for fam in (slice(0, 3), slice(3, 6)):
-        big = var[..., fam].max(axis=-1, keepdims=True)
         v = var[..., fam]
+        big = v.max(axis=-1, keepdims=True)
         v[v <= VARIANCE_RTOL * big] = 0.0
+        v[v <= VARIANCE_RTOL * (v.max() if v.size else 0.0)] = 0.0
     return np.sqrt(np.maximum(var, 0.0))
 
 
