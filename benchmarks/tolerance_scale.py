@@ -33,10 +33,10 @@ def one(panels, probes, exact):
         def threadpool_limits(_):
             return contextlib.nullcontext()
 
-    from chrono_origami import imperfections as imp
-    from chrono_origami import tolerances as tl
+    from chrono_origami.analysis import tolerances as tl
+    from chrono_origami.engines.reference import tolerance as rt
     from chrono_origami.patterns import miura
-    from chrono_origami.reference import tolerance as rt
+    from chrono_origami.structure import imperfections as imp
 
     n = int(round(panels ** 0.5))
     row = {"P": n * n}

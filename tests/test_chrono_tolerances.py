@@ -13,11 +13,12 @@ import pytest
 
 pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
 
-from chrono_origami import imperfections as imp  # noqa: E402
-from chrono_origami import tolerances as tl  # noqa: E402
-from chrono_origami.chrono import tolerance as ct  # noqa: E402
+from chrono_origami.analysis import tolerances as tl  # noqa: E402
+from chrono_origami.engines.chrono import tolerance as ct  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
-from chrono_origami.structure import DOOR, Load  # noqa: E402
+from chrono_origami.structure import imperfections as imp  # noqa: E402
+from chrono_origami.structure.hinges import DOOR  # noqa: E402
+from chrono_origami.structure.structure import Load  # noqa: E402
 
 from catalogue import DETERMINED, STRUCTURES  # noqa: E402
 
@@ -138,7 +139,7 @@ def test_chrono_bushing_frames():
     err = imp.sample(st, imp.ToleranceSpec(1e-3, seed=9))
     built, bushings = ct.build(st, err)
     ad = imp.frame_errors(st.pattern, err)
-    from chrono_origami.chrono import links as lk
+    from chrono_origami.engines.chrono import links as lk
 
     for b in bushings[:4]:
         fa = b.load.GetApplicationFrameA()

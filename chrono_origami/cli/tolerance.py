@@ -1,4 +1,4 @@
-"""The ``tolerance`` command: locked-in hinge actions of fabrication tolerances (``chrono_origami.tolerances``).
+"""The ``tolerance`` command: locked-in hinge actions of fabrication tolerances (``chrono_origami.analysis.tolerances``).
 
     python -m chrono_origami tolerance FILE.fold --tol 1e-4 --out DIR [--samples N] [--engine chrono]
     python -m chrono_origami tolerance FILE.fold --measured errors.csv --out DIR
@@ -21,7 +21,7 @@ With ``--measured FILE.csv`` (``hinge,panel,offset_m,offset_n,tilt_m,tilt_n,posi
 Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
 per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
 (hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
-summary of ``tolerances.summary``), ``monte_carlo.csv`` (the same from the
+summary of ``analysis.tolerances.summary``), ``monte_carlo.csv`` (the same from the
 samples), ``hinges.csv`` (measured errors: the hinge actions). A tolerance
 that is negative or NaN, a bad stiffness, an unknown key or a non-number in
 a measured-errors file: one line, exit code 2; a hinge, panel or vertex the
@@ -32,8 +32,8 @@ import os
 import numpy as np
 
 from .. import engines
-from .. import imperfections as imp
-from .. import tolerances as tl
+from ..analysis import tolerances as tl
+from ..structure import imperfections as imp
 from ..report import tables
 from ..report import tolerance as rep
 from . import app, inputs
