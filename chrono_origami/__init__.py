@@ -25,7 +25,10 @@ The names a user needs, from the crease pattern to the report::
   ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson folding),
   ``fold_to_targets`` (to a file's target angles at a percent), the modules
   ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
-  ``dynamics`` (``dynamics.dynamics``: time integration, either engine);
+  ``dynamics`` (``dynamics.dynamics``: time integration, either engine),
+  ``tolerances`` (locked-in forces of fabrication errors:
+  ``tolerances.locked_in_statistics``, ``tolerances.summary``,
+  ``tolerances.monte_carlo``) with ``ToleranceSpec`` and ``HingeStiffness``;
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
@@ -62,6 +65,9 @@ _EXPORTS = {
     "modal": ("analysis.modal", None),
     "dynamics": ("analysis.dynamics", None),
     "tables": ("report.tables", None),
+    "tolerances": ("analysis.tolerances", None),
+    "ToleranceSpec": ("structure.imperfections", "ToleranceSpec"),
+    "HingeStiffness": ("structure.imperfections", "HingeStiffness"),
 }
 #: the names that need PyChrono (imported on first use; not in __all__)
 _CHRONO_EXPORTS = {

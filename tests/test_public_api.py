@@ -30,6 +30,11 @@ def test_the_public_names_are_the_package_objects():
     from chrono_origami.crease.pattern import CreasePattern
 
     expected["CreasePattern"] = CreasePattern
+    from chrono_origami.analysis import tolerances
+    from chrono_origami.structure import imperfections
+
+    expected.update(tolerances=tolerances, ToleranceSpec=imperfections.ToleranceSpec,
+                    HingeStiffness=imperfections.HingeStiffness)
     assert set(co.__all__) == set(expected)
     for name, obj in expected.items():
         assert getattr(co, name) is obj, name

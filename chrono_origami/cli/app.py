@@ -7,6 +7,7 @@ line ``error: ...`` on stderr, without a traceback, and the exit code of
 """
 import argparse
 import os
+import re
 import sys
 import textwrap
 from contextlib import contextmanager
@@ -138,6 +139,8 @@ def scene(ap, build, analyse, argv=None):
 
 # ------------------------------------------------------------------ commands
 _COMMANDS = {}
+#: what argparse reads as a negative number rather than an option (its own pattern misses exponents: -1e-4)
+NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
 def command(name, help, options):
@@ -157,6 +160,7 @@ def build_parser():
         p = sub.add_parser(name, help=help, description=help, parents=[options(help)], add_help=False,
                            epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
         p.set_defaults(func=fn)
+        p._negative_number_matcher = NEGATIVE_NUMBER   # "--tol -1e-4" is a value, not an option
     return ap
 
 

@@ -36,7 +36,9 @@ def _printed(rows):
 
 
 def _exact(x):
-    """CSV cell: an integer as such, a float as the shortest text that reads back to it."""
+    """CSV cell: an integer as such, a float as the shortest text that reads back to it, a text as it is."""
+    if isinstance(x, str):
+        return x
     return str(int(x)) if isinstance(x, (int, np.integer)) else repr(float(x))
 
 
