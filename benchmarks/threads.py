@@ -41,10 +41,14 @@ def _fold(n, steps=4):
 def _chain(N):
     import chrono_origami as co
 
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))
-    from catalogue import chain_matrices   # the tests' spring chain
+    import importlib.util
 
-    mats = chain_matrices(N)
+    # the tests' spring chain (tests/catalogue.py, loaded from its file)
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "catalogue.py")
+    spec = importlib.util.spec_from_file_location("catalogue", path)
+    catalogue = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(catalogue)
+    mats = catalogue.chain_matrices(N)
     return lambda: co.modal.solve_modes(mats, "nullspace", n_modes=20)
 
 

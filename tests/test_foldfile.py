@@ -339,7 +339,7 @@ def test_a_nan_load_is_named_by_its_key_and_index(tmp_path, capsys):
         assert cli.main([command, str(path), "--engine", "reference"]) == 1
         err = capsys.readouterr().err
         assert err == (f"error: {path}: vertices_origami:load[4].force must be 3 finite numbers [fx, fy, fz], "
-                       f"got [1.0, NaN, 0.0]\n")
+                       f"got [1.0, NaN, 0.0] (1-based: vertex 5)\n")
 
 
 def test_a_load_may_omit_its_panel():

@@ -2,7 +2,8 @@
 
 The choice holds inside every command and scene (``cli.app.run``) and every
 public analysis (``co.count``, ``co.static``, ``co.fold``,
-``co.design.design``, ``co.dynamics.dynamics``, ``co.modal.solve_modes``),
+``co.fold_to_targets``, ``co.design``, ``co.propose_support``,
+``co.dynamics.dynamics``, ``co.modal.solve_modes``, ``co.tolerances.*``),
 and is lifted afterwards, whatever OPENBLAS_NUM_THREADS says.
 """
 import os
@@ -87,6 +88,7 @@ def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
     from chrono_origami.analysis import design as design_module
     from chrono_origami.analysis import modal as modal_module
     from chrono_origami.analysis import statics as analysis
+    from chrono_origami.analysis import support_proposal as support_module
     from chrono_origami.engines.reference.dns import structure as dns_module
     from chrono_origami.engines.reference.folding import newton as newton_module
     from chrono_origami.inputs import fold_examples as examples
@@ -101,7 +103,9 @@ def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
         "co.static": (lambda: co.static(st), analysis._statics, "solve"),
         "co.fold": (lambda: co.fold(problem, allow_singular_start=True, assignment=assignment), newton_module,
                     "newton"),
-        "co.design.design": (lambda: co.design.design(miura.miura_single_vertex()), design_module, "null_space"),
+        "co.design": (lambda: co.design(miura.miura_single_vertex()), design_module, "null_space"),
+        "co.propose_support": (lambda: co.propose_support(co.Structure(st.pattern, st.hinge_kinds)), support_module,
+                               "_orthonormal"),
         "co.dynamics.dynamics": (lambda: co.dynamics.dynamics(swinging, "reference", time=0.002, dt=0.001,
                                                               springs=[CreaseSpring(0, 1.0)]), dns_module, "history"),
         "co.modal.solve_modes": (lambda: co.modal.solve_modes(chain_matrices(4), "nullspace"), modal_module, "solve_nullspace"),
@@ -114,7 +118,9 @@ def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
         for name, (run, module, inner) in runs.items():
             seen = seen_inside(run, module, inner)
             assert seen and all(s == {expected} for s in seen), (name, setting, seen)
-    for fn in (co.count, co.static, co.fold, co.design.design, co.dynamics.dynamics, co.modal.solve_modes):
+    for fn in (co.count, co.static, co.fold, co.fold_to_targets, co.design, co.propose_support, co.dynamics.dynamics,
+               co.modal.solve_modes, co.tolerances.locked_in, co.tolerances.locked_in_statistics,
+               co.tolerances.monte_carlo_sample, co.tolerances.monte_carlo, co.tolerances.force_against_tolerance):
         assert fn.__wrapped__                            # the same decorator on each (threads.with_blas_threads)
 
 

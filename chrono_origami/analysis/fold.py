@@ -5,7 +5,10 @@ vertex paths) with the paper's Newton-Raphson method on SE(3)^N (the
 reference engine, :mod:`chrono_origami.engines.reference.folding.newton`);
 :mod:`chrono_origami.engines.chrono.folding` folds the same problem in a Chrono
 system, from the pattern or from :func:`regular_start` (a singular start
-left by the reference engine's first step).
+left by the reference engine's first step). :func:`fold_to_targets` folds a
+structure to the target angles of its file at a percent (the reference
+engine's ``engines.reference.folding.targets``), after checking a flat
+pattern's geometry (``structure.pattern_check``).
 """
 from ..tools.errors import SolverError
 from ..tools.threads import with_blas_threads
@@ -39,3 +42,30 @@ def regular_start(problem, time, assignment=None, linalg="auto"):
                           allow_singular_start=True, assignment=assignment,
                           linalg=linalg)
     return time, hist.final
+
+
+@with_blas_threads
+def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geometry=False, keep_geometry=False,
+                    max_move=None, **options):
+    """The fold history of ``structure`` from its configuration to ``percent`` % (0-100) of its target fold angles.
+
+    targets : {hinge (0-based): fold angle (rad, FOLD sign: valley positive)}; default the file's
+    (``inputs.fold.file_targets``). paths : vertex holds (``inputs.fold.VertexPath``); none holds panel 1.
+    A flat start with inexact geometry (``structure.pattern_check.prepare``) is refused
+    (:class:`~chrono_origami.tools.errors.GeometryError`, naming the worst vertex), corrected in memory with
+    ``fix_geometry=True`` (vertex moves up to ``max_move``, length units) or folded as it is with
+    ``keep_geometry=True``; the history's notes say which. ``options``: as
+    :func:`chrono_origami.engines.reference.folding.targets.fold_to_targets` takes them (duration,
+    frame_interval, dt, linalg, progress, log, ...).
+    """
+    from ..engines.reference.folding.targets import fold_to_targets as reference_fold
+    from ..inputs.fold import file_targets
+    from ..structure.pattern_check import prepare
+
+    if targets is None:
+        targets = file_targets(structure)
+    structure, note = prepare(structure, fix_geometry, keep_geometry, max_move)
+    hist = reference_fold(structure, targets, percent, paths, **options)
+    if note:
+        hist.notes.insert(0, note)
+    return hist

@@ -16,9 +16,13 @@ one-line :class:`~chrono_origami.tools.errors.SettingError`.
 
 Where it applies: :func:`chosen_blas_threads` (a context manager) around every
 command and scene (``cli.app.run``) and, as the decorator
-:func:`with_blas_threads`, around the public analyses (``co.count``,
-``co.static``, ``co.fold``, ``co.design.design``, ``co.dynamics.dynamics``,
-``co.modal.solve_modes``, ``structure_modes``). Only the outermost one sets
+:func:`with_blas_threads`, around the public analyses of ``analysis/``
+(``co.count``, ``co.static``, ``co.fold``, ``co.fold_to_targets``,
+``co.design``, ``co.propose_support``, ``co.dynamics.dynamics``,
+``co.modal.solve_modes``, ``structure_modes``, and ``co.tolerances``'
+``locked_in``, ``locked_in_statistics``, ``monte_carlo_sample``,
+``monte_carlo``, ``force_against_tolerance``): a new public analysis takes
+the decorator too. Only the outermost one sets
 the limit: an analysis that calls another keeps the choice, and the limit is
 lifted when the outermost returns. OpenMP (Chrono's own solver threads) is
 left alone.
