@@ -281,7 +281,7 @@ MALFORMED = [
      f"edges_foldAngle[{HINGE}] is 30, but edges_assignment[{HINGE}] is 'M'"),
     ({f"edges_foldAngle[{BOUNDARY}]": 10}, f"edges_foldAngle[{BOUNDARY}] is 10 on the boundary edge [0, 1]"),
     ({f"edges_origami:hinge[{HINGE}]": "hinge"},
-     f"edges_origami:hinge[{HINGE}] is \"hinge\"; expected 'door', 'sliding', 'joined' or null"),
+     f"edges_origami:hinge[{HINGE}] is \"hinge\"; expected 'door', 'sliding', 'joined', 'spherical' or null"),
     ({f"edges_origami:hinge[{BOUNDARY}]": "door"},
      f"edges_origami:hinge[{BOUNDARY}] is \"door\", but edge [0, 1] is a boundary edge"),
     ({f"edges_origami:hinge[{HINGE}]": None},

@@ -12,7 +12,8 @@ from chrono_origami.tools.errors import OrigamiError, SolverError, StructureErro
 from chrono_origami.inputs.fold import Drive, FoldProblem, along, blocked, fixed, hinge_angle, in_plane
 from chrono_origami.tools.errors import SingularConfigurationError
 from chrono_origami.inputs import fold_examples as examples
-from chrono_origami.analysis.fold import fold, regular_start
+from chrono_origami.analysis.fold import regular_start
+from chrono_origami.engines.reference.folding.newton import fold
 from chrono_origami.engines.reference.folding.constraints import FoldConstraints
 from chrono_origami.engines.reference.folding.lie import exp_se3, exp_update
 from chrono_origami.inputs.fold import assignment_from_fold, parse_hinges

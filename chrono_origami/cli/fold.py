@@ -6,9 +6,9 @@ or ``--angle-deg`` (reached at ``--time``). Holds: ``--hold`` (fixed),
 ``--along V:AXIS``, ``--in-plane V:NORMAL``, ``--block V:DOFS`` (AXIS/NORMAL
 x, y, z or ``a,b,c``); without any hold, panel 1 is held. A start that is
 singular (a flat pattern) is left with ``--from-singular`` on the branch of the
-file's ``edges_assignment`` (M/V), when it has one; with ``--engine chrono``
+file's ``edges_assignment`` (M/V), when it has one; with the Chrono engine
 the reference engine takes that first step (to ``--time``/200) and Chrono
-folds on from there (``chrono_fold.regular_start``). Writes, with ``--out
+folds on from there (``analysis.fold.regular_start``). Writes, with ``--out
 DIR``, ``DIR/vertices.csv`` (final), ``DIR/fold.fold`` (history as
 file_frames) and ``DIR/steps.csv`` (residual of every step). ``--viz`` plays
 the fold in Chrono's Irrlicht viewer; ``--png-frames DIR`` writes one PNG per
@@ -26,6 +26,7 @@ import sys
 import numpy as np
 
 from .. import engines
+from ..analysis.fold import fold
 from ..inputs.fold import (Drive, FoldProblem, along, assignment_from_fold, blocked, fixed, in_plane, parse_hinges,
                            parse_vertices)
 from ..tools.errors import OrigamiError
@@ -35,7 +36,8 @@ from .static import linalg_option
 
 def output_options(ap):
     """Engine, outputs and views of a fold (the ``fold`` command and the folding scenes); returns ``ap``."""
-    ap.add_argument("--engine", choices=engines.ENGINES, default="reference", help="folding engine (default reference)")
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help="folding engine (default: chrono where PyChrono imports, else reference)")
     ap.add_argument("--out", metavar="DIR", help="write vertices.csv, fold.fold, steps.csv here")
     ap.add_argument("--figure", metavar="FILE", help="snapshots of the fold (png/pdf)")
     ap.add_argument("--png-frames", metavar="DIR", help="one PNG per stored frame")
@@ -102,28 +104,6 @@ def build_problem(structure, args):
     return FoldProblem(structure, drives, paths, args.time)
 
 
-def fold(problem, engine, frame_interval, from_singular=False, chrono_start=None, assignment=None, progress=None,
-         linalg="auto"):
-    """The fold history of ``problem`` with the chosen engine (a :class:`~chrono_origami.results.fold.FoldHistory`).
-
-    ``from_singular``: leave a singular start, on the branch of ``assignment``
-    when given; with the chrono engine the reference engine takes the fold to
-    ``chrono_start`` (s) and Chrono folds on from there. ``progress``: True,
-    False or None (only on a terminal); ``linalg``: "auto", "dense" or
-    "sparse" (``engines.reference.folding.newton.fold``).
-    """
-    if engine == "chrono":
-        from ..engines.chrono.folding import fold as chrono_fold
-        from ..analysis.fold import regular_start
-
-        start = regular_start(problem, chrono_start, assignment, linalg) if from_singular else None
-        return chrono_fold(problem, frame_interval=frame_interval, progress=progress, start=start, linalg=linalg)
-    from ..engines.reference.folding.newton import fold as reference_fold
-
-    return reference_fold(problem, frame_interval=frame_interval, allow_singular_start=from_singular,
-                          assignment=assignment, progress=progress, linalg=linalg)
-
-
 def write(hist, args, out=None):
     """``--out``: vertices.csv, fold.fold, steps.csv; then the views (:func:`views`)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
@@ -161,10 +141,10 @@ def run(structure, args, out=None):
     notes = structure.notes.get("fold", {}) if structure.notes else {}
     if args.from_singular and notes.get("edges_assignment"):
         assignment = assignment_from_fold(structure.pattern, notes["edges_assignment"])
-    engine = engines.resolve(args.engine)
-    hist = fold(prob, engine, args.time / max(args.frames, 1), args.from_singular, args.time / 200, assignment,
-                progress=False if args.quiet else None, linalg=args.linalg)
-    print(f"{prob.name}: folded for {args.time:g} s ({engine} engine), {len(hist.steps)} steps, largest constraint "
+    hist = fold(prob, args.engine, frame_interval=args.time / max(args.frames, 1), from_singular=args.from_singular,
+                start_time=args.time / 200, assignment=assignment, progress=False if args.quiet else None,
+                linalg=args.linalg)
+    print(f"{prob.name}: folded for {args.time:g} s ({hist.engine} engine), {len(hist.steps)} steps, largest constraint "
           f"residual {hist.max_residual:.2e} (scaled), smallest sigma ratio {min(hist.sigma_ratios):.2e}", file=out)
     for note in hist.notes:
         print(f"note: {note}", file=out)

@@ -1,4 +1,34 @@
-"""Engine selection: ``"reference"`` (the paper's own operators, NumPy/SciPy) or ``"chrono"`` (PyChrono)."""
+"""The engines, their common interface, and the one rule that chooses one.
+
+``"reference"`` (:mod:`.reference`: the paper's own operators, NumPy/SciPy)
+and ``"chrono"`` (:mod:`.chrono`: PyChrono) are packages with the same
+functions, the engine interface:
+
+* ``count(structure, **options)``: M and S (``results.counts.Counts``);
+* ``static(structure, allow_indeterminate=False, **options)``: hinge actions
+  and reactions (``results.statics.StaticResult``);
+* ``fold(problem, *, from_singular=False, assignment=None, start=None,
+  **options)``: a fold history (``results.fold.FoldHistory``); an engine
+  whose ``FOLDS_SINGULAR_STARTS`` is False needs ``start`` (a regular
+  configuration) to leave a singular one, which ``analysis.fold`` gives it;
+* ``modal(structure, **options)``: the linearised equations at the static
+  equilibrium (``results.modes.SystemMatrices``, with ``info["equilibrium"]``),
+  which ``analysis.modal`` solves;
+* ``dynamics(structure, *, time, dt, integrator, motors, springs, initial,
+  output_interval, progress, **options)``: a motion
+  (``results.motion.TimeHistory``).
+
+The analyses (:mod:`chrono_origami.analysis`) reach an engine only through
+:func:`get` and these functions. A new analysis is one function in each
+engine package (its engine-specific part) and one in ``analysis/`` (the
+dispatch and what is common).
+
+Which engine (every analysis, in Python and on the command line): the one
+asked for by name; ``None`` or ``"auto"`` (the default everywhere) is
+``"chrono"`` where PyChrono imports (:func:`chrono_available`) and
+``"reference"`` otherwise, saying so in one line on stderr.
+"""
+import importlib
 import sys
 
 from ..tools.errors import ChronoUnavailable
@@ -7,7 +37,7 @@ ENGINES = ("reference", "chrono")
 
 
 def chrono_available():
-    """True when PyChrono imports."""
+    """True when PyChrono imports (the one place that asks)."""
     try:
         import pychrono  # noqa: F401
     except ImportError:
@@ -33,3 +63,8 @@ def resolve(engine=None, notice=True):
         raise ChronoUnavailable("the chrono engine needs PyChrono, which is not installed here "
                                 "(conda install -c projectchrono pychrono); use --engine reference")
     return engine
+
+
+def get(engine=None, notice=True):
+    """The engine package (:mod:`.reference` or :mod:`.chrono`) that :func:`resolve` chooses for ``engine``."""
+    return importlib.import_module(f"{__name__}.{resolve(engine, notice)}")

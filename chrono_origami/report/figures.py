@@ -1,7 +1,7 @@
 """Figures of structures and folds with matplotlib, in the style of the paper's figures.
 
 Panels are shaded by the angle of their normal to a fixed light direction;
-hinges are drawn in their kind's style (``HingeStyle``: door hinges dashed,
+hinges are drawn in their kind's style (:mod:`.styles`: door hinges dashed,
 sliding hinges solid), boundary edges thin black.
 Supports are drawn as triangles (pinned: all three directions held) or
 circles (partly held) at the vertex; loads as arrows scaled to the largest
@@ -14,6 +14,7 @@ import os
 import numpy as np
 
 from ..structure import hinges
+from .styles import style
 
 LIGHT = np.array([0.3, -0.5, 0.8])
 
@@ -58,7 +59,8 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
     for e in pat.boundary_edges:
         ax.plot(*X[list(e)].T, color="black", lw=1.0, zorder=2)
     for h, kind in zip(pat.hinges, structure.kinds):
-        ax.plot(*X[list(h.vertices)].T, color=kind.style.line_color, lw=1.6, ls=kind.style.line, zorder=3)
+        st = style(kind)
+        ax.plot(*X[list(h.vertices)].T, color=st.line_color, lw=1.6, ls=st.line, zorder=3)
     for s in structure.supports:
         x = X[s.vertex]
         ax.scatter(*x, marker="^" if len(s.dofs) == 3 else "o", s=60, color="tab:red", depthshade=False, zorder=4)
@@ -76,7 +78,7 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
         for h in pat.hinges:
             ax.text(*X[list(h.vertices)].mean(0), str(h.index + 1), color="darkred", fontsize=8, ha="center", zorder=6)
     frame_axes(ax, X, view)
-    legend = ", ".join(f"{k.name} hinges {k.style.line_name}" for k, _ in hinges.census(structure.hinge_kinds))
+    legend = ", ".join(f"{k.name} hinges {style(k).line_name}" for k, _ in hinges.census(structure.hinge_kinds))
     ax.set_title(title or f"{structure.name}: {legend}")
     return save_figure(fig, path)
 

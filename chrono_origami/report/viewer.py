@@ -56,6 +56,7 @@ import numpy as np
 import pychrono as chrono
 
 from ..engines.chrono import links as lk, system as chsys
+from .styles import chrono_glyph, style
 from ..structure import hinges
 from ..tools.errors import ViewerError
 
@@ -235,7 +236,7 @@ def is_blank(image):
 
 def hinge_legend(structure):
     """"1 door hinge (blue), 15 sliding hinges (red)": the count and colour of each kind present."""
-    return ", ".join(f"{n} {k.name} hinge{'s' if n != 1 else ''} ({k.style.color_name})"
+    return ", ".join(f"{n} {k.name} hinge{'s' if n != 1 else ''} ({style(k).color_name})"
                      for k, n in hinges.census(structure.hinge_kinds))
 
 
@@ -351,7 +352,8 @@ class StructureView:
                 print(f"notice: Chrono data folder {self.data_path!r} lacks "
                       + ", ".join(f"{f} ({what})" for f, what in missing) + "; drawing without them",
                       file=sys.stderr)
-        self.built = built if built is not None else chsys.build_system(structure, visual=True)
+        self.built = built if built is not None else chsys.build_system(structure, visual=True,
+                                                                          hinge_glyph=chrono_glyph)
         self._add_glyphs()
         self.max_load = max((float(np.linalg.norm(ld.force)) for ld in structure.loads), default=0.0)
         pts = [view_points(structure)] + [view_points(structure.with_pattern(structure.pattern.with_vertices(X)))
