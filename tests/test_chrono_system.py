@@ -14,7 +14,8 @@ from chrono_origami.engines.chrono import system as cs  # noqa: E402
 from chrono_origami.tools.errors import StructureError  # noqa: E402
 from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
 from chrono_origami.engines.reference.statics import solve  # noqa: E402
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.structure import Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.hinges import DOOR, SLIDING  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 

@@ -9,7 +9,8 @@ from chrono_origami.tools.errors import FoldFileError
 from chrono_origami.structure.foldfile import fold_angles, fold_dict, read_fold, read_frames, write_fold
 from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.crease.pattern import CreasePattern
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 
 def two_squares(phi=0.0):

@@ -30,7 +30,8 @@ from chrono_origami.engines.reference.counting import count, counting_rules
 from chrono_origami.engines.reference.model import assemble
 from chrono_origami.structure.hinges import hinge_geometry
 from chrono_origami.engines.reference.statics import solve
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 needs_chrono = pytest.mark.skipif(not engines.chrono_available(),
                                   reason="PyChrono is not installed: the Chrono engine tests need it")

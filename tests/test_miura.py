@@ -15,7 +15,7 @@ from chrono_origami.engines.reference.counting import count, counting_rules
 from chrono_origami.engines.reference.model import assemble
 from chrono_origami.engines.operator import self_stress_actions
 from chrono_origami.engines.reference.statics import solve
-from chrono_origami.structure.structure import DOOR, SLIDING
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 from hinge_frames import wrench
 from paper_compare import read_paper_table, row_distance, row_match, table_tolerance

@@ -27,6 +27,7 @@ import numpy as np
 
 from .. import engines
 from ..analysis.fold import fold
+from ..report import fold as report_fold
 from ..inputs.fold import (Drive, FoldProblem, along, assignment_from_fold, blocked, fixed, in_plane, parse_hinges,
                            parse_vertices)
 from ..tools.errors import OrigamiError
@@ -109,9 +110,9 @@ def write(hist, args, out=None):
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     if args.out:
         with app.output(args.out):
-            hist.write_vertices_csv(os.path.join(args.out, "vertices.csv"))
-            hist.write_fold(os.path.join(args.out, "fold.fold"))
-            hist.write_steps_csv(os.path.join(args.out, "steps.csv"))
+            report_fold.write_vertices_csv(hist, os.path.join(args.out, "vertices.csv"))
+            report_fold.write_fold(hist, os.path.join(args.out, "fold.fold"))
+            report_fold.write_steps_csv(hist, os.path.join(args.out, "steps.csv"))
         print(f"wrote {args.out}/vertices.csv, fold.fold, steps.csv", file=out)
     views(hist, args, out)
 

@@ -25,7 +25,7 @@ from .. import engines
 from ..analysis import statics as analysis
 from ..report import tables
 from ..structure import hinges
-from ..structure.structure import DOOR
+from ..structure.hinges import DOOR
 from ..tools.errors import IndeterminateError
 from . import app, inputs
 

@@ -322,8 +322,33 @@ class Cylindrical(_Axial):
         return dq2, W2
 
 
-class Prismatic(_Axial):
-    """P pair (eq. 129): (m^1_alpha)^T (p^2 - p^1) = 0 and the relative rotation locked; slide u along n^1.
+class Welded(_Axial):
+    """W pair: body 2 welded to body 1, p^2 = p^1 and the relative rotation locked (6 rows); no joint
+    velocity (t^2 = A t^1: v^2 = v^1 + omega^1 x (phi^2 - phi^1), omega^2 = omega^1)."""
+
+    kind = "W"
+    units = ()
+
+    def add_rows(self, C, q0, owner=None):
+        self.rows = self._translation_rows(C, E3, owner) + self._rotation_lock_rows(C, q0, owner)
+        return self.rows
+
+    def edge(self, q1, q2):
+        A, B = _blocks(len(q2), self.r)
+        A[:, :3, 3:] = skew(q1[:, 0] - q2[:, 0])
+        return A, B
+
+    def reparam(self, q1n, dq1, W1, q2n, mu, state=None):
+        W2 = np.broadcast_to(W1, (len(mu), 3, 3))
+        dq2 = np.empty((len(mu), 4, 3))
+        dq2[:, 1:] = _rotate_rows(W2, q2n[1:])
+        dq2[:, 0] = _follow(dq1, self.rho1, dq2[:, 1:], self.rho2)
+        return dq2, W2
+
+
+class Prismatic(Welded):
+    """P pair (eq. 129): (m^1_alpha)^T (p^2 - p^1) = 0 and the relative rotation locked; slide u along n^1:
+    the welded pair plus the slide.
 
     The rotation rows are those of :meth:`_Axial._rotation_lock_rows`, not the paper's
     d_1^1.d_2^2, d_2^1.d_3^2, d_3^1.d_1^2, which are dependent at some relative orientations of the
@@ -343,42 +368,14 @@ class Prismatic(_Axial):
         return self.rows
 
     def edge(self, q1, q2):
+        A, B = super().edge(q1, q2)
         _, m1, m2, _ = self._mid(q1, q2)
-        A, B = _blocks(len(q2), 1)
-        A[:, :3, 3:] = skew(q1[:, 0] - q2[:, 0])
         B[:, :3, 0] = cross(m1, m2)
         return A, B
 
     def reparam(self, q1n, dq1, W1, q2n, mu, state=None):
-        W2 = np.broadcast_to(W1, (len(mu), 3, 3))
-        dq2 = np.empty((len(mu), 4, 3))
-        dq2[:, 1:] = _rotate_rows(W2, q2n[1:])
-        dq2[:, 0] = (_follow(dq1, self.rho1, dq2[:, 1:], self.rho2) + mu[:, :1] * vec(q1n, self.n1)
-                     + (state[0] + mu[:, :1]) * vec(dq1, self.n1))
-        return dq2, W2
-
-
-class Welded(_Axial):
-    """W pair: body 2 welded to body 1, p^2 = p^1 and the relative rotation locked (6 rows); no joint
-    velocity (t^2 = A t^1: v^2 = v^1 + omega^1 x (phi^2 - phi^1), omega^2 = omega^1)."""
-
-    kind = "W"
-    units = ()
-
-    def add_rows(self, C, q0, owner=None):
-        self.rows = self._translation_rows(C, E3, owner) + self._rotation_lock_rows(C, q0, owner)
-        return self.rows
-
-    def edge(self, q1, q2):
-        A, B = _blocks(len(q2), 0)
-        A[:, :3, 3:] = skew(q1[:, 0] - q2[:, 0])
-        return A, B
-
-    def reparam(self, q1n, dq1, W1, q2n, mu, state=None):
-        W2 = np.broadcast_to(W1, (len(mu), 3, 3))
-        dq2 = np.empty((len(mu), 4, 3))
-        dq2[:, 1:] = _rotate_rows(W2, q2n[1:])
-        dq2[:, 0] = _follow(dq1, self.rho1, dq2[:, 1:], self.rho2)
+        dq2, W2 = super().reparam(q1n, dq1, W1, q2n, mu, state)
+        dq2[:, 0] += mu[:, :1] * vec(q1n, self.n1) + (state[0] + mu[:, :1]) * vec(dq1, self.n1)
         return dq2, W2
 
 
