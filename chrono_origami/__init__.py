@@ -5,26 +5,28 @@ The names a user needs, from the crease pattern to the report::
     import chrono_origami as co
 
     structure = co.miura.miura_cantilever()        # a pattern builder: a Structure
-    counts = co.count(structure)                   # M, S (reference engine)
+    counts = co.count(structure)                   # M, S (Chrono where installed, else the reference engine)
     result = co.static(structure)                  # hinge actions, support reactions
     print(co.tables.format_result(result))
 
 * pattern builders (modules): ``miura``, ``yoshimura``, ``kresling``, ``simple``;
 * the structure: ``CreasePattern``, ``Structure``, ``Support``, ``Load``,
   ``DOOR``, ``SLIDING``; ``read_structure`` (FOLD or SVG) and ``write_fold``;
-* analyses: ``count``, ``static`` (``engine="reference"`` or ``"chrono"``),
-  ``fold`` with ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson
-  folding), the modules ``design`` (``design.design``: which hinges to make
-  sliding), ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
-  ``dynamics`` (``dynamics.dynamics``: time integration, either engine);
+* analyses, each by either engine (``engine="reference"`` or ``"chrono"``;
+  None: Chrono where PyChrono imports, ``chrono_origami.engines``): ``count``,
+  ``static``, ``fold`` with ``FoldProblem`` and ``Drive``, the modules
+  ``modal`` (eigen solvers, ``modal.solve_modes``, and
+  ``modal.structure_modes``) and ``dynamics`` (``dynamics.dynamics``: time
+  integration); ``design`` (``design.design``: which hinges to make sliding);
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
-works without it: ``build_system`` (a structure in your own ``ChSystem``) and
-``structure_modes`` (modal analysis with Kc); without PyChrono they raise
-:class:`~chrono_origami.tools.errors.ChronoUnavailable` (an ``ImportError``). They are
-not in ``__all__``, so ``from chrono_origami import *`` works without PyChrono.
-Every other name is imported on first use too.
+works without it: ``build_system`` (a structure in your own ``ChSystem``;
+without PyChrono it raises
+:class:`~chrono_origami.tools.errors.ChronoUnavailable`, an ``ImportError``)
+and ``structure_modes`` (modal analysis with Kc, ``modal.structure_modes``).
+They are not in ``__all__``, so ``from chrono_origami import *`` works
+without PyChrono. Every other name is imported on first use too.
 """
 import importlib
 

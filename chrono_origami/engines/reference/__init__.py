@@ -5,6 +5,7 @@
   kinds' rows; :mod:`.counting`: M and S and the paper's counting rules;
   :mod:`.statics`: statics by duality;
 * :mod:`.folding`: the paper's Newton-Raphson fold on SE(3)^N (sec. 3.4);
+* :mod:`.linearised`: the linearised equations for the modal analysis;
 * :mod:`.dns`: time integration by Betsch & Leyendecker's discrete null space
   method (energy-momentum, small systems).
 """
@@ -41,8 +42,9 @@ def fold(problem, *, from_singular=False, assignment=None, start=None, **options
 
 
 def modal(structure, **options):
-    """The linearised equations at the static equilibrium (``modal.linearise``)."""
-    from .modal import linearise
+    """The linearised equations at the pattern configuration, which must be an equilibrium
+    (``linearised.linearise``)."""
+    from .linearised import linearise
 
     return linearise(structure, **options)
 
