@@ -12,12 +12,24 @@ The names a user needs, from the crease pattern to the report::
 * pattern builders (modules): ``miura``, ``yoshimura``, ``kresling``, ``simple``;
 * the structure: ``CreasePattern``, ``Structure``, ``Support``, ``Load``,
   ``DOOR``, ``SLIDING``; ``read_structure`` (FOLD or SVG) and ``write_fold``;
+* supports and loads: methods of ``Structure`` that return a new structure,
+  in the command line's 1-based text forms or as records:
+  ``structure.with_supports("min-z:xyz", "4:xz:p2")``,
+  ``.with_loads("max-z:0,0,-1")``, ``.with_self_weight(thickness=0.01,
+  density=1000)``, ``.select("corner(-x-y)")`` (the selector language of
+  ``chrono_origami/structure/boundary.py``); ``propose_support`` (the fewest held
+  directions that stop the rigid-body motions: ``propose_support(s).structure``);
 * analyses, each by either engine (``engine="reference"`` or ``"chrono"``;
   None: Chrono where PyChrono imports, ``chrono_origami.engines``): ``count``,
-  ``static``, ``fold`` with ``FoldProblem`` and ``Drive``, the modules
-  ``modal`` (eigen solvers, ``modal.solve_modes``, and
-  ``modal.structure_modes``) and ``dynamics`` (``dynamics.dynamics``: time
-  integration); ``design`` (``design.design``: which hinges to make sliding);
+  ``static``, ``fold`` with ``FoldProblem`` and ``Drive``, ``fold_to_targets``
+  (to a file's target angles at a percent), the modules ``modal`` (eigen
+  solvers, ``modal.solve_modes``, and ``modal.structure_modes``), ``dynamics``
+  (``dynamics.dynamics``: time integration) and ``tolerances`` (locked-in
+  forces of fabrication errors: ``tolerances.locked_in_statistics``,
+  ``tolerances.summary``, ``tolerances.monte_carlo``) with ``ToleranceSpec``
+  and ``HingeStiffness``; ``design`` (which hinges to make sliding:
+  ``co.design(structure)`` returns a ``DesignResult``,
+  ``chrono_origami.analysis.design``);
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
@@ -47,12 +59,17 @@ _EXPORTS = {
     "count": ("analysis.statics", "count"),
     "static": ("analysis.statics", "static"),
     "fold": ("analysis.fold", "fold"),
+    "fold_to_targets": ("analysis.fold", "fold_to_targets"),
     "FoldProblem": ("inputs.fold", "FoldProblem"),
     "Drive": ("inputs.fold", "Drive"),
-    "design": ("analysis.design", None),
+    "design": ("analysis.design", "design"),
+    "propose_support": ("analysis.support_proposal", "propose_support"),
     "modal": ("analysis.modal", None),
     "dynamics": ("analysis.dynamics", None),
     "tables": ("report.tables", None),
+    "tolerances": ("analysis.tolerances", None),
+    "ToleranceSpec": ("structure.imperfections", "ToleranceSpec"),
+    "HingeStiffness": ("structure.imperfections", "HingeStiffness"),
 }
 #: the names that need PyChrono (imported on first use; not in __all__)
 _CHRONO_EXPORTS = {

@@ -390,8 +390,12 @@ def test_as_dict_is_one_based():
 def test_cli_design_writes_the_hinge_kinds(tmp_path, capsys):
     src, dst = tmp_path / "vertex.fold", tmp_path / "designed.fold"
     write_fold(all_door(miura.miura_single_vertex()), src)
-    assert cli.main(["design", str(src), "-o", str(dst), "--door", "4"]) == 0
-    out = capsys.readouterr().out
+    # the free vertex keeps its mechanism (M = 1): design writes the design, then exits 3 as static does (issue 18)
+    assert cli.main(["design", str(src), "-o", str(dst), "--door", "4"]) == 3
+    out, err = capsys.readouterr()
+    assert err == ("error: single-vertex Miura-ori: not isostatic after design: M = 1 mechanism remains: design keeps "
+                   "M (a sliding hinge frees a motion, never stops one) (the structure has no supports: M counts its "
+                   "internal mechanisms)\n")
     assert "before (all door hinges): M = 1, S = 3" in out
     assert "after: M = 1, S = 0 with 3 sliding hinges" in out
     assert "designs found (every minimal assignment): 1" in out

@@ -236,7 +236,8 @@ def test_fold_command_takes_linalg(tmp_path, capsys):
     foldfile.write_fold(st, str(path))
     out = {}
     for m in ("dense", "sparse"):
-        assert main(["fold", str(path), "--drive", "3", "--angle-deg", "10", "--linalg", m, "--quiet",
+        # --angle-deg is FOLD-signed: hinge 3, a mountain, folds on from 40 to 50 degrees by -10 (valley positive)
+        assert main(["fold", str(path), "--drive", "3", "--angle-deg", "-10", "--linalg", m, "--quiet",
                      "--out", str(tmp_path / m)]) == 0
         out[m] = np.loadtxt(tmp_path / m / "vertices.csv", delimiter=",", skiprows=1)
     np.testing.assert_allclose(out["dense"], out["sparse"], atol=1e-12)

@@ -309,7 +309,8 @@ def test_fold_command_line_and_scene(tmp_path):
 
     path = tmp_path / "wedge.fold"
     foldfile.write_fold(Structure(yoshimura.wedge_pattern()), str(path))
-    rc = main(["fold", str(path), "--drive", "1-15", "--rate", "-0.005", "--time", "200", "--hold", "6",
+    # --rate is FOLD-signed (valley positive): the paper's -0.005 rad/s relative rotation is a 0.005 rad/s valley
+    rc = main(["fold", str(path), "--drive", "1-15", "--rate", "0.005", "--time", "200", "--hold", "6",
                "--along", "2,4,8,10,12-16:x", "--block", "14:xy", "--from-singular", "--frames", "2", "--quiet",
                "--out", str(tmp_path / "cli")])
     assert rc == 0

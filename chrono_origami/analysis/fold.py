@@ -5,6 +5,10 @@ vertex paths) with either engine: the paper's Newton-Raphson method on
 SE(3)^N (:mod:`chrono_origami.engines.reference.folding.newton`) or Chrono's
 assembly (:mod:`chrono_origami.engines.chrono.folding`), which starts a
 singular fold from :func:`regular_start` (the reference engine's first step).
+:func:`fold_to_targets` folds a structure to the target angles of its file at
+a percent (the reference engine's ``engines.reference.folding.targets``, which
+only it has), after checking a flat pattern's geometry
+(``structure.pattern_check``).
 """
 from .. import engines
 from ..tools.errors import SolverError
@@ -45,3 +49,30 @@ def regular_start(problem, time, assignment=None, linalg="auto"):
     hist = engines.get("reference").fold(replace(problem, duration=time), from_singular=True, assignment=assignment,
                                          frame_interval=time, dt=time, dt_max=time, linalg=linalg)
     return time, hist.final
+
+
+def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geometry=False, keep_geometry=False,
+                    max_move=None, engine=None, **options):
+    """The fold history of ``structure`` from its configuration to ``percent`` % (0-100) of its target fold angles.
+
+    targets : {hinge (0-based): fold angle (rad, FOLD sign: valley positive)}; default the file's
+    (``inputs.fold.file_targets``). paths : vertex holds (``inputs.fold.VertexPath``); none holds panel 1.
+    A flat start with inexact geometry (``structure.pattern_check.prepare``) is refused
+    (:class:`~chrono_origami.tools.errors.GeometryError`, naming the worst vertex), corrected in memory with
+    ``fix_geometry=True`` (vertex moves up to ``max_move``, length units) or folded as it is with
+    ``keep_geometry=True``; the history's notes say which. ``engine``: the reference engine's alone
+    (``engines.get`` with ``analysis="fold_to_targets"``). ``options``: as
+    :func:`chrono_origami.engines.reference.folding.targets.fold_to_targets` takes them (duration,
+    frame_interval, dt, linalg, progress, log, ...).
+    """
+    from ..inputs.fold import file_targets
+    from ..structure.pattern_check import prepare
+
+    if targets is None:
+        targets = file_targets(structure)
+    structure, note = prepare(structure, fix_geometry, keep_geometry, max_move)
+    eng = engines.get(engine, analysis="fold_to_targets")
+    hist = eng.fold_to_targets(structure, targets, percent, paths, **options)
+    if note:
+        hist.notes.insert(0, note)
+    return hist

@@ -58,6 +58,8 @@ class FoldHistory:
         start = st.with_pattern(st.pattern.with_vertices(self.vertices[0]))
         d = foldfile.fold_dict(start, frames=[np.asarray(X) for X in self.vertices[1:]], times=self.times[1:])
         d["file_title"] = f"{self.problem.name}: fold history ({self.engine} engine)"
-        d["origami:drives"] = [{"hinge": dr.hinge + 1, "kind": dr.kind, "rate": dr.speed(self.problem.duration)}
+        # rates as a person reads them: a rotation in FOLD's sign (rad/s of fold angle, valley positive)
+        d["origami:drives"] = [{"hinge": dr.hinge + 1, "kind": dr.kind,
+                                "rate": (-1 if dr.kind == "rotation" else 1) * dr.speed(self.problem.duration)}
                                for dr in self.problem.drives]
         return d

@@ -34,6 +34,15 @@ class PatternError(OrigamiError):
     """A crease pattern is malformed (names the panel, vertex or edge)."""
 
 
+class GeometryError(OrigamiError):
+    """A flat crease pattern's geometry is inexact: rounded coordinates that miss Kawasaki's condition
+    (``structure.pattern_check``; ``report``: its :class:`~chrono_origami.structure.pattern_check.Report`)."""
+
+    def __init__(self, message, report=None):
+        super().__init__(message)
+        self.report = report
+
+
 class StructureError(OrigamiError):
     """A structure (hinge kinds, supports, loads) is malformed."""
 
@@ -71,7 +80,8 @@ class FreeBodyError(OrigamiError):
     def unbalanced(cls, name, rel):
         """The error of both engines for the structure ``name`` whose loads have the relative resultant ``rel``."""
         return cls(f"{name}: the structure has no supports, so it is free to move as a rigid body, and its loads "
-                   f"do not balance (relative resultant {rel:.3g}); add supports (FOLD key vertices_origami:support)")
+                   f"do not balance (relative resultant {rel:.3g}); add supports (--support auto proposes the "
+                   f"fewest, --support SELECTOR:DOFS holds vertices; FOLD key vertices_origami:support)")
 
 
 class SolverError(OrigamiError):

@@ -104,3 +104,11 @@ def dynamics(structure, **options):
     from .motion import run
 
     return run(structure, **options)
+
+
+def locked_in(structure, errors, stiffness=None, loads=False):
+    """Hinge actions of the imperfect panels assembled on bushing hinges, by Chrono's nonlinear statics
+    (``tolerance.locked_in``)."""
+    from .tolerance import locked_in as _locked_in
+
+    return _locked_in(structure, errors, stiffness, loads)

@@ -181,8 +181,8 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
     if ratio < singular_rtol:
         raise SingularConfigurationError(
             f"{problem.name}: the start configuration is singular for this fold in Chrono (Cq sigma ratio "
-            f"{ratio:.2e}); start from a regular configuration folded by the reference engine: "
-            f"fold(problem, start=regular_start(problem, t0))", t, cf.vertices(), hist, ratio)
+            f"{ratio:.2e}); leave it with from_singular=True (the reference engine's first step, then Chrono: "
+            f"fold(problem, start=regular_start(problem, t0)))", t, cf.vertices(), hist, ratio)
     n_frames = int(np.floor(T / frame_interval + 1e-9))
     frame_times = [k * frame_interval for k in range(1, n_frames + 1) if k * frame_interval > t + 1e-12 * T]
     if not frame_times or frame_times[-1] < T * (1 - 1e-12):

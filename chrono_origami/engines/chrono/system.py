@@ -250,14 +250,15 @@ def _point_links(kind, name, bodies, p, q, places, vertex_names, R, kc):
 
 
 def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffness=True, ground=None,
-                 visual=True, anchor=False, hinge_glyph=None):
+                 visual=True, anchor=False, hinges=True, hinge_glyph=None):
     """Build ``structure`` into ``system`` (a new ``ChSystemNSC`` by default) and return a :class:`ChronoStructure`.
 
     ``ground``: an existing fixed body to attach the supports to (default: a
     new fixed body "ground"). ``anchor``: also weld panel 1 to the ground
-    (only for the static analysis of unsupported structures). ``visual``:
-    panel and support shapes; with ``hinge_glyph`` (kind -> (glyph, RGB),
-    e.g. ``chrono_origami.report.styles.chrono_glyph``) also a glyph per hinge.
+    (only for the static analysis of unsupported structures). ``hinges``:
+    False builds no hinge links (``chrono.tolerance`` puts elastic bushings there).
+    ``visual``: panel and support shapes; with ``hinge_glyph`` (kind -> (glyph,
+    RGB), e.g. ``chrono_origami.report.styles.chrono_glyph``) also a glyph per hinge.
     In an existing system, the structure's gravity (if any) must equal the
     system's.
     """
@@ -336,7 +337,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
 
     hinge_links = []
     X = pat.vertices
-    for h, kind in enumerate(structure.kinds):
+    for h, kind in enumerate(structure.kinds if hinges else ()):
         if h % 1000 == 0:
             stage(f"hinge {h + 1} of {len(pat.hinges)}")
         hinge = pat.hinges[h]

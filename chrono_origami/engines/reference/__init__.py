@@ -41,6 +41,13 @@ def fold(problem, *, from_singular=False, assignment=None, start=None, **options
     return _fold(problem, allow_singular_start=from_singular, assignment=assignment, **options)
 
 
+def fold_to_targets(structure, targets, percent=100.0, paths=(), **options):
+    """The fold to target fold angles at ``percent`` % (``folding.targets.fold_to_targets``)."""
+    from .folding.targets import fold_to_targets as _fold_to_targets
+
+    return _fold_to_targets(structure, targets, percent, paths, **options)
+
+
 def modal(structure, **options):
     """The linearised equations at the pattern configuration, which must be an equilibrium
     (``linearised.linearise``)."""
@@ -54,3 +61,13 @@ def dynamics(structure, **options):
     from .dns.structure import run
 
     return run(structure, **options)
+
+
+def locked_in(structure, errors, stiffness=None, loads=False):
+    """Hinge actions of elastic hinges with fabrication ``errors`` by the linear theory (``tolerance.locked_in``;
+    a structure's factored solver is kept for the next call, ``tolerance.cached_solver``)."""
+    from ...structure.imperfections import HingeStiffness
+    from .tolerance import cached_solver, locked_in as _locked_in
+
+    stiffness = stiffness or HingeStiffness()
+    return _locked_in(structure, errors, stiffness, loads, solver=cached_solver(structure, stiffness))
