@@ -87,8 +87,9 @@ def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
     outside; the counting SVD inside each is watched."""
     from chrono_origami.analysis import design as design_module
     from chrono_origami.analysis import modal as modal_module
-    from chrono_origami.analysis import statics as analysis
     from chrono_origami.analysis import support_proposal as support_module
+    from chrono_origami.engines.reference import counting as counting_module
+    from chrono_origami.engines.reference import statics as statics_module
     from chrono_origami.engines.reference.dns import structure as dns_module
     from chrono_origami.engines.reference.folding import newton as newton_module
     from chrono_origami.inputs import fold_examples as examples
@@ -98,17 +99,18 @@ def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
     problem, assignment = examples.miura_problem(duration=0.1)
     swinging = co.Structure(st.pattern, st.hinge_kinds, thickness=0.05, density=100.0, supports=st.supports,
                             gravity=(0, 0, -9.81))
-    runs = {   # the analysis, and a function it runs inside (watched)
-        "co.count": (lambda: co.count(st), analysis._counting, "count"),
-        "co.static": (lambda: co.static(st), analysis._statics, "solve"),
-        "co.fold": (lambda: co.fold(problem, allow_singular_start=True, assignment=assignment), newton_module,
+    runs = {   # the analysis (the reference engine), and a function it runs inside (watched)
+        "co.count": (lambda: co.count(st, "reference"), counting_module, "count"),
+        "co.static": (lambda: co.static(st, "reference"), statics_module, "solve"),
+        "co.fold": (lambda: co.fold(problem, "reference", from_singular=True, assignment=assignment), newton_module,
                     "newton"),
         "co.design": (lambda: co.design(miura.miura_single_vertex()), design_module, "null_space"),
         "co.propose_support": (lambda: co.propose_support(co.Structure(st.pattern, st.hinge_kinds)), support_module,
                                "_orthonormal"),
         "co.dynamics.dynamics": (lambda: co.dynamics.dynamics(swinging, "reference", time=0.002, dt=0.001,
                                                               springs=[CreaseSpring(0, 1.0)]), dns_module, "history"),
-        "co.modal.solve_modes": (lambda: co.modal.solve_modes(chain_matrices(4), "nullspace"), modal_module, "solve_nullspace"),
+        "co.modal.solve_modes": (lambda: co.modal.solve_modes(chain_matrices(4), "nullspace"), modal_module,
+                                 "solve_nullspace"),
     }
     for setting, expected in ((None, 1), ("3", 3)):
         if setting is None:
