@@ -27,6 +27,10 @@ import warnings
 from chrono_origami.structure.foldfile import read_fold, read_structure, write_fold
 from chrono_origami.patterns import miura
 
+from common import program_threads  # noqa: E402  (benchmarks/)
+
+program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
+
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--rows", type=int, default=75)
 ap.add_argument("--cols", type=int, default=75)

@@ -11,7 +11,9 @@ import sys
 import numpy as np
 import pytest
 
-pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
+from chrono_origami import engines
+
+pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 from scipy.special import ellipk  # noqa: E402
 

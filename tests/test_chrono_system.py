@@ -5,7 +5,9 @@ Needs PyChrono (marked ``chrono``; skipped with the reason when it is missing).
 import numpy as np
 import pytest
 
-chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
+from chrono_origami import engines
+
+chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 from chrono_origami.report import styles  # noqa: E402
 from chrono_origami.engines.chrono import statics as ca  # noqa: E402

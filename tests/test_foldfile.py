@@ -328,6 +328,21 @@ def test_malformed_key_is_named(edits, message):
     assert "\n" not in text
 
 
+def test_a_nan_load_is_named_by_its_key_and_index(tmp_path, capsys):
+    """A script's NaN load (json.dump writes the literal NaN): the command line names the key and the index in one
+    line, exit 1, not a quantity derived from the load later on."""
+    from chrono_origami import cli
+
+    path = tmp_path / "nan_load.fold"
+    path.write_text(json.dumps(edit({"vertices_origami:load[4].force": [1.0, float("nan"), 0.0]})))
+    assert "NaN" in path.read_text()
+    for command in ("static", "count"):
+        assert cli.main([command, str(path), "--engine", "reference"]) == 1
+        err = capsys.readouterr().err
+        assert err == (f"error: {path}: vertices_origami:load[4].force must be 3 finite numbers [fx, fy, fz], "
+                       f"got [1.0, NaN, 0.0] (1-based: vertex 5)\n")
+
+
 def test_a_load_may_omit_its_panel():
     d = edit({"vertices_origami:load[4].panel": DELETE})
     assert read_fold(d).loads == (Load(4, (1.0, 2.0, -4.0), None),)

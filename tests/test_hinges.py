@@ -33,8 +33,7 @@ from chrono_origami.engines.reference.statics import solve
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.structure.hinges import DOOR, SLIDING
 
-needs_chrono = pytest.mark.skipif(not engines.chrono_available(),
-                                  reason="PyChrono is not installed: the Chrono engine tests need it")
+needs_chrono = pytest.mark.skipif(not engines.chrono_available(), reason=str(engines.chrono_unavailable_reason()))
 
 
 def _rotation_rows(axes):

@@ -20,7 +20,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sps
 
-chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the modal analysis runs through Chrono")
+from chrono_origami import engines
+
+chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 from scipy.optimize import brentq  # noqa: E402
 

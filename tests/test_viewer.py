@@ -16,7 +16,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Irrlicht viewer needs it")
+from chrono_origami import engines
+
+pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 pytest.importorskip("pychrono.irrlicht", exc_type=ImportError, reason="this PyChrono has no Irrlicht module: the viewer needs it")
 
 import matplotlib.image as mpimg  # noqa: E402

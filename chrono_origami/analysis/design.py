@@ -79,6 +79,7 @@ from ..structure.hinges import DOOR, SLIDING
 from ..tools.errors import DesignError, OrigamiError
 from ..tools.linalg import DENSE_LIMIT, RANK_RTOL, choose_method, min_norm_lstsq, null_space
 from ..tools.progress import Stages
+from ..tools.threads import with_blas_threads
 
 #: Largest number of candidate sliding sets (or orbit unions) checked by the exhaustive enumeration.
 MAX_SUBSETS = 20000
@@ -592,6 +593,7 @@ def _ranked(designs):
 
 
 # ------------------------------------------------------------------ entry point
+@with_blas_threads
 def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=MAX_SUBSETS, samples=SAMPLES,
            improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=None,
            linalg="auto"):

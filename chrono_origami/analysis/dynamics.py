@@ -22,8 +22,10 @@ checks the integrator name and passes everything on.
 """
 from .. import engines
 from ..inputs.motion import check_integrator
+from ..tools.threads import with_blas_threads
 
 
+@with_blas_threads
 def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), springs=(), initial=None,
              output_interval=None, progress=None, **options):
     """Integrate the motion of ``structure`` from t = 0 to ``time`` (s) with step ``dt`` (s); a TimeHistory.

@@ -12,8 +12,10 @@ only it has), after checking a flat pattern's geometry
 """
 from .. import engines
 from ..tools.errors import SolverError
+from ..tools.threads import with_blas_threads
 
 
+@with_blas_threads
 def fold(problem, engine=None, *, from_singular=False, assignment=None, start_time=None, **options):
     """The fold history (:class:`~chrono_origami.results.fold.FoldHistory`) of ``problem`` by ``engine``.
 
@@ -51,6 +53,7 @@ def regular_start(problem, time, assignment=None, linalg="auto"):
     return time, hist.final
 
 
+@with_blas_threads
 def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geometry=False, keep_geometry=False,
                     max_move=None, engine=None, **options):
     """The fold history of ``structure`` from its configuration to ``percent`` % (0-100) of its target fold angles.

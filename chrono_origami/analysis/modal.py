@@ -77,6 +77,7 @@ from ..results.modes import KcComparison, ModalResult, Mode
 from ..tools import linalg
 from ..tools.errors import IndeterminateError, StructureError
 from ..tools.linalg import DENSE_LIMIT, RANK_RTOL, SMALL_OPERATOR
+from ..tools.threads import with_blas_threads
 
 #: |mu| below this fraction of the reference |mu| (||K|| / ||M||, scaled) is a zero mode (|lambda| <= 1e-3 of its root)
 ZERO_RTOL = 1e-6
@@ -376,6 +377,7 @@ def solve_sparse(mats, n_modes=20, shift=None, max_rounds=5):
     return out
 
 
+@with_blas_threads
 def solve_modes(mats, method="auto", n_modes=None, remove_redundant=True, shift=None, rtol=RANK_RTOL):
     """Modes of the linearised system ``mats`` (:class:`SystemMatrices`) by ``method`` (module doc).
 
@@ -475,6 +477,7 @@ class StructureModes:
         return KcComparison(self.with_kc, self.without_kc) if self.without_kc is not None else None
 
 
+@with_blas_threads
 def structure_modes(structure, engine=None, *, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0,
                     hinge_form="mate", method="auto", n_modes=None, compare=True, use_tangent_stiffness=True,
                     equilibrium=True, max_iterations=None, allow_indeterminate=False):

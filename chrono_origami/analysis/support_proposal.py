@@ -46,6 +46,7 @@ import numpy as np
 
 from ..structure.boundary import support_text
 from ..tools.errors import SolverError, StructureError
+from ..tools.threads import with_blas_threads
 from ..structure.structure import Support
 
 #: a row is taken in the first pass when its component orthogonal to the rows held is this fraction of its norm
@@ -160,6 +161,7 @@ def rigid_rows(pattern, vertex, dofs, center, L):
     return np.array([np.concatenate([np.cross(x, e), e]) for e in (np.eye(3)["xyz".index(d)] for d in dofs)])
 
 
+@with_blas_threads
 def propose_support(structure):
     """A :class:`SupportProposal` for ``structure``: the fewest directions that, added to its supports, stop the
     six rigid-body motions (module doc). An empty proposal when its supports already stop them."""

@@ -56,6 +56,7 @@ from ..engines.reference import tolerance as _ref
 from ..results.statics import HINGE_COLUMNS
 from ..structure import imperfections as imp
 from ..tools.errors import StructureError
+from ..tools.threads import with_blas_threads
 
 #: closed-form statistics by exact solves up to this many constraint rows ("auto"); randomized above
 EXACT_ROW_LIMIT = 10_000
@@ -133,6 +134,7 @@ def errors_of(structure, spec=None, errors=None, seed=None):
     return imp.sample(structure, spec, seed)
 
 
+@with_blas_threads
 def locked_in(structure, spec=None, stiffness=None, engine="reference", errors=None, seed=None, loads=False):
     """Hinge actions (``results.StaticResult``, status "elastic") of ``structure`` with elastic hinges and
     fabrication errors: ``errors`` (measured, ``structure.imperfections.read_measured``) or drawn from ``spec`` with
@@ -146,6 +148,7 @@ def side_values(structure, result):
     return _ref.side_values(structure, result)
 
 
+@with_blas_threads
 def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=PROBES, seed=0, linalg="auto",
                          stage=None):
     """Closed-form statistics of the locked-in hinge actions (:class:`LockedInStatistics`; module doc).
@@ -185,6 +188,7 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
     return LockedInStatistics(structure, spec, stiffness, method, sd, p95, p99, info=info)
 
 
+@with_blas_threads
 def monte_carlo_sample(structure, spec, seed, stiffness=None, engine="reference", loads=False):
     """One Monte Carlo sample: the (H, 2, 6) locked-in hinge actions for the errors drawn with ``seed``.
 
@@ -195,6 +199,7 @@ def monte_carlo_sample(structure, spec, seed, stiffness=None, engine="reference"
     return side_values(structure, res)
 
 
+@with_blas_threads
 def monte_carlo(structure, spec, samples, stiffness=None, engine="reference", seed=0, map=map):
     """Monte Carlo statistics (:class:`LockedInStatistics`, method "monte carlo") from ``samples`` samples.
 
@@ -267,6 +272,7 @@ def summary(stats):
     return row
 
 
+@with_blas_threads
 def force_against_tolerance(structure, spec, tolerances, stiffness=None, engines_=("reference", "chrono")):
     """The largest locked-in |action| per component for the same errors scaled to each tolerance, per engine.
 

@@ -58,12 +58,13 @@ import tempfile
 import time
 
 import numpy as np
-import pychrono as chrono
 
-from ..engines.chrono import links as lk, system as chsys
+from ..engines.chrono import links as lk, system as chsys   # first: PyChrono is probed before it is imported
 from .styles import chrono_glyph, style
 from ..structure import hinges
 from ..tools.errors import ViewerError
+
+import pychrono as chrono  # noqa: E402,I001
 
 try:
     import pychrono.irrlicht as chronoirr

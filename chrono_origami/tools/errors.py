@@ -95,6 +95,13 @@ class ViewerError(OrigamiError):
     """
 
 
+class SettingError(OrigamiError):
+    """An environment setting of the program (e.g. ``CHRONO_ORIGAMI_BLAS_THREADS``) is not understood.
+
+    A usage problem: the command line exits with code 2.
+    """
+
+
 class ChronoUnavailable(ImportError):
     """PyChrono is not installed: the Chrono engine cannot run."""
 

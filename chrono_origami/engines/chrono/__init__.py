@@ -19,11 +19,19 @@
   Kc paper's examples.
 
 The functions below are the engine interface of ``engines``. Importing this
-package needs PyChrono; without it, it raises
+package needs PyChrono; without it, or when PyChrono kills the interpreter
+at import (``engines.chrono_available`` probes it in a child interpreter
+first), it raises
 :class:`~chrono_origami.tools.errors.ChronoUnavailable` (an ``ImportError``).
 """
+from .. import chrono_available, chrono_unavailable_reason
 from ...tools.errors import ChronoUnavailable
 
+if not chrono_available():    # probed in a child interpreter first: a bad build must not kill this one
+    _reason = chrono_unavailable_reason()
+    raise ChronoUnavailable(f"the chrono engine needs PyChrono, which cannot be used here: {_reason}"
+                            + ("" if "conda install" in _reason else " (conda install -c projectchrono pychrono)")
+                            + "; use the reference engine")
 try:
     import pychrono as _pychrono  # noqa: F401
 except ImportError as _e:  # pragma: no cover - depends on the machine
