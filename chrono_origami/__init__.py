@@ -20,6 +20,8 @@ The names a user needs, from the crease pattern to the report::
   ``tolerances`` (locked-in forces of fabrication errors:
   ``tolerances.locked_in_statistics``, ``tolerances.summary``,
   ``tolerances.monte_carlo``) with ``ToleranceSpec`` and ``HingeStiffness``;
+* many cases: ``sweep`` (a parametric sweep from a TOML spec, on Dask: one
+  table row per case, written to a folder as they arrive, resumable);
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
@@ -57,6 +59,7 @@ _EXPORTS = {
     "tolerances": ("tolerances", None),
     "ToleranceSpec": ("imperfections", "ToleranceSpec"),
     "HingeStiffness": ("imperfections", "HingeStiffness"),
+    "sweep": ("cli.sweep", "sweep"),
 }
 #: the names that need PyChrono (imported on first use; not in __all__)
 _CHRONO_EXPORTS = {

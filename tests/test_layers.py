@@ -15,9 +15,9 @@ import pytest
 PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "chrono_origami")
 #: layers from the bottom up: (name, module paths relative to the package, without .py)
 LAYERS = (
-    ("base", {"errors", "geometry", "progress", "linalg", "sparseqr", "engines"}),
+    ("base", {"errors", "geometry", "progress", "linalg", "sparseqr", "engines", "cluster"}),
     ("pattern", {"pattern", "faces", "svg", "patterns/simple"}),
-    ("structure", {"structure", "hinges", "properties", "foldfile", "imperfections", "patterns/__init__", "patterns/kresling",
+    ("structure", {"structure", "hinges", "properties", "foldfile", "imperfections", "sweepspec", "patterns/__init__", "patterns/kresling",
                    "patterns/miura", "patterns/yoshimura", "patterns/linkage",
                    # the inputs of a fold or a motion, and the examples that build them
                    "folding/problem", "folding/examples", "dynamics/inputs", "dynamics/expression",
@@ -29,14 +29,14 @@ LAYERS = (
                 "reference/dns/structure", "reference/dns/examples",
                 "chrono/__init__", "chrono/links", "chrono/system", "chrono/analysis", "chrono/matrices",
                 "chrono/springs", "chrono/dynamics", "chrono/tolerance", "chrono/dns_examples", "chrono/kc_examples"}),
-    ("analysis", {"analysis", "tolerances", "design", "modal", "chrono/modal", "folding/__init__", "folding/lie", "folding/start",
+    ("analysis", {"analysis", "tolerances", "sweeps", "design", "modal", "chrono/modal", "folding/__init__", "folding/lie", "folding/start",
                   "folding/constraints", "folding/jacobian", "folding/newton", "folding/chrono_fold",
                   "dynamics/__init__",
                   "reference/dns/paper"}),
-    ("report", {"report/__init__", "report/tables", "report/figures", "report/modal", "report/tolerance", "chrono/viewer",
+    ("report", {"report/__init__", "report/tables", "report/figures", "report/modal", "report/tolerance", "report/sweep", "chrono/viewer",
                 "dynamics/report"}),
     ("cli", {"cli/__init__", "cli/app", "cli/inputs", "cli/static", "cli/design", "cli/fold", "cli/dynamics",
-             "cli/modal", "cli/convert", "cli/tolerance", "__main__", "__init__"}),
+             "cli/modal", "cli/convert", "cli/tolerance", "cli/sweep", "__main__", "__init__"}),
 )
 RANK = {m: k for k, (_, modules) in enumerate(LAYERS) for m in modules}
 

@@ -24,6 +24,9 @@ pattern, with ``--frame`` (a FOLD frame index or class), ``--facets``
 ``tolerance FILE.fold --tol T [--samples N] --out DIR``
     locked-in hinge actions of fabrication tolerances: closed-form statistics,
     Monte Carlo, or measured errors (see :mod:`.tolerance`).
+``sweep SPEC.toml --out DIR [--scheduler local|serial|tcp://HOST:PORT]``
+    a parametric sweep of pattern parameters, designs, load cases and
+    tolerances, one table row per case, on Dask (see :mod:`.sweep`).
 ``convert FILE.svg -o FILE.fold``
     the FOLD file of an SVG crease pattern (Origami Simulator's colours).
 ``play FILE.fold --viz | --png-frames DIR``
@@ -63,7 +66,7 @@ the counts and self-stress states are printed and written, but no hinges.csv
 or supports.csv (``--min-norm`` prints the labelled minimum-norm answer and
 exits 0). Errors are one line on stderr, ``error: ...``, without a traceback.
 """
-from . import static, design, fold, dynamics, convert, tolerance  # noqa: F401,I001  (registers the commands, in this order in --help)
+from . import static, design, fold, dynamics, convert, tolerance, sweep  # noqa: F401,I001  (registers the commands, in this order in --help)
 from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError, main, run
 
 __all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "UsageError", "main", "run"]
