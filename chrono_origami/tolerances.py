@@ -126,7 +126,7 @@ def engine_locked_in(engine):
 
     def reference(structure, errors, stiffness=None, loads=False):
         stiffness = stiffness or imp.HingeStiffness()
-        return _ref.locked_in(structure, errors, stiffness, loads, solver=_solver(structure, stiffness))[0]
+        return _ref.locked_in(structure, errors, stiffness, loads, solver=_solver(structure, stiffness))
 
     return reference
 

@@ -102,8 +102,9 @@ def analyse(args):
     if args.samples:
         print(f"\nMonte Carlo ({args.samples} samples per design, {engine} engine): percentiles of the largest "
               "|N| over hinges")
+        width = max(len(r["structure"]) for r in rows)
         for r in rows:
-            print(f"  {r['structure']:<40s} p95 {r['locked_max_p95_N']:.4e}  p99 {r['locked_max_p99_N']:.4e}")
+            print(f"  {r['structure']:<{width}s} p95 {r['locked_max_p95_N']:.4e}  p99 {r['locked_max_p99_N']:.4e}")
     if args.out:
         keys = list(dict.fromkeys(k for r in rows for k in r))
         with app.output(args.out):

@@ -85,10 +85,10 @@ def stiffness_of(args):
         raise app.UsageError(f"--stiffness must be KT,KR (two numbers), got {args.stiffness!r}")
     try:
         return imp.HingeStiffness(float(parts[0]), float(parts[1]))
+    except imp.ToleranceError as e:           # a ValueError too: first
+        raise app.UsageError(str(e)) from None
     except ValueError:
         raise app.UsageError(f"--stiffness must be KT,KR (two numbers), got {args.stiffness!r}") from None
-    except imp.ToleranceError as e:
-        raise app.UsageError(str(e)) from None
 
 
 def _write_summary(path, row, extra):

@@ -344,11 +344,12 @@ def locked_in_result(structure, mu, model, info=None):
 
 
 def locked_in(structure, errors, stiffness=None, loads=False, solver=None, linalg="auto"):
-    """Hinge actions of ``structure`` with elastic hinges and the fabrication ``errors`` (``imperfections.Errors``).
+    """Hinge actions (``results.StaticResult``, engine "reference", status "elastic") of ``structure`` with elastic
+    hinges and the fabrication ``errors`` (``imperfections.Errors``): the reference engine's tolerance analysis.
 
     ``loads``: also the structure's loads (the total answer), else the misfit alone (the locked-in forces).
-    Returns (``results.StaticResult`` with status "elastic", the :class:`Solver`); pass ``solver`` back to
-    reuse its factorisation.
+    ``solver``: a :class:`Solver` of this structure and stiffness to reuse (its factorisation). The result's
+    ``info`` holds the relative equilibrium residual, |e| and M, S.
     """
     solver = solver or Solver(structure, stiffness, linalg=linalg)
     model = solver.model
@@ -356,16 +357,16 @@ def locked_in(structure, errors, stiffness=None, loads=False, solver=None, linal
     e = G @ imp.raw_vector(errors)
     f = model.generalized_forces(structure.panel_loads()) if loads else None
     mu = solver.solve(e, f)
-    # equilibrium and compatibility residuals, measured
+    # equilibrium residual, measured against the multipliers' own size
     Cs = model.Cs
     eq = np.linalg.norm(Cs.T @ mu + (0 if f is None else f))
     scale = max(np.linalg.norm(Cs.T @ np.abs(mu)), np.linalg.norm(f) if f is not None else 0.0, 1e-300)
     info = {"equilibrium_residual": float(eq / scale), "misfit_norm": float(np.linalg.norm(e)),
-            "S": solver.counts.S, "M": solver.counts.M, "loads": bool(loads)}
+            "S": solver.counts.S, "M": solver.counts.M, "loads": bool(loads), "solver": solver.method}
     res = locked_in_result(structure, mu, model, info)
     res.M, res.S = solver.counts.M, solver.counts.S
     res.equilibrium_residual = info["equilibrium_residual"]
-    return res, solver
+    return res
 
 
 def covariance_blocks(structure, spec, solver, hinges=None, block=BLOCK, stage=None):
