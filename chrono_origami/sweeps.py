@@ -129,7 +129,7 @@ def forces(structure, solver, engine, stiffness):
     if engine != "reference":       # Chrono's assembly checks its own residuals (SolverError when not met)
         res = tl.engine_locked_in(engine)(structure, _zero_errors(structure), stiffness, True)
         return "elastic", _largest(structure, res)
-    res = _ref.locked_in(structure, _zero_errors(structure), stiffness, loads=True, solver=solver)[0]
+    res = _ref.locked_in(structure, _zero_errors(structure), stiffness, loads=True, solver=solver)
     if res.info["equilibrium_residual"] > CARRIED_RTOL:
         return "not carried", None
     return "elastic", _largest(structure, res)
