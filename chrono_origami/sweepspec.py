@@ -352,6 +352,14 @@ def key_line(text, table, key=None):
     return parent_hits[0] if parent_hits else None
 
 
+def nearest(word, words):
+    """[the word of ``words`` nearest to ``word``] (difflib's ratio, else a word that starts with it), or []."""
+    import difflib
+
+    near = difflib.get_close_matches(word, list(words), n=1)
+    return near or [w for w in words if w.startswith(word)][:1]
+
+
 class _Reader:
     """Checks a parsed spec, raising :class:`SpecError` with the source and the line of the key."""
 
@@ -374,14 +382,13 @@ class _Reader:
         if index is not None:
             what = f"[[{'.'.join(names)}]] table {index + 1}"
             return what + (f" (family {family})" if family else "")
-        return f"[{'.'.join(names)}]" if names else "the top level"
+        what = f"[{'.'.join(names)}]" if names else "the top level"
+        return what + (f" (family {family})" if family else "")
 
     def unknown(self, table, data, allowed, family=None):
         for key in data:
             if key not in allowed:
-                import difflib
-
-                near = difflib.get_close_matches(key, list(allowed), n=1)
+                near = nearest(key, allowed)
                 hint = f" (did you mean {near[0]!r}?)" if near else ""
                 self.fail(table, key, f"unknown key {key!r} in {self.table_name(table, family)}{hint}; expected "
                                       f"one of: {', '.join(allowed)}")

@@ -81,9 +81,7 @@ def parse_plot(text):
             raise sweepspec.SpecError(f"--plot {text!r}: {k}=COLUMN is missing")
     for k in ("x", "y", "by"):
         if out[k] not in sw.COLUMN_NAMES:
-            import difflib
-
-            near = difflib.get_close_matches(out[k], sw.COLUMN_NAMES, n=1)
+            near = sweepspec.nearest(out[k], sw.COLUMN_NAMES)
             raise sweepspec.SpecError(f"--plot: {k}={out[k]!r} is not a column of the table"
                                       f"{f' (did you mean {near[0]!r}?)' if near else ''}; see docs/sweeps.md")
     if dict(sw.COLUMNS)[out["y"]] == "text":

@@ -3,7 +3,9 @@
 Folder layout (:class:`Store`):
 
 * ``parts/part-<run>-<n>.parquet``: the rows, one Parquet file per batch of
-  finished cases, each written to a hidden temporary name, flushed to disk
+  finished cases (``<run>``: the run's start in ns and process id, so names
+  sort in the order written; the latest row of a case wins), each written
+  to a hidden temporary name, flushed to disk
   and renamed (``os.replace``, atomic): a process killed at any moment leaves
   whole part files and at most a hidden temporary one, which is ignored and
   removed by the next run. Part files are never rewritten.
@@ -91,7 +93,7 @@ class Store:
         self.names = tuple(n for n, _ in self.columns)
         self.kinds = dict(self.columns)
         self.schema = arrow_schema(self.columns)
-        self.run = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}"
+        self.run = f"{time.time_ns():020d}-{os.getpid()}"    # part names sort in the order written
         self.count = 0
         self._lock = None
         self.ignored = []
