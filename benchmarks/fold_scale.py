@@ -42,9 +42,10 @@ def one(panels, method, steps, from_flat=False):
     """Fold one patch in this process (from 40 deg, or from flat); print one JSON line."""
     import numpy as np
 
-    from chrono_origami.folding import Drive, FoldProblem, fold
-    from chrono_origami.geometry import best_rigid_alignment
-    from chrono_origami.folding.problem import assignment_from_vertices, hinge_angle
+    from chrono_origami.inputs.fold import Drive, FoldProblem
+    from chrono_origami.analysis.fold import fold
+    from chrono_origami.tools.geometry import best_rigid_alignment
+    from chrono_origami.inputs.fold import assignment_from_vertices, hinge_angle
     from chrono_origami.patterns import miura
 
     n = max(2, round(panels ** 0.5))
@@ -73,7 +74,7 @@ def one(panels, method, steps, from_flat=False):
     t2 = time.perf_counter()
     R, d = best_rigid_alignment(H.final, T)
     err = float(np.linalg.norm(H.final @ R.T + d - T, axis=1).max())
-    from chrono_origami.folding.constraints import FoldConstraints
+    from chrono_origami.engines.reference.folding.constraints import FoldConstraints
 
     C = FoldConstraints(prob)
     # setup: from the call to the first accepted step minus that step's share

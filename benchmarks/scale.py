@@ -57,8 +57,8 @@ def _timed(fn):
 
 def one(family, panels, engine):
     """Run one case in this process; print one JSON line."""
-    from chrono_origami.reference import counting, statics
-    from chrono_origami.reference.model import assemble
+    from chrono_origami.engines.reference import counting, statics
+    from chrono_origami.engines.reference.model import assemble
 
     row = dict(family=family, engine=engine)
     st, row["build"] = _timed(lambda: make(family, panels))
@@ -70,8 +70,8 @@ def one(family, panels, engine):
         if solve and c.isostatic:
             _, row["static"] = _timed(lambda: statics.solve(st, counts=c))
     else:
-        from chrono_origami.chrono import analysis as ca
-        from chrono_origami.chrono.system import build_system
+        from chrono_origami.engines.chrono import statics as ca
+        from chrono_origami.engines.chrono.system import build_system
 
         built, row["ch.build"] = _timed(lambda: build_system(st, visual=False, anchor=not st.supports))
         c, row["ch.count"] = _timed(lambda: ca.count(st, built=built))

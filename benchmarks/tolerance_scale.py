@@ -15,13 +15,11 @@ both ran (entries above 5 % of their component's largest).
 """
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import fit_exponent, peak_MB  # noqa: E402
+from common import fit_exponent, peak_MB
 
 SIZES = (100, 289, 1024, 3025, 10000)
 
@@ -35,10 +33,10 @@ def one(panels, probes, exact):
         def threadpool_limits(_):
             return contextlib.nullcontext()
 
-    from chrono_origami import imperfections as imp
-    from chrono_origami import tolerances as tl
+    from chrono_origami.analysis import tolerances as tl
+    from chrono_origami.engines.reference import tolerance as rt
     from chrono_origami.patterns import miura
-    from chrono_origami.reference import tolerance as rt
+    from chrono_origami.structure import imperfections as imp
 
     n = int(round(panels ** 0.5))
     row = {"P": n * n}

@@ -27,7 +27,7 @@ The names a user needs, from the crease pattern to the report::
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
 works without it: ``build_system`` (a structure in your own ``ChSystem``) and
 ``structure_modes`` (modal analysis with Kc); without PyChrono they raise
-:class:`~chrono_origami.errors.ChronoUnavailable` (an ``ImportError``). They are
+:class:`~chrono_origami.tools.errors.ChronoUnavailable` (an ``ImportError``). They are
 not in ``__all__``, so ``from chrono_origami import *`` works without PyChrono.
 Every other name is imported on first use too.
 """
@@ -39,32 +39,32 @@ _EXPORTS = {
     "yoshimura": ("patterns.yoshimura", None),
     "kresling": ("patterns.kresling", None),
     "simple": ("patterns.simple", None),
-    "CreasePattern": ("pattern", "CreasePattern"),
-    "Structure": ("structure", "Structure"),
-    "Support": ("structure", "Support"),
-    "Load": ("structure", "Load"),
-    "DOOR": ("structure", "DOOR"),
-    "SLIDING": ("structure", "SLIDING"),
-    "read_structure": ("foldfile", "read_structure"),
-    "write_fold": ("foldfile", "write_fold"),
-    "count": ("analysis", "count"),
-    "static": ("analysis", "static"),
-    "fold": ("folding", "fold"),
-    "FoldProblem": ("folding", "FoldProblem"),
-    "Drive": ("folding", "Drive"),
-    "design": ("design", None),
-    "modal": ("modal", None),
-    "dynamics": ("dynamics", None),
+    "CreasePattern": ("crease.pattern", "CreasePattern"),
+    "Structure": ("structure.structure", "Structure"),
+    "Support": ("structure.structure", "Support"),
+    "Load": ("structure.structure", "Load"),
+    "DOOR": ("structure.hinges", "DOOR"),
+    "SLIDING": ("structure.hinges", "SLIDING"),
+    "read_structure": ("structure.foldfile", "read_structure"),
+    "write_fold": ("structure.foldfile", "write_fold"),
+    "count": ("analysis.statics", "count"),
+    "static": ("analysis.statics", "static"),
+    "fold": ("analysis.fold", "fold"),
+    "FoldProblem": ("inputs.fold", "FoldProblem"),
+    "Drive": ("inputs.fold", "Drive"),
+    "design": ("analysis.design", None),
+    "modal": ("analysis.modal", None),
+    "dynamics": ("analysis.dynamics", None),
     "tables": ("report.tables", None),
-    "tolerances": ("tolerances", None),
-    "ToleranceSpec": ("imperfections", "ToleranceSpec"),
-    "HingeStiffness": ("imperfections", "HingeStiffness"),
+    "tolerances": ("analysis.tolerances", None),
+    "ToleranceSpec": ("structure.imperfections", "ToleranceSpec"),
+    "HingeStiffness": ("structure.imperfections", "HingeStiffness"),
     "sweep": ("cli.sweep", "sweep"),
 }
 #: the names that need PyChrono (imported on first use; not in __all__)
 _CHRONO_EXPORTS = {
-    "build_system": ("chrono.system", "build_system"),
-    "structure_modes": ("chrono.modal", "structure_modes"),
+    "build_system": ("engines.chrono.system", "build_system"),
+    "structure_modes": ("analysis.modal", "structure_modes"),
 }
 
 __all__ = list(_EXPORTS)

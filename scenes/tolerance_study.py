@@ -12,7 +12,7 @@ along the axis, vertex positions per panel). Hinges: the default stiffness
 Prints the table of the largest locked-in 95th and 99th percentiles per
 component (closed form, reference engine) and writes, with --out DIR,
 ``summary.csv`` (one row per design: M, S and the flat summary of
-``tolerances.summary``, Monte Carlo percentiles of the largest over hinges
+``analysis.tolerances.summary``, Monte Carlo percentiles of the largest over hinges
 included), ``<design>/locked_in.csv`` per design, and ``histogram.png``: the
 distribution of the largest locked-in |N| over hinges in --samples Monte
 Carlo samples per design (--engine reference or chrono). --plot-tolerance
@@ -28,14 +28,14 @@ import re
 import numpy as np
 
 from chrono_origami import engines
-from chrono_origami import imperfections as imp
-from chrono_origami import tolerances as tl
+from chrono_origami.analysis import tolerances as tl
 from chrono_origami.cli import app
 from chrono_origami.cli.inputs import positive_int
 from chrono_origami.patterns import kresling, miura, yoshimura
 from chrono_origami.report import tables
 from chrono_origami.report import tolerance as rep
-from chrono_origami.structure import DOOR
+from chrono_origami.structure import imperfections as imp
+from chrono_origami.structure.hinges import DOOR
 
 #: the scene's tolerance (m) and panel size (m): 0.1 mm on a 1 m panel
 TOLERANCE = 1e-4

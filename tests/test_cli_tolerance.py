@@ -121,3 +121,11 @@ def test_scene_tolerance_study(tmp_path):
             assert int(r["S"]) > 0 and float(r["locked_p95_N"]) > 100.0
     assert (out / "histogram.png").stat().st_size > 1000
     assert "Miura-ori cantilever, all door" in p.stdout
+
+
+def test_measured_errors_of_a_hinge_the_structure_does_not_have_exit_1(strip, tmp_path):
+    m = tmp_path / "measured.csv"
+    m.write_text("hinge,panel,position\n7,1,1e-4\n")
+    p = run(strip, "--measured", m)
+    assert p.returncode == 1
+    assert p.stderr.strip() == f"error: {m}, line 2: hinge 7 does not exist (2 hinges)"

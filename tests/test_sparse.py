@@ -14,14 +14,14 @@ import pytest
 
 pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
 
-from chrono_origami import linalg, sparseqr  # noqa: E402
-from chrono_origami.errors import IndeterminateError, SolverError  # noqa: E402
+from chrono_origami.tools import linalg, sparseqr  # noqa: E402
+from chrono_origami.tools.errors import IndeterminateError, SolverError  # noqa: E402
 from chrono_origami.patterns import kresling as kr  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
 from chrono_origami.patterns import simple as si  # noqa: E402
-from chrono_origami.reference import counting, statics  # noqa: E402
-from chrono_origami.reference.model import assemble  # noqa: E402
-from chrono_origami.structure import Load, Structure  # noqa: E402
+from chrono_origami.engines.reference import counting, statics  # noqa: E402
+from chrono_origami.engines.reference.model import assemble  # noqa: E402
+from chrono_origami.structure.structure import Load, Structure  # noqa: E402
 
 from catalogue import DETERMINED  # noqa: E402
 from catalogue import STRUCTURES as CATALOGUE  # noqa: E402

@@ -16,12 +16,15 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami import cluster, sweeps, sweepspec
-from chrono_origami import imperfections as imp
-from chrono_origami import tolerances as tl
+from chrono_origami.analysis import sweep as sweeps
+from chrono_origami.analysis import tolerances as tl
+from chrono_origami.inputs import sweep as sweepspec
+from chrono_origami.structure import imperfections as imp
+from chrono_origami.tools import cluster
+from chrono_origami.tools.errors import SchedulerError, SpecError
 from chrono_origami.cli import app, main
-from chrono_origami.design import _evaluate
-from chrono_origami.linalg import RANK_RTOL
+from chrono_origami.analysis.design import _evaluate
+from chrono_origami.tools.linalg import RANK_RTOL
 from chrono_origami.report import sweep as rep
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -203,7 +206,7 @@ def test_key_line_finds_keys_in_array_tables_sub_tables_and_inline_tables():
 ])
 def test_bad_specs_are_one_line_naming_the_key_its_table_and_line(tmp_path, capsys, text, message):
     path = write(tmp_path, text)
-    with pytest.raises(sweepspec.SpecError, match=message.replace("spec.toml", ".*spec.toml")):
+    with pytest.raises(SpecError, match=message.replace("spec.toml", ".*spec.toml")):
         sweepspec.read_spec(path)
     code = main(["sweep", path, "--out", str(tmp_path / "out"), "--scheduler", "serial"])
     err = capsys.readouterr().err
@@ -225,7 +228,7 @@ def test_bad_tolerances_and_unknown_keys_through_the_command_line(tmp_path):
 
 
 def test_a_spec_as_a_dict_names_keys_without_lines():
-    with pytest.raises(sweepspec.SpecError, match=r"^spec: unknown key 'colour' in \[\[pattern\]\] table 1"):
+    with pytest.raises(SpecError, match=r"^spec: unknown key 'colour' in \[\[pattern\]\] table 1"):
         sweepspec.make_spec({"pattern": [{"family": "miura", "colour": "red"}]})
 
 
@@ -468,7 +471,7 @@ def test_an_unreachable_scheduler_is_named_after_a_bounded_wait(tmp_path):
     assert code == app.EXIT_USAGE, err
     assert err.startswith(f"error: cannot reach the Dask scheduler at {address} within 2 s")
     assert len(err.splitlines()) == 1 and took < 30
-    with pytest.raises(cluster.SchedulerError, match=f"at {address} within 1 s"):
+    with pytest.raises(SchedulerError, match=f"at {address} within 1 s"):
         co.sweep({"pattern": {"family": "miura"}}, scheduler=address, timeout=1)
 
 
@@ -499,7 +502,7 @@ def test_the_file_family_reads_its_file_once_and_hashes_its_content(tmp_path):
     co.write_fold(kresling.kresling_tower(2, door_module=1, load=2.0), str(fold))
     assert [c.id for c in sweepspec.read_spec(path).cases] != ids          # another file: other cases
     fold.unlink()
-    with pytest.raises(sweepspec.SpecError, match=r"line 3: \[pattern\] \(family file\): tower.fold: no such file"):
+    with pytest.raises(SpecError, match=r"line 3: \[pattern\] \(family file\): tower.fold: no such file"):
         sweepspec.read_spec(path)
 
 

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami import cluster
-from chrono_origami import imperfections as imp
-from chrono_origami import tolerances as tl
+from chrono_origami.analysis import tolerances as tl
+from chrono_origami.structure import imperfections as imp
+from chrono_origami.tools import cluster
 from chrono_origami.report import sweep as rep
 
 distributed = pytest.importorskip("distributed", reason="the sweep's Dask tests need dask.distributed "

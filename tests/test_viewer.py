@@ -3,7 +3,7 @@
 Needs PyChrono with its Irrlicht module and xvfb-run (marked ``chrono``;
 skipped with the reason when either is missing). Each picture is made in a
 subprocess, as a user runs a scene or the command line, and is checked against
-the camera of :mod:`chrono_origami.chrono.viewer`: panel, hinge, support and
+the camera of :mod:`chrono_origami.report.viewer`: panel, hinge, support and
 load colours where the structure projects, nothing outside the frame.
 """
 import json
@@ -22,8 +22,8 @@ pytest.importorskip("pychrono.irrlicht", exc_type=ImportError, reason="this PyCh
 import matplotlib.image as mpimg  # noqa: E402
 from matplotlib.colors import rgb_to_hsv  # noqa: E402
 
-from chrono_origami.chrono import viewer  # noqa: E402
-from chrono_origami.foldfile import write_fold  # noqa: E402
+from chrono_origami.report import viewer  # noqa: E402
+from chrono_origami.structure.foldfile import write_fold  # noqa: E402
 from chrono_origami.patterns import kresling, miura  # noqa: E402
 
 pytestmark = pytest.mark.chrono
@@ -159,7 +159,7 @@ def viz_script(result):
     return (
         "import json, numpy as np\n"
         "from chrono_origami.patterns.kresling import kresling_module\n"
-        "from chrono_origami.chrono import viewer\n"
+        "from chrono_origami.report import viewer\n"
         "v = viewer.StructureView(kresling_module(), size=(640, 480))\n"
         "n = v.run(max_frames=5)\n"
         "a = v.grab(); b = v.grab()\n"
@@ -212,7 +212,7 @@ def test_data_folder_without_colormaps_and_logo_is_one_notice_and_keeps_stdout_c
 def test_without_chrono_data_the_view_still_renders(tmp_path):
     png = tmp_path / "nodata.png"
     script = ("import sys\nfrom chrono_origami.patterns.kresling import kresling_module\n"
-              "from chrono_origami.chrono import viewer\n"
+              "from chrono_origami.report import viewer\n"
               "viewer._data_candidates = lambda path: []\n"
               f"viewer.show(kresling_module(), screenshot={str(png)!r})\n")
     r = xvfb([sys.executable, "-c", script])
@@ -252,7 +252,7 @@ def test_bad_screenshot_name_and_data_path_are_one_line_errors(tmp_path):
 def test_viewer_errors_are_raised_and_the_command_line_maps_them(monkeypatch, tmp_path, capsys):
     # the viewer raises the project's ViewerError (no SystemExit of its own); cli.app.run prints one line, exit 1
     from chrono_origami.cli import app
-    from chrono_origami.errors import ViewerError
+    from chrono_origami.tools.errors import ViewerError
 
     monkeypatch.delenv("DISPLAY", raising=False)
     with pytest.raises(ViewerError, match=r"no X display \(\$DISPLAY is not set\)"):
@@ -297,7 +297,7 @@ def test_camera_frames_every_structure_tightly():
 # ------------------------------------------------------------------ fold playback
 def _wedge_fold(tmp_path):
     from chrono_origami.patterns import yoshimura
-    from chrono_origami.structure import Structure
+    from chrono_origami.structure.structure import Structure
 
     path = tmp_path / "wedge.fold"
     write_fold(Structure(yoshimura.wedge_pattern()), path)
@@ -361,7 +361,7 @@ def test_fold_viz_window_plays_the_frames(tmp_path):
     script = (
         "import sys\n"
         "from chrono_origami.cli import main\n"
-        "from chrono_origami.chrono import viewer\n"
+        "from chrono_origami.report import viewer\n"
         "played = []\n"
         "def play(*a, **k):\n"
         "    played.append(len(a[1]))\n"

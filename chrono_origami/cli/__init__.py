@@ -34,7 +34,7 @@ pattern, with ``--frame`` (a FOLD frame index or class), ``--facets``
     (headless under xvfb-run).
 
 The FOLD keys that hold hinge kinds, supports, loads and thickness are in
-:mod:`chrono_origami.foldfile`.
+:mod:`chrono_origami.structure.foldfile`.
 
 Layout
 ------
@@ -45,14 +45,14 @@ Layout
   :func:`.inputs.read_input`) and the argparse types the commands and scenes share;
 * :mod:`.static`, :mod:`.design`, :mod:`.fold`, :mod:`.dynamics`: the
   commands, and the common command line of the static, folding and dynamics scenes;
-* :mod:`.modal`: the common command line of the modal scenes.
+* :mod:`.modes`: the common command line of the modal scenes.
 
 Adding a command: in a module of this package, one function ``name(args) ->
 exit code`` decorated with ``@app.command("name", "one-line help", options)``,
 where ``options(description)`` returns an :class:`argparse.ArgumentParser`
 made by :func:`.app.parser`, with :func:`.inputs.add_input` when the command
 reads a structure; import the module below. Raise an
-:class:`~chrono_origami.errors.OrigamiError` (or :class:`.app.UsageError`)
+:class:`~chrono_origami.tools.errors.OrigamiError` (or :class:`.app.UsageError`)
 for a bad input: :func:`.app.run` prints it and picks the exit code.
 
 Exit codes (:data:`.app.EXIT_CODES`)
@@ -67,6 +67,6 @@ or supports.csv (``--min-norm`` prints the labelled minimum-norm answer and
 exits 0). Errors are one line on stderr, ``error: ...``, without a traceback.
 """
 from . import static, design, fold, dynamics, convert, tolerance, sweep  # noqa: F401,I001  (registers the commands, in this order in --help)
-from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, UsageError, main, run
+from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, main, run
 
-__all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "UsageError", "main", "run"]
+__all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "main", "run"]

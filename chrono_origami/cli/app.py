@@ -12,7 +12,7 @@ import sys
 import textwrap
 from contextlib import contextmanager
 
-from ..errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError
+from ..tools.errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, UsageError
 
 EXIT_OK = 0
 EXIT_INPUT = 1
@@ -31,10 +31,6 @@ EXIT_CODES = {
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
                         "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
 }
-
-
-class UsageError(Exception):
-    """The command was called wrongly (a missing file, contradictory options): exit code 2."""
 
 
 @contextmanager
@@ -76,7 +72,7 @@ def message(exc):
 def run(fn, *args, **kw):
     """``fn(*args, **kw)``'s exit code (None counts as 0); a known exception is printed as one line ``error: ...``.
 
-    The detail of an :class:`~chrono_origami.errors.IndeterminateError`
+    The detail of an :class:`~chrono_origami.tools.errors.IndeterminateError`
     (hinges carrying self-stress, panels that move) goes to stdout, with the
     rest of the report.
     """

@@ -1,6 +1,6 @@
 """``python -m chrono_origami design FILE.fold -o DESIGNED.fold``: the sliding hinges that make a structure isostatic.
 
-Every hinge starts as a door hinge; the search (:func:`chrono_origami.design.design`)
+Every hinge starts as a door hinge; the search (:func:`chrono_origami.analysis.design.design`)
 ranks the designs by distance from singularity. Hinges are 1-based lists
 ``H,H,...``; ``--rotation N`` and ``--mirror x|y|z`` restrict the search to
 symmetric designs (symmetry about the vertices' centroid).
@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..design import MAX_SUBSETS, SAMPLES, DesignError, design, hinge_permutation
+from ..analysis.design import MAX_SUBSETS, SAMPLES, design, hinge_permutation
+from ..tools.errors import DesignError
 from . import app, inputs
 from .static import linalg_option
 
@@ -55,7 +56,7 @@ def hinge_list(option, text, H):
 
 def symmetry(pattern, rotation=None, mirrors=()):
     """Hinge permutations of an N-fold rotation about z and of mirrors (planes normal to x, y or z) through the centroid."""
-    from ..geometry import rotation_about
+    from ..tools.geometry import rotation_about
 
     c = pattern.vertices.mean(axis=0)
     perms = []
@@ -85,7 +86,7 @@ def design_command(args, out=None):
     print(result.report(), file=out)
     chosen = result.greedy if prefer else result.best
     if args.output:
-        from ..foldfile import write_fold
+        from ..structure.foldfile import write_fold
 
         designed = result.structure(structure, chosen)
         with app.output(args.output):

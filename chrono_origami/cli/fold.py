@@ -26,9 +26,9 @@ import sys
 import numpy as np
 
 from .. import engines
-from ..errors import OrigamiError
-from ..folding.problem import (Drive, FoldProblem, along, assignment_from_fold, blocked, fixed, in_plane,
-                               parse_hinges, parse_vertices)
+from ..inputs.fold import (Drive, FoldProblem, along, assignment_from_fold, blocked, fixed, in_plane, parse_hinges,
+                           parse_vertices)
+from ..tools.errors import OrigamiError
 from . import app, inputs
 from .static import linalg_option
 
@@ -104,20 +104,21 @@ def build_problem(structure, args):
 
 def fold(problem, engine, frame_interval, from_singular=False, chrono_start=None, assignment=None, progress=None,
          linalg="auto"):
-    """The fold history of ``problem`` with the chosen engine (a :class:`~chrono_origami.folding.FoldHistory`).
+    """The fold history of ``problem`` with the chosen engine (a :class:`~chrono_origami.results.fold.FoldHistory`).
 
     ``from_singular``: leave a singular start, on the branch of ``assignment``
     when given; with the chrono engine the reference engine takes the fold to
     ``chrono_start`` (s) and Chrono folds on from there. ``progress``: True,
     False or None (only on a terminal); ``linalg``: "auto", "dense" or
-    "sparse" (``folding.newton.fold``).
+    "sparse" (``engines.reference.folding.newton.fold``).
     """
     if engine == "chrono":
-        from ..folding.chrono_fold import fold as chrono_fold, regular_start
+        from ..engines.chrono.folding import fold as chrono_fold
+        from ..analysis.fold import regular_start
 
         start = regular_start(problem, chrono_start, assignment, linalg) if from_singular else None
         return chrono_fold(problem, frame_interval=frame_interval, progress=progress, start=start, linalg=linalg)
-    from ..folding.newton import fold as reference_fold
+    from ..engines.reference.folding.newton import fold as reference_fold
 
     return reference_fold(problem, frame_interval=frame_interval, allow_singular_start=from_singular,
                           assignment=assignment, progress=progress, linalg=linalg)
@@ -147,7 +148,7 @@ def views(hist, args, out=None):
         n = len(figures.write_png_frames(hist, args.png_frames))
         print(f"wrote {n} PNG frames to {args.png_frames}", file=out or sys.stdout)
     if irrlicht_frames or args.viz:
-        from ..chrono import viewer
+        from ..report import viewer
 
         viewer.play(hist.problem.structure, hist.vertices, hist.times, png_dir=irrlicht_frames, interactive=args.viz)
 
@@ -191,7 +192,7 @@ def play_command(args):
     if not args.fps > 0:
         raise app.UsageError(f"play: --fps must be positive, got {args.fps:g}")
     inputs.read_input(args)
-    from ..chrono import viewer
+    from ..report import viewer
 
     structure, frames, times = viewer.fold_file_frames(args.file)
     viewer.play(structure, frames, times, png_dir=args.png_frames, interactive=args.viz, fps=args.fps)

@@ -9,8 +9,8 @@ import argparse
 import math
 import os
 
-from ..foldfile import FACETS, read_structure
-from .app import UsageError
+from ..structure.foldfile import FACETS, read_structure
+from ..tools.errors import UsageError
 
 
 def frame_choice(text):
@@ -27,8 +27,8 @@ def frame_choice(text):
 def add_input(ap):
     """Add the input file (FOLD or SVG) and its options --frame, --facets, --merge-tol to ``ap``; returns ``ap``."""
     ap.add_argument("file", metavar="FILE.fold|FILE.svg",
-                    help="structure as a FOLD file (see chrono_origami/foldfile.py) or an SVG crease pattern "
-                         "(Origami Simulator's colours, see chrono_origami/svg.py)")
+                    help="structure as a FOLD file (see chrono_origami/structure/foldfile.py) or an SVG crease pattern "
+                         "(Origami Simulator's colours, see chrono_origami/crease/svg.py)")
     ap.add_argument("--frame", type=frame_choice, default=0,
                     help="which frame of the FOLD file: an index (default 0, the top level) or a frame class "
                          "(creasePattern, foldedForm: the first frame that has it)")
@@ -47,7 +47,7 @@ def check_exists(path):
 
 
 def read_input(args):
-    """The :class:`~chrono_origami.structure.Structure` of ``args.file`` (FOLD or SVG, with ``--frame``,
+    """The :class:`~chrono_origami.structure.structure.Structure` of ``args.file`` (FOLD or SVG, with ``--frame``,
     ``--facets``, ``--merge-tol``); a missing file is a usage error (exit 2)."""
     check_exists(args.file)
     return read_structure(args.file, frame=args.frame, facets=args.facets, merge_tol=args.merge_tol)

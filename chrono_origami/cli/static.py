@@ -1,6 +1,6 @@
 """Counts and statics: the ``static`` and ``count`` commands and the common command line of the static scenes.
 
-A scene builds a :class:`~chrono_origami.structure.Structure` from its
+A scene builds a :class:`~chrono_origami.structure.structure.Structure` from its
 options and calls :func:`scene` (``python -m chrono_origami static FILE.fold``
 reads it from a file); :func:`run_static` prints the counts and tables and,
 with ``--out DIR``, writes the output contract:
@@ -21,10 +21,12 @@ import sys
 from dataclasses import replace
 from typing import NamedTuple
 
-from .. import analysis, engines, hinges
-from ..errors import IndeterminateError
+from .. import engines
+from ..analysis import statics as analysis
 from ..report import tables
-from ..structure import DOOR
+from ..structure import hinges
+from ..structure.structure import DOOR
+from ..tools.errors import IndeterminateError
 from . import app, inputs
 
 
@@ -46,7 +48,7 @@ def options(ap):
 
 
 def linalg_option(ap):
-    """``--linalg auto|dense|sparse``: the rank and solve path (``chrono_origami.linalg.choose_method``)."""
+    """``--linalg auto|dense|sparse``: the rank and solve path (``chrono_origami.tools.linalg.choose_method``)."""
     ap.add_argument("--linalg", choices=("auto", "dense", "sparse"), default="auto",
                     help="rank, null spaces and solves: dense SVD, sparse QR, or chosen by size (default)")
 
@@ -108,7 +110,7 @@ def report(structure, args, out=None):
             with app.output(args.out):
                 tables.write_results(result, args.out)
     else:
-        from ..reference.statics import describe_indeterminacy
+        from ..engines.operator import describe_indeterminacy
 
         print(f"the static problem is not determined (M = {counts.M}, S = {counts.S}):", file=out)
         print(describe_indeterminacy(structure, counts), file=out)
@@ -119,7 +121,7 @@ def report(structure, args, out=None):
 
 
 def check_determined(statics, args):
-    """Raise :class:`~chrono_origami.errors.IndeterminateError` (exit code 3) when :func:`report` gave no result."""
+    """Raise :class:`~chrono_origami.tools.errors.IndeterminateError` (exit code 3) when :func:`report` gave no result."""
     if statics.result is None:
         c = statics.counts
         wrote = f"; no hinges.csv or supports.csv in {args.out}" if args.out else ""
@@ -130,14 +132,14 @@ def check_determined(statics, args):
 def write_self_stress(structure, counts, out_dir, out=None):
     """Print the self-stress states and write self_stress.csv (state, hinge, panel, MT..TO)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
-    from ..reference import statics
+    from ..engines import operator
 
-    if counts.linalg == "sparse" and counts.S > statics.LIST_LIMIT:
+    if counts.linalg == "sparse" and counts.S > operator.LIST_LIMIT:
         print(f"the {counts.S} self-stress states are not tabulated one by one on the sparse path (more than "
-              f"{statics.LIST_LIMIT}); no self_stress.csv", file=out)
+              f"{operator.LIST_LIMIT}); no self_stress.csv", file=out)
         return
     rows = []
-    for k, acts in enumerate(statics.self_stress_actions(structure, counts)):
+    for k, acts in enumerate(operator.self_stress_actions(structure, counts)):
         for a in acts:
             rows.append((k + 1, a.hinge + 1, a.panel + 1, *a.values))
         print(tables.text_table(tables.HINGE_HEADER, [r[1:] for r in rows if r[0] == k + 1],
@@ -154,7 +156,7 @@ def _views(structure, args):
         figures.draw_structure(structure, args.figure, labels=args.labels)
         print(f"figure written to {args.figure}")
     if getattr(args, "viz", False) or getattr(args, "screenshot", None):
-        from ..chrono import viewer
+        from ..report import viewer
 
         viewer.show(structure, screenshot=args.screenshot, interactive=args.viz)
 

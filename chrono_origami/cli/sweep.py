@@ -4,8 +4,8 @@
                                    [--plot x=fold_angle,y=locked_p99_N[,log=y][,by=design]] [--retry-failed]
 
 The spec (TOML) lists pattern families and their parameters, designs, load
-cases and tolerances (``docs/sweeps.md``, ``chrono_origami.sweepspec``);
-each case gives one row of the table (``chrono_origami.sweep``). Output
+cases and tolerances (``docs/sweeps.md``, ``chrono_origami.inputs.sweep``);
+each case gives one row of the table (``chrono_origami.analysis.sweep``). Output
 (``chrono_origami.report.sweep``): ``results.parquet`` and ``results.csv`` in
 the spec's case order, ``parts/`` (the rows as they arrived),
 ``locked_distribution.png`` (the largest locked-in force per case, by
@@ -24,11 +24,12 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 
-from .. import cluster
-from .. import sweeps as sw
-from .. import sweepspec
-from ..progress import Progress
+from ..analysis import sweep as sw
+from ..inputs import sweep as sweepspec
 from ..report import sweep as rep
+from ..tools import cluster
+from ..tools.errors import SchedulerError, SpecError, StoreError
+from ..tools.progress import Progress
 from . import app, inputs
 
 #: seconds between two writes of finished rows (and of the table)
@@ -67,27 +68,27 @@ class SweepResult:
 
 
 def parse_plot(text):
-    """``x=COL,y=COL[,log=x|y|xy][,by=COL]`` -> dict; unknown columns or keys are a :class:`sweepspec.SpecError`."""
+    """``x=COL,y=COL[,log=x|y|xy][,by=COL]`` -> dict; unknown columns or keys are a :class:`~chrono_origami.tools.errors.SpecError`."""
     out = {"log": "", "by": "design"}
     for part in text.split(","):
         key, eq, value = part.partition("=")
         key, value = key.strip(), value.strip()
         if not eq or key not in ("x", "y", "log", "by"):
-            raise sweepspec.SpecError(f"--plot {text!r}: expected x=COLUMN,y=COLUMN[,log=x|y|xy][,by=COLUMN], "
+            raise SpecError(f"--plot {text!r}: expected x=COLUMN,y=COLUMN[,log=x|y|xy][,by=COLUMN], "
                                       f"got {part!r}")
         out[key] = value
     for k in ("x", "y"):
         if k not in out:
-            raise sweepspec.SpecError(f"--plot {text!r}: {k}=COLUMN is missing")
+            raise SpecError(f"--plot {text!r}: {k}=COLUMN is missing")
     for k in ("x", "y", "by"):
         if out[k] not in sw.COLUMN_NAMES:
             near = sweepspec.nearest(out[k], sw.COLUMN_NAMES)
-            raise sweepspec.SpecError(f"--plot: {k}={out[k]!r} is not a column of the table"
+            raise SpecError(f"--plot: {k}={out[k]!r} is not a column of the table"
                                       f"{f' (did you mean {near[0]!r}?)' if near else ''}; see docs/sweeps.md")
     if dict(sw.COLUMNS)[out["y"]] == "text":
-        raise sweepspec.SpecError(f"--plot: y={out['y']!r} is a text column; y must be a number")
+        raise SpecError(f"--plot: y={out['y']!r} is a text column; y must be a number")
     if out["log"] not in ("", "x", "y", "xy", "yx"):
-        raise sweepspec.SpecError(f"--plot: log must be x, y or xy, got {out['log']!r}")
+        raise SpecError(f"--plot: log must be x, y or xy, got {out['log']!r}")
     return out
 
 
@@ -101,7 +102,7 @@ def _spec(spec):
 
 def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plots=(), distribution=DISTRIBUTION,
           progress=None, flush=FLUSH_SECONDS, timeout=cluster.CONNECT_TIMEOUT, echo=None):
-    """Run the sweep ``spec`` (a TOML file's path, a dict shaped like it, or a ``sweepspec.Spec``).
+    """Run the sweep ``spec`` (a TOML file's path, a dict shaped like it, or an ``inputs.sweep.Spec``).
 
     ``out``: the output folder (module doc; None: nothing written); cases already there are skipped
     (``retry_failed``: cases whose row has an error run again). ``scheduler``: "local" (a local Dask
@@ -114,9 +115,9 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
     """
     plots = [parse_plot(p) if isinstance(p, str) else p for p in plots]
     if distribution not in sw.COLUMN_NAMES:
-        raise sweepspec.SpecError(f"distribution: {distribution!r} is not a column of the table")
+        raise SpecError(f"distribution: {distribution!r} is not a column of the table")
     if not (isinstance(flush, (int, float)) and flush >= 0):
-        raise sweepspec.SpecError(f"flush must be a number of seconds >= 0, got {flush!r}")
+        raise SpecError(f"flush must be a number of seconds >= 0, got {flush!r}")
     spec = _spec(spec)
     say = echo or (lambda *a, **k: None)
     store = rep.Store(out, sw.COLUMNS) if out is not None else None
@@ -218,7 +219,7 @@ def sweep_command(args):
         for p in args.plot:
             parse_plot(p)
         if args.distribution not in sw.COLUMN_NAMES:
-            raise sweepspec.SpecError(f"--distribution: {args.distribution!r} is not a column of the table")
+            raise SpecError(f"--distribution: {args.distribution!r} is not a column of the table")
         spec = sweepspec.read_spec(args.spec)
         if args.dry_run:
             print(f"{spec.source}: {len(spec.cases)} cases ({spec.mode}); designs: {', '.join(spec.designs)}; "
@@ -226,7 +227,7 @@ def sweep_command(args):
             return app.EXIT_OK
         res = sweep(spec, args.out, args.scheduler, args.workers, args.retry_failed, args.plot,
                     args.distribution, None, args.flush, args.connect_timeout, echo=print)
-    except (sweepspec.SpecError, cluster.SchedulerError, rep.StoreError) as e:
+    except (SpecError, SchedulerError, StoreError) as e:
         raise app.UsageError(str(e)) from None
     print(f"{len(res.rows)} of {len(spec.cases)} cases in the table ({res.ran} run now, {res.skipped} already "
           f"done); {res.failed} with an error (column 'error')")

@@ -1,4 +1,4 @@
-"""The ``tolerance`` command: locked-in hinge actions of fabrication tolerances (``chrono_origami.tolerances``).
+"""The ``tolerance`` command: locked-in hinge actions of fabrication tolerances (``chrono_origami.analysis.tolerances``).
 
     python -m chrono_origami tolerance FILE.fold --tol 1e-4 --out DIR [--samples N] [--engine chrono]
     python -m chrono_origami tolerance FILE.fold --measured errors.csv --out DIR
@@ -9,7 +9,7 @@ the closed-form statistics (reference engine, sparse), printed as the
 largest p95 / p99 per component and, per hinge side, the p95 table; with
 ``--samples N`` also a Monte Carlo run of N samples (``--engine``: reference
 or chrono) and, with ``--histogram F.png``, the distribution of the largest
-locked-in |N| over hinges. The samples run on Dask (``chrono_origami.cluster``):
+locked-in |N| over hinges. The samples run on Dask (``chrono_origami.tools.cluster``):
 ``--scheduler local`` (default: a local cluster of ``--workers`` processes,
 one BLAS thread each), ``serial`` (this process) or a scheduler's address
 ``tcp://HOST:PORT``. ``--plot-tolerance F.png`` draws the largest
@@ -24,21 +24,24 @@ With ``--measured FILE.csv`` (``hinge,panel,offset_m,offset_n,tilt_m,tilt_n,posi
 Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
 per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
 (hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
-summary of ``tolerances.summary``), ``monte_carlo.csv`` (the same from the
+summary of ``analysis.tolerances.summary``), ``monte_carlo.csv`` (the same from the
 samples), ``hinges.csv`` (measured errors: the hinge actions). A tolerance
-that is negative or NaN, a bad stiffness, an unknown key of a
-measured-errors file: one line, exit code 2.
+that is negative or NaN, a bad stiffness, an unknown key or a non-number in
+a measured-errors file: one line, exit code 2; a hinge, panel or vertex the
+structure does not have: one line, exit code 1.
 """
 import os
 from functools import partial
 
 import numpy as np
 
-from .. import cluster, engines
-from .. import imperfections as imp
-from .. import tolerances as tl
+from .. import engines
+from ..analysis import tolerances as tl
+from ..structure import imperfections as imp
 from ..report import tables
 from ..report import tolerance as rep
+from ..tools import cluster
+from ..tools.errors import SchedulerError
 from . import app, inputs
 
 
@@ -152,7 +155,7 @@ def tolerance_command(args):
                 if args.histogram:
                     one = partial(tl.monte_carlo_sample, structure, spec, stiffness=stiffness, engine=engine)
                     samples = np.array(ex.map(one, [args.seed + k for k in range(args.samples)]))
-        except cluster.SchedulerError as e:
+        except SchedulerError as e:
             raise app.UsageError(str(e)) from None
         named[f"Monte Carlo ({args.samples}, {engine})"] = mc
     print(rep.summary_table(named, "largest locked-in |action| over hinges: 95th and 99th percentiles "

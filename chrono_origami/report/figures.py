@@ -13,7 +13,7 @@ import os
 
 import numpy as np
 
-from .. import hinges
+from ..structure import hinges
 
 LIGHT = np.array([0.3, -0.5, 0.8])
 

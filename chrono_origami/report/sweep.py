@@ -32,16 +32,12 @@ import math
 import os
 import time
 
-from ..errors import OrigamiError
+from ..tools.errors import StoreError
 from .figures import _backend
 from .tables import csv_text
 
 #: the table's files in the output folder
 TABLE_PARQUET, TABLE_CSV, PARTS, LOCK = "results.parquet", "results.csv", "parts", ".lock"
-
-
-class StoreError(OrigamiError):
-    """The output folder cannot be used (in use by another sweep, not writable): a usage error (exit code 2)."""
 
 
 def arrow_schema(columns):
@@ -166,7 +162,7 @@ class Store:
 
     # -------------------------------------------------------------- the table
     def table_rows(self, cases, latest=None):
-        """The table's rows: the latest stored row of each of ``cases`` (``sweepspec.Case``), in case order,
+        """The table's rows: the latest stored row of each of ``cases`` (``inputs.sweep.Case``), in case order,
         numbered by the case; cases without a row are left out."""
         latest = self.latest() if latest is None else latest
         out = []

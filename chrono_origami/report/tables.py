@@ -15,7 +15,7 @@ import json
 
 import numpy as np
 
-from ..results import HINGE_COLUMNS, SUPPORT_COLUMNS
+from ..results.statics import HINGE_COLUMNS, SUPPORT_COLUMNS
 
 HINGE_HEADER = ("hinge", "panel") + HINGE_COLUMNS
 SUPPORT_HEADER = ("panel", "vertex") + SUPPORT_COLUMNS

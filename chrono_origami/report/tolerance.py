@@ -1,4 +1,4 @@
-"""Reports of a tolerance analysis: tables, CSV and figures of locked-in hinge actions (``chrono_origami.tolerances``).
+"""Reports of a tolerance analysis: tables, CSV and figures of locked-in hinge actions (``chrono_origami.analysis.tolerances``).
 
 * :func:`statistics_rows` / :data:`STATISTICS_HEADER`: per hinge side the
   standard deviation and the 95th/99th percentiles of |MT|, ..., |TO|
@@ -15,7 +15,7 @@ Units: forces and moments in the structure's units (SI: N, N m).
 """
 import numpy as np
 
-from ..tolerances import COMPONENTS, LockedInStatistics
+from ..analysis.tolerances import COMPONENTS, LockedInStatistics
 from .figures import _backend
 from .tables import FMT
 
@@ -35,7 +35,7 @@ def summary_header(components=SUMMARY_COMPONENTS):
 
 def summary_rows(named, components=SUMMARY_COMPONENTS):
     """Rows (name, M, S, p95 and p99 of the largest over hinges of each component) of {name: statistics}."""
-    from ..tolerances import summary
+    from ..analysis.tolerances import summary
 
     out = []
     for name, stats in named.items():
@@ -124,7 +124,7 @@ def force_tolerance_plot(tolerances, curves, path, components=("N", "TO", "MT"),
     """The largest locked-in |component| against the tolerance, one line per engine (left, log-log), and the
     relative departure of Chrono's assembly from the linear theory, max over components (right).
 
-    ``curves``: {engine: (len(tolerances), 6)} as ``tolerances.force_against_tolerance`` returns (NaN where an
+    ``curves``: {engine: (len(tolerances), 6)} as ``analysis.tolerances.force_against_tolerance`` returns (NaN where an
     engine did not converge: its curve ends there).
     """
     plt = _backend()
