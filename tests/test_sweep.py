@@ -531,3 +531,30 @@ def test_tolerance_command_monte_carlo_on_a_scheduler(tmp_path):
     code, _, err = cli("tolerance", fold, "--tol", "1e-4", "--samples", "20", "--scheduler", "tcp://127.0.0.1:1",
                        "--connect-timeout", "1")
     assert code == app.EXIT_USAGE and "cannot reach the Dask scheduler at tcp://127.0.0.1:1 within 1 s" in err
+
+
+def test_every_spec_key_and_every_column_is_documented():
+    text = open(os.path.join(ROOT, "docs", "sweeps.md")).read()
+    keys = [p.name for p in sweepspec.SWEEP_KEYS + sweepspec.DESIGN_KEYS + sweepspec.TOLERANCE_PARAMS
+            + sweepspec.TOLERANCE_OPTIONS + sweepspec.STIFFNESS_PARAMS]
+    keys += [p.name for f in sweepspec.FAMILIES.values() for p in f.params] + list(sweepspec.FAMILIES)
+    keys += ["family", "sliding", "kind", "scale", "g", "points"] + list(sweepspec.LOAD_KINDS)
+    keys += list(sweepspec.BUILTIN_DESIGNS)
+    missing = [k for k in keys if f"`{k}`" not in text and f'`"{k}"`' not in text and f'"{k}"' not in text]
+    assert not missing, f"spec keys not in docs/sweeps.md: {missing}"
+    columns = [c for c in sweeps.COLUMN_NAMES if f"`{c}`" not in text]
+    generic = {f"locked_{s}_{c}" for s in ("sd", "p95", "p99", "max_p95", "max_p99") for c in sweeps.COMPONENTS}
+    assert set(columns) <= generic, f"columns not in docs/sweeps.md: {sorted(set(columns) - generic)}"
+    assert "`locked_sd_C`, `locked_p95_C`, `locked_p99_C`" in text and "`locked_max_p95_C`" in text
+
+
+@pytest.mark.parametrize("page, cases", [("README.md", 108), (os.path.join("docs", "sweeps.md"), 120)])
+def test_the_example_specs_of_the_readme_and_the_docs_read_and_count_as_they_say(page, cases):
+    import re
+    import tomllib
+
+    blocks = re.findall(r"^```toml\n(.*?)^```", open(os.path.join(ROOT, page)).read(), re.S | re.M)
+    for b in blocks:
+        tomllib.loads(b)                              # every block is TOML
+    spec = sweepspec.make_spec(tomllib.loads(blocks[0]), source=page, text=blocks[0])
+    assert len(spec.cases) == cases

@@ -99,6 +99,12 @@ class Store:
         import fcntl
 
         try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise StoreError("writing a sweep's table needs pyarrow, which is not installed (pip install pyarrow, "
+                             "or the extra chrono-origami[sweep])") from None
+
+        try:
             os.makedirs(os.path.join(self.out, PARTS), exist_ok=True)
             fd = os.open(os.path.join(self.out, LOCK), os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
