@@ -112,6 +112,9 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
     ``distribution``: the column of ``locked_distribution.png``. ``progress``: a bar on stderr (None: when it
     is a terminal). ``flush``: seconds between writes of finished rows. ``echo``: a function given the
     progress messages (the command line's ``print``). Returns a :class:`SweepResult`.
+
+    In a script, call it under ``if __name__ == "__main__":`` when the scheduler is "local": Dask starts
+    the local workers as new Python processes, which import the script.
     """
     plots = [parse_plot(p) if isinstance(p, str) else p for p in plots]
     if distribution not in sw.COLUMN_NAMES:
@@ -150,6 +153,9 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
             with cluster.executor(scheduler, workers, timeout) as ex:
                 result.where = ex.name
                 say(f"running on {ex.name}")
+                if ex.workers == 0:
+                    say(f"note: the scheduler at {ex.name} has no workers yet: the cases wait for them",
+                        file=sys.stderr)
                 bar = Progress(len(todo), progress, label="sweep", unit="cases")
                 last = time.monotonic()
                 try:

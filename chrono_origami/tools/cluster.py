@@ -93,9 +93,10 @@ class Executor:
 
     @property
     def workers(self):
+        """Workers connected now (1 when serial; 0 when the scheduler has none yet: tasks wait for them)."""
         if self.client is None:
             return 1
-        return max(1, len(self.client.scheduler_info().get("workers", {})))
+        return len(self.client.scheduler_info().get("workers", {}))
 
     def run(self, fn, items, keys=None):
         """Yield ``(index, ok, value)`` for every item as it completes: ``value`` is ``fn(items[index])`` when
@@ -126,7 +127,7 @@ class Executor:
         items = list(items)
         if self.client is None:
             return _chunk(items, fn, self.blas_threads)
-        size = max(1, math.ceil(len(items) / (4 * self.workers)))
+        size = max(1, math.ceil(len(items) / (4 * max(1, self.workers))))
         chunks = [items[k:k + size] for k in range(0, len(items), size)]
         futures = self.client.map(_chunk, chunks, fn=fn, blas_threads=self.blas_threads, pure=False)
         return [y for part in self.client.gather(futures) for y in part]
