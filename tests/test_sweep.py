@@ -558,3 +558,9 @@ def test_the_example_specs_of_the_readme_and_the_docs_read_and_count_as_they_say
         tomllib.loads(b)                              # every block is TOML
     spec = sweepspec.make_spec(tomllib.loads(blocks[0]), source=page, text=blocks[0])
     assert len(spec.cases) == cases
+
+
+def test_a_family_list_is_refused_with_its_line(tmp_path):
+    path = write(tmp_path, "[[pattern]]\nfamily = ['miura', 'kresling']\n")
+    with pytest.raises(SpecError, match=r"line 2: \[\[pattern\]\] table 1: family is one name; give each family"):
+        sweepspec.read_spec(path)

@@ -18,6 +18,7 @@ often): run again to resume them; 2 bad usage: an unknown spec key, a bad
 value (a negative or NaN tolerance), an unreachable scheduler, an output
 folder in use.
 """
+import math
 import os
 import sys
 import time
@@ -34,6 +35,8 @@ from . import app, inputs
 
 #: seconds between two writes of finished rows (and of the table)
 FLUSH_SECONDS = 2.0
+#: the table is rebuilt after a batch when at least this many times its last rebuild's duration has passed
+TABLE_SHARE = 20
 #: the default column of the distribution figure
 DISTRIBUTION = "locked_p99_N"
 
@@ -141,13 +144,19 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
             say(f"note: {out} also holds {others} rows of cases not in this spec (kept in parts/, left out of the "
                 f"table)")
         pending = []
+        table = {"at": -math.inf, "cost": 0.0}
 
-        def write():
+        def write(final=False):
+            """The pending rows as a part; the table too, unless rebuilding it would take more than about
+            5 % of the run (a large sweep rebuilds it less often; always at the end)."""
             if store is None:
                 return
             store.append(pending)
             pending.clear()
-            store.write_table(store.table_rows(spec.cases, latest))
+            now = time.monotonic()
+            if final or now - table["at"] >= TABLE_SHARE * table["cost"]:
+                store.write_table(store.table_rows(spec.cases, latest))
+                table["at"], table["cost"] = time.monotonic(), time.monotonic() - now
 
         if todo:
             with cluster.executor(scheduler, workers, timeout) as ex:
@@ -158,21 +167,22 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
                         file=sys.stderr)
                 bar = Progress(len(todo), progress, label="sweep", unit="cases")
                 last = time.monotonic()
+                failed = 0
                 try:
                     for case, row, failure in sw.run(todo, ex):
                         if failure is not None:
                             result.lost.append((case, failure))
                             continue
                         result.ran += 1
+                        failed += bool(row.get("error"))
                         latest[case.id] = row
                         pending.append(row)
                         if time.monotonic() - last >= flush:
                             write()
                             last = time.monotonic()
-                        bar.update(result.ran + len(result.lost),
-                                   f" {sum(1 for r in latest.values() if r.get('error'))} failed" if pending else "")
+                        bar.update(result.ran + len(result.lost), f" ({failed} failed)" if failed else "")
                 finally:
-                    write()               # what finished is kept, also on an interrupt
+                    write(final=True)     # what finished is kept, also on an interrupt
                     bar.close()
         elif store is not None:
             store.write_table(store.table_rows(spec.cases, latest))

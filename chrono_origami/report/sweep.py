@@ -9,8 +9,9 @@ Folder layout (:class:`Store`):
   and renamed (``os.replace``, atomic): a process killed at any moment leaves
   whole part files and at most a hidden temporary one, which is ignored and
   removed by the next run. Part files are never rewritten.
-* ``results.parquet`` and ``results.csv``: the table, rebuilt from the parts
-  after every batch (the same write-then-rename), one row per case of the
+* ``results.parquet`` and ``results.csv``: the table, rebuilt after a batch
+  (the same write-then-rename; ``cli.sweep`` spaces the rebuilds of a large
+  table out, and always writes it at the end), one row per case of the
   spec, **in the spec's case order** (column ``case``), whatever order the
   cases finished in: a serial and a distributed run of a seeded spec write
   the same table but for ``wall_s``. The CSV goes through the project's CSV
