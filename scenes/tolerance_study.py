@@ -128,6 +128,7 @@ def analyse(args):
 
 
 ap = app.parser(__doc__)
+ap._negative_number_matcher = app.NEGATIVE_NUMBER   # "--tol -1e-4" is a (bad) value, not an option
 ap.add_argument("--tol", type=float, default=TOLERANCE, help="tolerance in metres (default 1e-4: 0.1 mm)")
 ap.add_argument("--samples", type=positive_int, default=300, help="Monte Carlo samples per design (default 300)")
 ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")

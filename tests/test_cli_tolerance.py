@@ -129,3 +129,12 @@ def test_measured_errors_of_a_hinge_the_structure_does_not_have_exit_1(strip, tm
     p = run(strip, "--measured", m)
     assert p.returncode == 1
     assert p.stderr.strip() == f"error: {m}, line 2: hinge 7 does not exist (2 hinges)"
+
+
+@pytest.mark.parametrize("value", ["-1e-4", "nan"])
+def test_scene_bad_tolerance_one_line_exit_2(value):
+    p = subprocess.run([sys.executable, str(ROOT / "scenes" / "tolerance_study.py"), "--tol", value], cwd=ROOT,
+                       env=ENV, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2
+    assert p.stderr.strip().startswith("error: --tol must be a positive number of metres") and \
+        len(p.stderr.strip().splitlines()) == 1

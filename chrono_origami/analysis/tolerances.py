@@ -55,7 +55,7 @@ from ..structure import imperfections as imp
 from ..tools.errors import StructureError
 
 #: closed-form statistics by exact solves up to this many constraint rows ("auto"); randomized above
-EXACT_ROW_LIMIT = 20_000
+EXACT_ROW_LIMIT = 10_000
 #: default number of probes of the randomized closed form
 PROBES = 1000
 #: percentiles reported, of the magnitude |X| of each component

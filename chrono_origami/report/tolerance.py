@@ -112,6 +112,11 @@ def histogram(groups, path, component="N", unit="N", title=None):
         ax.set_xlabel(f"largest locked-in |{component}| over hinges [{unit}]")
         ax.set_ylabel("samples")
         ax.legend(fontsize=7)
+    return _save(plt, fig, path, title)
+
+
+def _save(plt, fig, path, title=None):
+    """Title, layout, write ``path`` (png or pdf), close; returns ``path``."""
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()
@@ -165,9 +170,4 @@ def force_tolerance_plot(tolerances, curves, path, components=("N", "TO", "MT"),
         bx.set_title("departure from the linear theory", fontsize=9)
     else:
         bx.axis("off")
-    if title:
-        fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, path, title)
