@@ -564,3 +564,31 @@ def test_a_family_list_is_refused_with_its_line(tmp_path):
     path = write(tmp_path, "[[pattern]]\nfamily = ['miura', 'kresling']\n")
     with pytest.raises(SpecError, match=r"line 2: \[\[pattern\]\] table 1: family is one name; give each family"):
         sweepspec.read_spec(path)
+
+
+def test_each_task_runs_with_one_blas_thread_and_says_so_to_the_program():
+    """In a process whose BLAS would use every core (no *_NUM_THREADS set), a task sees one BLAS thread and
+    CHRONO_ORIGAMI_BLAS_THREADS=1; outside it, both are as they were."""
+    code = textwrap.dedent("""\
+        import os
+        import numpy  # loads BLAS
+        from threadpoolctl import threadpool_info
+        from chrono_origami.tools import cluster
+
+        def probe(_):
+            return max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"), \\
+                os.environ.get(cluster.BLAS_ENV)
+
+        before = probe(0)
+        with cluster.executor("serial") as ex:
+            (_, ok, inside), = list(ex.run(probe, [0]))
+        print(before[0], before[1], ok, inside[0], inside[1], probe(0)[0], probe(0)[1])
+        """)
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS") and k != cluster.BLAS_ENV}
+    env["PYTHONPATH"] = ROOT
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert p.returncode == 0, p.stderr
+    before, before_env, ok, inside, inside_env, after, after_env = p.stdout.split()
+    cores = len(os.sched_getaffinity(0))
+    assert int(before) == int(after) >= min(cores, 2) and before_env == after_env == "None"
+    assert ok == "True" and int(inside) == 1 and inside_env == "1"

@@ -19,8 +19,9 @@ Without an explicit choice the environment variable :data:`ENV`
 
 BLAS threads: every task runs inside a BLAS thread limit of ``blas_threads``
 (default :data:`WORKER_BLAS_THREADS`, one), set by threadpoolctl in the
-process that runs it, whatever the cluster: a worker with one thread runs one
-case at a time on one core. Dask's worker processes also start with
+process that runs it, whatever the cluster, with the program's own setting
+``CHRONO_ORIGAMI_BLAS_THREADS`` set to the same number while it runs: a
+worker with one thread runs one case at a time on one core. Dask's worker processes also start with
 OMP/MKL/OPENBLAS_NUM_THREADS = 1 (Dask's own ``distributed.nanny.pre-spawn-environ``).
 
 Failures: :meth:`Executor.run` yields each item's outcome as it completes;
@@ -43,6 +44,8 @@ ENV = "CHRONO_ORIGAMI_SCHEDULER"
 CONNECT_TIMEOUT = 5.0
 #: BLAS threads of each task on the workers
 WORKER_BLAS_THREADS = 1
+#: the program's own BLAS-thread setting, set to WORKER_BLAS_THREADS while a task runs
+BLAS_ENV = "CHRONO_ORIGAMI_BLAS_THREADS"
 SCHEDULERS = ("local", "serial")
 
 
@@ -62,10 +65,22 @@ def resolve(scheduler=None):
     return scheduler
 
 
+@contextmanager
 def _blas_limit(n):
+    """BLAS runs with ``n`` threads inside the block (threadpoolctl), and the program's own setting
+    ``$CHRONO_ORIGAMI_BLAS_THREADS`` says ``n`` too, so that an analysis that chooses its threads keeps them."""
     from threadpoolctl import threadpool_limits
 
-    return threadpool_limits(limits=n, user_api="blas")
+    old = os.environ.get(BLAS_ENV)
+    os.environ[BLAS_ENV] = str(n)
+    try:
+        with threadpool_limits(limits=n, user_api="blas"):
+            yield
+    finally:
+        if old is None:
+            os.environ.pop(BLAS_ENV, None)
+        else:
+            os.environ[BLAS_ENV] = old
 
 
 def _task(item, fn, blas_threads):
