@@ -64,7 +64,8 @@ def main():
         local = co.sweep(s, out=os.path.join(tmp, "local"), scheduler="local", workers=args.workers)
         t_local = time.perf_counter() - t0
         print(f"local cluster of {args.workers} workers: {t_local:.1f} s, of which about {t_start:.1f} s starting "
-              f"and stopping the cluster; {load()}")
+              f"and stopping the cluster (mean case wall time {sum(r['wall_s'] for r in local.rows) / n:.3f} s); "
+              f"{load()}")
         print(f"speed-up: {t_serial / t_local:.2f} (with the cluster's start), "
               f"{t_serial / max(t_local - t_start, 1e-9):.2f} (without)")
         strip = [[{k: v for k, v in r.items() if k != "wall_s"} for r in res.rows] for res in (serial, local)]
