@@ -592,3 +592,10 @@ def test_each_task_runs_with_one_blas_thread_and_says_so_to_the_program():
     cores = len(os.sched_getaffinity(0))
     assert int(before) == int(after) >= min(cores, 2) and before_env == after_env == "None"
     assert ok == "True" and int(inside) == 1 and inside_env == "1"
+
+
+def test_figure_labels_say_what_a_column_is():
+    assert rep.describe("locked_p99_N") == "largest 99th percentile of locked-in |N| over hinges [N]"
+    assert rep.describe("locked_max_p95_MO") == "95th percentile of the largest locked-in |MO| over hinges [N m]"
+    assert rep.describe("max_TP") == "largest |TP| under the load case [N]"
+    assert rep.describe("fold_angle") == "fold_angle [deg]" and rep.describe("S") == "S"

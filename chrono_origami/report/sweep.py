@@ -212,11 +212,32 @@ def read_table(out):
 
 
 # ------------------------------------------------------------------ figures
+_PERCENTILE = {"p95": "95th", "p99": "99th"}
+
+
+def describe(column):
+    """An axis label of a table column: what it is, with its unit ("N" or "N m") for actions."""
+    parts = column.split("_")
+    comp = parts[-1]
+    unit = " [N m]" if comp in ("MT", "MP", "MO") else " [N]"
+    if column.startswith("locked_max_p"):
+        return f"{_PERCENTILE[parts[2]]} percentile of the largest locked-in |{comp}| over hinges{unit}"
+    if column.startswith("locked_sd_"):
+        return f"largest standard deviation of locked-in {comp} over hinges{unit}"
+    if column.startswith("locked_p"):
+        return f"largest {_PERCENTILE[parts[1]]} percentile of locked-in |{comp}| over hinges{unit}"
+    if column.startswith("max_"):
+        return f"largest |{comp}| under the load case{unit}"
+    units = {"wall_s": " [s]", "sector_angle": " [deg]", "fold_angle": " [deg]", "twist": " [deg]",
+             "k_t": " [N/m per m]", "k_r": " [N m/rad per m]"}
+    return column + units.get(column, "")
+
+
 def _numeric(rows, column):
     return all(isinstance(r.get(column), (int, float)) or r.get(column) is None for r in rows)
 
 
-def distribution_plot(rows, path, column="locked_p99_N", by="design", title=None, unit="N"):
+def distribution_plot(rows, path, column="locked_p99_N", by="design", title=None):
     """Histograms of ``column`` over the cases that ran, one per value of ``by`` (designs: door against
     isostatic). A group whose values are all below 1e-9 of the largest (an isostatic design: nothing locked
     in) is drawn as a bar at zero, labelled so."""
@@ -238,7 +259,7 @@ def distribution_plot(rows, path, column="locked_p99_N", by="design", title=None
             ax.axvline(0.0, color=color, lw=3, label=f"{name}: 0 in all {len(v)} cases (max {v.max():.1e})")
         else:
             ax.hist(v, bins=bins, color=color, alpha=0.6, label=f"{name}: {len(v)} cases, median {np.median(v):.3g}")
-    ax.set_xlabel(f"{column} [{unit}]")
+    ax.set_xlabel(describe(column), fontsize=8)
     ax.set_ylabel("cases")
     ax.set_title(title or f"{column} over the sweep's cases, by {by}", fontsize=9)
     if groups:
@@ -273,8 +294,8 @@ def xy_plot(rows, x, y, path, by="design", log="", title=None):
         ax.set_xscale("log")
     if "y" in log:
         ax.set_yscale("log")
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
+    ax.set_xlabel(describe(x), fontsize=8)
+    ax.set_ylabel(describe(y), fontsize=8)
     ax.grid(True, lw=0.3)
     ax.set_title(title or f"{y} against {x}, by {by}", fontsize=9)
     if groups:
