@@ -4,19 +4,24 @@ The sweep: Miura-ori sheets of 2 x 50 panels (the paper's cantilever supports,
 its tip load), a grid of sector angles (45 to 70 deg) and fold angles (20 to
 70 deg), each with all door hinges and with the best isostatic design of the
 design search (``max_ranked = 1``), tolerance 0.1 mm: ``--cases`` cases
-(1,000 by default). It runs twice into fresh folders, in this process
-(``scheduler = "serial"``) and on a local cluster of ``--workers`` processes
-(one thread and one BLAS thread each), and prints the wall times, the
-speed-up (with and without the cluster's start) and the load of the machine
-before and after, then checks that both tables are the same but for
-``wall_s``.
+(1,000 by default).
 
-    python3 benchmarks/sweep.py                    # 1,000 cases, 2 workers: about 15 minutes on 2 idle cores
-    python3 benchmarks/sweep.py --cases 100
+The machine is shared, and its load changes by the minute, so the two ways
+are timed in alternation: the cases are split into ``--rounds`` blocks (10),
+and each block runs first in this process (``scheduler = "serial"``), then on
+a local cluster of ``--workers`` processes (one thread, one BLAS thread each)
+started once. Printed: the wall time of each way and the speed-up, the
+cluster's start, the load average of every round, the mean wall and CPU
+time of a case in each way, and how many cores each way had on average (the
+sum of the cases' CPU time over the wall time); last, whether both tables
+are the same but for the timing columns. The output folder's writes (parts,
+table) are the same in both ways and are not timed here.
+
+    python3 benchmarks/sweep.py                    # 1,000 cases, 2 workers
+    python3 benchmarks/sweep.py --cases 100 --rounds 2
 """
 import argparse
 import os
-import tempfile
 import time
 
 
@@ -31,47 +36,62 @@ def spec(cases):
             "tolerance": {"tol": 1e-4}}
 
 
-def load():
-    one, five, _ = os.getloadavg()
-    return f"load average {one:.2f} (1 min), {five:.2f} (5 min)"
+def timed(cases, ex):
+    """(wall time, rows) of ``cases`` on the executor ``ex``."""
+    from chrono_origami.analysis import sweep as sw
+
+    t0 = time.perf_counter()
+    rows = {}
+    for case, row, failure in sw.run(cases, ex):
+        if failure is not None:
+            raise failure
+        rows[case.id] = row
+    return time.perf_counter() - t0, [rows[c.id] for c in cases]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=1000)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=10)
     args = ap.parse_args()
 
-    import chrono_origami as co
+    from chrono_origami.analysis import sweep as sw
     from chrono_origami.inputs.sweep import make_spec
     from chrono_origami.tools import cluster
 
-    s = spec(args.cases)
-    n = len(make_spec(s).cases)
-    print(f"{n} cases of 100-panel Miura-ori sheets (door and isostatic, 0.1 mm tolerance); "
-          f"{os.cpu_count()} cores; {load()}")
-    with tempfile.TemporaryDirectory() as tmp:
-        t0 = time.perf_counter()
-        serial = co.sweep(s, out=os.path.join(tmp, "serial"), scheduler="serial")
-        t_serial = time.perf_counter() - t0
-        print(f"serial: {t_serial:.1f} s ({t_serial / n:.3f} s a case; mean case wall time "
-              f"{sum(r['wall_s'] for r in serial.rows) / n:.3f} s); {load()}")
-        t0 = time.perf_counter()
-        with cluster.executor("local", args.workers):
-            pass
-        t_start = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        local = co.sweep(s, out=os.path.join(tmp, "local"), scheduler="local", workers=args.workers)
-        t_local = time.perf_counter() - t0
-        print(f"local cluster of {args.workers} workers: {t_local:.1f} s, of which about {t_start:.1f} s starting "
-              f"and stopping the cluster (mean case wall time {sum(r['wall_s'] for r in local.rows) / n:.3f} s); "
-              f"{load()}")
-        print(f"speed-up: {t_serial / t_local:.2f} (with the cluster's start), "
-              f"{t_serial / max(t_local - t_start, 1e-9):.2f} (without)")
-        strip = [[{k: v for k, v in r.items() if k != "wall_s"} for r in res.rows] for res in (serial, local)]
-        same = strip[0] == strip[1]
-        print(f"tables equal but for wall_s: {same}; failed cases: {serial.failed} serial, {local.failed} local")
-        return 0 if same else 1
+    cases = make_spec(spec(args.cases)).cases
+    n = len(cases)
+    print(f"{n} cases of 100-panel Miura-ori sheets (door and isostatic designs, 0.1 mm tolerance), "
+          f"{args.rounds} rounds; {os.cpu_count()} cores")
+    wall = {"serial": 0.0, "cluster": 0.0}
+    rows = {"serial": [], "cluster": []}
+    loads = []
+    t0 = time.perf_counter()
+    with cluster.executor("serial") as serial, cluster.executor("local", args.workers) as local:
+        start = time.perf_counter() - t0
+        for r in range(args.rounds):
+            block = cases[r * n // args.rounds:(r + 1) * n // args.rounds]
+            loads.append(os.getloadavg()[0])
+            for name, ex in (("serial", serial), ("cluster", local)):
+                w, out = timed(block, ex)
+                wall[name] += w
+                rows[name] += out
+            print(f"  round {r + 1}: load average {loads[-1]:.2f}; so far serial {wall['serial']:.1f} s, "
+                  f"cluster {wall['cluster']:.1f} s", flush=True)
+    loads.append(os.getloadavg()[0])
+    for name in ("serial", "cluster"):
+        cpu = sum(r["cpu_s"] for r in rows[name])
+        print(f"{name}: {wall[name]:.1f} s ({wall[name] / n:.3f} s a case); a case: wall "
+              f"{sum(r['wall_s'] for r in rows[name]) / n:.3f} s, CPU {cpu / n:.3f} s; cores used {cpu / wall[name]:.2f}")
+    print(f"local cluster of {args.workers} workers started in {start:.1f} s (not in its time above)")
+    print(f"speed-up: {wall['serial'] / wall['cluster']:.2f} ({wall['serial'] / (wall['cluster'] + start):.2f} with "
+          f"the cluster's start); load average (1 min) {min(loads):.2f} to {max(loads):.2f} over the rounds")
+    strip = [[{k: v for k, v in r.items() if k not in sw.TIMING_COLUMNS} for r in rows[k]]
+             for k in ("serial", "cluster")]
+    failed = sum(1 for r in rows["serial"] if r["error"])
+    print(f"tables equal but for the timing columns: {strip[0] == strip[1]}; failed cases: {failed}")
+    return 0 if strip[0] == strip[1] else 1
 
 
 if __name__ == "__main__":

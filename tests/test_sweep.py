@@ -75,7 +75,7 @@ def same(a, b):
 
 
 def without_time(rows):
-    return [{k: v for k, v in r.items() if k != "wall_s"} for r in rows]
+    return [{k: v for k, v in r.items() if k not in sweeps.TIMING_COLUMNS} for r in rows]
 
 
 # ------------------------------------------------------------------ the spec

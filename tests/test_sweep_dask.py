@@ -164,7 +164,7 @@ def cli(*args, timeout=180):
 
 
 def without_time(rows):
-    return [{k: v for k, v in r.items() if k != "wall_s"} for r in rows]
+    return [{k: v for k, v in r.items() if k not in ("wall_s", "cpu_s")} for r in rows]
 
 
 def part_rows(out):

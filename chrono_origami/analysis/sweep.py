@@ -1,7 +1,7 @@
 """Parametric sweeps: one row of a tidy table per case (``docs/sweeps.md``; cases from ``inputs.sweep``).
 
 :func:`run_case` (case) -> row: a pure function of the case (the same row,
-but for ``wall_s``, in any process), which never raises: a case that fails
+but for ``wall_s`` and ``cpu_s``, in any process), which never raises: a case that fails
 gives its row with the one-line ``error`` and empty outputs. :func:`run`
 sends cases to a ``tools.cluster.Executor`` (here, a local Dask cluster or the
 user's) and yields their rows as they complete.
@@ -29,7 +29,9 @@ What a case computes (reference engine unless the spec's engine says chrono)
    ``locked_p99_C``, the largest over hinges of each component C) and, with
    Monte Carlo samples, ``locked_max_p95_C`` / ``locked_max_p99_C`` (the
    percentiles of the largest over hinges);
-5. ``wall_s``: the case's wall time (s), where it ran.
+5. ``wall_s``: the case's wall time (s), where it ran; ``cpu_s``: the CPU
+   time of the thread that ran it (s): ``wall_s`` well above ``cpu_s``
+   means the machine was busy with other work.
 """
 import time
 
@@ -52,10 +54,12 @@ OUTPUT_COLUMNS = (
     + tuple((f"max_{c}", "float") for c in COMPONENTS)
     + tuple((f"locked_{s}_{c}", "float") for c in COMPONENTS for s in ("sd", "p95", "p99"))
     + tuple((f"locked_max_{s}_{c}", "float") for c in COMPONENTS for s in ("p95", "p99"))
-    + (("method", "text"), ("mc_samples", "int"), ("wall_s", "float"), ("error", "text")))
+    + (("method", "text"), ("mc_samples", "int"), ("wall_s", "float"), ("cpu_s", "float"), ("error", "text")))
 #: every column of the table, in order, with its kind ("int", "float", "text")
 COLUMNS = (("case", "int"), ("case_id", "text")) + sweepspec.PARAM_COLUMNS + OUTPUT_COLUMNS
 COLUMN_NAMES = tuple(n for n, _ in COLUMNS)
+#: the columns that differ between two runs of the same case (where and when it ran)
+TIMING_COLUMNS = ("wall_s", "cpu_s")
 #: relative equilibrium residual above which loads are said to work on a mechanism
 CARRIED_RTOL = 1e-8
 
@@ -137,7 +141,7 @@ def forces(structure, solver, engine, stiffness):
 
 def run_case(case):
     """The table row of ``case`` (a dict of :data:`COLUMN_NAMES`); a failure is recorded in ``error``."""
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     row = empty_row(case)
     try:
         _compute(case, row)
@@ -146,7 +150,7 @@ def run_case(case):
         row = dict.fromkeys(COLUMN_NAMES)
         row.update(keep)
         row["error"] = one_line(exc)
-    row["wall_s"] = time.perf_counter() - t0
+    row["wall_s"], row["cpu_s"] = time.perf_counter() - t0, time.thread_time() - c0
     return row
 
 

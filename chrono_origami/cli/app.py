@@ -12,7 +12,8 @@ import sys
 import textwrap
 from contextlib import contextmanager
 
-from ..tools.errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, UsageError
+from ..tools.errors import (ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SchedulerError,
+                            SpecError, StoreError, UsageError)
 
 EXIT_OK = 0
 EXIT_INPUT = 1
@@ -26,7 +27,8 @@ EXIT_CODES = {
                 "structure does not have, a solver that did not converge, a view (--viz, --screenshot) that "
                 "cannot be opened",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
-                "an engine that is not installed, loads on a structure without supports that do not balance",
+                "an engine that is not installed, loads on a structure without supports that do not balance, "
+                "a sweep spec with an unknown key or a bad value, a Dask scheduler that cannot be reached",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
                         "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
@@ -53,7 +55,7 @@ def exit_code(exc):
     """The exit code of an exception, or None for one the command line does not expect (a bug: traceback)."""
     if isinstance(exc, IndeterminateError):
         return EXIT_INDETERMINATE
-    if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError)):
+    if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError, SpecError, SchedulerError, StoreError)):
         return EXIT_USAGE
     if isinstance(exc, OrigamiError):
         return EXIT_INPUT

@@ -29,7 +29,7 @@ from ..analysis import sweep as sw
 from ..inputs import sweep as sweepspec
 from ..report import sweep as rep
 from ..tools import cluster
-from ..tools.errors import SchedulerError, SpecError, StoreError
+from ..tools.errors import SpecError
 from ..tools.progress import Progress
 from . import app, inputs
 
@@ -231,20 +231,17 @@ def _options(description):
 def sweep_command(args):
     if not os.path.isfile(args.spec):
         raise app.UsageError(f"{args.spec}: no such sweep spec")
-    try:
-        for p in args.plot:
-            parse_plot(p)
-        if args.distribution not in sw.COLUMN_NAMES:
-            raise SpecError(f"--distribution: {args.distribution!r} is not a column of the table")
-        spec = sweepspec.read_spec(args.spec)
-        if args.dry_run:
-            print(f"{spec.source}: {len(spec.cases)} cases ({spec.mode}); designs: {', '.join(spec.designs)}; "
-                  f"load cases: {', '.join(spec.load_cases)}")
-            return app.EXIT_OK
-        res = sweep(spec, args.out, args.scheduler, args.workers, args.retry_failed, args.plot,
-                    args.distribution, None, args.flush, args.connect_timeout, echo=print)
-    except (SpecError, SchedulerError, StoreError) as e:
-        raise app.UsageError(str(e)) from None
+    for p in args.plot:
+        parse_plot(p)
+    if args.distribution not in sw.COLUMN_NAMES:
+        raise SpecError(f"--distribution: {args.distribution!r} is not a column of the table")
+    spec = sweepspec.read_spec(args.spec)
+    if args.dry_run:
+        print(f"{spec.source}: {len(spec.cases)} cases ({spec.mode}); designs: {', '.join(spec.designs)}; "
+              f"load cases: {', '.join(spec.load_cases)}")
+        return app.EXIT_OK
+    res = sweep(spec, args.out, args.scheduler, args.workers, args.retry_failed, args.plot, args.distribution, None,
+                args.flush, args.connect_timeout, echo=print)
     print(f"{len(res.rows)} of {len(spec.cases)} cases in the table ({res.ran} run now, {res.skipped} already "
           f"done); {res.failed} with an error (column 'error')")
     for f in res.files:

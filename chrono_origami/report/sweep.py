@@ -14,7 +14,7 @@ Folder layout (:class:`Store`):
   table out, and always writes it at the end), one row per case of the
   spec, **in the spec's case order** (column ``case``), whatever order the
   cases finished in: a serial and a distributed run of a seeded spec write
-  the same table but for ``wall_s``. The CSV goes through the project's CSV
+  the same table but for ``wall_s`` and ``cpu_s``. The CSV goes through the project's CSV
   writer (``report.tables``: every float reads back to the float computed;
   an empty cell is a value not computed).
 * ``.lock``: held (``flock``) while a sweep writes the folder: a second sweep on
@@ -228,7 +228,7 @@ def describe(column):
         return f"largest {_PERCENTILE[parts[1]]} percentile of locked-in |{comp}| over hinges{unit}"
     if column.startswith("max_"):
         return f"largest |{comp}| under the load case{unit}"
-    units = {"wall_s": " [s]", "sector_angle": " [deg]", "fold_angle": " [deg]", "twist": " [deg]",
+    units = {"wall_s": " [s]", "cpu_s": " [s]", "sector_angle": " [deg]", "fold_angle": " [deg]", "twist": " [deg]",
              "k_t": " [N/m per m]", "k_r": " [N m/rad per m]"}
     return column + units.get(column, "")
 
