@@ -531,11 +531,11 @@ def make_spec(data, source="spec", text=None, folder=None):
     for t, pat in enumerate(patterns):
         where = ("pattern", t) if array else ("pattern",)
         fam_name = pat.get("family")
-        if isinstance(fam_name, list):
-            r.fail(where, "family", f"{r.table_name(where)}: family is one name; give each family its own "
-                                    f"[[pattern]] table")
         if fam_name is None:
             r.fail(where, None, f"{r.table_name(where)} has no family; expected one of {', '.join(FAMILIES)}")
+        if not isinstance(fam_name, str):
+            r.fail(where, "family", f"{r.table_name(where)}: family is one name; give each family its own "
+                                    f"[[pattern]] table")
         if fam_name not in FAMILIES:
             r.fail(where, "family", f"{r.table_name(where)}: unknown family {fam_name!r}; expected one of "
                                     f"{', '.join(FAMILIES)}")
