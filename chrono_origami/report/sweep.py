@@ -240,25 +240,36 @@ def _numeric(rows, column):
 def distribution_plot(rows, path, column="locked_p99_N", by="design", title=None):
     """Histograms of ``column`` over the cases that ran, one per value of ``by`` (designs: door against
     isostatic). A group whose values are all below 1e-9 of the largest (an isostatic design: nothing locked
-    in) is drawn as a bar at zero, labelled so."""
+    in) is drawn as a bar at zero, labelled so. Values spread over more than two decades get logarithmic bins
+    (a group of zeros then stands at the left edge)."""
+    import numpy as np
+
     plt = _backend()
     groups = {}
     for r in rows:
         v = r.get(column)
         if r.get("error") is None and v is not None and math.isfinite(v):
-            groups.setdefault(str(r.get(by)), []).append(float(v))
+            groups.setdefault(str(r.get(by)), []).append(abs(float(v)))
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
     top = max((max(v) for v in groups.values() if v), default=1.0) or 1.0
-    import numpy as np
-
-    bins = np.linspace(0.0, 1.05 * top, 40)
+    pos = np.array([x for v in groups.values() for x in v if x > 1e-9 * top])
+    log = pos.size > 1 and pos.max() > 100 * pos.min()
+    if log:
+        bins = np.geomspace(pos.min() / 1.1, pos.max() * 1.1, 40)
+        ax.set_xscale("log")
+    else:
+        bins = np.linspace(0.0, 1.05 * top, 40)
     colors = ("tab:red", "tab:blue", "tab:green", "tab:orange", "tab:purple", "tab:brown")
     for (name, v), color in zip(sorted(groups.items()), colors * 10):
         v = np.asarray(v)
-        if v.max() <= 1e-9 * top:
-            ax.axvline(0.0, color=color, lw=3, label=f"{name}: 0 in all {len(v)} cases (max {v.max():.1e})")
+        zero = v <= 1e-9 * top
+        if zero.all():
+            ax.axvline(bins[0], color=color, lw=3, label=f"{name}: 0 in all {len(v)} cases (max {v.max():.1e})"
+                                                         + (", drawn at the left edge" if log else ""))
         else:
-            ax.hist(v, bins=bins, color=color, alpha=0.6, label=f"{name}: {len(v)} cases, median {np.median(v):.3g}")
+            note = f", {zero.sum()} at 0" if zero.any() else ""
+            ax.hist(v[~zero] if log else v, bins=bins, color=color, alpha=0.6,
+                    label=f"{name}: {len(v)} cases, median {np.median(v):.3g}{note}")
     ax.set_xlabel(describe(column), fontsize=8)
     ax.set_ylabel("cases")
     ax.set_title(title or f"{column} over the sweep's cases, by {by}", fontsize=9)
@@ -286,7 +297,10 @@ def xy_plot(rows, x, y, path, by="design", log="", title=None):
         groups.setdefault(str(r.get(by)), []).append(r)
     for (name, rs), color in zip(sorted(groups.items()), colors * 10):
         xs = [cats.index(str(r[x])) for r in rs] if categorical else [r[x] for r in rs]
-        ax.plot(xs, [r[y] for r in rs], "o", color=color, alpha=0.7, mfc="none", label=f"{name} ({len(rs)})")
+        hidden = sum(1 for r in rs if "y" in log and not r[y] > 0) + sum(
+            1 for r in rs if "x" in log and not categorical and not r[x] > 0)
+        note = f", {hidden} at or below 0: not on a log axis" if hidden else ""
+        ax.plot(xs, [r[y] for r in rs], "o", color=color, alpha=0.7, mfc="none", label=f"{name} ({len(rs)}{note})")
     if categorical:
         ax.set_xticks(range(len(cats)))
         ax.set_xticklabels(cats, rotation=30, ha="right", fontsize=7)
