@@ -5,31 +5,42 @@ The names a user needs, from the crease pattern to the report::
     import chrono_origami as co
 
     structure = co.miura.miura_cantilever()        # a pattern builder: a Structure
-    counts = co.count(structure)                   # M, S (reference engine)
+    counts = co.count(structure)                   # M, S (Chrono where installed, else the reference engine)
     result = co.static(structure)                  # hinge actions, support reactions
     print(co.tables.format_result(result))
 
 * pattern builders (modules): ``miura``, ``yoshimura``, ``kresling``, ``simple``;
 * the structure: ``CreasePattern``, ``Structure``, ``Support``, ``Load``,
   ``DOOR``, ``SLIDING``; ``read_structure`` (FOLD or SVG) and ``write_fold``;
-* analyses: ``count``, ``static`` (``engine="reference"`` or ``"chrono"``),
-  ``fold`` with ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson
-  folding), the modules ``design`` (``design.design``: which hinges to make
-  sliding), ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
-  ``dynamics`` (``dynamics.dynamics``: time integration, either engine),
-  ``tolerances`` (locked-in forces of fabrication errors:
-  ``tolerances.locked_in_statistics``, ``tolerances.summary``,
-  ``tolerances.monte_carlo``) with ``ToleranceSpec`` and ``HingeStiffness``;
+* supports and loads: methods of ``Structure`` that return a new structure,
+  in the command line's 1-based text forms or as records:
+  ``structure.with_supports("min-z:xyz", "4:xz:p2")``,
+  ``.with_loads("max-z:0,0,-1")``, ``.with_self_weight(thickness=0.01,
+  density=1000)``, ``.select("corner(-x-y)")`` (the selector language of
+  ``chrono_origami/structure/boundary.py``); ``propose_support`` (the fewest held
+  directions that stop the rigid-body motions: ``propose_support(s).structure``);
+* analyses, each by either engine (``engine="reference"`` or ``"chrono"``;
+  None: Chrono where PyChrono imports, ``chrono_origami.engines``): ``count``,
+  ``static``, ``fold`` with ``FoldProblem`` and ``Drive``, ``fold_to_targets``
+  (to a file's target angles at a percent), the modules ``modal`` (eigen
+  solvers, ``modal.solve_modes``, and ``modal.structure_modes``), ``dynamics``
+  (``dynamics.dynamics``: time integration) and ``tolerances`` (locked-in
+  forces of fabrication errors: ``tolerances.locked_in_statistics``,
+  ``tolerances.summary``, ``tolerances.monte_carlo``) with ``ToleranceSpec``
+  and ``HingeStiffness``; ``design`` (which hinges to make sliding:
+  ``co.design(structure)`` returns a ``DesignResult``,
+  ``chrono_origami.analysis.design``);
 * many cases: ``sweep`` (a parametric sweep from a TOML spec, on Dask: one
   table row per case, written to a folder as they arrive, resumable);
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
-works without it: ``build_system`` (a structure in your own ``ChSystem``) and
-``structure_modes`` (modal analysis with Kc); without PyChrono they raise
-:class:`~chrono_origami.tools.errors.ChronoUnavailable` (an ``ImportError``). They are
-not in ``__all__``, so ``from chrono_origami import *`` works without PyChrono.
-Every other name is imported on first use too.
+works without it: ``build_system`` (a structure in your own ``ChSystem``;
+without PyChrono it raises
+:class:`~chrono_origami.tools.errors.ChronoUnavailable`, an ``ImportError``)
+and ``structure_modes`` (modal analysis with Kc, ``modal.structure_modes``).
+They are not in ``__all__``, so ``from chrono_origami import *`` works
+without PyChrono. Every other name is imported on first use too.
 """
 import importlib
 
@@ -50,9 +61,11 @@ _EXPORTS = {
     "count": ("analysis.statics", "count"),
     "static": ("analysis.statics", "static"),
     "fold": ("analysis.fold", "fold"),
+    "fold_to_targets": ("analysis.fold", "fold_to_targets"),
     "FoldProblem": ("inputs.fold", "FoldProblem"),
     "Drive": ("inputs.fold", "Drive"),
-    "design": ("analysis.design", None),
+    "design": ("analysis.design", "design"),
+    "propose_support": ("analysis.support_proposal", "propose_support"),
     "modal": ("analysis.modal", None),
     "dynamics": ("analysis.dynamics", None),
     "tables": ("report.tables", None),

@@ -1,4 +1,4 @@
-"""Dynamics in Chrono (issue 10) against closed forms, conservation laws, statics and the kinematic fold.
+"""Dynamics in Chrono against closed forms, conservation laws, statics and the kinematic fold.
 
 Needs PyChrono (marked ``chrono``; skipped with the reason when it is missing).
 Longer runs and the dt studies are in benchmarks/dynamics.py.
@@ -298,7 +298,8 @@ def test_cli_dynamics_writes_the_history(tmp_path):
     foldfile.write_fold(s, path)
     out = str(tmp_path / "out")
     p = _run(["-m", "chrono_origami", "dynamics", path, "--time", "0.2", "--dt", "1e-3", "--motor",
-              "1:-0.5*(1-cos(pi*t/0.2))", "--spring", "2-3:5,0.1", "--output-interval", "0.05", "--out", out])
+              "1:0.5*(1-cos(pi*t/0.2))", "--spring", "2-3:5,0.1", "--output-interval", "0.05", "--out", out])
+    # (--motor is FOLD-signed, valley positive: the motor's relative rotation is -0.5*(1-cos(pi*t/0.2)))
     assert p.returncode == 0, p.stderr
     assert "energy balance error" in p.stdout and "peak |MO|" in p.stdout and "hinge" in p.stdout
     assert p.stderr == ""                                        # no progress bar when stderr is not a terminal

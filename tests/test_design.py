@@ -1,4 +1,4 @@
-"""Isostatic design search (issue 6): which door hinges become sliding hinges."""
+"""Isostatic design search: which door hinges become sliding hinges."""
 import itertools
 import json
 import os
@@ -21,10 +21,10 @@ from chrono_origami.structure.foldfile import read_fold, write_fold
 from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
 from chrono_origami.engines import operator
-from chrono_origami.engines.reference import statics
 from chrono_origami.engines.reference.counting import count
 from chrono_origami.engines.reference.model import assemble
-from chrono_origami.structure.structure import DOOR, Load, Structure
+from chrono_origami.structure.structure import Load, Structure
+from chrono_origami.structure.hinges import DOOR
 
 ROOT = Path(__file__).resolve().parents[1]
 #: both engines; the Chrono one is marked ``chrono`` (skipped with the reason without PyChrono, see conftest.py)
@@ -390,8 +390,12 @@ def test_as_dict_is_one_based():
 def test_cli_design_writes_the_hinge_kinds(tmp_path, capsys):
     src, dst = tmp_path / "vertex.fold", tmp_path / "designed.fold"
     write_fold(all_door(miura.miura_single_vertex()), src)
-    assert cli.main(["design", str(src), "-o", str(dst), "--door", "4"]) == 0
-    out = capsys.readouterr().out
+    # the free vertex keeps its mechanism (M = 1): design writes the design, then exits 3 as static does (issue 18)
+    assert cli.main(["design", str(src), "-o", str(dst), "--door", "4"]) == 3
+    out, err = capsys.readouterr()
+    assert err == ("error: single-vertex Miura-ori: not isostatic after design: M = 1 mechanism remains: design keeps "
+                   "M (a sliding hinge frees a motion, never stops one) (the structure has no supports: M counts its "
+                   "internal mechanisms)\n")
     assert "before (all door hinges): M = 1, S = 3" in out
     assert "after: M = 1, S = 0 with 3 sliding hinges" in out
     assert "designs found (every minimal assignment): 1" in out
@@ -433,7 +437,7 @@ def test_gallery_writes_designs_json(tmp_path):
     assert all(1 <= h <= 35 for h in entries["Yoshimura wedge (Table 4)"]["sliding"])
 
 
-# ------------------------------------------------------------------ ranking on the sparse path (issue 9)
+# ------------------------------------------------------------------ ranking on the sparse path
 def _metrics(r):
     return [(d.sliding, d.M, d.S, d.condition, d.sigma_min, d.max_force, d.max_moment) for d in r.designs if d.verified]
 

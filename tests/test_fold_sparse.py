@@ -16,7 +16,7 @@ from chrono_origami.tools import linalg, sparseqr
 from chrono_origami.inputs.fold import Drive, FoldProblem
 from chrono_origami.tools.errors import SingularConfigurationError
 from chrono_origami.inputs import fold_examples as examples
-from chrono_origami.analysis.fold import fold
+from chrono_origami.engines.reference.folding.newton import fold
 from chrono_origami.engines.reference.folding.constraints import FoldConstraints
 from chrono_origami.tools.jacobian import Jacobian
 from chrono_origami.engines.reference.folding.lie import exp_update
@@ -236,7 +236,8 @@ def test_fold_command_takes_linalg(tmp_path, capsys):
     foldfile.write_fold(st, str(path))
     out = {}
     for m in ("dense", "sparse"):
-        assert main(["fold", str(path), "--drive", "3", "--angle-deg", "10", "--linalg", m, "--quiet",
+        # --angle-deg is FOLD-signed: hinge 3, a mountain, folds on from 40 to 50 degrees by -10 (valley positive)
+        assert main(["fold", str(path), "--drive", "3", "--angle-deg", "-10", "--linalg", m, "--quiet",
                      "--out", str(tmp_path / m)]) == 0
         out[m] = np.loadtxt(tmp_path / m / "vertices.csv", delimiter=",", skiprows=1)
     np.testing.assert_allclose(out["dense"], out["sparse"], atol=1e-12)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami.analysis import statics as analysis, design, dynamics, fold as folding, modal
+from chrono_origami.analysis import statics as analysis, design, dynamics, fold as folding, modal, support_proposal
 from chrono_origami.inputs import fold as fold_inputs
 from chrono_origami.structure import foldfile, hinges, structure
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
@@ -24,7 +24,9 @@ def test_the_public_names_are_the_package_objects():
                 "DOOR": hinges.DOOR, "SLIDING": hinges.SLIDING, "read_structure": foldfile.read_structure,
                 "write_fold": foldfile.write_fold, "count": analysis.count, "static": analysis.static,
                 "fold": folding.fold, "FoldProblem": fold_inputs.FoldProblem, "Drive": fold_inputs.Drive,
-                "design": design, "modal": modal, "dynamics": dynamics, "tables": tables}
+                "fold_to_targets": folding.fold_to_targets,
+                "design": design.design, "modal": modal, "dynamics": dynamics, "tables": tables,
+                "propose_support": support_proposal.propose_support}
     from chrono_origami.crease.pattern import CreasePattern
 
     expected["CreasePattern"] = CreasePattern
@@ -39,7 +41,7 @@ def test_the_public_names_are_the_package_objects():
     assert set(co.__all__) == set(expected)
     for name, obj in expected.items():
         assert getattr(co, name) is obj, name
-    assert callable(co.design.design) and callable(co.dynamics.dynamics) and callable(co.modal.solve_modes)
+    assert callable(co.design) and callable(co.dynamics.dynamics) and callable(co.modal.solve_modes)
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         co.no_such_name
     assert {"build_system", "structure_modes"} <= set(dir(co))

@@ -1,4 +1,4 @@
-"""Isostatic design: which door hinges to make sliding so that S = 0 with M unchanged (issue 6).
+"""Isostatic design: which door hinges to make sliding so that S = 0 with M unchanged.
 
 Conventions: hinges are 0-based here (``Design.sliding``), 1-based in
 printed text and in :meth:`DesignResult.as_dict` (like the paper). The
@@ -71,11 +71,12 @@ import scipy.sparse.linalg as spla
 from scipy.spatial import cKDTree
 
 from ..engines import operator
+from ..engines.operator import number_ranges
 from ..engines.reference.counting import count
 from ..engines.reference.model import assemble
 from ..structure.hinges import get as get_kind, hinge_geometry
-from ..structure.structure import DOOR, SLIDING
-from ..tools.errors import DesignError
+from ..structure.hinges import DOOR, SLIDING
+from ..tools.errors import DesignError, OrigamiError
 from ..tools.linalg import DENSE_LIMIT, RANK_RTOL, choose_method, min_norm_lstsq, null_space
 from ..tools.progress import Stages
 
@@ -85,6 +86,9 @@ MAX_SUBSETS = 20000
 SAMPLES = 32
 #: Largest number of designs re-counted and ranked (the others are listed, unranked, after them).
 MAX_RANKED = 100
+#: Self-stress states analysed one by one to explain what remains after design (:func:`explain`); beyond, one
+#: generic member of their span (which hinges and components, without the counts of what could remove them).
+EXPLAIN_STATES = 200
 #: Relative difference within which two condition numbers (or largest forces) tie in the ranking (:func:`_ranked`).
 TIE_RTOL = 1e-9
 
@@ -132,6 +136,8 @@ class DesignResult:
     irremovable: list = field(default_factory=list)   # per state: 0-based hinges carrying it
     reference_load: str = ""
     notes: list = field(default_factory=list)
+    reason: str = ""                                  # one line: why M > 0 or S > 0 remain (empty when isostatic)
+    advice: list = field(default_factory=list)        # lines: what carries them, what could help
 
     @property
     def best(self):
@@ -141,6 +147,11 @@ class DesignResult:
     def reachable(self):
         """True when S = 0 is reached with M unchanged."""
         return self.S_after == 0
+
+    @property
+    def isostatic(self):
+        """True when the best design has M = 0 and S = 0 (its statics is determined)."""
+        return self.best.M == 0 and self.best.S == 0
 
     def structure(self, structure, design=None):
         """``structure`` with the hinge kinds of ``design`` (default: the best)."""
@@ -152,8 +163,18 @@ class DesignResult:
                 "M_after": int(self.M_after), "S_after": int(self.S_after),
                 "sliding": [h + 1 for h in self.best.sliding], "designs_found": len(self.designs)}
 
-    def report(self, max_rows=20):
-        """Plain text: counts before and after, what cannot be removed, the ranking."""
+    def report(self, max_rows=20, max_items=None):
+        """Plain text: counts before and after, what cannot be removed, what could help, the ranking.
+
+        At most ``max_rows`` states and designs (None: all); hinge lists cut to ``max_items`` runs of numbers
+        (None: every hinge listed).
+        """
+        def _numbers(hinges):
+            if max_items is None:
+                return "[" + ", ".join(str(h + 1) for h in hinges) + "]"
+            return "[" + number_ranges([h + 1 for h in hinges], max_items).strip("[]") + "]"
+
+        rows = len(self.designs) + len(self.irremovable) if max_rows is None else max_rows
         lines = [f"{self.name}: {self.n_hinges} hinges",
                  f"before (all door hinges): M = {self.M_before}, S = {self.S_before}",
                  f"after: M = {self.M_after}, S = {self.S_after} with {len(self.best.sliding)} sliding hinges"]
@@ -165,21 +186,33 @@ class DesignResult:
         if self.S_after:
             lines.append(f"S = 0 cannot be reached without adding mechanisms: {self.S_after} self-stress "
                          f"state(s) have no axial component on any hinge that may slide")
-            for k, hs in enumerate(self.irremovable[:max_rows]):
-                lines.append(f"  irremovable state {k + 1}: hinges {_numbers(hs)}")
+            runs = []                      # states with the same hinges, listed once
+            for k, hs in enumerate(self.irremovable):
+                if runs and runs[-1][2] == hs:
+                    runs[-1][1] = k
+                else:
+                    runs.append([k, k, hs])
+            for a, b, hs in runs[:rows]:
+                label = f"state {a + 1}" if a == b else f"states {a + 1}-{b + 1}"
+                lines.append(f"  irremovable {label}: hinges {_numbers(hs)}")
+            if len(runs) > rows:
+                lines.append(f"  ... {sum(b - a + 1 for a, b, _ in runs[rows:])} more states")
             if not self.irremovable:
                 lines.append("  (their hinges are listed only for structures solved by the dense path)")
+        if self.reason:
+            lines.append(f"not isostatic after design: {self.reason}")
+            lines += self.advice
         lines += [n for n in self.notes]
         kind = "every minimal assignment" if self.exhaustive else "greedy search"
         lines.append(f"designs found ({kind}): {len(self.designs)}; reference load: {self.reference_load}")
         lines.append(f"{'rank':>4}  {'M':>3}  {'S':>3}  {'sigma_min':>10}  {'condition':>10}  {'max force':>10}  "
                      f"{'max moment':>10}  sliding hinges")
-        for i, d in enumerate(self.designs[:max_rows]):
+        for i, d in enumerate(self.designs[:rows]):
             tag = " (greedy)" if d.sliding == self.greedy.sliding else ""
             lines.append(f"{i + 1:>4}  {d.M:>3}  {d.S:>3}  {_fmt(d.sigma_min)}  {_fmt(d.condition)}  "
                          f"{_fmt(d.max_force)}  {_fmt(d.max_moment)}  {_numbers(d.sliding)}{tag}")
-        if len(self.designs) > max_rows:
-            lines.append(f"  ... {len(self.designs) - max_rows} more")
+        if len(self.designs) > rows:
+            lines.append(f"  ... {len(self.designs) - rows} more")
         return "\n".join(lines)
 
 
@@ -682,5 +715,120 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
             irremovable.append(tuple(h for h, rows in enumerate(ax.model_B.hinge_rows)
                                      if np.abs(y[rows]).max(initial=0) > 1e-6))
     best = designs[0]
-    return DesignResult(structure.name, H, ax.M_before, ax.S_before, best.M, best.S, designs, greedy, exhaustive,
-                        orb, tuple(door), tuple(sliding), irremovable, _load_label(structure), notes)
+    result = DesignResult(structure.name, H, ax.M_before, ax.S_before, best.M, best.S, designs, greedy, exhaustive,
+                          orb, tuple(door), tuple(sliding), irremovable, _load_label(structure), notes)
+    if not result.isostatic:
+        stage("what remains: the designed structure's mechanisms and self-stress states")
+        result.reason, result.advice = explain(structure, result, rtol, linalg)
+    return result
+
+
+# ------------------------------------------------------------------ what remains, and what could help
+def explain(structure, result, rtol=RANK_RTOL, linalg="auto"):
+    """(one-line reason, advice lines) for a design that leaves M > 0 or S > 0, derived from the counts.
+
+    The designed structure is re-counted (``counting.count``); its self-stress states (a basis, or one generic
+    member beyond ``operator.LIST_LIMIT`` on the sparse path) give, per hinge, the components of the hinge actions
+    they load (MT, MP, MO, N, TP, TO, paper's frame). A state with an axial component TP on a hinge could be
+    removed by letting that hinge slide; a state in the rows of a support by releasing that held direction; the
+    others load only components that no sliding hinge frees. A flat pattern, or one whose all-door counts exceed
+    the counting rules' generic values, is singular: folding it changes the counts. Mechanisms are named by the
+    panels that move most; design never changes M, supports can.
+    """
+    from .support_proposal import mechanism_lines
+
+    st = result.structure(structure)
+    reason, advice = [], []
+    try:
+        c = count(st, rtol=rtol, linalg=linalg)
+    except OrigamiError as e:
+        return (f"M = {result.best.M}, S = {result.best.S} remain after design", [f"  (not analysed further: {e})"])
+    if c.S:
+        reason.append(_explain_states(st, c, result, advice))
+    if c.M:
+        free = " (the structure has no supports: M counts its internal mechanisms)" if not st.supports else ""
+        reason.append(f"M = {c.M} mechanism{'s' if c.M != 1 else ''} remain{'s' if c.M == 1 else ''}: design "
+                      f"keeps M (a sliding hinge frees a motion, never stops one){free}")
+        advice.append(f"mechanisms of the design{free}:")
+        advice += mechanism_lines(c)
+        advice.append("  what could help: supports that hold the moving panels (--support SELECTOR:DOFS; the "
+                      "support command names what a minimal support leaves free), then design again")
+    if _flat(st.pattern):
+        reason.append("the configuration is flat (singular): fold it first")
+        advice.append(f"  the configuration is flat (every hinge axis in one plane; with all door hinges M = "
+                      f"{result.M_before}, S = {result.S_before} here): a flat configuration is singular, with more "
+                      f"mechanisms and self-stress states than a folded one; folding it (the fold command) and "
+                      f"designing the folded state could help")
+    return "; ".join(reason), advice
+
+
+def _explain_states(st, c, result, advice):
+    model = c.model
+    H = result.n_hinges
+    try:
+        whole = (c.linalg == "dense" and c.S <= EXPLAIN_STATES) or c.S <= operator.LIST_LIMIT
+        Y = c.self_stresses if whole else c.self_stress_sample()[:, None]
+    except OrigamiError:
+        Y = c.self_stress_sample()[:, None]
+    basis = Y.shape[1] == c.S
+    E = np.zeros((H, 6))              # sum over states and sides of each component squared
+    T = np.zeros((H, Y.shape[1]))     # axial component TP of each hinge in each state (first panel's side)
+    for k in range(Y.shape[1]):
+        for a in operator.multiplier_actions(st, model, Y[:, k]):
+            v = np.asarray(a.values)
+            E[a.hinge] += v * v
+            if a.panel == st.pattern.hinges[a.hinge].panels[0]:
+                T[a.hinge, k] = v[4]
+    per_hinge = np.sqrt(E.sum(axis=1))
+    scale = per_hinge.max(initial=0.0) or 1.0
+    carrying = [h for h in range(H) if per_hinge[h] > 1e-6 * scale]
+    axial = [h for h in carrying if np.sqrt(E[h, 4]) > 1e-6 * scale]
+    no_axial = [h for h in carrying if h not in axial]
+    share = E[carrying].sum(axis=0) / max(E[carrying].sum(), 1e-300)
+    names = ("MT", "MP", "MO", "N", "TP", "TO")
+    loads = ", ".join(f"{names[j]} {100 * share[j]:.0f}%" for j in np.argsort(-share) if share[j] > 0.005)
+    sups = [s for s, rows in enumerate(model.support_rows) if np.linalg.norm(Y[rows]) > 1e-6 * np.linalg.norm(Y)]
+    rows_s = [r for s in sups for r in range(model.support_rows[s].start, model.support_rows[s].stop)]
+
+    def rank(A):
+        return _rank(A, 1e-6 * max(np.abs(A).max(initial=0.0), 1e-300)) if A.size else 0
+
+    by_axial = rank(T[axial]) if basis else None
+    by_support = rank(Y[rows_s]) if basis else None
+    S = c.S
+    text = f"S = {S} remain{'s' if S == 1 else ''} after design"
+    if no_axial:
+        text += f": no axial component on hinges {_short(no_axial)} (they load {loads} there)"
+    advice.append(f"self-stress states of the design ({'a basis' if basis else 'one generic member'}): they load "
+                  f"hinges {_short(carrying)} ({loads})" + (f" and supports at vertices "
+                                                            f"{_short([st.supports[s].vertex for s in sups])}"
+                                                            if sups else ""))
+    helps = []
+    if axial:
+        req = [h for h in axial if h in result.required_door]
+        who = f"hinges {_short(axial)}" + (" (required door hinges)" if len(req) == len(axial) else "")
+        helps.append(f"{who} carry an axial force TP in them: letting them slide would remove "
+                     f"{'up to ' + str(by_axial) if basis else 'some'}")
+    if sups:
+        helps.append(f"the supports at vertices {_short([st.supports[s].vertex for s in sups])} carry them: "
+                     f"releasing held directions there would remove {'up to ' + str(by_support) if basis else 'some'}"
+                     f" (each redundant direction one state, no mechanism added)")
+    rest = S - (by_axial or 0) - (by_support or 0) if basis else None
+    if rest is None or rest > 0:
+        n = f"{rest} of them" if rest is not None else "the others"
+        helps.append(f"{n} load only components that no sliding hinge frees (a sliding hinge frees only the axial "
+                     f"force TP; these load {loads}): more sliding-capable hinges would remove them, a kind that "
+                     f"also frees a rotation about n or m (MT, MO = 0) or a transverse slide (N, TO = 0), registered "
+                     f"in chrono_origami/hinges.py")
+    advice += [f"  what could help: {h}" for h in helps]
+    return text
+
+
+def _short(hinges_or_vertices):
+    """'1-24' style 1-based list of 0-based numbers."""
+    return number_ranges([h + 1 for h in hinges_or_vertices]).strip("[]")
+
+
+def _flat(pattern):
+    n = pattern.panel_normals
+    return bool(np.all(np.linalg.norm(np.cross(n, n[0]), axis=1) < 1e-9))

@@ -13,11 +13,21 @@ pattern, with ``--frame`` (a FOLD frame index or class), ``--facets``
 ``count FILE.fold``
     numeric M and S beside the paper's counting rules (``--out DIR`` writes
     counts.json).
+``support FILE.fold``
+    the fewest supports that stop the six rigid-body motions, and what is
+    still free (see :mod:`.support`); ``--support auto`` accepts them on
+    every command that takes supports.
 ``design FILE.fold -o DESIGNED.fold``
     which door hinges to make sliding for S = 0 with M unchanged, ranked by
-    distance from singularity (see :mod:`.design`).
-``fold FILE.fold --drive ...``
-    kinematic folding (see :mod:`.fold`).
+    distance from singularity (see :mod:`.design`); exit code 3 when M > 0
+    or S > 0 remain, with the reason.
+
+``static``, ``count``, ``support``, ``design``, ``dynamics`` and the static
+scenes take supports and loads in 1-based text forms (``--support``,
+``--load``, ``--self-weight``, ...: :mod:`.inputs`).
+``fold FILE.fold [--percent P]`` or ``fold FILE.fold --drive ...``
+    kinematic folding: to the file's target angles, or by driven hinges (see :mod:`.fold`).
+
 ``dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
     time integration: energies, momenta, hinge actions and support reactions
     over time as CSV, the motion as FOLD frames (see :mod:`.dynamics`).
@@ -29,6 +39,9 @@ pattern, with ``--frame`` (a FOLD frame index or class), ``--facets``
     tolerances, one table row per case, on Dask (see :mod:`.sweep`).
 ``convert FILE.svg -o FILE.fold``
     the FOLD file of an SVG crease pattern (Origami Simulator's colours).
+``check FILE [--fix -o NEW.fold]``
+    a flat pattern's geometry: Kawasaki, Maekawa, rigid foldability, and a
+    least-squares correction (see :mod:`.check`).
 ``play FILE.fold --viz | --png-frames DIR``
     a fold history played in Chrono's Irrlicht viewer, or one PNG per frame
     (headless under xvfb-run).
@@ -60,13 +73,14 @@ Exit codes (:data:`.app.EXIT_CODES`)
 0 done; 1 bad input or a failed analysis (a malformed FOLD file, a hinge,
 vertex or panel number the structure does not have, a solver that did not
 converge); 2 bad usage (bad arguments, a missing input file, an output that
-cannot be written, an engine that is not installed); 3 ``static`` (and every
-static scene) on a structure whose statics is not determined, M > 0 or S > 0:
-the counts and self-stress states are printed and written, but no hinges.csv
-or supports.csv (``--min-norm`` prints the labelled minimum-norm answer and
-exits 0). Errors are one line on stderr, ``error: ...``, without a traceback.
+cannot be written, an engine that is not installed, a ``--support`` or
+``--load`` value the structure refuses); 3 ``static`` (and every static scene)
+on a structure whose statics is not determined, M > 0 or S > 0: the counts and
+self-stress states are printed and written, but no hinges.csv or supports.csv
+(``--min-norm`` prints and writes the labelled minimum-norm answer and exits
+0), and ``design`` when M > 0 or S > 0 remain. Errors are one line on stderr, ``error: ...``, without a traceback.
 """
-from . import static, design, fold, dynamics, convert, tolerance, sweep  # noqa: F401,I001  (registers the commands, in this order in --help)
+from . import static, support, design, fold, dynamics, convert, check, tolerance, sweep  # noqa: F401,I001  (registers the commands, in this order in --help)
 from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, main, run
 
 __all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "main", "run"]

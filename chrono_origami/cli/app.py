@@ -27,11 +27,14 @@ EXIT_CODES = {
                 "structure does not have, a solver that did not converge, a view (--viz, --screenshot) that "
                 "cannot be opened",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
-                "an engine that is not installed, loads on a structure without supports that do not balance, "
-                "a sweep spec with an unknown key or a bad value, a Dask scheduler that cannot be reached",
+                "an engine that is not installed, a --support, --load or --self-weight value the structure "
+                "refuses (a vertex not on the panel, a NaN force, an unknown selector, an empty selection), "
+                "loads on a structure without supports that do not balance, a sweep spec with an unknown key or a "
+                "bad value, a Dask scheduler that cannot be reached",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
-                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
+                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism); "
+                        "design: M > 0 or S > 0 remain after design (the design is written all the same)",
 }
 
 
@@ -64,11 +67,34 @@ def exit_code(exc):
     return None
 
 
+#: Python keyword arguments named in the library's messages -> the command line's options that do the same
+#: (:func:`message` speaks the command line's language; the Python API's messages keep the keywords)
+FLAGS = {
+    "allow_singular_start=True": "--from-singular",
+    "from_singular=True": "--from-singular",
+    "allow_indeterminate=True": "--min-norm",
+    "linalg='dense'": "--linalg dense",
+    "linalg='sparse'": "--linalg sparse",
+    "facets='facet'": "--facets facet",
+    "facets='crease'": "--facets crease",
+    "fix_geometry=True": "--fix-geometry",
+    "keep_geometry=True": "--keep-geometry",
+    "pattern_check.diagnose": "the check command (check FILE)",
+}
+
+
+def flags(text):
+    """``text`` with the Python keywords of :data:`FLAGS` replaced by the command line's options."""
+    for keyword, flag in FLAGS.items():
+        text = text.replace(keyword, flag)
+    return text
+
+
 def message(exc):
-    """One line naming what went wrong."""
+    """One line naming what went wrong, in the command line's words (:func:`flags`)."""
     if isinstance(exc, OSError) and not isinstance(exc, ChronoUnavailable):
         return f"cannot write{' ' + str(exc.filename) if exc.filename else ''}: {exc.strerror or exc}"
-    return str(exc).split("\n", 1)[0]
+    return flags(str(exc).split("\n", 1)[0])
 
 
 def run(fn, *args, **kw):

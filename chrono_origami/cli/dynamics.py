@@ -64,9 +64,10 @@ def motion(fn, out_dir=None):
         raise
 
 
-def integrate(structure, args, engine="chrono", motors=(), springs=()):
-    """The motion of ``structure`` with the :func:`run_options` in ``args``, reported and written
-    (``report.motion.finish``: summary, peaks, ``--out``, ``--png-frames``, ``--viz``); the TimeHistory."""
+def integrate(structure, args, engine=None, motors=(), springs=()):
+    """The motion of ``structure`` with the :func:`run_options` in ``args`` by ``engine`` (None: the one rule of
+    ``engines``), reported and written (``report.motion.finish``: summary, peaks, ``--out``, ``--png-frames``,
+    ``--viz``); the TimeHistory."""
     from ..analysis.dynamics import dynamics
     from ..report import motion as report
 
@@ -83,6 +84,15 @@ def scene(ap, run, argv=None):
     sys.exit(app.run(motion, lambda: run(args), args.out))
 
 
+def fold_signed(motor):
+    """A ``--motor`` as the engine takes it: the command line gives FUNC in FOLD's sign (the change of the fold
+    angle, valley positive; its rate; a torque toward the valley), the :class:`Motor` the relative rotation psi
+    of the hinge's second panel, which is minus that (``inputs.motion``)."""
+    from ..inputs import motion as dyn_inputs
+
+    return dyn_inputs.Motor(motor.hinge, motor.mode, f"-({motor.function.text})")
+
+
 def _options(description):
     from ..inputs.motion import INTEGRATORS
 
@@ -91,12 +101,13 @@ def _options(description):
                     help="engine (default: chrono where PyChrono imports, else reference)")
     ap.add_argument("--motor", action="append", default=[], metavar="H:FUNC",
                     help="hinge motor, repeatable: H:FUNC or H:MODE:FUNC, MODE angle (default, rad), speed (rad/s) "
-                         "or torque; FUNC an expression in t, e.g. 3:0.5*(1-cos(pi*t)); angles from the start, "
-                         "rotation of the hinge's second panel about its first panel's edge")
+                         "or torque; FUNC an expression in t, e.g. 3:0.5*(1-cos(pi*t)); FOLD's sign: the change of "
+                         "the fold angle from the start (valley positive), its rate, or a torque toward the valley")
     ap.add_argument("--spring", action="append", default=[], metavar="H:K,C,REST",
                     help="torsional crease spring-damper, repeatable: hinges (e.g. 1,4-6 or all), stiffness K "
                          "(moment/rad), damping C (moment s/rad, default 0), rest fold angle REST (rad, FOLD sign; "
                          "default the initial angle)")
+    inputs.add_structure_options(ap)
     return run_options(ap, integrators=sorted({n for names in INTEGRATORS.values() for n in names}))
 
 
@@ -107,9 +118,9 @@ def dynamics_command(args):
     the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
     from ..inputs import motion as dyn_inputs
 
-    structure = inputs.read_input(args)
+    structure = inputs.with_structure_options(inputs.read_input(args), args)
     H = len(structure.pattern.hinges)
-    motors = [dyn_inputs.parse_motor(m, H) for m in args.motor]
+    motors = [fold_signed(dyn_inputs.parse_motor(m, H)) for m in args.motor]
     springs = [s for text in args.spring for s in dyn_inputs.parse_spring(text, H)]
     motion(lambda: integrate(structure, args, args.engine, motors, springs), args.out)
     return app.EXIT_OK

@@ -164,15 +164,15 @@ def describe_indeterminacy(structure, counts, tol=1e-6):
         hinges = [h + 1 for h, rows in enumerate(model.hinge_rows) if np.abs(mu[rows]).max(initial=0) > tol]
         sups = [structure.supports[s].vertex + 1 for s, rows in enumerate(model.support_rows)
                 if np.abs(mu[rows]).max(initial=0) > tol]
-        line = f"  {label}: hinges {_ranges(hinges)}"
+        line = f"  {label}: hinges {number_ranges(hinges)}"
         if sups:
-            line += f", supports at vertices {_ranges(sups)}"
+            line += f", supports at vertices {number_ranges(sups)}"
         return line
 
     def motion_line(d, label):
         moving = np.linalg.norm(d.reshape(-1, 6), axis=1)
         panels = [int(p) + 1 for p in np.nonzero(moving > tol * max(moving.max(), 1e-300))[0]]
-        return f"  {label}: panels {_ranges(panels)}"
+        return f"  {label}: panels {number_ranges(panels)}"
 
     if counts.S <= LIST_LIMIT:
         for k in range(counts.S):
@@ -187,7 +187,7 @@ def describe_indeterminacy(structure, counts, tol=1e-6):
     return "\n".join(lines)
 
 
-def _ranges(numbers, max_items=12):
+def number_ranges(numbers, max_items=12):
     """[1, 2, 3, 7] -> '1-3, 7 (4 in all)' for long lists, cut after ``max_items`` runs; the plain list when short."""
     if len(numbers) <= max_items:
         return str(numbers)

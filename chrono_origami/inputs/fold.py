@@ -33,7 +33,7 @@ import numpy as np
 
 from ..crease.pattern import CreasePattern
 from ..structure.structure import Structure
-from ..tools.errors import OrigamiError, StructureError
+from ..tools.errors import OrigamiError, StructureError, positive
 
 AXES = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
 
@@ -151,8 +151,7 @@ class FoldProblem:
         self.paths = tuple(self.paths)
         if not self.drives:
             raise StructureError("a fold needs at least one driven hinge")
-        if not (np.isfinite(self.duration) and self.duration > 0):
-            raise StructureError(f"the fold duration must be a positive number of seconds, got {self.duration!r}")
+        positive("the fold duration", self.duration, StructureError, "seconds")
         seen = set()
         for d in self.drives:
             if not isinstance(d, Drive):
@@ -204,7 +203,7 @@ def hinge_angle(pattern, vertices, h):
     For a fold from a flat start this is the driven relative rotation; t is
     the hinge axis as run by the first panel.
     """
-    from ..tools.geometry import newell_normal
+    from ..tools.geometry import newell_normal, rotation_angle
 
     X = np.asarray(vertices, float)
     hinge = pattern.hinges[h]
@@ -216,7 +215,7 @@ def hinge_angle(pattern, vertices, h):
     n2 = newell_normal(X[list(pattern.panels[q])])
     n1 /= np.linalg.norm(n1)
     n2 /= np.linalg.norm(n2)
-    return float(np.arctan2(np.cross(n1, n2) @ t, n1 @ n2))
+    return float(rotation_angle(t, n1, n2))
 
 
 def parse_hinges(text, n_hinges):
@@ -268,6 +267,15 @@ def assignment_from_fold(pattern, edges_assignment):
     return out
 
 
+def file_assignment(structure):
+    """{hinge: sign} (:func:`assignment_from_fold`) of the M/V assignment of the file ``structure`` was read
+    from; {} when it has none."""
+    letters = (structure.notes or {}).get("fold", {}).get("edges_assignment")
+    if not letters or len(letters) != len(structure.pattern.edges):
+        return {}
+    return assignment_from_fold(structure.pattern, letters)
+
+
 def assignment_from_vertices(pattern, vertices, tol=1e-9):
     """{hinge: sign of its driven-angle convention} read from a folded configuration (e.g. a closed form)."""
     out = {}
@@ -276,3 +284,83 @@ def assignment_from_vertices(pattern, vertices, tol=1e-9):
         if abs(a) > tol:
             out[h] = 1 if a > 0 else -1
     return out
+
+
+# ------------------------------------------------------------------ target fold angles
+def file_targets(structure):
+    """{hinge (0-based): target fold angle (rad, FOLD sign)} from the file the structure was read from.
+
+    Every "M" and "V" crease with a target angle (FOLD ``edges_foldAngle``, or the SVG opacity x 180 deg,
+    mountain negative), "M"/"V" of a file without the key at all at -180/+180 deg (Origami Simulator's full
+    fold), "F" creases (flat creases, hinges when ``facets="crease"``) at 0; "U" creases and creases whose
+    angle is null (Origami Simulator's undriven edges) have no target and fold freely.
+
+    Reads ``structure.notes["fold"]`` (``edges_assignment``, ``edges_foldAngle``
+    per structure edge); {} when the structure has neither.
+    """
+    notes = (structure.notes or {}).get("fold", {})
+    assign = notes.get("edges_assignment")
+    angles = notes.get("edges_foldAngle")
+    pat = structure.pattern
+    out = {}
+    if assign is None and angles is None:
+        return out
+    hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
+    for k, e in enumerate(pat.edges):
+        h = hinge_of.get(e)
+        if h is None:
+            continue
+        a = assign[k] if assign is not None else None
+        x = angles[k] if angles is not None else None
+        if a in ("M", "V"):
+            if angles is None:
+                out[h] = np.pi if a == "V" else -np.pi
+            elif x is not None:
+                out[h] = np.radians(x)
+        elif a == "F":
+            out[h] = 0.0
+        elif a is None and x is not None and x != 0:
+            out[h] = np.radians(x)
+    return out
+
+
+def check_percent(percent):
+    """``percent`` as a float in [0, 100], or a one-line :class:`StructureError` naming it."""
+    try:
+        p = float(percent)
+    except (TypeError, ValueError):
+        raise StructureError(f"the fold percent must be a number from 0 to 100, got {percent!r}") from None
+    if not (np.isfinite(p) and 0.0 <= p <= 100.0):
+        raise StructureError(f"the fold percent must be from 0 to 100, got {percent!r}")
+    return p
+
+
+def target_problem(structure, targets, percent=100.0, paths=(), duration=1.0):
+    """(problem, start fold angles): a :class:`FoldProblem` whose drives reach p % of ``targets`` at ``duration``.
+
+    ``targets``: {hinge: fold angle (rad, FOLD sign)}. Crease h aims at p/100 x its target along
+    rho(s) = rho0 + s (p/100 target - rho0), s = t / duration, from the start's fold angles rho0; its drive
+    is the change in the drive convention, minus the change of the fold angle (:class:`Drive`).
+    """
+    from ..structure.foldfile import fold_angles
+
+    p = check_percent(percent) / 100.0
+    pat = structure.pattern
+    H = len(pat.hinges)
+    if not targets:
+        raise StructureError(f"{structure.name}: no target fold angles (FOLD edges_assignment M/V with "
+                             "edges_foldAngle, or an SVG's mountain and valley lines)")
+    start = np.zeros(H)
+    by_edge = dict(zip(pat.edges, np.radians(fold_angles(pat))))
+    for h in pat.hinges:
+        start[h.index] = by_edge[tuple(sorted(h.vertices))]
+    drives = []
+    for h, x in sorted(targets.items()):
+        if not (isinstance(h, (int, np.integer)) and 0 <= h < H):
+            raise StructureError(f"target angle for hinge {h + 1 if isinstance(h, (int, np.integer)) else h}, "
+                                 f"which does not exist (hinges 1..{H})")
+        if not (np.isfinite(x) and abs(x) <= np.pi + 1e-12):
+            raise StructureError(f"hinge {h + 1}: the target fold angle must be a number of degrees in "
+                                 f"[-180, 180], got {np.degrees(x) if np.isfinite(x) else x}")
+        drives.append(Drive(int(h), angle=-(p * x - start[h])))
+    return FoldProblem(structure, drives, paths, duration), start

@@ -8,7 +8,12 @@ each held global direction), the loads (orange arrows ending at the vertex,
 the largest one :data:`ARROW_FRACTION` of half the structure's size long), a
 Z-up camera looking from the direction of the matplotlib figure (elevation
 25 deg, azimuth -60 deg) at a distance where everything fits in :data:`FILL`
-of the frame, and a title with a legend (:func:`hinge_legend`).
+of the frame, and a title with a legend (:func:`hinge_legend`). With a hinge
+colouring (``coloring``: :mod:`chrono_origami.report.hinge_colors`, the map
+and scale of ``static --figure``) every hinge glyph takes its colour, a colour
+bar is drawn over the frame at the right edge (:func:`bar_box`: the map's end
+at the top, its start at the bottom), and the title names the largest value
+and its hinge.
 
 Why ``WriteImageToFile`` gave a black PNG under Xvfb
 -----------------------------------------------------
@@ -56,6 +61,7 @@ import numpy as np
 import pychrono as chrono
 
 from ..engines.chrono import links as lk, system as chsys
+from .styles import chrono_glyph, style
 from ..structure import hinges
 from ..tools.errors import ViewerError
 
@@ -83,6 +89,8 @@ FOV = np.radians(40.0)
 #: length of the largest load arrow, as a fraction of half the structure's bounding-box diagonal
 ARROW_FRACTION = 0.35
 WINDOW_SIZE = (1024, 768)
+#: the colour bar of a hinge colouring: width, distance from the window's right and bottom edges, top (pixels)
+BAR_WIDTH, BAR_MARGIN, BAR_TOP = 18, 24, 110
 #: fraction of the half-width and half-height of the frame that the structure may fill
 FILL = (0.85, 0.75)
 #: (azimuth, elevation in degrees, grey level) of the lights, and the ambient grey level
@@ -233,15 +241,16 @@ def is_blank(image):
     return bool(np.all(px == px[0]))
 
 
-def hinge_legend(structure):
-    """"1 door hinge (blue), 15 sliding hinges (red)": the count and colour of each kind present."""
-    return ", ".join(f"{n} {k.name} hinge{'s' if n != 1 else ''} ({k.style.color_name})"
+def hinge_legend(structure, colored=False):
+    """"1 door hinge (blue), 15 sliding hinges (red)": the count and colour of each kind present (``colored``: the
+    hinges are coloured by a force, so their glyph names the kind: "1 door hinge (barrel)")."""
+    return ", ".join(f"{n} {k.name} hinge{'s' if n != 1 else ''} ({style(k).glyph if colored else style(k).color_name})"
                      for k, n in hinges.census(structure.hinge_kinds))
 
 
-def _title(structure, max_load):
+def _title(structure, max_load, colored=False):
     pat = structure.pattern
-    line = (f"{structure.name}: {pat.n_panels} panels, {hinge_legend(structure)}, "
+    line = (f"{structure.name}: {pat.n_panels} panels, {hinge_legend(structure, colored)}, "
             f"{len(structure.supports)} supports (green), {len(structure.loads)} loads (orange")
     line += f", largest {max_load:.4g})" if structure.loads else ")"
     if structure.gravity is not None:
@@ -306,6 +315,13 @@ def frame_camera(points, size=WINDOW_SIZE):
     return target, target + d * max(need, 0.5 * span)
 
 
+def bar_box(size=WINDOW_SIZE):
+    """(left, top, right, bottom) pixels of the colour bar of a hinge colouring in a ``size`` (w, h) frame (the
+    map's end at the top, its start at the bottom)."""
+    w, h = size
+    return (w - BAR_WIDTH - BAR_MARGIN, BAR_TOP, w - BAR_MARGIN, h - BAR_MARGIN - 20)
+
+
 def project(points, eye, size=WINDOW_SIZE):
     """Pixel (column, row) of global ``points`` seen from ``eye`` (Irrlicht's right-handed perspective)."""
     w, h = size
@@ -329,7 +345,7 @@ class StructureView:
     """
 
     def __init__(self, structure, built=None, size=WINDOW_SIZE, title=None, data_path=None, logo=True,
-                 skybox=False, configurations=()):
+                 skybox=False, configurations=(), coloring=None):
         self.vis = None
         if chronoirr is None:
             raise ViewerError(f"this PyChrono has no Irrlicht module ({_IRRLICHT_ERROR}); --viz and --screenshot need it")
@@ -351,7 +367,11 @@ class StructureView:
                 print(f"notice: Chrono data folder {self.data_path!r} lacks "
                       + ", ".join(f"{f} ({what})" for f, what in missing) + "; drawing without them",
                       file=sys.stderr)
-        self.built = built if built is not None else chsys.build_system(structure, visual=True)
+        self.built = built if built is not None else chsys.build_system(structure, visual=True,
+                                                                          hinge_glyph=chrono_glyph)
+        self.coloring = coloring
+        if coloring is not None:
+            self._color_hinges(coloring)
         self._add_glyphs()
         self.max_load = max((float(np.linalg.norm(ld.force)) for ld in structure.loads), default=0.0)
         pts = [view_points(structure)] + [view_points(structure.with_pattern(structure.pattern.with_vertices(X)))
@@ -394,12 +414,48 @@ class StructureView:
                 vis.AddSkyBox()
             self._add_camera_and_lights()
             x0 = 145 if (self.data_path and logo) else 10
-            vis.GetGUIEnvironment().addStaticText(title or _title(structure, self.max_load),
-                                                  chronoirr.recti(x0, 10, w - 10, 60), False, True, None, -1, False)
+            text = title or _title(structure, self.max_load, coloring is not None)
+            if coloring is not None:
+                text += "; " + coloring.caption()
+            vis.GetGUIEnvironment().addStaticText(text, chronoirr.recti(x0, 10, w - 10, 60), False, True, None, -1,
+                                                  False)
+            if coloring is not None:
+                self._add_bar_labels()
             self._gl = _libgl() if self.driver_name.startswith("OpenGL") else None
         except BaseException:
             self.close()
             raise
+
+    def _color_hinges(self, coloring):
+        """Every hinge glyph in its colour of ``coloring`` (:mod:`chrono_origami.report.hinge_colors`)."""
+        shapes = self.built.hinge_shapes
+        if len(shapes) != len(coloring.values):
+            raise ViewerError(f"the hinge colouring has {len(coloring.values)} values, the view {len(shapes)} hinges")
+        for h, rgb in enumerate(coloring.colors()):
+            for shape in shapes[h]:
+                shape.SetColor(_color(rgb))
+
+    def _add_bar_labels(self):
+        left, top, right, bottom = bar_box(self.window_size)
+        c = self.coloring
+        gui = self.vis.GetGUIEnvironment()
+        for y, value in ((top - 18, c.vmax), (bottom + 4, c.vmin)):
+            gui.addStaticText(f"{value:.3g}", chronoirr.recti(left - 60, y, right + 4, y + 16), False, False, None, -1,
+                              False)
+        gui.addStaticText(c.component, chronoirr.recti(left - 4, top - 36, right + 30, top - 20), False, False, None,
+                          -1, False)
+
+    def _draw_bar(self):
+        """The colour bar of the hinge colouring, drawn in 2-D over the rendered scene (every frame)."""
+        from .hinge_colors import colormap
+
+        left, top, right, bottom = bar_box(self.window_size)
+        cmap = colormap(self.coloring.cmap)
+        driver = self.vis.GetVideoDriver()
+        n = max(bottom - top, 1)
+        for k in range(0, n, 2):
+            r, g, b = (int(round(255 * x)) for x in cmap(1.0 - k / (n - 1))[:3])
+            driver.draw2DRectangle(chronoirr.SColor(255, r, g, b), chronoirr.recti(left, top + k, right, top + k + 2))
 
     def _add_glyphs(self):
         """Load arrows (cylinder + cone) and a bar per held direction of each support, on the ground body."""
@@ -452,6 +508,8 @@ class StructureView:
             return None
         vis.BeginScene()
         vis.Render()
+        if self.coloring is not None:
+            self._draw_bar()
         image = self._read_back_buffer() if (grab and self._gl is not None) else None
         vis.EndScene()
         self.frames += 1
@@ -538,21 +596,25 @@ class StructureView:
             del vis
 
 
-def screenshot(structure, path, size=WINDOW_SIZE, data_path=None, built=None):
+def screenshot(structure, path, size=WINDOW_SIZE, data_path=None, built=None, coloring=None):
     """Write one frame of ``structure``'s view to the PNG ``path``; returns the image array."""
-    with StructureView(structure, built=built, size=size, data_path=data_path) as view:
+    with StructureView(structure, built=built, size=size, data_path=data_path, coloring=coloring) as view:
         return view.write_image(path)
 
 
-def show(structure, screenshot=None, interactive=False, size=WINDOW_SIZE, data_path=None, max_frames=None):
+def show(structure, screenshot=None, interactive=False, size=WINDOW_SIZE, data_path=None, max_frames=None,
+         coloring=None):
     """``--screenshot FILE.png`` and/or ``--viz`` of a scene or of ``python -m chrono_origami static``.
+
+    ``coloring``: a :class:`~chrono_origami.report.hinge_colors.HingeColoring`: the hinges in its colours (the
+    figure's map and scale), a colour bar at the right edge and the largest value in the title.
 
     A view that cannot be opened or rendered raises :class:`~chrono_origami.tools.errors.ViewerError`
     (the command line prints it as one line, exit code 1: ``cli.app.exit_code``).
     """
     if screenshot:
         _check_png_path(screenshot)
-    with StructureView(structure, size=size, data_path=data_path) as view:
+    with StructureView(structure, size=size, data_path=data_path, coloring=coloring) as view:
         if screenshot:
             view.write_image(screenshot)
             print(f"screenshot written to {screenshot}")

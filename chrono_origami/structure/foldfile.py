@@ -68,9 +68,11 @@ Supports and loads come back ordered by vertex.
 
 Frames
 ------
-Frame 0 is the top level; ``file_frames[i]`` is frame i + 1; a frame may be
-chosen by a class of its ``frame_classes`` too ("creasePattern",
-"foldedForm": the first frame that has it). A frame with
+Frame 0 is the top level; ``file_frames[i]`` is frame i + 1; -1 (or
+"last") is the last frame, -2 the one before; a frame may be chosen by a
+class of its ``frame_classes`` too: "foldedForm" is the last frame that has
+it (the final state of a fold history), any other class ("creasePattern")
+the first. A frame with
 ``"frame_inherit": true`` takes every key it does not set from its
 ``frame_parent`` (a frame ID, required then), recursively; without it the
 frame stands alone. :func:`write_fold` writes a history as frames that set
@@ -89,8 +91,10 @@ import numpy as np
 from ..crease import faces as facelib
 from ..crease.pattern import CreasePattern
 from ..tools.errors import FoldFileError, PatternError, StructureError
+from ..tools.geometry import rotation_angle
 from . import hinges
-from .structure import DOOR, Load, Structure, Support
+from .hinges import DOOR
+from .structure import Load, Structure, Support
 
 SPEC = 1.2
 #: Fold angles (degrees) at most this large are written as flat hinges ("U").
@@ -120,8 +124,9 @@ def read_structure(source, frame=0, facets=None, merge_tol=None):
     """Structure of a FOLD file (.fold, JSON) or an SVG crease pattern (.svg), a path or a FOLD dict.
 
     The one entry point of the commands. ``frame``: a frame index (0: the top
-    level) or a frame class such as "creasePattern" or "foldedForm" (the
-    first frame that has it). ``facets``: what "F" edges are, "crease" (the
+    level; negative from the end, -1 the last), "last", or a frame class:
+    "foldedForm" is the last frame that has it (the final state of a fold
+    history), any other class (e.g. "creasePattern") the first. ``facets``: what "F" edges are, "crease" (the
     FOLD spec: a flat crease, a hinge; the default for FOLD files) or "facet"
     (Origami Simulator: a line inside a rigid face; the default for SVG files,
     whose yellow lines are facets). ``merge_tol``: SVG only, see
@@ -130,16 +135,45 @@ def read_structure(source, frame=0, facets=None, merge_tol=None):
     if not isinstance(source, dict) and os.fspath(source).lower().endswith(".svg"):
         from ..crease.svg import read_svg
 
-        if not (frame == 0 or frame == "creasePattern"):
+        if not (frame in (0, -1, "last", "creasePattern")):
             raise FoldFileError(f"{os.fspath(source)}: an SVG crease pattern has one frame (0, "
-                                f"\"creasePattern\"), not {frame!r}")
+                                f"\"creasePattern\"), not {frame!r} (-1 and \"last\" name it too)")
         facets = "facet" if facets is None else facets
         data = read_svg(source, merge_tol=merge_tol, facets=facets)
         return _Reader(data, 0, os.fspath(source), "crease").structure()
     if merge_tol is not None:
         raise FoldFileError(f"{os.fspath(source) if not isinstance(source, dict) else 'FOLD data'}: merge_tol is "
                             f"for SVG crease patterns; a FOLD file gives its topology by index")
-    return read_fold(source, frame, "crease" if facets is None else facets)
+    note = None
+    if facets is None:
+        data, src = _load(source)
+        facets = "crease"
+        if written_by_origami_simulator(data) and "F" in _all_letters(data):
+            facets = "facet"
+            note = (f"{src} was written by Origami Simulator (file_creator): its \"F\" lines are read as facet "
+                    f"lines inside rigid faces (facets='facet'; facets='crease' reads them as flat creases)")
+        source = data if isinstance(source, dict) else source
+    st = read_fold(source, frame, facets)
+    if note:
+        st.notes["fold"]["facets_note"] = note
+    return st
+
+
+def written_by_origami_simulator(data):
+    """Whether a FOLD dictionary's ``file_creator`` names Origami Simulator."""
+    creator = data.get("file_creator")
+    return isinstance(creator, str) and "origami simulator" in creator.lower().replace("origamisimulator",
+                                                                                        "origami simulator")
+
+
+def _all_letters(data):
+    """Every edges_assignment letter of the file's frames (top level and file_frames)."""
+    out = set()
+    for d in [data] + [f for f in data.get("file_frames", []) if isinstance(f, dict)]:
+        a = d.get("edges_assignment")
+        if isinstance(a, list):
+            out.update(x for x in a if isinstance(x, str))
+    return out
 
 
 def read_fold(source, frame=0, facets="crease"):
@@ -192,14 +226,19 @@ def _file_frames(data, src):
 
 
 def _frame_index(data, frame, src):
-    """Frame index of ``frame``: an index, or the first frame whose frame_classes holds the class ``frame``."""
+    """Frame index of ``frame``: an index (negative from the end, -1 the last), "last", or a frame class:
+    "foldedForm" the last frame that has it (the final state of a history), any other class the first."""
     n = len(_file_frames(data, src))
     if _is_int(frame):
+        if -(n + 1) <= frame < 0:
+            return n + 1 + frame
         return frame
     if not isinstance(frame, str):
-        raise FoldFileError(f"{src}: frame must be a frame index (0 is the top level) or a frame class such as "
-                            f"\"foldedForm\", got {_show(frame)}")
-    seen = []
+        raise FoldFileError(f"{src}: frame must be a frame index (0 is the top level, -1 the last), \"last\" or a "
+                            f"frame class such as \"foldedForm\", got {_show(frame)}")
+    if frame == "last":
+        return n
+    seen, found = [], []
     for k in range(n + 1):
         keys, origin = _resolve_frame(data, k, src)
         classes = keys.get("frame_classes", [])
@@ -207,10 +246,52 @@ def _frame_index(data, frame, src):
             where = origin.get("frame_classes", "")
             raise FoldFileError(f"{src}: {where}frame_classes must be a list of strings, got {_show(classes)}")
         if frame in classes:
-            return k
+            found.append(k)
         seen.append(f"{k}: {classes}")
+    if found:
+        return found[-1] if frame == "foldedForm" else found[0]
     raise FoldFileError(f"{src}: no frame has the class {frame!r} in frame_classes (frames "
                         f"{_show('; '.join(seen), 120)[1:-1]})")
+
+
+def frame_index(source, frame):
+    """The frame number (0 the top level) that ``frame`` (an index, "last" or a class) names in a FOLD file."""
+    data, src = _load(source)
+    return _frame_index(data, frame, src)
+
+
+def frame_count(source):
+    """Number of frames of a FOLD file (1 + len(file_frames)); 1 for an SVG crease pattern."""
+    if not isinstance(source, dict) and os.fspath(source).lower().endswith(".svg"):
+        return 1
+    data, src = _load(source)
+    return 1 + len(_file_frames(data, src))
+
+
+def describe_frames(source):
+    """The frames of a FOLD file in one line: runs of frames with the same classes, with their titles' ends,
+    e.g. ``0 (creasePattern), 1-20 (foldedForm; t = 0.05 s ... t = 1 s)``."""
+    data, src = _load(source)
+    n = len(_file_frames(data, src))
+    rows = []
+    for k in range(n + 1):
+        keys, _ = _resolve_frame(data, k, src)
+        classes = keys.get("frame_classes", [])
+        title = keys.get("frame_title") if k else None
+        rows.append((k, ", ".join(c for c in classes if isinstance(c, str)) if isinstance(classes, list) else "",
+                     title if isinstance(title, str) else None))
+    runs = []
+    for k, cls, title in rows:
+        if runs and runs[-1][2] == cls:
+            runs[-1][1], runs[-1][4] = k, title
+        else:
+            runs.append([k, k, cls, title, title])
+    out = []
+    for a, b, cls, t0, t1 in runs:
+        span = f"{a}" if a == b else f"{a}-{b}"
+        titles = "" if not t0 else f"; {t0}" if a == b or t0 == t1 else f"; {t0} ... {t1}"
+        out.append(f"{span} ({cls or 'no class'}{titles})")
+    return ", ".join(out)
 
 
 def _resolve_frame(data, k, src):
@@ -276,8 +357,11 @@ class _Reader:
         path = () if index is None else index if isinstance(index, tuple) else (index,)
         return s + "".join(f"[{i}]" if isinstance(i, (int, np.integer)) else f".{i}" for i in path)
 
-    def fail(self, key, index, message):
-        raise FoldFileError(f"{self.src}: {self.name(key, index)} {message}")
+    def fail(self, key, index, message, numbered=False):
+        """Raise the one-line error ``key[index] message``, with the 1-based numbers unless ``numbered`` (the message
+        gives them already)."""
+        raise FoldFileError(f"{self.src}: {self.name(key, index)} {message}"
+                            f"{'' if numbered else one_based(key, index)}")
 
     def list_of(self, key, n=None, what="entries", required=False):
         if key not in self.keys:
@@ -643,7 +727,8 @@ class _Reader:
         if v not in faces[p]:
             at = [f for f, loop in enumerate(faces) if v in loop]
             self.fail(key, idx + ("panel",), f"= {p}: face {p} does not contain vertex {v} (faces at vertex {v}: "
-                                             f"{at})")
+                                             f"{at}); counted from 1: face {p + 1} does not contain vertex {v + 1} "
+                                             f"(its faces: {', '.join(str(f + 1) for f in at)})", numbered=True)
         return p
 
     def _corner(self, key, idx, v, f, vmap):
@@ -714,11 +799,12 @@ class _Reader:
         notes.update(source=self.src, frame=self.frame)
         nv = len(self.keys["vertices_coords"])
         faces = self.file_faces
+        supports, loads = self.supports(nv, faces, face_map, vmap), self.loads(nv, faces, face_map, vmap, pat)
         try:
             return Structure(pat, kinds, self.thickness(len(face_map), face_map, pat.n_panels),
-                             self.scalar(DENSITY, 1.0), self.supports(nv, faces, face_map, vmap),
-                             self.loads(nv, faces, face_map, vmap, pat), self.gravity(), self.title(),
-                             {"fold": notes})
+                             self.scalar(DENSITY, 1.0), supports, loads, self.gravity(), self.title(),
+                             {"fold": notes, "origins": {"supports": ("file",) * len(supports),
+                                                         "loads": ("file",) * len(loads)}})
         except StructureError as e:
             raise FoldFileError(f"{self.src}: {e}") from None
 
@@ -742,7 +828,7 @@ def fold_angles(pattern, vertices=None):
         p, q = h.panels
         t = (X[b] - X[a]) / np.linalg.norm(X[b] - X[a])   # as run by face p
         mp, mq = pat.panel_normal(p), pat.panel_normal(q)
-        out.append(math.degrees(math.atan2(-t @ np.cross(mp, mq), mp @ mq)))
+        out.append(math.degrees(-rotation_angle(t, mp, mq)))
     return out
 
 
@@ -757,26 +843,62 @@ def assignments(pattern, angles):
     return out
 
 
+def kept_assignment(geometric, file_letters):
+    """Edge letters of a written frame: the file's M/V where the frame's crease is flat or folds that way, its
+    F where the crease is flat, its B, C, J; elsewhere (and for U) the letter of the geometry (``assignments``)."""
+    if file_letters is None:
+        return list(geometric)
+    out = []
+    for g, f in zip(geometric, file_letters):
+        if f in ("M", "V"):
+            out.append(f if g in ("U", f) else g)
+        elif f == "F":
+            out.append("F" if g == "U" else g)
+        elif f in ("B", "C", "J"):
+            out.append(f if g in ("B", "U") or f == "J" else g)
+        else:
+            out.append(g)
+    return out
+
+
+def _file_notes(structure):
+    notes = (structure.notes or {}).get("fold", {})
+    n = len(structure.pattern.edges)
+    letters = notes.get("edges_assignment")
+    targets = notes.get("edges_foldAngle")
+    return (letters if letters is not None and len(letters) == n else None,
+            targets if targets is not None and len(targets) == n else None)
+
+
 def fold_dict(structure, frames=None, times=None):
     """The FOLD 1.2 dictionary of ``structure``; ``frames``: vertex arrays (V x 3) or structures of a history.
 
     ``times``: one time (s) per frame of ``frames``; each frame then gets ``frame_title`` "t = ... s" and the
     custom key ``origami:time`` (read back by the viewer's playback).
+
+    A structure read from a file keeps that file's assignment (:func:`kept_assignment`, in every frame) and,
+    on the creases that are flat in frame 0, the file's target fold angles (so the written crease pattern
+    folds to the same targets).
     """
     pat = structure.pattern
     hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
-    angles = fold_angles(pat)
+    geometric = fold_angles(pat)
+    angles = geometric
+    file_letters, file_targets = _file_notes(structure)
+    if file_targets is not None:
+        angles = [float(t) if abs(a) <= FLAT_DEG and t is not None and (letter is None or letter != "U")
+                  else a for a, t, letter in zip(angles, file_targets, file_letters or [None] * len(angles))]
     d = {
         "file_spec": SPEC,
         "file_creator": "chrono-origami",
         "file_title": structure.name,
         "file_classes": ["singleModel"] + (["animation"] if frames else []),
-        "frame_classes": ["foldedForm" if any(abs(x) > FLAT_DEG for x in angles) else "creasePattern"],
+        "frame_classes": ["foldedForm" if any(abs(x) > FLAT_DEG for x in geometric) else "creasePattern"],
         "frame_attributes": ["2D" if not pat.vertices[:, 2].any() else "3D", "manifold", "orientable"],
         "vertices_coords": pat.vertices.tolist(),
         "faces_vertices": [list(loop) for loop in pat.panels],
         "edges_vertices": [list(e) for e in pat.edges],
-        "edges_assignment": assignments(pat, angles),
+        "edges_assignment": kept_assignment(assignments(pat, geometric), file_letters),
         "edges_foldAngle": angles,
         HINGE: [structure.hinge_kinds[hinge_of[e]] if e in hinge_of else None for e in pat.edges],
         THICKNESS: list(structure.thickness),
@@ -789,7 +911,7 @@ def fold_dict(structure, frames=None, times=None):
     if structure.gravity is not None:
         d[GRAVITY] = [float(x) for x in structure.gravity]
     if frames:
-        d["file_frames"] = [_history_frame(pat, fr, i) for i, fr in enumerate(frames)]
+        d["file_frames"] = [_history_frame(pat, fr, i, file_letters) for i, fr in enumerate(frames)]
         if times is not None:
             if len(times) != len(frames):
                 raise FoldFileError(f"{len(times)} frame times for {len(frames)} frames")
@@ -847,7 +969,7 @@ def _per_vertex(nv, items):
     return out
 
 
-def _history_frame(pat, fr, i):
+def _history_frame(pat, fr, i, file_letters=None):
     X = getattr(getattr(fr, "pattern", fr), "vertices", fr)
     X = np.asarray(X, float)
     if X.shape != pat.vertices.shape:
@@ -855,10 +977,24 @@ def _history_frame(pat, fr, i):
     angles = fold_angles(pat, X)
     return {"frame_classes": ["foldedForm"], "frame_parent": 0, "frame_inherit": True,
             "vertices_coords": X.tolist(), "edges_foldAngle": angles,
-            "edges_assignment": assignments(pat, angles)}
+            "edges_assignment": kept_assignment(assignments(pat, angles), file_letters)}
 
 
 # ======================================================================= helpers
+#: the 1-based name of the first index of a per-vertex, per-face or per-edge key
+_ONE_BASED = {"vertices": "vertex", "faces": "face", "edges": "edge"}
+
+
+def one_based(key, index):
+    """" (1-based: vertex 5)" for ``key[index]`` of a per-vertex (face, edge) key, "" otherwise: file indices are
+    0-based like Python's, the tables' numbers 1-based, and every message about a file index gives both."""
+    first = index[0] if isinstance(index, tuple) and index else index
+    what = _ONE_BASED.get(key.split(":")[0].split("_")[0])
+    if what is None or not isinstance(first, (int, np.integer)) or isinstance(first, bool):
+        return ""
+    return f" (1-based: {what} {first + 1})"
+
+
 def _is_int(x):
     return isinstance(x, int) and not isinstance(x, bool)
 

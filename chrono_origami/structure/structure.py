@@ -25,10 +25,6 @@ from ..tools.errors import StructureError
 from . import hinges
 from .hinges import DOOR, SLIDING
 
-#: the built-in kinds (``hinges.names()`` lists every registered kind)
-HINGE_KINDS = (DOOR, SLIDING)
-
-
 @dataclass(frozen=True)
 class Support:
     """Vertex ``vertex`` of panel ``panel`` held in the global directions ``dofs`` (subset of "xyz")."""
@@ -145,6 +141,70 @@ class Structure:
 
     def with_pattern(self, pattern):
         return replace(self, pattern=pattern)
+
+    # ------------------------------------------------------- supports and loads (1-based text forms)
+    def select(self, selector):
+        """0-based indices (sorted array) of the vertices a selector names, e.g. ``"min-z"`` or ``"1,4,7-9"``
+        (the selector language of :mod:`chrono_origami.boundary`)."""
+        from .boundary import select
+
+        return select(self.pattern, selector)
+
+    def origins(self, what):
+        """Where each support (``what="supports"``) or load (``"loads"``) came from: "file", "--support",
+        "proposed", ... ("given" when not recorded)."""
+        items = getattr(self, what)
+        known = list(self.notes.get("origins", {}).get(what, ()))
+        return tuple(known[:len(items)] + ["given"] * (len(items) - len(known)))
+
+    def with_supports(self, *supports, replace=False, origin="added"):
+        """A new structure with more supports (``replace=True``: these instead of the present ones).
+
+        Each item is a :class:`Support` (0-based) or a text form ``"SELECTOR:DOFS[:pP]"`` (1-based, as on the
+        command line; :mod:`chrono_origami.boundary`), e.g. ``"min-z:xyz"``, ``"4:xz:p2"``. ``origin`` labels
+        them in printed lists. A vertex held twice in one direction is an error.
+        """
+        from .boundary import supports_from_text
+
+        return self._added("supports", Support, supports_from_text, supports, replace, origin)
+
+    def with_loads(self, *loads, replace=False, origin="added"):
+        """A new structure with more point loads (``replace=True``: these instead of the present ones).
+
+        Each item is a :class:`Load` (0-based) or a text form ``"SELECTOR:FX,FY,FZ[:pP]"`` (1-based; every
+        selected vertex takes the whole force; without ``:pP`` it is shared by the panels at the vertex).
+        """
+        from .boundary import loads_from_text
+
+        return self._added("loads", Load, loads_from_text, loads, replace, origin)
+
+    def _added(self, what, record, from_text, items, replace_them, origin):
+        """The structure with ``items`` (records or text forms) added to (or replacing) its supports or loads."""
+        new = []
+        for item in items:
+            new += [item] if isinstance(item, record) else list(from_text(self.pattern, item))
+        notes = dict(self.notes)
+        origins = dict(notes.get("origins", {}))
+        origins[what] = (() if replace_them else self.origins(what)) + (origin,) * len(new)
+        notes["origins"] = origins
+        kept = () if replace_them else getattr(self, what)
+        return replace(self, **{what: tuple(kept) + tuple(new)}, notes=notes)
+
+    def with_self_weight(self, gravity=(0.0, 0.0, -9.81), thickness=None, density=None):
+        """A new structure whose panels weigh density x thickness x area under ``gravity`` (acceleration, global
+        frame; the default is 9.81 along -z, SI units). ``thickness`` (a number or one per panel) and
+        ``density`` replace the structure's when given. Panels of zero thickness weigh nothing: an error when all
+        of them have none (a self-weight of zero is not what was asked for)."""
+        st = replace(self, gravity=tuple(float(g) for g in gravity),
+                     thickness=self.thickness if thickness is None else thickness,
+                     density=self.density if density is None else float(density), notes=dict(self.notes))
+        if not any(st.thickness):
+            raise StructureError("self-weight: every panel has zero thickness (give a thickness: "
+                                 "faces_origami:thickness in the file, --thickness, or thickness=)")
+        if st.density == 0:
+            raise StructureError("self-weight: the density is 0 (give a density: origami:density in the file, "
+                                 "--density, or density=)")
+        return st
 
     def panel_loads(self):
         """Point forces per panel: list of (panel, point, force) in the global frame.

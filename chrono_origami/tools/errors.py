@@ -2,7 +2,25 @@
 
 Messages name what is wrong with 1-based numbers (panel 3, vertex 12,
 hinge 7), the numbering of the paper's tables and of every CSV we write.
+Every exception class of the package is here, with :func:`positive`, the one
+check of a positive number.
 """
+import math
+
+
+
+def positive(name, value, error=None, unit=None):
+    """``value`` as a finite float > 0, else ``error`` (default :class:`OrigamiError`) saying
+    "NAME must be a positive number[ of UNIT], got VALUE"."""
+    error = error or OrigamiError
+    what = f"{name} must be a positive number{f' of {unit}' if unit else ''}, got {value!r}"
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise error(what) from None
+    if not (math.isfinite(x) and x > 0):
+        raise error(what)
+    return x
 
 
 class OrigamiError(ValueError):
@@ -14,6 +32,15 @@ class OrigamiError(ValueError):
 
 class PatternError(OrigamiError):
     """A crease pattern is malformed (names the panel, vertex or edge)."""
+
+
+class GeometryError(OrigamiError):
+    """A flat crease pattern's geometry is inexact: rounded coordinates that miss Kawasaki's condition
+    (``structure.pattern_check``; ``report``: its :class:`~chrono_origami.structure.pattern_check.Report`)."""
+
+    def __init__(self, message, report=None):
+        super().__init__(message)
+        self.report = report
 
 
 class StructureError(OrigamiError):
@@ -53,7 +80,8 @@ class FreeBodyError(OrigamiError):
     def unbalanced(cls, name, rel):
         """The error of both engines for the structure ``name`` whose loads have the relative resultant ``rel``."""
         return cls(f"{name}: the structure has no supports, so it is free to move as a rigid body, and its loads "
-                   f"do not balance (relative resultant {rel:.3g}); add supports (FOLD key vertices_origami:support)")
+                   f"do not balance (relative resultant {rel:.3g}); add supports (--support auto proposes the "
+                   f"fewest, --support SELECTOR:DOFS holds vertices; FOLD key vertices_origami:support)")
 
 
 class SolverError(OrigamiError):

@@ -194,9 +194,13 @@ def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX
         for k in range(1, steps + 1):
             set_misfit(bushings, alpha_d, k / steps)
             static_analysis(system, "nonlinear", "sparse_qr", max_iterations, True, links or None, length=L)
-        wrenches = hinge_wrenches(built, bushings)
-        rel, viol, ref = equilibrium(built, wrenches, links)
-        tol = residual_tolerance(built, stiffness, ref)
+        for again in range(2):       # Newton's correction test can stop short of the residual test: once more
+            wrenches = hinge_wrenches(built, bushings)
+            rel, viol, ref = equilibrium(built, wrenches, links)
+            tol = residual_tolerance(built, stiffness, ref)
+            if (np.isfinite(rel) and rel <= tol and viol <= CONSTRAINT_TOL) or again or rel > 1e-3:
+                break
+            static_analysis(system, "nonlinear", "sparse_qr", max_iterations, True, links or None, length=L)
         if np.isfinite(rel) and rel <= tol and viol <= CONSTRAINT_TOL:
             break
         if steps >= MAX_STEPS:

@@ -39,6 +39,7 @@ from ....tools.progress import Progress
 from ....tools.sparseqr import NULLITY_LIMIT
 from .constraints import FoldConstraints
 from .lie import exp_update, reorthonormalize
+from ....inputs.fold import file_assignment
 
 #: Newton tolerance on max |F| (scaled units: lengths / L, angles in rad).
 TOL = 1e-12
@@ -87,6 +88,8 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
     assignment : {hinge: +1 or -1} (0-based hinges, the driven-angle sign
         convention; see :func:`assignment_from_fold` for FOLD's M/V): at a
         singular start, the folding branch to take (``start.branch_tangent``).
+        Default (None): the M/V assignment of the file the structure was read
+        from (``problem.file_assignment``), if any; {} takes none.
     progress : progress bar on stderr: True, False, or None (default: only
         when stderr is a terminal).
     log : callable(str) receiving one line per accepted step (time, step,
@@ -104,16 +107,7 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
     C = FoldConstraints(problem)
     method = _linalg.choose_method((C.n_rows, C.n_cols), linalg)
     T = float(problem.duration)
-    frame_interval = T / 20 if frame_interval is None else float(frame_interval)
-    if not frame_interval > 0:
-        raise SolverError(f"frame_interval must be positive, got {frame_interval}")
-    dt_max = T / 20 if dt_max is None else float(dt_max)
-    dt = min(T / 200 if dt is None else float(dt), dt_max)
-    dt_min = T * 1e-9 if dt_min is None else float(dt_min)
-    n_frames = int(np.floor(T / frame_interval + 1e-9))
-    frame_times = [k * frame_interval for k in range(1, n_frames + 1)]
-    if not frame_times or frame_times[-1] < T - 1e-12 * T:
-        frame_times.append(T)
+    frame_times, dt, dt_max, dt_min = schedule(T, frame_interval, dt, dt_max, dt_min, T / 200, T * 1e-9)
     R, u = C.start()
     F, J, _ = C.evaluate(R, u, 0.0)
     hist = FoldHistory(problem, C.L)
@@ -140,6 +134,8 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
         hist.notes.append(msg)
         hist.singular_start = True
     start_tangent = None
+    if assignment is None:
+        assignment = file_assignment(problem.structure)
     if hist.singular_start and assignment:
         from .start import branch_tangent
 
@@ -194,16 +190,9 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
                 f"(sigma_min/sigma_max = {ratio:.2e} < {singular_rtol:g}; {_describe_free(C, jac_n)}); "
                 f"stopping instead of continuing on an undetermined branch; drive values "
                 f"{_fmt(problem, C.drive_values(Rn, un))}", t + h, C.vertices(Rn, un), hist, ratio)
-        R, u, t, jac = Rn, un, t + h, jac_n
+        R, u, jac = Rn, un, jac_n
         last_ratio = ratio
-        res = float(np.abs(Fn).max())
-        hist.steps.append((t, h, it, res, ratio))
-        if log:
-            log(f"t = {t:.6g} s  dt = {h:.3g} s  newton {it}  residual {res:.2e}  sigma ratio {ratio:.2e}")
-        if abs(t - target) <= 1e-12 * T:
-            t = target
-            hist.record(t, C.vertices(R, u), C.drive_values(R, u), res, ratio, it, h)
-            fi += 1
+        t, fi = accept(hist, C, R, u, t + h, h, it, float(np.abs(Fn).max()), ratio, frame_times, fi, T, log, "newton")
         if it <= 3:
             dt = min(1.5 * h if h == dt else dt, dt_max)
         bar.update(t, f" residual {res:.1e}")
@@ -213,10 +202,44 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
     return hist
 
 
+def schedule(T, frame_interval, dt, dt_max, dt_min, dt_first, dt_smallest):
+    """(frame times, first step, largest step, smallest step) of a fold of ``T`` seconds: frames every
+    ``frame_interval`` (default T / 20) and at T; steps by default ``dt_first``, at most T / 20, at least
+    ``dt_smallest`` (s)."""
+    frame_interval = T / 20 if frame_interval is None else float(frame_interval)
+    if not frame_interval > 0:
+        raise SolverError(f"frame_interval must be positive, got {frame_interval}")
+    dt_max = T / 20 if dt_max is None else float(dt_max)
+    dt = min(dt_first if dt is None else float(dt), dt_max)
+    dt_min = dt_smallest if dt_min is None else float(dt_min)
+    n_frames = int(np.floor(T / frame_interval + 1e-9))
+    frame_times = [k * frame_interval for k in range(1, n_frames + 1)]
+    if not frame_times or frame_times[-1] < T - 1e-12 * T:
+        frame_times.append(T)
+    return frame_times, dt, dt_max, dt_min
+
+
+def accept(hist, C, R, u, t, h, it, res, ratio, frame_times, fi, T, log, word):
+    """Record an accepted step at time t (s) in ``hist`` (and a frame when t is the next frame time), log it;
+    returns (t, index of the next frame time)."""
+    hist.steps.append((t, h, it, res, ratio))
+    if log:
+        log(f"t = {t:.6g} s  dt = {h:.3g} s  {word} {it}  residual {res:.2e}  sigma ratio {ratio:.2e}")
+    if abs(t - frame_times[fi]) <= 1e-12 * T:
+        t = frame_times[fi]
+        hist.record(t, C.vertices(R, u), C.drive_values(R, u), res, ratio, it, h)
+        fi += 1
+    return t, fi
+
+
 def _distance(C, R1, u1, R2, u2):
     """Largest vertex displacement (scaled) between two states."""
     return float(np.abs(C.vertices(R1, u1) - C.vertices(R2, u2)).max() / C.L)
 
 
 def _fmt(problem, values):
-    return ", ".join(f"hinge {d.hinge + 1}: {x:.6g}" for d, x in zip(problem.drives, values))
+    """Driven values as a person reads them: a rotation as the change of the FOLD fold angle (rad, valley
+    positive: minus the drive's relative rotation), a slide in length units."""
+    return ", ".join(f"hinge {d.hinge + 1}: {(-x if d.kind == 'rotation' else x):.6g}"
+                     f"{' rad (fold angle change)' if d.kind == 'rotation' else ' (slide)'}"
+                     for d, x in zip(problem.drives, values))

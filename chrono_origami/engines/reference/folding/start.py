@@ -37,11 +37,16 @@ def hinge_rates(C, R, v):
     return C.hinge_rate_operator(R) @ v
 
 
-def branch_tangent(C, R, u, signs, time=0.0, method="auto"):
+def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     """Body velocity (6N) starting the folding branch whose hinge rates have the given ``signs``.
 
     signs : array over hinges of +1, -1 (the driven-angle convention of
     ``problem``) or 0 (no preference). method : ``linalg.choose_method``'s.
+    rates : optional array over hinges of wished relative rates (rad/s, the
+    driven-angle convention; read where ``signs`` is not 0): the search starts
+    from the velocity whose hinge rates best fit them (least squares) instead
+    of the signs at the drives' magnitude, so among a family of branches (a
+    vertex of degree 6 or more) the one nearest the wished rates is taken.
     N, the null space of J, comes from ``linalg.null_space``. The
     second-order residual is the part of w = d2F/dh2 outside range(J): on
     the dense path U0^T w (U0 an orthonormal basis of the left null space,
@@ -103,7 +108,8 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto"):
     rate = np.abs(Rv @ v0).max() or 1.0
     sel = signs != 0
     A = (Rv @ N)[sel]
-    c = np.linalg.lstsq(A, signs[sel] * rate - (Rv @ v0)[sel], rcond=None)[0] if sel.any() else np.zeros(k)
+    wish = signs[sel] * rate if rates is None else np.asarray(rates, float)[sel]
+    c = np.linalg.lstsq(A, wish - (Rv @ v0)[sel], rcond=None)[0] if sel.any() else np.zeros(k)
 
     def threshold(v):
         """Largest |q| of a branch velocity v: 1e-6 (largest hinge rate)^2."""
