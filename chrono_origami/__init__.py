@@ -30,6 +30,8 @@ The names a user needs, from the crease pattern to the report::
   and ``HingeStiffness``; ``design`` (which hinges to make sliding:
   ``co.design(structure)`` returns a ``DesignResult``,
   ``chrono_origami.analysis.design``);
+* many cases: ``sweep`` (a parametric sweep from a TOML spec, on Dask: one
+  table row per case, written to a folder as they arrive, resumable);
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
@@ -70,6 +72,7 @@ _EXPORTS = {
     "tolerances": ("analysis.tolerances", None),
     "ToleranceSpec": ("structure.imperfections", "ToleranceSpec"),
     "HingeStiffness": ("structure.imperfections", "HingeStiffness"),
+    "sweep": ("cli.sweep", "sweep"),
 }
 #: the names that need PyChrono (imported on first use; not in __all__)
 _CHRONO_EXPORTS = {

@@ -150,7 +150,7 @@ def side_values(structure, result):
 
 @with_blas_threads
 def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=PROBES, seed=0, linalg="auto",
-                         stage=None):
+                         stage=None, solver=None):
     """Closed-form statistics of the locked-in hinge actions (:class:`LockedInStatistics`; module doc).
 
     ``structure``: any; ``spec``: ``structure.imperfections.ToleranceSpec`` (its
@@ -158,12 +158,14 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
     ``stiffness``: ``structure.imperfections.HingeStiffness`` (default: its defaults).
     ``method``: "auto", "exact" or "randomized" (``probes`` probes, ``seed``).
     Reference engine, sparse throughout: the whole-structure operator is never dense.
+    ``solver``: a ``reference.tolerance.Solver`` of this structure and stiffness, to reuse its counts and
+    factorisation (a sweep's case also solves its loads with it).
     """
     if method not in METHODS:
         raise StructureError(f"unknown statistics method {method!r}; expected one of {METHODS}")
     stiffness = stiffness or imp.HingeStiffness()
     t0 = time.perf_counter()
-    solver = _ref.Solver(structure, stiffness, linalg=linalg)
+    solver = solver or _ref.Solver(structure, stiffness, linalg=linalg)
     t1 = time.perf_counter()
     m = solver.m
     if method == "auto":

@@ -12,8 +12,8 @@ import sys
 import textwrap
 from contextlib import contextmanager
 
-from ..tools.errors import (ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SettingError,
-                            UsageError)
+from ..tools.errors import (ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SchedulerError,
+                            SettingError, SpecError, StoreError, UsageError)
 from ..tools.threads import chosen_blas_threads
 
 EXIT_OK = 0
@@ -31,7 +31,8 @@ EXIT_CODES = {
                 "an engine that is not installed, a --support, --load or --self-weight value the structure "
                 "refuses (a vertex not on the panel, a NaN force, an unknown selector, an empty selection), "
                 "loads on a structure without supports that do not balance, an environment setting that is not "
-                "understood (CHRONO_ORIGAMI_BLAS_THREADS)",
+                "understood (CHRONO_ORIGAMI_BLAS_THREADS), a sweep spec with an unknown key or a bad value, a Dask "
+                "scheduler that cannot be reached",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
                         "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism); "
@@ -116,7 +117,8 @@ def exit_code(exc):
     """The exit code of an exception, or None for one the command line does not expect (a bug: traceback)."""
     if isinstance(exc, IndeterminateError):
         return EXIT_INDETERMINATE
-    if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError, SettingError)):
+    if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError, SettingError, SpecError, SchedulerError,
+                        StoreError)):
         return EXIT_USAGE
     if isinstance(exc, OrigamiError):
         return EXIT_INPUT

@@ -158,3 +158,18 @@ class SingularConfigurationError(SolverError):
 
 class UsageError(Exception):
     """The command was called wrongly (a missing file, contradictory options): exit code 2."""
+
+
+class SpecError(OrigamiError):
+    """A sweep spec has an unknown key or a bad value; the message names the key, its table and, from a file,
+    its line (a usage error: the command line exits with code 2)."""
+
+
+class SchedulerError(OrigamiError):
+    """The Dask scheduler cannot be reached, the local cluster cannot start, or Dask is not installed (a usage
+    error: exit code 2)."""
+
+
+class StoreError(OrigamiError):
+    """A sweep's output folder cannot be used: in use by another sweep, or not writable (a usage error: exit
+    code 2)."""
