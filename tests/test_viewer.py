@@ -119,7 +119,8 @@ def check_picture(img, structure):
 @needs_xvfb
 def test_scene_screenshot_kresling_module(tmp_path):
     png = tmp_path / "kresling.png"
-    r = xvfb([sys.executable, "scenes/kresling_module.py", "--engine", "reference", "--screenshot", png])
+    r = xvfb([sys.executable, "scenes/kresling_module.py", "--engine", "reference", "--screenshot", png,
+              "--color-by", "kind"])
     assert r.returncode == 0, r.stderr
     assert f"screenshot written to {png}" in r.stdout
     assert "Traceback" not in r.stderr and "fall back to OpenGL" not in r.stderr
@@ -140,7 +141,8 @@ def test_cli_screenshot_miura_cantilever(tmp_path):
     fold = tmp_path / "miura.fold"
     write_fold(structure, fold)
     png = tmp_path / "miura.png"
-    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png])
+    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png,
+              "--color-by", "kind"])
     assert r.returncode == 0, r.stderr
     img = load_png(png)
     m, body, X, eye = check_picture(img, structure)
