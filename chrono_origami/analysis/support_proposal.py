@@ -109,15 +109,18 @@ class SupportProposal:
             for s, text in zip(self.supports, self.texts()):
                 lines.append(f"  {s.panel + 1:>5}  {s.vertex + 1:>6}  {s.dofs:<4}  {text}")
         if counts is not None:
-            lines += still_free(self.structure, counts, self.rank_before == 0 and bool(self.supports))
+            lines += still_free(self.structure, counts, self.rank_before == 0 and bool(self.supports),
+                                "--support auto" if self.supports else None)
         return "\n".join(lines)
 
 
-def still_free(structure, counts, fresh=True):
-    """Lines naming what a supported structure can still do: M, S and each mechanism's most moving panels.
+def still_free(structure, counts, fresh=True, accept=None):
+    """Lines naming what a supported structure can still do: M, S and each mechanism's most moving panels, and
+    the supports that stop them (:func:`stop_line`).
 
     ``fresh``: the supports are a proposal on a structure that had none (so the mechanisms are exactly the free
-    structure's internal ones).
+    structure's internal ones). ``accept``: the option that accepts the proposal (``--support auto``), written
+    before the stops, which complete it.
     """
     M, S = counts.M, counts.S
     lines = [f"with it: M = {M} mechanism{'s' if M != 1 else ''}, S = {S} self-stress state{'s' if S != 1 else ''}"]
@@ -129,7 +132,7 @@ def still_free(structure, counts, fresh=True):
     lines.append(f"it does not stop the {M} mechanisms{why}:" if M != 1 else f"it does not stop the mechanism{why}:")
     lines += mechanism_lines(counts)
     stop = stop_line(structure, counts)
-    lines.append(f"to stop {'it' if M == 1 else 'them'}: {stop}" if stop else
+    lines.append(f"to stop {'it' if M == 1 else 'them'}: {accept + ' ' if accept else ''}{stop}" if stop else
                  "to stop them: hold more vertices of the panels that move most (--support SELECTOR:DOFS, e.g. "
                     "a vertex of one of them)" + (", or make sliding hinges door hinges" if structure.n_sliding else ""))
     return lines

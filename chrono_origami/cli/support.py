@@ -44,6 +44,7 @@ def support_command(args, out=None):
         print(f"written to {args.output}", file=out)
     # what is still free: counted last, so that the proposal is out even when the count fails
     counts = analysis.count(proposal.structure, engines.resolve(args.engine), linalg=args.linalg)
-    print("\n".join(still_free(proposal.structure, counts, proposal.rank_before == 0 and bool(proposal.supports))),
+    print("\n".join(still_free(proposal.structure, counts, proposal.rank_before == 0 and bool(proposal.supports),
+                               "--support auto" if proposal.supports else None)),
           file=out)
     return app.EXIT_OK
