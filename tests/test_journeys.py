@@ -65,9 +65,11 @@ def counts_of(text, lead="with it"):
 
 
 def stop_forms(text):
-    """The ``--support`` forms of the support command's "to stop ..." line."""
+    """The ``--support`` forms of the support command's "to stop ..." line, after its ``--support auto``."""
     line = next(x for x in text.splitlines() if x.startswith("to stop "))
-    return re.findall(r"--support (\S+)", line)
+    forms = re.findall(r"--support (\S+)", line)
+    assert forms[0] == "auto"
+    return forms[1:]
 
 
 def read_csv(path):
@@ -249,6 +251,13 @@ def test_miura_svg_rounded_from_file_to_hinge_forces(tmp_path):
     # the order of --support: auto then the stop = what support printed (M = 0, S = 9); the other way round, auto
     # completes the stop and the mechanism stays
     stop = ["--support", stops[0]]
+    # without the stop, static's minimum-norm answer cannot carry a load that works on the mechanism: one line
+    # pointing at the support command, exit 3
+    err = one_line_error(co(tmp_path, "static", "F/fold.fold", "--frame", "last", "--support", "auto", "--load",
+                            "max-x:0,0,-10", "--min-norm", "--engine", "reference"), 3,
+                         "the structure has M = 1 mechanisms that the loads excite",
+                         "the support command (support FILE) names held directions that do")
+    assert "mechanism_stops" not in err
     both = ok(co(tmp_path, "count", "F/fold.fold", "--frame", "last", "--support", "auto", *stop))
     assert "M = 0 mechanisms, S = 9 self-stress states" in both
     other = ok(co(tmp_path, "count", "F/fold.fold", "--frame", "last", *stop, "--support", "auto"))
@@ -269,10 +278,12 @@ def test_miura_svg_rounded_from_file_to_hinge_forces(tmp_path):
 
 
 def test_an_exact_miura_svg_reaches_every_target(tmp_path):
-    """The same Miura-ori with coordinates and opacities at full precision: every target reached (1e-9 deg), the
-    folded state the closed form at the file's angles within 1e-9 of the sheet's size."""
+    """The same Miura-ori with coordinates and opacities at full precision, the targets as stroke-opacity: every
+    target reached (1e-9 deg), the folded state the closed form at the file's angles within 1e-9 of the sheet's
+    size."""
     _, X, edges, letters, angles = jf.miura_svg(tmp_path / "m.svg", 4, 2, width=600 / 7, height=460 / 6, digits=12,
-                                                opacity_digits=15)
+                                                opacity_digits=15, stroke_opacity=True)
+    assert 'stroke-opacity="0.5"' in (tmp_path / "m.svg").read_text()
     text = ok(co(tmp_path, "fold", "m.svg", "--out", "F", "--quiet"))
     assert float(re.search(r"every target reached: largest miss (\S+) deg", text).group(1)) < 1e-9
     frames = frames_of(tmp_path / "F" / "fold.fold")

@@ -77,6 +77,7 @@ FLAGS = {
     "fix_geometry=True": "--fix-geometry",
     "keep_geometry=True": "--keep-geometry",
     "pattern_check.diagnose": "the check command (check FILE)",
+    "support_proposal.mechanism_stops": "the support command (support FILE)",
 }
 
 
