@@ -62,15 +62,7 @@ def options(description):
 
 def _rotation(text):
     """argparse type of ``--rotation``: an integer N >= 2 (N-fold symmetry)."""
-    import argparse
-
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer N >= 2 (N-fold symmetry), got {text!r}") from None
-    if n < 2:
-        raise argparse.ArgumentTypeError(f"must be at least 2 (N-fold symmetry), got {n}")
-    return n
+    return inputs.integer(text, 2, "an integer N >= 2 (N-fold symmetry)")
 
 
 def hinge_list(option, text, H):

@@ -127,15 +127,25 @@ def read_input(args, default_frame=None):
     return structure
 
 
-def positive_int(text):
-    """argparse type: an integer >= 1."""
+def integer(text, low, expected):
+    """``int(text)`` when at least ``low``; else argparse's error: ``expected`` (not an integer) or the bound."""
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if n < low:
+        raise argparse.ArgumentTypeError(f"must be at least {low}, got {n}")
     return n
+
+
+def positive_int(text):
+    """argparse type: an integer >= 1."""
+    return integer(text, 1, "a positive integer")
+
+
+def nonnegative_int(text):
+    """argparse type: an integer >= 0."""
+    return integer(text, 0, "an integer >= 0")
 
 
 def _float(text, ok, expected, out_of_range):
@@ -147,17 +157,6 @@ def _float(text, ok, expected, out_of_range):
     if not (math.isfinite(x) and ok(x)):
         raise argparse.ArgumentTypeError(out_of_range)
     return x
-
-
-def nonnegative_int(text):
-    """argparse type: an integer >= 0."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"must be at least 0, got {n}")
-    return n
 
 
 def merge_fraction(text):
