@@ -49,7 +49,7 @@ def one(panels, method, steps, from_flat=False, targets=False):
     import numpy as np
 
     from chrono_origami.inputs.fold import Drive, FoldProblem
-    from chrono_origami.analysis.fold import fold
+    from chrono_origami.engines.reference.folding.newton import fold
     from chrono_origami.tools.geometry import best_rigid_alignment
     from chrono_origami.inputs.fold import assignment_from_vertices, hinge_angle
     from chrono_origami.patterns import miura

@@ -24,7 +24,8 @@ import numpy as np
 
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.patterns import miura
-from chrono_origami.structure.structure import DOOR, Structure
+from chrono_origami.structure.structure import Structure
+from chrono_origami.structure.hinges import DOOR
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--rows", type=int, default=25)

@@ -1,4 +1,4 @@
-"""Dynamics in Chrono (issue 10) against closed forms, conservation laws, statics and the kinematic fold.
+"""Dynamics in Chrono against closed forms, conservation laws, statics and the kinematic fold.
 
 Needs PyChrono (marked ``chrono``; skipped with the reason when it is missing).
 Longer runs and the dt studies are in benchmarks/dynamics.py.

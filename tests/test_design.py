@@ -1,4 +1,4 @@
-"""Isostatic design search (issue 6): which door hinges become sliding hinges."""
+"""Isostatic design search: which door hinges become sliding hinges."""
 import itertools
 import json
 import os
@@ -21,10 +21,10 @@ from chrono_origami.structure.foldfile import read_fold, write_fold
 from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
 from chrono_origami.engines import operator
-from chrono_origami.engines.reference import statics
 from chrono_origami.engines.reference.counting import count
 from chrono_origami.engines.reference.model import assemble
-from chrono_origami.structure.structure import DOOR, Load, Structure
+from chrono_origami.structure.structure import Load, Structure
+from chrono_origami.structure.hinges import DOOR
 
 ROOT = Path(__file__).resolve().parents[1]
 #: both engines; the Chrono one is marked ``chrono`` (skipped with the reason without PyChrono, see conftest.py)
@@ -437,7 +437,7 @@ def test_gallery_writes_designs_json(tmp_path):
     assert all(1 <= h <= 35 for h in entries["Yoshimura wedge (Table 4)"]["sliding"])
 
 
-# ------------------------------------------------------------------ ranking on the sparse path (issue 9)
+# ------------------------------------------------------------------ ranking on the sparse path
 def _metrics(r):
     return [(d.sliding, d.M, d.S, d.condition, d.sigma_min, d.max_force, d.max_moment) for d in r.designs if d.verified]
 

@@ -8,7 +8,8 @@ from chrono_origami.analysis.dynamics import dynamics
 from chrono_origami.report.motion import write_history
 from chrono_origami.tools.errors import OrigamiError, StructureError
 from chrono_origami.crease.pattern import CreasePattern
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]]
 PANELS = [(0, 1, 2, 3), (1, 4, 5, 2)]

@@ -9,7 +9,8 @@ from chrono_origami.tools.errors import FoldFileError
 from chrono_origami.structure.foldfile import fold_angles, fold_dict, read_fold, read_frames, write_fold
 from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.crease.pattern import CreasePattern
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 
 def two_squares(phi=0.0):
@@ -281,7 +282,7 @@ MALFORMED = [
      f"edges_foldAngle[{HINGE}] is 30, but edges_assignment[{HINGE}] is 'M'"),
     ({f"edges_foldAngle[{BOUNDARY}]": 10}, f"edges_foldAngle[{BOUNDARY}] is 10 on the boundary edge [0, 1]"),
     ({f"edges_origami:hinge[{HINGE}]": "hinge"},
-     f"edges_origami:hinge[{HINGE}] is \"hinge\"; expected 'door', 'sliding', 'joined' or null"),
+     f"edges_origami:hinge[{HINGE}] is \"hinge\"; expected 'door', 'sliding', 'joined', 'spherical' or null"),
     ({f"edges_origami:hinge[{BOUNDARY}]": "door"},
      f"edges_origami:hinge[{BOUNDARY}] is \"door\", but edge [0, 1] is a boundary edge"),
     ({f"edges_origami:hinge[{HINGE}]": None},

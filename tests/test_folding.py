@@ -1,4 +1,4 @@
-"""Kinematic folding (issue 5): the paper's Lie-group Newton method (sec. 3.4) and its examples."""
+"""Kinematic folding: the paper's Lie-group Newton method (sec. 3.4) and its examples."""
 import csv
 import os
 
@@ -12,14 +12,17 @@ from chrono_origami.tools.errors import OrigamiError, SolverError, StructureErro
 from chrono_origami.inputs.fold import Drive, FoldProblem, along, blocked, fixed, hinge_angle, in_plane
 from chrono_origami.tools.errors import SingularConfigurationError
 from chrono_origami.inputs import fold_examples as examples
-from chrono_origami.analysis.fold import fold, regular_start
+from chrono_origami.analysis.fold import regular_start
+from chrono_origami.report import fold as report_fold
+from chrono_origami.engines.reference.folding.newton import fold
 from chrono_origami.engines.reference.folding.constraints import FoldConstraints
 from chrono_origami.engines.reference.folding.lie import exp_se3, exp_update
 from chrono_origami.inputs.fold import assignment_from_fold, parse_hinges
 from chrono_origami.tools.geometry import best_rigid_alignment, skew
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
 from chrono_origami.engines.reference.counting import count
-from chrono_origami.structure.structure import DOOR, SLIDING, Structure
+from chrono_origami.structure.structure import Structure
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
@@ -283,12 +286,12 @@ def test_fold_angles_signs_from_fold_assignment():
 
 def test_history_exports_vertices_csv_and_fold_frames(tmp_path, yoshimura_fold):
     H = yoshimura_fold
-    H.write_vertices_csv(tmp_path / "vertices.csv")
+    report_fold.write_vertices_csv(H, tmp_path / "vertices.csv")
     with open(tmp_path / "vertices.csv") as f:
         rows = list(csv.reader(f))
     assert rows[0] == ["vertex", "x", "y", "z"] and len(rows) == 27
     np.testing.assert_allclose([float(x) for x in rows[26][1:]], H.final[25], atol=1e-9)
-    H.write_fold(tmp_path / "fold.fold")
+    report_fold.write_fold(H, tmp_path / "fold.fold")
     frames = foldfile.read_frames(str(tmp_path / "fold.fold"))
     assert len(frames) == 2
     np.testing.assert_allclose(frames[-1].pattern.vertices, H.final, atol=1e-12)

@@ -7,7 +7,7 @@ from chrono_origami.tools import linalg, sparseqr
 from chrono_origami.patterns import miura
 from chrono_origami.engines.reference import counting
 from chrono_origami.engines.reference.model import assemble
-from chrono_origami.structure.structure import DOOR
+from chrono_origami.structure.hinges import DOOR
 
 
 def graded(sigma, m, n, seed=0):

@@ -1,4 +1,4 @@
-"""Isostatic design: which door hinges to make sliding so that S = 0 with M unchanged (issue 6).
+"""Isostatic design: which door hinges to make sliding so that S = 0 with M unchanged.
 
 Conventions: hinges are 0-based here (``Design.sliding``), 1-based in
 printed text and in :meth:`DesignResult.as_dict` (like the paper). The
@@ -62,7 +62,6 @@ ranking above that many columns). The exchange search takes dense
 eigenvalues and runs up to ``dense_limit`` columns only.
 """
 import itertools
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -76,7 +75,7 @@ from ..engines.operator import number_ranges
 from ..engines.reference.counting import count
 from ..engines.reference.model import assemble
 from ..structure.hinges import get as get_kind, hinge_geometry
-from ..structure.structure import DOOR, SLIDING
+from ..structure.hinges import DOOR, SLIDING
 from ..tools.errors import DesignError, OrigamiError
 from ..tools.linalg import DENSE_LIMIT, RANK_RTOL, choose_method, min_norm_lstsq, null_space
 from ..tools.progress import Stages

@@ -20,8 +20,11 @@ The public API (also for sweeps, which run many structures through it):
 Engines: ``"reference"`` (the linear theory, ``engines.reference.tolerance``) and
 ``"chrono"`` (the imperfect panels assembled on bushing hinges and solved
 by Chrono's nonlinear statics, ``engines.chrono.tolerance``); each provides one
-function ``locked_in(structure, errors, stiffness, loads)``, dispatched by
-:func:`engine_locked_in`.
+function of the engine interface, ``locked_in(structure, errors, stiffness,
+loads)`` (:func:`engine_locked_in`). The closed-form statistics are the
+linear theory's, the reference engine's alone. This analysis defaults to the
+reference engine (``engine="reference"``), not to the one rule of
+``engines``: its Monte Carlo samples compare with that closed form.
 
 Statistics. Errors drawn as ``structure.imperfections.ToleranceSpec`` says are
 linear in the raw components xi (independent, zero mean, variances D), so
@@ -117,34 +120,8 @@ class LockedInStatistics:
 
 
 def engine_locked_in(engine):
-    """The engine's ``locked_in(structure, errors, stiffness, loads) -> StaticResult`` (one function per engine)."""
-    engine = engines.resolve(engine)
-    if engine == "chrono":
-        from ..engines.chrono import tolerance as ch
-
-        return ch.locked_in
-
-    def reference(structure, errors, stiffness=None, loads=False):
-        stiffness = stiffness or imp.HingeStiffness()
-        return _ref.locked_in(structure, errors, stiffness, loads, solver=_solver(structure, stiffness))
-
-    return reference
-
-
-#: the last few factored solvers of this process, by the identity of (structure, stiffness): Monte Carlo samples
-#: of one structure share one factorisation
-_SOLVERS = []
-_SOLVER_CACHE = 4
-
-
-def _solver(structure, stiffness):
-    for s, k, solver in _SOLVERS:
-        if s is structure and k is stiffness:
-            return solver
-    solver = _ref.Solver(structure, stiffness)
-    _SOLVERS.insert(0, (structure, stiffness, solver))
-    del _SOLVERS[_SOLVER_CACHE:]
-    return solver
+    """The engine's ``locked_in(structure, errors, stiffness, loads) -> StaticResult`` (the engine interface's)."""
+    return engines.get(engine).locked_in
 
 
 def errors_of(structure, spec=None, errors=None, seed=None):

@@ -69,6 +69,7 @@ def exit_code(exc):
 #: (:func:`message` speaks the command line's language; the Python API's messages keep the keywords)
 FLAGS = {
     "allow_singular_start=True": "--from-singular",
+    "from_singular=True": "--from-singular",
     "allow_indeterminate=True": "--min-norm",
     "linalg='dense'": "--linalg dense",
     "linalg='sparse'": "--linalg sparse",

@@ -29,7 +29,7 @@ from ..analysis import statics as analysis
 from ..report import hinge_colors, tables
 from ..report.hinge_colors import COMPONENTS
 from ..structure import hinges
-from ..structure.structure import DOOR
+from ..structure.hinges import DOOR
 from ..tools.errors import IndeterminateError
 from . import app, inputs
 

@@ -91,8 +91,10 @@ import numpy as np
 from ..crease import faces as facelib
 from ..crease.pattern import CreasePattern
 from ..tools.errors import FoldFileError, PatternError, StructureError
+from ..tools.geometry import rotation_angle
 from . import hinges
-from .structure import DOOR, Load, Structure, Support
+from .hinges import DOOR
+from .structure import Load, Structure, Support
 
 SPEC = 1.2
 #: Fold angles (degrees) at most this large are written as flat hinges ("U").
@@ -844,7 +846,7 @@ def fold_angles(pattern, vertices=None):
         p, q = h.panels
         t = (X[b] - X[a]) / np.linalg.norm(X[b] - X[a])   # as run by face p
         mp, mq = pat.panel_normal(p), pat.panel_normal(q)
-        out.append(math.degrees(math.atan2(-t @ np.cross(mp, mq), mp @ mq)))
+        out.append(math.degrees(-rotation_angle(t, mp, mq)))
     return out
 
 

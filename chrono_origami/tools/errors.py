@@ -2,7 +2,25 @@
 
 Messages name what is wrong with 1-based numbers (panel 3, vertex 12,
 hinge 7), the numbering of the paper's tables and of every CSV we write.
+Every exception class of the package is here, with :func:`positive`, the one
+check of a positive number.
 """
+import math
+
+
+
+def positive(name, value, error=None, unit=None):
+    """``value`` as a finite float > 0, else ``error`` (default :class:`OrigamiError`) saying
+    "NAME must be a positive number[ of UNIT], got VALUE"."""
+    error = error or OrigamiError
+    what = f"{name} must be a positive number{f' of {unit}' if unit else ''}, got {value!r}"
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise error(what) from None
+    if not (math.isfinite(x) and x > 0):
+        raise error(what)
+    return x
 
 
 class OrigamiError(ValueError):
