@@ -118,10 +118,10 @@ def main(argv=None):
 
     def fold():
         from chrono_origami.analysis.fold import fold_to_targets
+        from chrono_origami.report.fold import write_fold
 
         hist = fold_to_targets(fixed, percent=args.percent, progress=False)
-        path = os.path.join(folder, "fold.fold")
-        hist.write_fold(path)
+        path = write_fold(hist, os.path.join(folder, "fold.fold"))
         return path, f"{len(hist.steps)} steps to {args.percent:g} % of the targets; {hist.notes[-1]}"
     history = step("fold", fold)
 
