@@ -301,6 +301,12 @@ def test_waterbomb_fold_example_with_two_frames(tmp_path):
     one_line_error(co(tmp_path, "fold", "waterbomb.fold"), 2, "waterbomb.fold has 2 frames: 0 (creasePattern), "
                    "1 (foldedForm; Waterbomb base: folded)", "--frame")
     one_line_error(co(tmp_path, "count", "waterbomb.fold", "--frame", "5"), 2, "--frame 5", "no frame 5")
+    # option values argparse refuses: one line naming the option, exit 2 (not the whole usage)
+    for argv, option in ((["fold", "waterbomb.fold", "--frame", "0", "--frames", "0"], "argument --frames"),
+                         (["count", "waterbomb.fold", "--frame", "0", "--merge-tol", "0.5"], "argument --merge-tol"),
+                         (["design", "waterbomb.fold", "--frame", "0", "--rotation", "1"], "argument --rotation"),
+                         (["static", "waterbomb.fold", "--frame", "0", "--color-by", "Q"], "argument --color-by")):
+        one_line_error(co(tmp_path, *argv), 2, option, "--help lists the options")
     text = ok(co(tmp_path, "fold", "waterbomb.fold", "--frame", "creasePattern", "--out", "W", "--quiet"))
     assert "waterbomb.fold: frame 0 of 0-1 (creasePattern)" in text
     assert float(re.search(r"every target reached: largest miss (\S+) deg", text).group(1)) < 1e-6
@@ -386,6 +392,7 @@ def test_the_classic_square_twist_is_not_rigidly_foldable(tmp_path):
     _, X, edges, letters = jf.square_twist_svg(tmp_path / "twist.svg")
     r = co(tmp_path, "check", "twist.svg")
     assert r.returncode == 1 and "4 exact (<= 1e-09 rad), 0 inexact" in r.stdout
+    assert "closing around 1 panel): 0 close" in r.stdout
     line = next(x for x in r.stdout.splitlines() if "not rigidly foldable" in x)
     centre = re.search(r"around panel (\d+) \(vertices ([\d, ]+)\) by (\S+)", line)
     corners = sorted(int(v) for v in centre.group(2).split(", "))
