@@ -121,7 +121,7 @@ def test_count_finds_the_hinge_mechanism(tmp_path, capsys):
     path.write_text(json.dumps(hand_fold(with_panel2_support=False)))
     assert cli.main(["count", str(path), "--engine", "reference"]) == 0
     text = capsys.readouterr().out
-    assert "M = 1 mechanisms, S = 0 self-stress states" in text and "isostatic" not in text
+    assert "M = 1 mechanism, S = 0 self-stress states" in text and "isostatic" not in text
     assert "  Maxwell: 6P - sum(rows) = M - S: 6 x 2 - (5 x 1 door + 6 support) = 1 = 1 - 0\n" in text
 
 
@@ -233,7 +233,7 @@ def test_indeterminate_static_has_its_own_exit_code(tmp_path, capsys):
     out = tmp_path / "out"
     assert cli.main(["static", str(path), "--engine", "reference", "--out", str(out)]) == cli.EXIT_INDETERMINATE == 3
     std = capsys.readouterr()
-    assert "M = 1 mechanisms, S = 0 self-stress states" in std.out and "mechanism 1: panels [2]" in std.out
+    assert "M = 1 mechanism, S = 0 self-stress states" in std.out and "mechanism 1: panels [2]" in std.out
     assert std.err.count("\n") == 1 and std.err.startswith("error: ") and "not determined (M = 1, S = 0)" in std.err
     assert "--min-norm" in std.err
     assert json.loads((out / "counts.json").read_text())["M"] == 1

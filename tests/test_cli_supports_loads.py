@@ -167,7 +167,7 @@ BAD = [
     (["--support", "9:z"], "error: --support '9:z': vertex 9 does not exist: vertex numbers are 1-based, 1..6\n"),
     (["--load", "2:1,2"], "error: --load '2:1,2': the force must be three numbers FX,FY,FZ, got '1,2'\n"),
     (["--self-weight"], "error: --self-weight: every panel has zero thickness (give a thickness: "
-                        "faces_origami:thickness in the file, --thickness, or thickness=)\n"),
+                        "faces_origami:thickness in the file, or --thickness)\n"),
 ]
 
 

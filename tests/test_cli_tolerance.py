@@ -86,10 +86,11 @@ def test_statistics_outputs(strip, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (("--tol", "-1e-4"), "error: tolerance tol must be a finite number >= 0, got '-1e-4'"),
-    (("--tol", "nan"), "error: tolerance tol must be a finite number >= 0, got 'nan'"),
-    (("--tol", "1e-4", "--tilt", "-0.5"), "error: tolerance tilt must be a finite number >= 0, got '-0.5'"),
-    (("--tol", "1e-4", "--stiffness", "1e8,-1"), "error: rotational stiffness must be a finite number > 0"),
+    (("--tol", "-1e-4"), "error: --tol must be a finite number >= 0, got '-1e-4'"),
+    (("--tol", "nan"), "error: --tol must be a finite number >= 0, got 'nan'"),
+    (("--tol", "1e-4", "--tilt", "-0.5"), "error: --tilt must be a finite number >= 0, got '-0.5'"),
+    (("--tol", "1e-4", "--stiffness", "1e8,-1"), "error: --stiffness 1e8,-1: rotational stiffness must be a finite "
+                                                 "number > 0"),
 ])
 def test_bad_tolerance_one_line_exit_2(strip, args, message):
     p = run(strip, *args)

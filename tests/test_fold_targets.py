@@ -357,7 +357,7 @@ def test_fold_refuses_inexact_geometry_before_folding_and_fixes_it_in_memory(tmp
     res = float(out.split("largest constraint residual ")[1].split()[0])
     assert res < 1e-13
     code, out, err = run(capsys, "fold", path, "--fix-geometry", "--keep-geometry")
-    assert code == 1 and "exclude each other" in err
+    assert code == 2 and "--fix-geometry and --keep-geometry exclude each other" in err
     with pytest.raises(Exception, match="not rigidly foldable as drawn"):
         fold_to_targets(foldfile.read_structure(str(path)))          # the Python API refuses too
 

@@ -255,7 +255,7 @@ def test_miura_svg_rounded_from_file_to_hinge_forces(tmp_path):
     # pointing at the support command, exit 3
     err = one_line_error(co(tmp_path, "static", "F/fold.fold", "--frame", "last", "--support", "auto", "--load",
                             "max-x:0,0,-10", "--min-norm", "--engine", "reference"), 3,
-                         "the structure has M = 1 mechanisms that the loads excite",
+                         "the structure has M = 1 mechanism that the loads excite",
                          "the support command (support FILE) names held directions that do")
     assert "mechanism_stops" not in err
     both = ok(co(tmp_path, "count", "F/fold.fold", "--frame", "last", "--support", "auto", *stop))
@@ -368,7 +368,7 @@ def test_origami_simulator_fold_export_with_facet_lines(tmp_path):
     assert "note: miura.fold was written by Origami Simulator (file_creator): its \"F\" lines are read as facet " \
            "lines inside rigid faces (--facets facet; --facets crease reads them as flat creases)" in text
     assert "P = 6 panels, H = 7 hinges" in text
-    assert "M = 1 mechanisms, S = 6 self-stress states" in text          # 1 and 3 V_i (S_BF = 0)
+    assert "M = 1 mechanism, S = 6 self-stress states" in text          # 1 and 3 V_i (S_BF = 0)
     crease = ok(co(tmp_path, "count", "miura.fold", "--engine", "reference", "--facets", "crease"))
     assert "P = 12 panels, H = 13 hinges" in crease
     text = ok(co(tmp_path, "fold", "miura.fold", "--out", "F", "--quiet"))

@@ -262,8 +262,8 @@ def test_stiffness_overrides_and_kinds():
 
 
 @pytest.mark.parametrize("kw, message", [
-    (dict(tol=-1e-4), "tolerance tol must be a finite number >= 0"),
-    (dict(tol=float("nan")), "tolerance tol must be a finite number >= 0"),
+    (dict(tol=-1e-4), "tolerance tol= must be a finite number >= 0"),
+    (dict(tol=float("nan")), "tolerance tol= must be a finite number >= 0"),
     (dict(tol=1e-4, tilt=-1), "tolerance tilt"),
     (dict(tol=1e-4, distribution="cauchy"), "unknown error distribution"),
 ])

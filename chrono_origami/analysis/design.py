@@ -76,6 +76,7 @@ from ..engines.reference.counting import count
 from ..engines.reference.model import assemble
 from ..structure.hinges import get as get_kind, hinge_geometry
 from ..structure.hinges import DOOR, SLIDING
+from ..results.counts import counted
 from ..tools.errors import DesignError, OrigamiError
 from ..tools.linalg import DENSE_LIMIT, RANK_RTOL, choose_method, min_norm_lstsq, null_space
 from ..tools.progress import Stages
@@ -185,8 +186,9 @@ class DesignResult:
         if any(len(o) > 1 for o in self.orbits):
             lines.append("symmetry orbits: " + " ".join(_numbers(o) for o in self.orbits if len(o) > 1))
         if self.S_after:
-            lines.append(f"S = 0 cannot be reached without adding mechanisms: {self.S_after} self-stress "
-                         f"state(s) have no axial component on any hinge that may slide")
+            lines.append(f"S = 0 cannot be reached without adding mechanisms: "
+                         f"{counted(self.S_after, 'self-stress state')} {'has' if self.S_after == 1 else 'have'} "
+                         f"no axial component on any hinge that may slide")
             runs = []                      # states with the same hinges, listed once
             for k, hs in enumerate(self.irremovable):
                 if runs and runs[-1][2] == hs:
@@ -645,8 +647,12 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
     stage("null space of the all-sliding operator")
     ax = _analyse(structure, set(door), set(sliding), rtol, dense_limit, linalg)
     if ax.M_start > ax.M_before:
-        raise DesignError(f"the required sliding hinges {_numbers(sliding)} add {ax.M_start - ax.M_before} "
-                          f"mechanism(s) (M = {ax.M_before} with door hinges)")
+        added = ax.M_start - ax.M_before
+        one = len(sliding) == 1
+        raise DesignError(f"the required sliding hinge{'' if one else 's'} {_numbers(sliding)} add{'s' if one else ''} "
+                          f"{counted(added, 'mechanism')} (M = {ax.M_before} with door hinges, {ax.M_start} with "
+                          f"{'it' if one else 'them'} sliding): "
+                          + (f"hinge {sliding[0] + 1} cannot slide" if one else "they cannot all slide"))
     rank_of = {h: i for i, h in enumerate(prefer)}
     groups = sorted({of[h] for h in ax.free}, key=lambda g: (min(rank_of.get(h, H + h) for h in g), g))
     n_slide = len(ax.free) - ax.rank_G

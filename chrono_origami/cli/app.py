@@ -24,12 +24,13 @@ EXIT_INDETERMINATE = 3
 #: exit code -> what it means (printed by ``--help`` and listed in the README)
 EXIT_CODES = {
     EXIT_OK: "done (static: the structure is isostatic, or --min-norm was given)",
-    EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file, a hinge, vertex or panel number the "
-                "structure does not have, a solver that did not converge, a view (--viz, --screenshot) that "
-                "cannot be opened",
-    EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
-                "an engine that is not installed, a --support, --load or --self-weight value the structure "
-                "refuses (a vertex not on the panel, a NaN force, an unknown selector, an empty selection), "
+    EXIT_INPUT: "bad input or failed analysis: a malformed FOLD or SVG file (a hinge, vertex or panel number "
+                "in the file that the structure does not have, an unknown origami: key), a solver that did not "
+                "converge, a view (--viz, --screenshot) that cannot be opened",
+    EXIT_USAGE: "bad usage: bad arguments, a missing input file or one that is neither FOLD nor SVG, an output "
+                "that cannot be written, an engine that is not installed, an option value the structure refuses "
+                "(a hinge, vertex or panel number it does not have, a vertex not on the panel, a NaN force, "
+                "an unknown selector, an empty selection, a hinge that cannot slide, a symmetry it lacks), "
                 "loads on a structure without supports that do not balance, an environment setting that is not "
                 "understood (CHRONO_ORIGAMI_BLAS_THREADS), a sweep spec with an unknown key or a bad value, a Dask "
                 "scheduler that cannot be reached",
@@ -127,8 +128,9 @@ def exit_code(exc):
     return None
 
 
-#: Python keyword arguments named in the library's messages -> the command line's options that do the same
-#: (:func:`message` speaks the command line's language; the Python API's messages keep the keywords)
+#: Python keyword arguments named in the library's messages -> the command line's options that do the same.
+#: The one rule: the library's messages name the Python keyword (``merge_tol=``, ``thickness=``), and the command
+#: line translates them here (:func:`message`, :func:`flags`), so each audience reads its own words.
 FLAGS = {
     "allow_singular_start=True": "--from-singular",
     "from_singular=True": "--from-singular",
@@ -139,16 +141,29 @@ FLAGS = {
     "facets='crease'": "--facets crease",
     "fix_geometry=True": "--fix-geometry",
     "keep_geometry=True": "--keep-geometry",
+    "engine='chrono' or max_bodies": "--engine chrono",
+    "then Chrono: fold(problem, start=regular_start(problem, t0))": "then Chrono",
+    "engine='chrono'": "--engine chrono",
+    "engine='reference'": "--engine reference",
+    "use_tangent_stiffness=False": "--no-kc",
+    "merge_tol=": "--merge-tol",
+    "thickness=": "--thickness",
+    "density=": "--density",
+    "max_move=": "--max-move",
+    "percent=": "--percent",
+    **{f"tolerance {name}=": f"--{name}" for name in ("tol", "offset", "tilt", "position", "vertex")},
     "pattern_check.diagnose": "the check command (check FILE)",
     "support_proposal.mechanism_stops": "the support command (support FILE)",
 }
 
 
+_KEYWORDS = re.compile("|".join(r"(?<![\w:.-])" + re.escape(k) for k in sorted(FLAGS, key=len, reverse=True)))
+
+
 def flags(text):
-    """``text`` with the Python keywords of :data:`FLAGS` replaced by the command line's options."""
-    for keyword, flag in FLAGS.items():
-        text = text.replace(keyword, flag)
-    return text
+    """``text`` with the Python keywords of :data:`FLAGS` replaced by the command line's options (a keyword
+    inside a longer name, such as ``faces_origami:thickness``, is left alone)."""
+    return _KEYWORDS.sub(lambda m: FLAGS[m.group(0)], text)
 
 
 def message(exc):

@@ -21,7 +21,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..analysis.design import MAX_SUBSETS, SAMPLES, design, hinge_permutation
-from ..tools.errors import DesignError, IndeterminateError
+from ..tools.errors import DesignError, IndeterminateError, UsageError
 from . import app, inputs
 from .static import linalg_option
 
@@ -66,16 +66,28 @@ def _rotation(text):
 
 
 def hinge_list(option, text, H):
-    """0-based hinges of a 1-based list ``H,H,...`` (order kept: ``--prefer`` is an order)."""
+    """0-based hinges of a 1-based list ``H,H,...`` (order kept: ``--prefer`` is an order); a hinge the structure
+    does not have, or one listed twice, is a usage error naming ``option`` and the 1-based hinge (exit 2)."""
     if not text.strip():
         return []
     out = []
     for item in text.split(","):
         try:
-            out.append(int(item) - 1)
+            h = int(item)
         except ValueError:
-            raise DesignError(f"{option}: {item.strip()!r} is not a hinge number (1..{H})") from None
+            raise UsageError(f"{option} {text}: {item.strip()!r} is not a hinge number (1..{H})") from None
+        if not 1 <= h <= H:
+            raise UsageError(f"{option} {text}: hinge {h} does not exist (the structure has hinges 1..{H})")
+        if h - 1 in out:
+            raise UsageError(f"{option} {text}: hinge {h} is listed twice")
+        out.append(h - 1)
     return out
+
+
+def _symmetry_options(args):
+    """The options that give the symmetry, as typed (for messages)."""
+    return " ".join(([f"--rotation {args.rotation}"] if args.rotation is not None else []) +
+                    [f"--mirror {m}" for m in args.mirror])
 
 
 def symmetry(pattern, rotation=None, mirrors=()):
@@ -103,10 +115,17 @@ def design_command(args, out=None):
     structure = inputs.prepare(inputs.read_input(args), args, out)
     H = len(structure.pattern.hinges)
     prefer = hinge_list("--prefer", args.prefer, H)
-    result = design(structure, door=hinge_list("--door", args.door, H), sliding=hinge_list("--slide", args.slide, H),
-                    symmetry=symmetry(structure.pattern, args.rotation, args.mirror), prefer=prefer,
-                    max_subsets=args.max_subsets, samples=args.samples, improve=args.improve,
-                    linalg=args.linalg)
+    door, sliding = hinge_list("--door", args.door, H), hinge_list("--slide", args.slide, H)
+    both = sorted(set(door) & set(sliding))
+    if both:
+        raise UsageError(f"--door {args.door} --slide {args.slide}: hinge {both[0] + 1} cannot both stay a door "
+                         f"hinge and slide")
+    perms = inputs.option_value(_symmetry_options(args), None,
+                                lambda: symmetry(structure.pattern, args.rotation, args.mirror), DesignError)
+    given = " ".join(f"{o} {t}" for o, t in (("--door", args.door), ("--slide", args.slide)) if t.strip())
+    result = inputs.option_value(given or _symmetry_options(args), None, lambda: design(
+        structure, door=door, sliding=sliding, symmetry=perms, prefer=prefer, max_subsets=args.max_subsets,
+        samples=args.samples, improve=args.improve, linalg=args.linalg), DesignError)
     _print_report(result, args, out)
     chosen = result.greedy if prefer else result.best
     if args.output:

@@ -17,11 +17,11 @@ def run_options(ap, time=None, dt=None, output_interval=None, integrators=None):
     --integrator (``integrators``: the choices), --output-interval, --out, --viz, --png-frames, --quiet."""
     for name, value, what in (("--time", time, "duration of the motion"), ("--dt", dt, "time step")):
         if value is None:
-            ap.add_argument(name, type=float, required=True, help=f"{what} (s)")
+            ap.add_argument(name, type=inputs.positive_float, required=True, help=f"{what} (s)")
         else:
-            ap.add_argument(name, type=float, default=value, help=f"{what} (s, default {value:g})")
+            ap.add_argument(name, type=inputs.positive_float, default=value, help=f"{what} (s, default {value:g})")
     ap.add_argument("--integrator", choices=integrators, help="integrator (default: the engine's first: hht for chrono)")
-    ap.add_argument("--output-interval", type=float, default=output_interval,
+    ap.add_argument("--output-interval", type=inputs.positive_float, default=output_interval,
                     help="s between recorded frames (default: " + (f"{output_interval:g})" if output_interval else
                                                                       "every step)"))
     ap.add_argument("--out", metavar="DIR", help="write energy.csv, momentum.csv, constraints.csv, hinges_t.csv, "
@@ -117,11 +117,19 @@ def dynamics_command(args):
     """Motors and springs from ``--motor``/``--spring``, the start at ``--frame`` of the file; prints the energy balance,
     the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
     from ..inputs import motion as dyn_inputs
+    from ..tools.errors import OrigamiError
 
     structure = inputs.with_structure_options(inputs.read_input(args), args)
     H = len(structure.pattern.hinges)
-    motors = [fold_signed(dyn_inputs.parse_motor(m, H)) for m in args.motor]
-    springs = [s for text in args.spring for s in dyn_inputs.parse_spring(text, H)]
+    motors = [fold_signed(inputs.option_value("--motor", m, lambda: dyn_inputs.parse_motor(m, H), OrigamiError))
+              for m in args.motor]
+    springs = [s for text in args.spring
+               for s in inputs.option_value("--spring", text, lambda: dyn_inputs.parse_spring(text, H), OrigamiError)]
+    if args.integrator is not None:
+        inputs.option_value("--integrator", args.integrator, lambda: dyn_inputs.check_integrator(
+            engines.resolve(args.engine), args.integrator), OrigamiError)
+    inputs.option_value("--motor", None, lambda: dyn_inputs.check_inputs(structure, motors, ()), OrigamiError)
+    inputs.option_value("--spring", None, lambda: dyn_inputs.check_inputs(structure, (), springs), OrigamiError)
     motion(lambda: integrate(structure, args, args.engine, motors, springs), args.out)
     return app.EXIT_OK
 

@@ -63,7 +63,7 @@ def output_options(ap):
     ap.add_argument("--engine", choices=engines.ENGINES, default=None,
                     help="folding engine (default: chrono where PyChrono imports, else reference)")
     ap.add_argument("--out", metavar="DIR", help="write vertices.csv, fold.fold, steps.csv here")
-    ap.add_argument("--figure", metavar="FILE", help="snapshots of the fold (png/pdf)")
+    ap.add_argument("--figure", metavar="FILE", type=inputs.figure_file, help="snapshots of the fold (png/pdf)")
     ap.add_argument("--png-frames", metavar="DIR", help="one PNG per stored frame")
     ap.add_argument("--png-renderer", choices=("matplotlib", "irrlicht"), default="matplotlib",
                     help="renderer of --png-frames (default matplotlib; irrlicht needs PyChrono and a display)")
@@ -127,31 +127,37 @@ def _axis(text, what):
     return v
 
 
-def _pairs(items, n_vertices, what):
+def _pairs(items, n_vertices, what, make):
+    """``make(v, value)`` for every vertex of every ``--what VERTICES:VALUE``; a bad item is a usage error naming
+    the option and the item (exit 2)."""
     out = []
     for item in items:
-        if ":" not in item:
-            raise OrigamiError(f"--{what} {item!r}: expected VERTICES:VALUE, e.g. 2,4:x")
-        vs, val = item.rsplit(":", 1)
-        out += [(v, val) for v in parse_vertices(vs, n_vertices)]
+        def paths():
+            if ":" not in item:
+                raise OrigamiError(f"expected VERTICES:VALUE, e.g. 2,4:x")
+            vs, val = item.rsplit(":", 1)
+            return [make(v, val) for v in parse_vertices(vs, n_vertices)]
+        out += inputs.option_value(f"--{what}", item, paths, OrigamiError)
     return out
 
 
 def holds(structure, args):
-    """The vertex paths of ``--hold``, ``--along``, ``--in-plane``, ``--block``."""
-    pat = structure.pattern
-    paths = [fixed(v) for v in (parse_vertices(args.hold, pat.n_vertices) if args.hold else [])]
-    paths += [along(v, _axis(a, f"--along vertex {v + 1}")) for v, a in _pairs(args.along, pat.n_vertices, "along")]
-    paths += [in_plane(v, _axis(a, f"--in-plane vertex {v + 1}"))
-              for v, a in _pairs(args.in_plane, pat.n_vertices, "in-plane")]
-    paths += [blocked(v, d) for v, d in _pairs(args.block, pat.n_vertices, "block")]
+    """The vertex paths of ``--hold``, ``--along``, ``--in-plane``, ``--block`` (a bad value: a usage error naming
+    the option, exit 2)."""
+    n = structure.pattern.n_vertices
+    paths = [fixed(v) for v in (inputs.option_value("--hold", args.hold, lambda: parse_vertices(args.hold, n),
+                                                    OrigamiError) if args.hold else [])]
+    paths += _pairs(args.along, n, "along", lambda v, a: along(v, _axis(a, f"vertex {v + 1}")))
+    paths += _pairs(args.in_plane, n, "in-plane", lambda v, a: in_plane(v, _axis(a, f"vertex {v + 1}")))
+    paths += _pairs(args.block, n, "block", blocked)
     return paths
 
 
 def build_problem(structure, args):
     """The fold of ``--drive``: ``--rate`` and ``--angle-deg`` are FOLD-signed (valley positive), a drive's
     relative rotation is minus the change of the fold angle (``inputs.fold.target_problem``)."""
-    hinges = parse_hinges(args.drive, len(structure.pattern.hinges))
+    hinges = inputs.option_value("--drive", args.drive, lambda: parse_hinges(args.drive, len(structure.pattern.hinges)),
+                                 OrigamiError)
     if args.rate is not None:
         drives = [Drive(h, rate=-args.rate) for h in hinges]
     else:
@@ -228,6 +234,9 @@ def run_targets(structure, args, progress, out):
     if args.rate is not None or args.angle_deg is not None:
         raise app.UsageError("--rate and --angle-deg drive the hinges of --drive; without --drive the fold goes to "
                              "the file's target angles (--percent)")
+    if args.fix_geometry and args.keep_geometry:
+        raise app.UsageError("--fix-geometry and --keep-geometry exclude each other: fold a corrected pattern or "
+                             "the file as it is")
     p = 100.0 if args.percent is None else args.percent
     hist = fold_to_targets(structure, targets, p, holds(structure, args), engine=args.engine, duration=args.time,
                            frame_interval=args.time / max(args.frames, 1), linalg=args.linalg, progress=progress,

@@ -65,10 +65,29 @@ def add_input(ap):
     return ap
 
 
-def check_exists(path):
-    """A missing input file is a usage error (exit 2)."""
+#: the input files' extensions: FOLD (JSON) and SVG
+EXTENSIONS = (".fold", ".json", ".svg")
+
+
+def check_exists(path, extensions=EXTENSIONS):
+    """A missing input file, or one whose extension is not in ``extensions``, is a usage error (exit 2)."""
     if not os.path.isfile(path):
         raise UsageError(f"{path}: no such {'SVG' if path.lower().endswith('.svg') else 'FOLD'} file")
+    if not path.lower().endswith(tuple(extensions)):
+        raise UsageError(f"{path}: expected a FOLD file (.fold or .json) or an SVG crease pattern (.svg), got "
+                         f"{os.path.splitext(path)[1] or 'no extension'}")
+
+
+def check_input_options(args):
+    """Options that do not apply to the input file's kind: a usage error naming the option (exit 2)."""
+    svg = args.file.lower().endswith(".svg")
+    if not svg and getattr(args, "merge_tol", None) is not None:
+        raise UsageError(f"--merge-tol {args.merge_tol:g}: --merge-tol is for SVG crease patterns (line ends to "
+                         f"merge); {args.file}, a FOLD file, gives its topology by index")
+    frame = getattr(args, "frame", None)
+    if svg and frame not in (None, 0, -1, "last", "creasePattern"):
+        raise UsageError(f"--frame {frame}: {args.file}, an SVG crease pattern, has one frame (0, creasePattern; "
+                         f"-1 and last name it too)")
 
 
 def choose_frame(args, default=None):
@@ -111,6 +130,7 @@ def read_input(args, default_frame=None):
     from .app import flags
 
     check_exists(args.file)
+    check_input_options(args)
     frame = choose_frame(args, default_frame)
     structure = read_structure(args.file, frame=frame, facets=args.facets, merge_tol=args.merge_tol)
     note = (structure.notes or {}).get("fold", {}).get("facets_note")
@@ -163,6 +183,18 @@ def merge_fraction(text):
     """argparse type of ``--merge-tol``: a fraction of the sheet size in [0, 0.1)."""
     return _float(text, lambda x: 0 <= x < 0.1, "a fraction of the sheet size",
                   f"must be a fraction of the sheet size in [0, 0.1), got {text}")
+
+
+def figure_file(text):
+    """argparse type of a figure's file name: one whose extension matplotlib writes (png, pdf, svg, ...)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = FigureCanvasBase.get_supported_filetypes()
+    ext = os.path.splitext(text)[1].lstrip(".").lower()
+    if ext not in kinds:
+        raise argparse.ArgumentTypeError(f"{text!r}: a figure is written as {', '.join(sorted(kinds))} (the file "
+                                         f"name's extension), not {ext or 'a name without extension'}")
+    return text
 
 
 def positive_float(text):
@@ -253,7 +285,7 @@ def with_structure_options(structure, args, out=None):
     if getattr(args, "support", None) is None:
         return structure
     if args.thickness is not None or args.density is not None:
-        structure = _option("--thickness" if args.thickness is not None else "--density", None, lambda: replace(
+        structure = option_value("--thickness" if args.thickness is not None else "--density", None, lambda: replace(
             structure, thickness=structure.thickness if args.thickness is None else args.thickness,
             density=structure.density if args.density is None else args.density))
     for what, option, replace_it, given in (("supports", "--support", args.replace_supports, args.support),
@@ -275,12 +307,12 @@ def with_structure_options(structure, args, out=None):
             print(proposal.accepted(), file=out)
             structure = proposal.structure
             continue
-        structure = _option("--support", text, lambda: structure.with_supports(text, origin="--support"))
+        structure = option_value("--support", text, lambda: structure.with_supports(text, origin="--support"))
     for text in args.load:
-        structure = _option("--load", text, lambda: structure.with_loads(text, origin="--load"))
+        structure = option_value("--load", text, lambda: structure.with_loads(text, origin="--load"))
     if args.self_weight or args.gravity is not None:
         g = args.gravity if args.gravity is not None else STANDARD_GRAVITY
-        structure = _option("--self-weight" if args.gravity is None else "--gravity", None,
+        structure = option_value("--self-weight" if args.gravity is None else "--gravity", None,
                             lambda: structure.with_self_weight(g))
     return structure
 
@@ -298,14 +330,15 @@ def prepare(structure, args, out=None):
     return structure
 
 
-def _option(option, text, make):
-    """``make()``; a refused value becomes a one-line UsageError naming ``option`` (and its ``text``)."""
+def option_value(option, text, make, errors=StructureError):
+    """``make()``; a value it refuses (``errors``) becomes a one-line UsageError (exit 2) naming ``option`` (and its
+    ``text``): the one way a command turns the library's refusal of an option's value into a usage error."""
     try:
         return make()
-    except StructureError as e:
+    except errors as e:
         msg = str(e)
         what = option.lstrip("-")
-        for prefix in (f"{what} {text!r}: ", f"{what}: "):
+        for prefix in (f"{option} {text!r}: ", f"{option}: ", f"{what} {text!r}: ", f"{what}: "):
             if msg.startswith(prefix):
                 msg = msg[len(prefix):]
         raise UsageError(f"{option}{'' if text is None else ' ' + repr(text)}: {msg}") from None

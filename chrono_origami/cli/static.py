@@ -28,6 +28,7 @@ from .. import engines
 from ..analysis import statics as analysis
 from ..report import hinge_colors, tables
 from ..report.hinge_colors import COMPONENTS
+from ..results.counts import counts_text
 from ..structure import hinges
 from ..structure.hinges import DOOR
 from ..tools.errors import IndeterminateError
@@ -44,7 +45,7 @@ def options(ap):
                     help="make every hinge a door hinge (the structure before any hinge was made sliding)")
     ap.add_argument("--min-norm", action="store_true",
                     help="for a structure that is not isostatic, print the labelled minimum-norm solution")
-    ap.add_argument("--figure", metavar="FILE", help="draw the structure with matplotlib (png or pdf)")
+    ap.add_argument("--figure", metavar="FILE", type=inputs.figure_file, help="draw the structure with matplotlib (png or pdf)")
     ap.add_argument("--labels", action="store_true", help="number panels and hinges in --figure")
     ap.add_argument("--color-by", type=_color_by, default=None,
                     metavar="|".join(("F", "M") + COMPONENTS[2:]) + "|kind",
@@ -103,7 +104,7 @@ def report(structure, args, out=None):
     engine = engines.resolve(args.engine)
     counts = analysis.count(structure, engine, linalg=args.linalg)
     summary = analysis.counts_summary(structure, counts)
-    print(f"engine: {engine}; M = {counts.M} mechanisms, S = {counts.S} self-stress states "
+    print(f"engine: {engine}; {counts_text(counts.M, counts.S)} "
           f"(counting rules: P={summary['P']}, H={summary['H']}, E_b={summary['E_b']}, V_i={summary['V_i']}, "
           f"S_BF={summary['S_BF']}, S_PH={summary['S_PH']}, M_BF={summary['M_BF']}, "
           f"Maxwell M-S={summary['maxwell_M_minus_S']})", file=out)
@@ -243,7 +244,7 @@ def count_command(args):
     engine = engines.resolve(args.engine)
     counts = analysis.count(structure, engine, linalg=args.linalg)
     s = analysis.counts_summary(structure, counts)
-    print(f"M = {s['M']} mechanisms, S = {s['S']} self-stress states ({engine} engine: rank {s['rank']} of "
+    print(f"{counts_text(s['M'], s['S'])} ({engine} engine: rank {s['rank']} of "
           f"{s['n_constraints']} constraints on {s['n_dof']} velocities)"
           + (": isostatic" if counts.isostatic else ""))
     if s.get("singular"):

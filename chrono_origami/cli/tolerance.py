@@ -74,8 +74,9 @@ def _tolerance_options(description):
     ap.add_argument("--connect-timeout", type=inputs.positive_float, default=cluster.CONNECT_TIMEOUT, metavar="S",
                     help=f"seconds to wait for the scheduler (default {cluster.CONNECT_TIMEOUT:g})")
     ap.add_argument("--out", metavar="DIR", help="write locked_in.csv, summary.csv (and monte_carlo.csv, hinges.csv)")
-    ap.add_argument("--histogram", metavar="FILE.png", help="--samples: histogram of the largest locked-in |N|")
-    ap.add_argument("--plot-tolerance", metavar="FILE.png", help="largest locked-in action against the tolerance")
+    ap.add_argument("--histogram", metavar="FILE.png", type=inputs.figure_file, help="--samples: histogram of the largest locked-in |N|")
+    ap.add_argument("--plot-tolerance", metavar="FILE.png", type=inputs.figure_file,
+                    help="largest locked-in action against the tolerance")
     ap.add_argument("--top", type=inputs.positive_int, default=40,
                     help="print the p95 table of this many hinge sides with the largest |N| (default 40)")
     return ap
@@ -99,7 +100,7 @@ def stiffness_of(args):
     try:
         return imp.HingeStiffness(float(parts[0]), float(parts[1]))
     except imp.ToleranceError as e:           # a ValueError too: first
-        raise app.UsageError(str(e)) from None
+        raise app.UsageError(f"--stiffness {args.stiffness}: {e}") from None
     except ValueError:
         raise app.UsageError(f"--stiffness must be KT,KR (two numbers), got {args.stiffness!r}") from None
 

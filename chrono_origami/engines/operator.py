@@ -35,7 +35,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ..results.counts import Counts, _remove_rigid
+from ..results.counts import Counts, _remove_rigid, counted, counts_text
 from ..results.statics import StaticResult, SupportReaction, hinge_actions
 from ..tools import linalg as la
 from ..tools.errors import FreeBodyError, IndeterminateError, SolverError
@@ -213,8 +213,8 @@ def solve(structure, counts, allow_indeterminate=False, rtol=RANK_RTOL, form="hi
     model = counts.model
     if not counts.isostatic and not allow_indeterminate:
         raise IndeterminateError(
-            f"{structure.name}: the static problem is not determined (M = {counts.M} mechanisms, "
-            f"S = {counts.S} self-stress states); pass allow_indeterminate=True for the labelled "
+            f"{structure.name}: the static problem is not determined ({counts_text(counts.M, counts.S)}); "
+            f"pass allow_indeterminate=True for the labelled "
             f"minimum-norm solution", counts.M, counts.S, describe_indeterminacy(structure, counts))
     f = model.generalized_forces(structure.panel_loads())
     A = model.Cs.T.tocsc()
@@ -240,7 +240,8 @@ def solve(structure, counts, allow_indeterminate=False, rtol=RANK_RTOL, form="hi
             raise SolverError(f"{structure.name}: equilibrium residual {rel:.3g} after the solve (ill-conditioned)")
         raise IndeterminateError(
             f"{structure.name}: the loads cannot be equilibrated (relative residual {rel:.3g}); "
-            f"the structure has M = {counts.M} mechanisms that the loads excite (supports can stop them: "
+            f"the structure has M = {counted(counts.M, 'mechanism')} that the loads excite (supports can stop "
+            f"{'it' if counts.M == 1 else 'them'}: "
             f"support_proposal.mechanism_stops names held directions that do)", counts.M, counts.S,
             describe_indeterminacy(structure, counts))
     result = StaticResult(structure, "reference", status, counts.M, counts.S,

@@ -113,7 +113,8 @@ def minimum_norm_label(result):
     """The first line of hinges.csv and supports.csv of an answer that is not determined (None when it is)."""
     if result.status == "determined":
         return None
-    added = (f"any combination of the {result.S} self-stress states (self_stress.csv) may be added"
+    added = ((f"any combination of the {result.S} self-stress states" if result.S != 1 else
+              "any multiple of the self-stress state") + " (self_stress.csv) may be added"
              if result.S else "the loads do no work on the mechanisms")
     return (f"minimum-norm answer, NOT determined (M = {result.M}, S = {result.S}): one particular solution of "
             f"equilibrium; {added}. counts.json: status minimum-norm")
@@ -151,8 +152,11 @@ def format_result(result, title=None):
     if result.support_reactions:
         parts.append(text_table(SUPPORT_HEADER, result.support_rows(), head + ": support reactions"))
     if result.status != "determined":
+        n = len(result.self_stress_actions)
         parts.insert(0, f"WARNING: not determined (M = {result.M}, S = {result.S}): minimum-norm particular "
-                        f"solution; add any combination of the {len(result.self_stress_actions)} self-stress states.")
+                        f"solution; add any "
+                        + (f"combination of the {n} self-stress states." if n != 1 else "multiple of the self-stress "
+                           "state."))
     return "\n\n".join(parts)
 
 

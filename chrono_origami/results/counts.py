@@ -16,6 +16,16 @@ from ..tools.errors import SolverError
 from ..tools.linalg import RANK_RTOL
 
 
+def counted(n, word, words=None):
+    """``n`` and the noun in agreement: "1 mechanism", "2 mechanisms" (``words``: an irregular plural)."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def counts_text(M, S):
+    """"M = 1 mechanism, S = 2 self-stress states": the counts as every message and report writes them."""
+    return f"M = {counted(M, 'mechanism')}, S = {counted(S, 'self-stress state')}"
+
+
 #: Bases larger than this many numbers (rows x states) are not formed (``Counts.mechanisms``, ``self_stresses``).
 BASIS_ENTRIES = 50_000_000
 

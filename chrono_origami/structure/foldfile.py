@@ -115,6 +115,9 @@ SUPPORT = "vertices_origami:support"
 LOAD = "vertices_origami:load"
 DENSITY = "origami:density"
 GRAVITY = "origami:gravity"
+#: every key of the ``origami:`` namespace (``origami:time`` and ``origami:drives``: a fold history's frames and
+#: drives); another key of the namespace is a misspelling, refused naming it (other namespaces are left alone)
+ORIGAMI_KEYS = (THICKNESS, HINGE, SUPPORT, LOAD, DENSITY, GRAVITY, "origami:time", "origami:drives")
 _EDGE_KEYS = ("edges_assignment", "edges_foldAngle", "edges_foldAngles", HINGE)
 _NOT_INHERITED = ("frame_parent", "frame_inherit")
 
@@ -812,7 +815,21 @@ class _Reader:
             os.path.splitext(os.path.basename(self.src))[0] if self.src != "FOLD data" else "structure")
         return top if self.frame == 0 else f"{top} (frame {self.frame})"
 
+    def check_namespace(self):
+        """A key of the ``origami:`` namespace that is not one of :data:`ORIGAMI_KEYS` is an error naming it and the
+        nearest known key (a misspelt ``vertices_origami:supports`` would otherwise be left out silently)."""
+        import difflib
+
+        for key in self.keys:
+            if isinstance(key, str) and key.split(":", 1)[0] in ("origami", "vertices_origami", "edges_origami",
+                                                                  "faces_origami") and key not in ORIGAMI_KEYS:
+                near = difflib.get_close_matches(key, ORIGAMI_KEYS, 1, 0.6)
+                raise FoldFileError(f"{self.src}: {self.name(key)} is not a key of chrono-origami's origami: "
+                                    f"namespace" + (f" (did you mean {near[0]}?)" if near else "") +
+                                    f"; its keys: {', '.join(ORIGAMI_KEYS[:6])} (docs/file-formats.md)")
+
     def structure(self):
+        self.check_namespace()
         pat, kinds, notes, face_map, vmap = self.pattern()
         notes.update(source=self.src, frame=self.frame)
         nv = len(self.keys["vertices_coords"])

@@ -88,9 +88,9 @@ def _tolerance(name, value):
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise ToleranceError(f"tolerance {name} must be a number, got {value!r}") from None
+        raise ToleranceError(f"tolerance {name}= must be a number, got {value!r}") from None
     if math.isnan(x) or x < 0 or math.isinf(x):
-        raise ToleranceError(f"tolerance {name} must be a finite number >= 0, got {value!r}")
+        raise ToleranceError(f"tolerance {name}= must be a finite number >= 0, got {value!r}")
     return x
 
 

@@ -200,10 +200,10 @@ class Structure:
                      density=self.density if density is None else float(density), notes=dict(self.notes))
         if not any(st.thickness):
             raise StructureError("self-weight: every panel has zero thickness (give a thickness: "
-                                 "faces_origami:thickness in the file, --thickness, or thickness=)")
+                                 "faces_origami:thickness in the file, or thickness=)")
         if st.density == 0:
             raise StructureError("self-weight: the density is 0 (give a density: origami:density in the file, "
-                                 "--density, or density=)")
+                                 "or density=)")
         return st
 
     def panel_loads(self):

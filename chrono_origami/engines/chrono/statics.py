@@ -49,6 +49,7 @@ import numpy as np
 import pychrono as chrono
 import scipy.sparse as sp
 
+from ...results.counts import counts_text
 from ...results.statics import StaticResult, SupportReaction, hinge_actions
 from ...structure.structure import Structure
 from ...tools.errors import FreeBodyError, IndeterminateError, SolverError, StructureError
@@ -444,8 +445,8 @@ def static(structure, allow_indeterminate=False, hinge_form="mate", method="line
     if not counts.isostatic:
         if not allow_indeterminate:
             raise IndeterminateError(
-                f"{structure.name}: the static problem is not determined (M = {counts.M} mechanisms, "
-                f"S = {counts.S} self-stress states, from Chrono's constraint Jacobian); pass "
+                f"{structure.name}: the static problem is not determined ({counts_text(counts.M, counts.S)}, "
+                f"from Chrono's constraint Jacobian); pass "
                 f"allow_indeterminate=True for the labelled minimum-norm solution", counts.M, counts.S,
                 operator.describe_indeterminacy(structure, counts))
         res = operator.solve(structure, counts, allow_indeterminate=True, rtol=rtol)
