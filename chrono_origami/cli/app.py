@@ -24,13 +24,13 @@ EXIT_INDETERMINATE = 3
 #: exit code -> what it means (printed by ``--help`` and listed in the README)
 EXIT_CODES = {
     EXIT_OK: "done (static: the structure is isostatic, or --min-norm was given)",
-    EXIT_INPUT: "bad input or failed analysis: a malformed FOLD or SVG file (a hinge, vertex or panel number "
-                "in the file that the structure does not have, an unknown origami: key), a solver that did not "
-                "converge, a view (--viz, --screenshot) that cannot be opened",
-    EXIT_USAGE: "bad usage: bad arguments, a missing input file or one that is neither FOLD nor SVG, an output "
-                "that cannot be written, an engine that is not installed, an option value the structure refuses "
-                "(a hinge, vertex or panel number it does not have, a vertex not on the panel, a NaN force, "
-                "an unknown selector, an empty selection, a hinge that cannot slide, a symmetry it lacks), "
+    EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file, a hinge, vertex or panel number the "
+                "structure does not have, a solver that did not converge, a view (--viz, --screenshot) that "
+                "cannot be opened",
+    EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
+                "an input that is neither FOLD nor SVG, an engine that is not installed, an option value the "
+                "structure refuses (a hinge, vertex or panel number it does not have, a vertex not on the panel, a "
+                "NaN force, an unknown selector, an empty selection, a hinge that cannot slide, a symmetry it lacks), "
                 "loads on a structure without supports that do not balance, an environment setting that is not "
                 "understood (CHRONO_ORIGAMI_BLAS_THREADS), a sweep spec with an unknown key or a bad value, a Dask "
                 "scheduler that cannot be reached",
