@@ -10,6 +10,8 @@ a percent (the reference engine's ``engines.reference.folding.targets``, which
 only it has), after checking a flat pattern's geometry
 (``structure.pattern_check``).
 """
+import math
+
 from .. import engines
 from ..tools.errors import SolverError
 from ..tools.threads import with_blas_threads
@@ -67,15 +69,58 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geomet
     (``engines.get`` with ``analysis="fold_to_targets"``). ``options``: as
     :func:`chrono_origami.engines.reference.folding.targets.fold_to_targets` takes them (duration,
     frame_interval, dt, linalg, progress, log, ...).
+
+    When the file's targets (given or by default) miss a rigid fold by no more than its rounding can explain
+    (:func:`rounding_level`), the history's last note says so calmly rather than that the targets are not a
+    rigid fold.
     """
     from ..inputs.fold import file_targets
     from ..structure.pattern_check import prepare
 
-    if targets is None:
-        targets = file_targets(structure)
+    in_file = file_targets(structure)
+    targets = in_file if targets is None else targets
+    level = rounding_level(structure, percent) if targets == in_file else None
     structure, note = prepare(structure, fix_geometry, keep_geometry, max_move)
     eng = engines.get(engine, analysis="fold_to_targets")
     hist = eng.fold_to_targets(structure, targets, percent, paths, **options)
     if note:
         hist.notes.insert(0, note)
+    miss, hinge = getattr(hist, "target_miss", (0.0, None))
+    if level and hinge is not None and hist.notes and hist.notes[-1].startswith(NOT_RIGID) and miss <= level[0]:
+        hist.notes[-1] = (f"the targets miss a rigid fold by {miss:.3g} deg ({math.radians(miss):.2g} rad) at hinge "
+                          f"{hinge + 1}, within the file's rounding ({level[1]}: up to {level[0]:.2g} deg): folded "
+                          f"to the nearest rigid state")
     return hist
+
+
+#: the start of the fold's note when the targets miss a rigid fold (``engines.reference.folding.targets``)
+NOT_RIGID = "the targets are not a rigid fold"
+
+
+def rounding_level(structure, percent=100.0):
+    """(deg, what) or None: how far the file's rounding alone can take its targets from a rigid fold.
+
+    Twice the sum of the targets' step (``inputs.fold.target_rounding``, times percent / 100), the coordinates'
+    step over the shortest crease (``coordinate_rounding``, rad) and the largest Kawasaki miss of a flat
+    pattern (``structure.pattern_check``, rad), in degrees; ``what`` names them as the file wrote them. None when
+    the file is not rounded.
+    """
+    import numpy as np
+
+    from ..inputs.fold import coordinate_rounding, target_rounding
+    from ..structure.pattern_check import NEAR, diagnose
+
+    pat = structure.pattern
+    written = target_rounding(structure)
+    step = written * float(percent) / 100.0
+    coord = coordinate_rounding(structure)
+    lengths = [float(np.linalg.norm(pat.vertices[a] - pat.vertices[b])) for a, b in (h.vertices for h in pat.hinges)]
+    shortest = min((x for x in lengths if x > 0), default=0.0)
+    rep = diagnose(structure)
+    kawasaki = max((x for x in rep.kawasaki if np.isfinite(x) and x <= NEAR), default=0.0) if rep.flat else 0.0
+    level = 2.0 * (step + (np.degrees(coord / shortest) if shortest else 0.0) + np.degrees(kawasaki))
+    what = [f"target angles to {written:.2g} deg" if step else "",
+            f"coordinates to {coord:g}" if coord else "",
+            f"Kawasaki missed by {kawasaki:.1g} rad" if kawasaki > 1e-12 else ""]
+    what = ", ".join(w for w in what if w)
+    return (float(level), what) if level > 0 and what else None

@@ -324,6 +324,48 @@ def file_targets(structure):
     return out
 
 
+#: the steps (deg) a file may round its target angles to: decimals of a degree (FOLD ``edges_foldAngle``) and
+#: decimals of 180 degrees (an SVG's opacity x 180), coarsest first; a target on a coarser grid is taken as
+#: written to this one at least (integers are exact more often than rounded)
+ROUNDING_STEPS = sorted({round(10.0 ** -k, 12) for k in range(1, 9)} |
+                        {round(180.0 * 10.0 ** -k, 12) for k in range(3, 11)}, reverse=True)
+
+
+def _grid(x, steps):
+    """The coarsest of ``steps`` that ``x`` is a multiple of (to round-off), 0.0 when none."""
+    return next((s for s in steps if abs(x / s - round(x / s)) <= 1e-6), 0.0)
+
+
+def coordinate_rounding(structure):
+    """The step (length units) to which the file wrote its vertex coordinates, 0 when they are not rounded: the
+    finest decimal grid (1 to 1e-8) of the coordinates of ``structure.pattern`` (as :func:`target_rounding` finds
+    the targets'), leaving out coordinates on a grid coarser than 1e-3 x the pattern's size (0.5 on a unit
+    square: a point drawn on a grid, exact)."""
+    X = np.asarray(structure.pattern.vertices, float)
+    size = float(np.ptp(X, axis=0).max()) if len(X) else 0.0
+    steps = [10.0 ** -k for k in range(0, 9)]
+    grids = (_grid(x, steps) for x in X.ravel() if x != 0 and np.isfinite(x))
+    return min((g for g in grids if g < 1e-3 * size), default=0.0)
+
+
+def target_rounding(structure):
+    """The step (deg) to which the file wrote its target angles, 0 when it wrote none or they are not rounded.
+
+    Each target (``structure.notes["fold"]["edges_foldAngle"]``, degrees) that is not a whole number of degrees
+    (exact by intent: 0, 90, -180) lies on the coarsest grid of :data:`ROUNDING_STEPS` it is a multiple of (to
+    round-off); the file's step is the finest of these, the precision its writer kept (Origami Simulator's
+    opacity with 4 decimals: 0.018 deg; a FOLD file with 4 decimals of a degree: 1e-4 deg). Targets that lie on
+    no grid (full precision) give 0.
+    """
+    angles = ((structure.notes or {}).get("fold", {}) or {}).get("edges_foldAngle") or []
+    steps = []
+    for x in angles:
+        if x is None or not np.isfinite(x) or abs(x - round(x)) <= 1e-9:
+            continue
+        steps.append(_grid(x, ROUNDING_STEPS))
+    return min(steps, default=0.0)
+
+
 def check_percent(percent):
     """``percent`` as a float in [0, 100], or a one-line :class:`StructureError` naming it."""
     try:
