@@ -197,6 +197,13 @@ def figure_file(text):
     return text
 
 
+def png_file(text):
+    """argparse type of ``--screenshot``: a .png file name (Irrlicht writes PNG)."""
+    if not text.lower().endswith(".png"):
+        raise argparse.ArgumentTypeError(f"expected a .png file name, got {text!r}")
+    return text
+
+
 def positive_float(text):
     """argparse type: a finite number > 0."""
     return _float(text, lambda x: x > 0, "a positive number", f"expected a positive number, got {text!r}")

@@ -19,9 +19,8 @@ import sys
 
 from ..report import modes as report_modal
 from ..results.modes import KcComparison
-from ..tools.errors import OrigamiError
 from . import app
-from .inputs import positive_int
+from .inputs import nonnegative_float, positive_int
 
 
 #: the float options an origami modal scene may take (``parser(..., name=default)``)
@@ -53,7 +52,7 @@ def parser(description, structure=False, **defaults):
         ap.add_argument("--mode", type=positive_int, default=1, help="mode to export (1-based, default 1)")
         ap.add_argument("--frames", type=positive_int, default=24, help="frames per period in the exports (default 24)")
     for name, default in defaults.items():
-        ap.add_argument("--" + name.replace("_", "-"), type=float, default=default,
+        ap.add_argument("--" + name.replace("_", "-"), type=nonnegative_float, default=default,
                         help=f"{STRUCTURE_OPTIONS[name]} (default {default:g})")
     return ap
 
@@ -132,7 +131,8 @@ def run_structure(structure, args, out=None, **kw):
     modes = r.modes
     if getattr(args, "fold", None) or getattr(args, "png", None):
         if not 1 <= args.mode <= len(modes):
-            raise OrigamiError(f"--mode {args.mode}: the analysis has {len(modes)} modes")
+            raise app.UsageError(f"--mode {args.mode}: the analysis has {len(modes)} mode{'' if len(modes) == 1 else 's'} "
+                                 f"(1..{len(modes)})")
         mode = modes[args.mode - 1]
         if args.fold:
             with app.output(args.fold):

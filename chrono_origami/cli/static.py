@@ -54,7 +54,7 @@ def options(ap):
                          "resultant |M|), or a signed component N, TP, TO, MT, MP, MO; 'kind': door and sliding "
                          "colours. Default: F when the statics is determined (or --min-norm), else kind")
     ap.add_argument("--viz", action="store_true", help="open the structure in Chrono's Irrlicht viewer")
-    ap.add_argument("--screenshot", metavar="FILE", help="render one frame of the Irrlicht view to a PNG")
+    ap.add_argument("--screenshot", metavar="FILE", type=inputs.png_file, help="render one frame of the Irrlicht view to a PNG")
     inputs.add_structure_options(ap)
     return ap
 

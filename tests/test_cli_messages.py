@@ -1,0 +1,276 @@
+"""Bad input on the command line, as a user types it: one line ``error: ...`` naming the flag, the key or the
+1-based item, and the documented exit code (2 for a bad option value or a file the command cannot take, 1 for a
+malformed file); the counts in agreement (``M = 1 mechanism``); the fold's note on targets that miss a rigid
+fold by the file's rounding only, against a real miss.
+
+Files: the hinged pair of ``tests/test_cli.py`` (2 panels, 1 hinge, 6 vertices), a strip of 8 square panels in a
+row with 7 door hinges, clamped at panel 1 and held in z at one far corner of every other panel (48 velocities,
+7 x 5 + 6 + 7 = 48 rows: isostatic, so no hinge can slide without adding a mechanism), and the Origami
+Simulator-style Miura-ori SVG of ``tests/journey_files.py`` (coordinates to 3 decimals, opacities to 4).
+"""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import journey_files as jf
+from chrono_origami import cli
+from chrono_origami.cli import app
+from test_cli import hand_fold
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def run(capsys, *argv):
+    """(exit code, stdout, stderr) of the command line run in this process (argparse's refusals exit)."""
+    try:
+        code = cli.main([str(a) for a in argv])
+    except SystemExit as e:
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line(code, err, expected_code, *parts):
+    """The run ended with ``expected_code`` and one line ``error: ...`` containing every one of ``parts``."""
+    assert code == expected_code, (code, err)
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    for p in parts:
+        assert p in err, (p, err)
+    return err
+
+
+@pytest.fixture
+def pair(tmp_path):
+    path = tmp_path / "pair.fold"
+    path.write_text(json.dumps(hand_fold()))
+    return path
+
+
+def strip_fold(n=8):
+    """A row of ``n`` unit squares (vertex 2i+1 at (i, 0), 2i+2 at (i, 1), 1-based), door hinges between them,
+    panel 1 clamped (vertex 1 xyz, 2 xz, 3 z) and vertex 2i+1 held in z for i = 2 .. n (one per further panel)."""
+    X = [[float(i), float(j), 0.0] for i in range(n + 1) for j in (0, 1)]
+    faces = [[2 * i, 2 * i + 2, 2 * i + 3, 2 * i + 1] for i in range(n)]
+    edges, letters = [], []
+    for i in range(n):
+        edges += [[2 * i, 2 * i + 2], [2 * i + 1, 2 * i + 3]]
+        letters += ["B", "B"]
+    for i in range(n + 1):
+        edges.append([2 * i, 2 * i + 1])
+        letters.append("B" if i in (0, n) else "F")
+    support = [None] * len(X)
+    support[0], support[1], support[2] = ({"dofs": "xyz", "panel": 0}, {"dofs": "xz", "panel": 0},
+                                          {"dofs": "z", "panel": 0})
+    for i in range(2, n + 1):
+        support[2 * i] = {"dofs": "z", "panel": i - 1}
+    return {"file_spec": 1.2, "file_title": "strip", "vertices_coords": X, "faces_vertices": faces,
+            "edges_vertices": edges, "edges_assignment": letters, "vertices_origami:support": support}
+
+
+# ------------------------------------------------------------------ a. flags, not Python keywords
+def test_merge_tol_on_a_fold_file_names_the_flag(capsys, pair):
+    err = one_line(*run(capsys, "count", pair, "--merge-tol", "0.01")[::2], 2,
+                   "--merge-tol 0.01: --merge-tol is for SVG crease patterns")
+    assert "merge_tol" not in err.replace(str(pair), "FILE")
+
+
+def test_self_weight_without_thickness_names_the_flags(capsys, pair):
+    err = one_line(*run(capsys, "count", pair, "--self-weight", "--thickness", "0")[::2], 2, "--self-weight: every panel has zero "
+                   "thickness (give a thickness: faces_origami:thickness in the file, or --thickness)")
+    assert "thickness=" not in err
+    err = one_line(*run(capsys, "count", pair, "--self-weight", "--density", "0", "--thickness", "0.1")[::2], 2,
+                   "the density is 0 (give a density: origami:density in the file, or --density)")
+    assert "density=" not in err
+
+
+def test_the_command_line_translates_every_keyword_and_leaves_file_keys_alone():
+    """app.FLAGS is the one translation: each keyword becomes its flag; a key of the file that contains one
+    (faces_origami:thickness) or a longer name (max_thickness=) stays as it is."""
+    for keyword, flag in app.FLAGS.items():
+        assert app.flags(f"give {keyword} here") == f"give {flag} here"
+    text = "faces_origami:thickness in the file, or thickness=; max_thickness= stays; rtol= stays"
+    assert app.flags(text) == "faces_origami:thickness in the file, or --thickness; max_thickness= stays; rtol= stays"
+    assert app.flags("pass allow_singular_start=True, or use engine='chrono'") == \
+        "pass --from-singular, or use --engine chrono"
+
+
+# ------------------------------------------------------------------ b. design --slide: out of range, cannot slide
+def test_design_slide_names_the_one_based_hinge(capsys, tmp_path):
+    path = tmp_path / "strip.fold"
+    path.write_text(json.dumps(strip_fold()))
+    code, out, err = run(capsys, "count", path, "--engine", "reference")
+    assert code == 0 and "M = 0 mechanisms, S = 0 self-stress states" in out
+    # hinge 7 exists but cannot slide: the strip is isostatic with door hinges, a sliding one frees a motion
+    one_line(*run(capsys, "design", path, "--slide", "7")[::2], 2,
+             "--slide 7: the required sliding hinge [7] adds 1 mechanism (M = 0 with door hinges, 1 with it "
+             "sliding): hinge 7 cannot slide")
+    # out of range, 1-based: 8 and 0 do not exist, the structure has 1..7
+    one_line(*run(capsys, "design", path, "--slide", "8")[::2], 2,
+             "--slide 8: hinge 8 does not exist (the structure has hinges 1..7)")
+    one_line(*run(capsys, "design", path, "--slide", "0")[::2], 2, "--slide 0: hinge 0 does not exist")
+    one_line(*run(capsys, "design", path, "--door", "3,9")[::2], 2, "--door 3,9: hinge 9 does not exist")
+    one_line(*run(capsys, "design", path, "--slide", "2,2")[::2], 2, "--slide 2,2: hinge 2 is listed twice")
+    one_line(*run(capsys, "design", path, "--slide", "2", "--door", "2")[::2], 2,
+             "hinge 2 cannot both stay a door hinge and slide")
+    one_line(*run(capsys, "design", path, "--rotation", "3")[::2], 2, "--rotation 3: the symmetry does not map")
+
+
+def test_design_slide_as_a_subprocess(tmp_path):
+    """The same line and exit code from ``python -m chrono_origami``, as a user's shell sees them."""
+    path = tmp_path / "strip.fold"
+    path.write_text(json.dumps(strip_fold()))
+    r = subprocess.run([sys.executable, "-m", "chrono_origami", "design", str(path), "--slide", "7"],
+                       capture_output=True, text=True, env=ENV, timeout=300)
+    one_line(r.returncode, r.stderr, 2, "--slide 7:", "hinge 7 cannot slide")
+
+
+# ------------------------------------------------------------------ c. --frame on an SVG
+def test_frame_class_on_an_svg_is_a_usage_error(capsys, tmp_path):
+    path = jf.miura_svg(tmp_path / "miura.svg")[0]
+    for frame in ("foldedForm", "3", "-2"):
+        one_line(*run(capsys, "count", path, "--frame", frame, "--engine", "reference")[::2], 2,
+                 f"--frame {frame}: ", "an SVG crease pattern, has one frame")
+    for frame in ("0", "-1", "last", "creasePattern"):
+        assert run(capsys, "count", path, "--frame", frame, "--engine", "reference")[0] == 0
+
+
+# ------------------------------------------------------------------ d. counts in agreement
+def test_counts_agree_with_their_numbers(capsys, tmp_path, pair):
+    loose = tmp_path / "loose.fold"
+    loose.write_text(json.dumps(hand_fold(with_panel2_support=False)))
+    code, out, _ = run(capsys, "count", loose, "--engine", "reference")
+    assert code == 0 and "M = 1 mechanism, S = 0 self-stress states (" in out
+    # a second z support on panel 2 (vertex 5, beside vertex 6's) is redundant: one self-stress state
+    code, out, _ = run(capsys, "count", pair, "--engine", "reference", "--support", "5:z:p2")
+    assert code == 0 and "M = 0 mechanisms, S = 1 self-stress state (" in out
+    code, out, err = run(capsys, "static", pair, "--engine", "reference", "--support", "5:z:p2")
+    assert code == 3 and "M = 0 mechanisms, S = 1 self-stress state " in out + err
+    assert "1 self-stress states" not in out + err and "1 mechanisms" not in out + err
+
+
+# ------------------------------------------------------------------ e. --fix-geometry with --keep-geometry
+def test_fix_and_keep_geometry_exclude_each_other(capsys, tmp_path):
+    path = jf.miura_svg(tmp_path / "miura.svg")[0]
+    one_line(*run(capsys, "fold", path, "--fix-geometry", "--keep-geometry", "--out", tmp_path / "F")[::2], 2,
+             "--fix-geometry and --keep-geometry exclude each other")
+    assert not (tmp_path / "F").exists()
+
+
+# ------------------------------------------------------------------ f. the target miss: rounding or real
+def test_a_miss_at_the_files_rounding_is_said_calmly_and_a_real_miss_is_not(capsys, tmp_path):
+    """Origami Simulator's style: opacities to 4 decimals (target angles on a 180 x 1e-4 = 0.018 deg grid),
+    coordinates to 3: at 100 % the targets miss the rigid fold by a few thousandths of a degree, which the
+    rounding explains (the note says so, and by how much it can); at 50 % of the targets (a Miura-ori's creases do
+    not fold in proportion) the miss is degrees, and the note keeps saying the targets are not a rigid fold."""
+    import re
+
+    path = jf.miura_svg(tmp_path / "miura.svg")[0]
+    code, out, err = run(capsys, "fold", path, "--quiet", "--out", tmp_path / "F")
+    assert code == 0, err
+    note = next(line for line in out.splitlines() if "rigid fold" in line)
+    m = re.fullmatch(r"note: the targets miss a rigid fold by (\S+) deg \((\S+) rad\) at hinge (\d+), within the "
+                     r"file's rounding \(target angles to 0.018 deg, coordinates to 0.001: up to (\S+) deg\): folded "
+                     r"to the nearest rigid state", note)
+    assert m, note
+    miss, level = float(m.group(1)), float(m.group(4))
+    assert 1e-4 < miss < 0.018 and miss < level < 0.1
+    assert "not a rigid fold" not in out
+    code, out, err = run(capsys, "fold", path, "--quiet", "--percent", "50", "--out", tmp_path / "H")
+    assert code == 0, err
+    note = next(line for line in out.splitlines() if "rigid fold" in line)
+    assert note.startswith("note: the targets are not a rigid fold: nearest rigid state in least squares; "
+                           "largest miss ")
+    assert float(re.search(r"largest miss (\S+) deg", note).group(1)) > 1.0
+    assert "within the file's rounding" not in out
+
+
+# ------------------------------------------------------------------ g. every command, a few bad inputs each
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "pair.fold").write_text(json.dumps(hand_fold()))
+    (tmp_path / "pair.txt").write_text(json.dumps(hand_fold()))
+    typo = hand_fold()
+    typo["vertices_origami:supports"] = typo.pop("vertices_origami:support")
+    (tmp_path / "typo.fold").write_text(json.dumps(typo))
+    return tmp_path
+
+
+BAD = [
+    # missing file, wrong extension
+    (["count", "missing.fold"], 2, ["missing.fold: no such FOLD file"]),
+    (["static", "pair.txt"], 2, ["pair.txt: expected a FOLD file (.fold or .json) or an SVG crease pattern (.svg), "
+                                 "got .txt"]),
+    (["check", "missing.svg"], 2, ["missing.svg: no such SVG file"]),
+    # a misspelt key of the origami: namespace (a malformed file: exit 1), named with the nearest known key
+    (["count", "typo.fold"], 1, ["typo.fold: vertices_origami:supports is not a key of chrono-origami's origami: "
+                                 "namespace (did you mean vertices_origami:support?)"]),
+    # NaN, negative
+    (["static", "pair.fold", "--load", "5:nan,0,0"], 2, ["--load '5:nan,0,0': the force must be three finite"]),
+    (["support", "pair.fold", "--thickness", "-1"], 2, ["argument --thickness: expected a number >= 0, got '-1'"]),
+    (["dynamics", "pair.fold", "--time", "0.1", "--dt", "nan"], 2, ["argument --dt: expected a positive number"]),
+    (["dynamics", "pair.fold", "--time", "-1", "--dt", "0.01"], 2, ["argument --time: expected a positive number"]),
+    (["dynamics", "pair.fold", "--time", "0.1", "--dt", "0.01", "--output-interval", "0"], 2,
+     ["argument --output-interval: expected a positive number, got '0'"]),
+    (["dynamics", "pair.fold", "--time", "0.1", "--dt", "0.01", "--spring", "1:-1,0"], 2,
+     ["--spring '1:-1,0': crease spring on hinge 1: stiffness must be a finite non-negative number"]),
+    (["tolerance", "pair.fold", "--tol", "nan"], 2, ["--tol must be a finite number >= 0, got 'nan'"]),
+    (["fold", "pair.fold", "--drive", "1", "--angle-deg", "nan"], 2, ["argument --angle-deg: expected a finite number, got nan"]),
+    # 1-based numbers out of range
+    (["count", "pair.fold", "--support", "7:xyz"], 2, ["--support '7:xyz': vertex 7 does not exist"]),
+    (["fold", "pair.fold", "--drive", "2", "--angle-deg", "10"], 2, ["--drive '2': hinge 2 does not exist"]),
+    (["fold", "pair.fold", "--drive", "1", "--angle-deg", "10", "--hold", "0"], 2,
+     ["--hold '0': vertex 0 does not exist"]),
+    (["fold", "pair.fold", "--drive", "1", "--angle-deg", "10", "--along", "9:x"], 2,
+     ["--along '9:x': vertex 9 does not exist"]),
+    (["fold", "pair.fold", "--drive", "1", "--angle-deg", "10", "--block", "1:q"], 2,
+     ["--block '1:q': vertex 1: blocked directions must be a non-empty subset of 'xyz'"]),
+    (["dynamics", "pair.fold", "--time", "0.1", "--dt", "0.01", "--motor", "2:t"], 2,
+     ["--motor '2:t': hinge 2 does not exist"]),
+    (["dynamics", "pair.fold", "--time", "0.1", "--dt", "0.01", "--motor", "1:t", "--motor", "1:2*t"], 2,
+     ["--motor: hinge 1 has two motors"]),
+    (["dynamics", "pair.fold", "--time", "0.1", "--dt", "0.01", "--motor", "1:tt"], 2,
+     ["--motor '1:tt': function of time 'tt': unknown name 'tt'"]),
+    (["dynamics", "pair.fold", "--time", "0.1", "--dt", "0.01", "--engine", "reference", "--integrator", "hht"], 2,
+     ["--integrator 'hht': the reference engine has no integrator 'hht'"]),
+    (["count", "pair.fold", "--frame", "1"], 2, ["--frame 1: pair.fold has no frame 1"]),
+    # outputs the command cannot write, said before any work
+    (["static", "pair.fold", "--figure", "forces.xyz"], 2, ["argument --figure: 'forces.xyz': a figure is written "
+                                                            "as", "png", "not xyz"]),
+    (["fold", "pair.fold", "--drive", "1", "--angle-deg", "10", "--figure", "fold"], 2,
+     ["argument --figure: 'fold': a figure is written as", "not a name without extension"]),
+    (["tolerance", "pair.fold", "--tol", "1e-4", "--histogram", "h.txt"], 2, ["argument --histogram"]),
+    (["static", "pair.fold", "--screenshot", "view.jpg"], 2, ["argument --screenshot: expected a .png file name"]),
+    (["play", "pair.fold", "--png-frames", "P", "--fps", "0"], 2, ["play: --fps must be positive"]),
+    (["convert", "pair.fold", "-o", "x.fold"], 2, ["pair.fold: convert reads an SVG crease pattern"]),
+]
+
+
+@pytest.mark.parametrize("argv, code, parts", BAD, ids=[" ".join(a) for a, _, _ in BAD])
+def test_bad_input_is_one_line_with_its_exit_code(capsys, files, monkeypatch, argv, code, parts):
+    monkeypatch.chdir(files)
+    one_line(*run(capsys, *argv)[::2], code, *parts)
+
+
+def test_a_modal_scene_refuses_a_negative_stiffness_and_a_mode_it_lacks(tmp_path):
+    """scenes/miura_modes.py: a negative crease stiffness is refused by its option (it used to run the static
+    analysis into a 'did not converge', exit 1); a mode the analysis lacks is named with the modes it has."""
+    scene = [sys.executable, str(ROOT / "scenes" / "miura_modes.py")]
+    r = subprocess.run(scene + ["--crease-stiffness", "-5"], capture_output=True, text=True, env=ENV, timeout=300)
+    one_line(r.returncode, r.stderr, 2, "argument --crease-stiffness: expected a number >= 0, got '-5'")
+    r = subprocess.run(scene + ["--thickness", "nan"], capture_output=True, text=True, env=ENV, timeout=300)
+    one_line(r.returncode, r.stderr, 2, "argument --thickness: expected a number >= 0, got 'nan'")
+
+
+@pytest.mark.chrono
+def test_a_modal_scene_names_the_modes_it_has(tmp_path):
+    pytest.importorskip("pychrono", exc_type=ImportError, reason="the modal scenes run on Chrono")
+    r = subprocess.run([sys.executable, str(ROOT / "scenes" / "miura_modes.py"), "--mode", "9", "--fold",
+                        str(tmp_path / "m.fold")], capture_output=True, text=True, env=ENV, timeout=300)
+    one_line(r.returncode, r.stderr, 2, "--mode 9: the analysis has 1 mode (1..1)")
+    assert not (tmp_path / "m.fold").exists()
