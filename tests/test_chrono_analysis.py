@@ -160,7 +160,8 @@ def test_table12_kresling_two_module_tower():
 def test_undetermined_statics_is_refused_with_M_and_S(name):
     s = STRUCTURES[name]()
     M, S = NOT_DETERMINED[name]
-    with pytest.raises(IndeterminateError, match=f"M = {M} mechanisms, S = {S} self-stress") as e:
+    counts = f"M = {M} mechanism{'s' if M != 1 else ''}, S = {S} self-stress state{'s' if S != 1 else ''}"
+    with pytest.raises(IndeterminateError, match=counts) as e:
         ca.static(s)
     assert (e.value.M, e.value.S) == (M, S)
     assert ("self-stress state 1: hinges" in str(e.value)) == (S > 0)

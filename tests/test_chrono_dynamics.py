@@ -310,9 +310,9 @@ def test_cli_dynamics_writes_the_history(tmp_path):
     rows = open(os.path.join(out, "hinges_t.csv")).read().splitlines()
     assert rows[0] == "t,hinge,panel,MT,MP,MO,N,TP,TO" and len(rows) == 1 + 5 * 2 * len(s.pattern.hinges)
     bad = _run(["-m", "chrono_origami", "dynamics", path, "--time", "0.2", "--dt", "1e-3", "--motor", "99:t"])
-    assert bad.returncode == 1 and bad.stderr.startswith("error:") and "hinge 99" in bad.stderr
+    assert bad.returncode == 2 and bad.stderr.startswith("error: --motor '99:t':") and "hinge 99" in bad.stderr
     bad = _run(["-m", "chrono_origami", "dynamics", path, "--time", "0.2", "--dt", "1e-3", "--motor", "1:x*t"])
-    assert bad.returncode == 1 and "unknown name 'x'" in bad.stderr
+    assert bad.returncode == 2 and "--motor '1:x*t'" in bad.stderr and "unknown name 'x'" in bad.stderr
 
 
 def test_scenes_run(tmp_path):

@@ -358,7 +358,7 @@ def test_fold_command_line_and_scene(tmp_path):
                "--along", "2,4,8,10,12-16:x", "--block", "14:xy", "--from-singular", "--frames", "2", "--quiet",
                "--out", str(tmp_path / "cli")])
     assert rc == 0
-    assert main(["fold", str(path), "--drive", "1-99", "--rate", "1"]) == 1
+    assert main(["fold", str(path), "--drive", "1-99", "--rate", "1"]) == 2     # a bad option value
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
     subprocess.run([sys.executable, os.path.join(root, "scenes", "yoshimura_folding.py"), "--quiet", "--out",
