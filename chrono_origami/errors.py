@@ -60,6 +60,11 @@ class SolverError(OrigamiError):
     """A numerical solve failed its residual or constraint checks."""
 
 
+class InsufficientMemoryError(SolverError):
+    """An analysis needs more memory than is available: the message names the operator or system (its size) and
+    the memory needed (an estimate) or available; the command line prints it as one line and exits with code 1."""
+
+
 class ViewerError(OrigamiError):
     """Chrono's Irrlicht view cannot be opened or rendered (no display, no OpenGL, blank frame, bad file name).
 

@@ -33,6 +33,9 @@ from ..linalg import RANK_RTOL  # noqa: F401 (the one rank tolerance, re-exporte
 from ..progress import Stages
 from .model import assemble
 
+#: A pattern whose vertices all lie within this fraction of its size of one plane is flat: its operator is ranked
+#: in the plane's frame, where it splits into independent blocks (:func:`flat_columns`).
+FLAT_RTOL = 1e-12
 #: Bases larger than this many numbers (rows x states) are not formed (``Counts.mechanisms``, ``self_stresses``).
 BASIS_ENTRIES = 50_000_000
 
@@ -93,11 +96,11 @@ class Counts:
         """
         if self.S == 0:
             return np.zeros(self.n_constraints)
-        if self._sparse is None or self._sparse.qr is None or self._sparse.qr.transposed:
+        if self._sparse is None:
             B = self.self_stresses
             z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
         else:
-            z = _range_residual(self, np.random.default_rng(seed).standard_normal(self.n_constraints))
+            z = self._sparse.outside_range(np.random.default_rng(seed).standard_normal(self.n_constraints))
         return z / np.linalg.norm(z)
 
     def mechanism_sample(self, seed=0):
@@ -134,7 +137,7 @@ def count(structure, form="hinge", rtol=RANK_RTOL, model=None, linalg="auto"):
         if la.choose_method((m, n), linalg) == "dense":
             stage(f"dense SVD of the {m} x {n} operator")
             return _count_dense(model, rtol, supported)
-        return _count_sparse(model, rtol, supported, stage)
+        return _count_sparse(model, rtol, supported, stage, structure.pattern)
 
 
 def _count_dense(model, rtol, supported):
@@ -167,20 +170,50 @@ def _remove_rigid(null_C, n_bodies, supported):
     return Q[:, :int(np.sum(sv > 1e-6))]
 
 
-def _count_sparse(model, rtol, supported, stage=None):
+def plane_frame(pattern):
+    """Rows e1, e2, n (3 x 3, orthonormal) of the plane of a flat pattern -- every vertex within
+    :data:`FLAT_RTOL` x its size of the plane -- or None."""
+    X = np.asarray(pattern.vertices, float)
+    if len(X) < 3:
+        return None
+    c = X - X.mean(axis=0)
+    Vt = np.linalg.svd(c, full_matrices=False)[2]
+    if Vt.shape[0] < 3 or np.abs(c @ Vt[2]).max() > FLAT_RTOL * (pattern.size or 1.0):
+        return None
+    return Vt
+
+
+def flat_columns(pattern, n_bodies):
+    """The orthogonal column change (6P x 6P, sparse) that turns each body's (omega, w / L) into the frame of a flat
+    pattern's plane, or None: the operator of a flat pattern then falls into an out-of-plane block (omega . e1,
+    omega . e2, w . n: the mechanisms) and an in-plane block (sparseqr.blocks)."""
+    Q = plane_frame(pattern)
+    if Q is None:
+        return None
+    block = np.zeros((6, 6))
+    block[:3, :3] = Q.T
+    block[3:, 3:] = Q.T
+    return sp.block_diag([block] * n_bodies, format="csr")
+
+
+def _sparse_rank(model, rtol, pattern, stage=None):
+    from .. import sparseqr
+
+    columns = flat_columns(pattern, model.n_bodies) if pattern is not None else None
+    return sparseqr.rank(model.Cs, rtol, stage=stage, columns=columns)
+
+
+def _count_sparse(model, rtol, supported, stage=None, pattern=None):
     from .. import sparseqr
 
     C = model.Cs
     m, n = C.shape
     try:
-        r = sparseqr.rank(C, rtol, stage=stage)
+        r = _sparse_rank(model, rtol, pattern, stage)
     except sparseqr.SparseBackendUnavailable as exc:
         need = la.gigabytes(la.dense_memory((m, n)))
         raise SolverError(f"counting the {m} x {n} operator: the sparse path needs pyspqr (pip install pyspqr); "
                           f"the dense SVD would need {need} (linalg='dense')") from exc
-    except sparseqr.NullityLimitError as exc:
-        raise SolverError(f"sparse counting of the {m} x {n} operator: {exc}; count it densely "
-                          f"(linalg='dense', {la.gigabytes(la.dense_memory((m, n)))})") from exc
     M = n - r.rank - (0 if supported else 6)
     return Counts(M, m - r.rank, r.rank, n, m, supported, r.gap, r.sigma_max, "sparse", rtol, model, _sparse=r)
 
@@ -194,32 +227,18 @@ def _check_basis_size(counts, rows, cols, what):
 
 def _mechanism_basis(counts):
     r = counts._sparse
-    if not r.qr.transposed:        # the null vectors found are null(Cs)
-        return _remove_rigid(r.null_vectors, counts.model.n_bodies, counts.supported)
-    _check_basis_size(counts, counts.n_dof, counts.M, "mechanism")
-    from .. import sparseqr
-    other = sparseqr.rank(counts.model.Cs, counts.rtol, sigma_max=r.sigma_max, side="right")
-    return _remove_rigid(other.null_vectors, counts.model.n_bodies, counts.supported)
+    if r.transposed:               # the null vectors found are null(Cs^T): null(Cs) needs a second factor
+        _check_basis_size(counts, counts.n_dof, counts.M, "mechanism")
+    return _remove_rigid(r.right_null(), counts.model.n_bodies, counts.supported)
 
 
 def _left_null_basis(counts):
     r = counts._sparse
-    if r.qr.transposed:            # the null vectors found are null(Cs^T)
-        return r.null_vectors
     if counts.S == 0:
         return np.zeros((counts.n_constraints, 0))
-    _check_basis_size(counts, counts.n_constraints, counts.S, "self-stress")
-    from .. import sparseqr
-    other = sparseqr.rank(counts.model.Cs, counts.rtol, sigma_max=r.sigma_max, side="left")
-    return other.null_vectors
-
-
-def _range_residual(counts, g, steps=8):
-    """g - Cs x with x the least-squares fit, by the sparse path's regularised R and iterative refinement."""
-    from .. import sparseqr
-
-    r = counts._sparse
-    return sparseqr.range_residual(r, counts.model.Cs, g, steps)
+    if not r.transposed:
+        _check_basis_size(counts, counts.n_constraints, counts.S, "self-stress")
+    return r.left_null()
 
 
 # ------------------------------------------------------------------ counting rules
