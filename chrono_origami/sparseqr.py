@@ -602,7 +602,8 @@ class SparseRank:
     (q x nullity, orthonormal, in the factored matrix's original column order)
     spans that null space, refined and formed when first asked.
     :meth:`right_null` and :meth:`left_null` give either null space (the other
-    one by a second factorisation). ``gap`` is (smallest kept, largest
+    one by a second factorisation); :meth:`project_right_null` and
+    :meth:`project_left_null` project a vector on them, from the one factor. ``gap`` is (smallest kept, largest
     dropped) singular value relative to sigma_max (NaN when not estimated).
     ``operator``: the matrix ranked (A times ``columns`` when given).
     """
@@ -650,13 +651,26 @@ class SparseRank:
         """Orthonormal basis of null(A^T)."""
         return self.null_vectors if self.transposed else self._other("left").null_vectors
 
-    def outside_range(self, g, steps=8):
-        """g minus its least-squares fit by range(A): the projection of g on null(A^T)."""
+    def project_left_null(self, g, steps=8):
+        """The projection of g (m) on null(A^T): g minus its least-squares fit by range(A)."""
         g = np.asarray(g, float)
-        if self.transposed or self.qr is None:
-            L = self.null_vectors if self.qr is not None else self.left_null()
+        if self.qr is None or self.transposed:
+            L = self.left_null()
             return L @ (L.T @ g)
         return range_residual(self, self.operator, g, steps)
+
+    def project_right_null(self, g, steps=8):
+        """The projection of g (n, A's own column coordinates) on null(A), without forming a basis when the
+        factor is of A^T (g minus its least-squares fit by range(A^T))."""
+        g = np.asarray(g, float)
+        if self.columns is not None:
+            g = np.asarray(self.columns.T @ g)
+        if self.qr is None or not self.transposed:
+            N = self.null_vectors
+            z = N @ (N.T @ g)
+        else:
+            z = range_residual(self, sp.csc_matrix(self.operator.T), g, steps)
+        return z if self.columns is None else np.asarray(self.columns @ z)
 
 
 @dataclass
@@ -721,15 +735,25 @@ class BlockRank:
                 pieces.append((rows, part.left_null()))
         return self._assemble(pieces, self.shape[0], "left")
 
-    def outside_range(self, g, steps=8):
-        """g minus its least-squares fit by range(A), block by block."""
+    def project_left_null(self, g, steps=8):
+        """The projection of g on null(A^T), block by block."""
         g = np.asarray(g, float)
         z = np.zeros_like(g)
         for rows, cols, part in self.parts:
-            if not len(rows):
-                continue
-            z[rows] = g[rows] if (part is None or not len(cols)) else part.outside_range(g[rows], steps)
+            if len(rows):
+                z[rows] = g[rows] if part is None else part.project_left_null(g[rows], steps)
         return z
+
+    def project_right_null(self, g, steps=8):
+        """The projection of g (A's own column coordinates) on null(A), block by block."""
+        g = np.asarray(g, float)
+        if self.columns is not None:
+            g = np.asarray(self.columns.T @ g)
+        z = np.zeros_like(g)
+        for rows, cols, part in self.parts:
+            if len(cols):
+                z[cols] = g[cols] if part is None else part.project_right_null(g[cols], steps)
+        return z if self.columns is None else np.asarray(self.columns @ z)
 
 
 class _DenseRank:
@@ -752,8 +776,11 @@ class _DenseRank:
     def left_null(self):
         return self._left
 
-    def outside_range(self, g, steps=8):
+    def project_left_null(self, g, steps=8):
         return self._left @ (self._left.T @ g)
+
+    def project_right_null(self, g, steps=8):
+        return self._right @ (self._right.T @ g)
 
 
 #: Before a split into independent blocks, the smallest entries of A whose squares sum to at most
@@ -1020,16 +1047,17 @@ def rank(A, rtol, sigma_max=None, side="auto", block=BLOCK, stage=None, columns=
     return SparseRank(q - nz, smax, (kept / smax, dropped / smax), nz, V, qr, None, A, columns, rtol)
 
 
-def range_residual(r, A, g, steps=8):
-    """g - A x, x the least-squares solution of A x = g, with the regularised factor of :func:`rank` (side "right").
+def range_residual(r, B, g, steps=8):
+    """g - B x, x the least-squares solution of B x = g, B the matrix factored by :func:`rank` (A, or A^T when
+    ``r.transposed``), with its regularised factor.
 
-    x starts as the regularised solution (A^T A + delta^2 I)^-1 A^T g and is
+    x starts as the regularised solution (B^T B + delta^2 I)^-1 B^T g and is
     refined ``steps`` times; each step shrinks the error along a singular
     direction sigma by delta^2 / (sigma^2 + delta^2).
     """
-    if r.qr.transposed:
-        raise ValueError("range_residual needs the factor of A itself (side 'right')")
     qr, perm = r.qr, r.qr.perm
+    if B.shape[1] != qr.q:
+        raise ValueError(f"range_residual needs the factored matrix ({qr.q} columns), got {B.shape[1]} columns")
     g = np.asarray(g, float)
 
     def gram_solve(b):
@@ -1038,9 +1066,9 @@ def range_residual(r, A, g, steps=8):
         x[perm] = w
         return x
 
-    x = np.zeros(A.shape[1])
+    x = np.zeros(B.shape[1])
     z = g.copy()
     for _ in range(steps):
-        x += gram_solve(A.T @ z)
-        z = g - A @ x
+        x += gram_solve(B.T @ z)
+        z = g - B @ x
     return z

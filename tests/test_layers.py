@@ -15,10 +15,10 @@ import pytest
 PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "chrono_origami")
 #: layers from the bottom up: (name, module paths relative to the package, without .py)
 LAYERS = (
-    ("base", {"errors", "geometry", "progress", "linalg", "sparseqr", "engines"}),
+    ("base", {"errors", "geometry", "progress", "memory", "linalg", "sparseqr", "engines"}),
     ("pattern", {"pattern", "faces", "svg", "patterns/simple"}),
     ("structure", {"structure", "hinges", "properties", "foldfile", "patterns/__init__", "patterns/kresling",
-                   "patterns/miura", "patterns/yoshimura", "patterns/linkage",
+                   "patterns/miura", "patterns/yoshimura", "patterns/linkage", "patterns/tessellations",
                    # the inputs of a fold or a motion, and the examples that build them
                    "folding/problem", "folding/examples", "dynamics/inputs", "dynamics/expression",
                    "dynamics/examples"}),

@@ -100,15 +100,22 @@ class Counts:
             B = self.self_stresses
             z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
         else:
-            z = self._sparse.outside_range(np.random.default_rng(seed).standard_normal(self.n_constraints))
+            z = self._sparse.project_left_null(np.random.default_rng(seed).standard_normal(self.n_constraints))
         return z / np.linalg.norm(z)
 
     def mechanism_sample(self, seed=0):
-        """A generic mechanism (6P,), unit norm (zero vector when M = 0)."""
+        """A generic mechanism (6P,), unit norm (zero vector when M = 0): a random vector projected on null(Cs)
+        (the sparse path needs no basis), rigid motions removed when unsupported."""
         if self.M == 0:
             return np.zeros(self.n_dof)
-        B = self.mechanisms
-        z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
+        if self._sparse is None:
+            B = self.mechanisms
+            z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
+        else:
+            z = self._sparse.project_right_null(np.random.default_rng(seed).standard_normal(self.n_dof))
+            if not self.supported:
+                R = rigid_motions(self.model.n_bodies)
+                z = z - R @ (R.T @ z)
         return z / np.linalg.norm(z)
 
 

@@ -1,0 +1,173 @@
+"""Flat crease patterns with many mechanisms: sparse counts against the dense SVD and the families' closed forms.
+
+A flat pattern is a singular configuration: every interior grid line of a box
+pleat or a flat Miura-ori folds on its own to first order, every vertex of a
+flat triangulated pattern (the Yoshimura wedge) moves out of the plane on its
+own. Counts with every hinge a door hinge, unsupported:
+
+* box pleat n x n, flat Miura-ori n x n: M = 2 (n - 1), S = 4 (n - 1)^2;
+* square-twist tessellation n x n (a quad mesh of (2n - 1)^2 panels): M = 4 (n - 1), S = 16 (n - 1)^2;
+* flat Yoshimura wedge (triangles): M = V - 3, S = 5 H - (6 P - V - 3);
+* flat 1 x k Miura-ori chain: M = k - 1, S = 0.
+
+The rank rule is the dense one (singular values at most 1e-8 sigma_max are
+zero): the sparse path must give the dense SVD's M, S and gap wherever the
+dense SVD fits, and the closed forms beyond.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
+
+from chrono_origami import sparseqr  # noqa: E402
+from chrono_origami.patterns import miura, yoshimura  # noqa: E402
+from chrono_origami.patterns import tessellations as ts  # noqa: E402
+from chrono_origami.reference import counting  # noqa: E402
+from chrono_origami.reference.model import assemble  # noqa: E402
+from chrono_origami.structure import Structure  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def wedge(n):
+    return yoshimura.wedge_structure(yoshimura.wedge_pattern(n), n, kind="door", supported=False, loaded=False)
+
+
+def wedge_counts(n):
+    pat = wedge(n).pattern
+    V, P, H = pat.n_vertices, pat.n_panels, len(pat.hinges)
+    return V - 3, 5 * H - (6 * P - V - 3)
+
+
+FAMILIES = {
+    "box pleat": (ts.box_pleat, lambda n: (2 * (n - 1), 4 * (n - 1) ** 2), (2, 3, 5, 8)),
+    "flat Miura-ori": (lambda n: miura.miura_patch(n, n, fold_angle_deg=0.0), lambda n: (2 * (n - 1), 4 * (n - 1) ** 2),
+                       (2, 4, 7)),
+    "square-twist tessellation": (ts.square_twist_tessellation, lambda n: (4 * (n - 1), 16 * (n - 1) ** 2), (2, 3, 4)),
+    "flat Yoshimura wedge": (wedge, wedge_counts, (2, 3, 6, 12)),
+}
+CASES = [(name, n) for name, (_, _, sizes) in FAMILIES.items() for n in sizes]
+
+
+def subspace_distance(A, B):
+    return np.linalg.norm(A @ A.T - B @ B.T)
+
+
+@pytest.mark.parametrize("name, n", CASES, ids=[f"{name} {n}" for name, n in CASES])
+def test_flat_counts_are_the_dense_ones_and_the_closed_forms(name, n):
+    build, closed, _ = FAMILIES[name]
+    s = build(n)
+    d = counting.count(s, linalg="dense")
+    q = counting.count(s, linalg="sparse")
+    assert (d.M, d.S) == closed(n)
+    assert (q.M, q.S, q.rank) == (d.M, d.S, d.rank)
+    assert q.gap[0] == pytest.approx(d.gap[0], rel=1e-6)          # the smallest kept singular value
+    assert q.gap[1] <= 1e-9 and d.gap[1] <= 1e-9
+    assert q.sigma_max == pytest.approx(d.sigma_max, rel=1e-6)
+
+
+@pytest.mark.parametrize("build", [lambda: ts.box_pleat(9), lambda: ts.square_twist_tessellation(3), lambda: wedge(8)],
+                         ids=["box pleat 9", "square twists 3", "wedge 8"])
+def test_flat_bases_and_samples_are_the_dense_ones(build):
+    s = build()
+    d = counting.count(s, linalg="dense")
+    q = counting.count(s, linalg="sparse")
+    C = q.model.Cs
+    assert q.mechanisms.shape == d.mechanisms.shape
+    assert subspace_distance(q.mechanisms, d.mechanisms) < 1e-8
+    assert subspace_distance(q.self_stresses, d.self_stresses) < 1e-8
+    for z, B in ((q.mechanism_sample(), d.mechanisms), (q.self_stress_sample(), d.self_stresses)):
+        assert np.linalg.norm(z) == pytest.approx(1.0)
+        assert np.linalg.norm(z - B @ (B.T @ z)) < 1e-9                 # in the space, without its basis
+    assert np.abs(C @ q.mechanism_sample()).max() < 1e-12
+
+
+def test_a_flat_operator_splits_into_its_out_of_plane_and_in_plane_blocks():
+    """In the plane's frame, a flat pattern's velocities fall into out-of-plane (omega . e1, omega . e2, w . n) and
+    in-plane ones; the mechanisms are all out of plane, the in-plane block moves as one rigid sheet."""
+    s = ts.box_pleat(6)
+    model = assemble(s)
+    T = counting.flat_columns(s.pattern, model.n_bodies)
+    A = model.Cs @ T
+    parts = sparseqr.blocks(A, sparseqr.largest_singular_value(A))
+    assert parts is not None and len(parts) == 2
+    sizes = sorted((len(r), len(c)) for r, c in parts)
+    H, P = len(s.pattern.hinges), s.pattern.n_panels
+    assert sizes == [(2 * H, 3 * P), (3 * H, 3 * P)]                  # door hinge: 2 out-of-plane rows, 3 in-plane
+    r = sparseqr.rank(A, 1e-8)
+    assert isinstance(r, sparseqr.BlockRank)
+    nullities = sorted(part.nullity for _, _, part in r.parts)
+    assert nullities == [3, 2 * (6 - 1) + 3]                           # rigid in plane; line folds and rigid out of it
+    # a folded pattern is not split
+    folded = miura.miura_patch(4, 4)
+    assert counting.flat_columns(folded.pattern, folded.pattern.n_panels) is None
+
+
+def test_two_thousand_mechanisms_are_counted():
+    """A flat Yoshimura wedge with 2,011 mechanisms and a flat Miura-ori chain with 2,000: no limit, the closed
+    forms (the dense count agrees at the sizes above and in test_sparse's 1 x 450 chain)."""
+    s = wedge(61)
+    c = counting.count(s)
+    assert c.linalg == "sparse"
+    assert (c.M, c.S) == wedge_counts(61) == (2011, 7080)
+    assert c.gap[1] <= 1e-9 and c.gap[0] > 1e-3
+    chain = Structure(miura.miura_pattern(1, 2001, fold_angle_deg=0.0))
+    c = counting.count(chain)
+    assert (c.M, c.S) == (2000, 0)
+    z = c.mechanism_sample()                                           # no 12,006 x 2,000 basis needed
+    assert np.abs(c.model.Cs @ z).max() < 1e-12 and np.linalg.norm(z) == pytest.approx(1.0)
+
+
+def origami_simulator_box_pleat(n):
+    """A box pleat written the way Origami Simulator exports BoxPleatTessellation.fold: the x-z plane, coordinates
+    rounded to single precision, y off the plane by 1e-22, F/M/V/B assignments, fold angles (null on the border)."""
+    s = ts.box_pleat(n)
+    pat = s.pattern
+    X = pat.vertices
+    noise = np.random.default_rng(0).uniform(-2e-22, 2e-22, len(X))
+    coords = np.column_stack([X[:, 0], noise, X[:, 1]]).astype(np.float32).astype(float)
+    hinge_assign = dict(zip((h.vertices for h in pat.hinges), ts.box_pleat_assignment(pat, n)))
+    edges, assign, angles = [], [], []
+    for a, b in pat.edges:
+        x = hinge_assign.get((a, b), hinge_assign.get((b, a), "B"))
+        edges.append([int(a), int(b)])
+        assign.append(x)
+        angles.append({"M": -180, "V": 180, "F": 0, "B": None}[x])
+    return {"file_spec": 1.1, "file_creator": "Origami Simulator: http://git.amandaghassaei.com/OrigamiSimulator/",
+            "file_classes": ["singleModel"], "frame_title": "BoxPleatTessellation", "frame_classes": ["foldedForm"],
+            "frame_attributes": ["3D"], "frame_unit": "unit", "vertices_coords": coords.tolist(),
+            "edges_vertices": edges, "edges_assignment": assign, "edges_foldAngle": angles,
+            "faces_vertices": [[int(v) for v in loop] for loop in pat.panels]}
+
+
+@pytest.mark.parametrize("engine", ["reference", pytest.param("chrono", marks=pytest.mark.chrono)])
+def test_an_origami_simulator_box_pleat_is_counted_from_the_command_line(tmp_path, engine):
+    n = 12
+    path = tmp_path / "BoxPleatTessellation.fold"
+    path.write_text(json.dumps(origami_simulator_box_pleat(n)))
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-m", "chrono_origami", "count", str(path), "--engine", engine,
+                        "--linalg", "sparse"], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert f"M = {2 * (n - 1)} mechanisms, S = {4 * (n - 1) ** 2} self-stress states" in r.stdout
+
+
+def test_a_count_beyond_the_memory_ends_in_one_line(tmp_path, monkeypatch, capsys):
+    """The count command on an operator whose factor does not fit: one line naming the operator and the memory
+    needed, exit 1."""
+    from chrono_origami import memory
+    from chrono_origami.cli import app
+
+    path = tmp_path / "box.fold"
+    path.write_text(json.dumps(origami_simulator_box_pleat(40)))
+    monkeypatch.setattr(memory, "available", lambda: 2 ** 20)
+    code = app.main(["count", str(path), "--engine", "reference", "--linalg", "sparse"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == app.EXIT_INPUT and len(err) == 1
+    assert err[0].startswith("error: ") and "operator" in err[0] and "needs about" in err[0]
+    assert "1 MB is available" in err[0]
