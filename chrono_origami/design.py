@@ -71,6 +71,7 @@ import scipy.sparse.linalg as spla
 from scipy.spatial import cKDTree
 
 from .errors import OrigamiError
+from . import memory
 from .hinges import get as get_kind
 from .linalg import DENSE_LIMIT, RANK_RTOL, choose_method, min_norm_lstsq, null_space
 from .progress import Stages
@@ -563,6 +564,7 @@ def _ranked(designs):
 
 
 # ------------------------------------------------------------------ entry point
+@memory.guarded(lambda structure, *a, **k: f"the design search of {memory.about(structure)}")
 def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=MAX_SUBSETS, samples=SAMPLES,
            improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=None,
            linalg="auto"):

@@ -10,14 +10,21 @@ fails as a MemoryError -- instead of the kernel's out-of-memory killer ending
 the process without a word -- and the guard turns that into one line.
 """
 import contextlib
+import functools
 import os
+import threading
 
 from .errors import InsufficientMemoryError
 
 #: A step is refused when its estimated need exceeds this fraction of the available memory.
 FRACTION = 0.8
+#: The guard lets the address space grow by at least this much (bytes), whatever is available: below it the
+#: machine is out of memory anyway, and the interpreter and its libraries need room to report it.
+GUARD_MARGIN = 512 * 2 ** 20
 
-_guards = 0    # nesting depth of guard(): only the outermost sets the limit
+_guards = 0    # guards running (nested, or in several threads): only the first sets the limit, the last lifts it
+_lock = threading.Lock()
+_limit = None  # (resource module, soft, hard) to restore
 
 
 def available():
@@ -63,41 +70,83 @@ def _address_space():
     return None
 
 
+def _warm_up():
+    """Let the BLAS libraries (NumPy's, and the one SuiteSparse brings) allocate their work buffers now: OpenBLAS
+    allocates them on first use and ends the process, without a word, when that fails."""
+    import numpy as np
+
+    a = np.ones((64, 64))
+    a @ a
+    try:
+        from . import sparseqr
+
+        sparseqr.suitesparse()
+    except ImportError:      # pragma: no cover
+        pass
+
+
 @contextlib.contextmanager
 def guard(what):
     """Inside: allocations beyond the available memory fail, and a MemoryError ends as one line naming ``what``.
 
     The address-space limit (``RLIMIT_AS``: the current size plus the
-    available memory) is set by the outermost guard and restored on leaving;
+    available memory, at least :data:`GUARD_MARGIN`) is set by the outermost guard and restored on leaving;
     where it cannot be set (not Linux), a MemoryError is still turned into
     the one-line error.
     """
-    global _guards
-    limit = None
+    global _guards, _limit
     avail = available()
-    if _guards == 0 and avail is not None:
-        try:
-            import resource
-
-            size = _address_space()
-            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-            if size is not None:
-                new = size + avail
-                if hard != resource.RLIM_INFINITY:
-                    new = min(new, hard)
-                if soft == resource.RLIM_INFINITY or new < soft:
-                    resource.setrlimit(resource.RLIMIT_AS, (new, hard))
-                    limit = (resource, soft, hard)
-        except (ImportError, ValueError, OSError):
-            limit = None
-    _guards += 1
+    with _lock:
+        if _guards == 0 and avail is not None:
+            _warm_up()
+            _limit = _set_limit(avail)
+        _guards += 1
     try:
         yield
     except MemoryError as e:
-        raise InsufficientMemoryError(f"{what} ran out of memory ({gigabytes(avail) if avail else 'unknown'} was "
-                                      f"available){': ' + str(e) if str(e) else ''}") from None
+        detail = str(e).strip().split("\n")[0]
+        raise InsufficientMemoryError(f"{what} needs more memory than the {gigabytes(avail) if avail else 'unknown'} "
+                                      f"available{' (' + detail + ')' if detail else ''}") from None
     finally:
-        _guards -= 1
-        if limit is not None:
-            res, soft, hard = limit
-            res.setrlimit(res.RLIMIT_AS, (soft, hard))
+        with _lock:
+            _guards -= 1
+            if _guards == 0 and _limit is not None:
+                res, soft, hard = _limit
+                res.setrlimit(res.RLIMIT_AS, (soft, hard))
+                _limit = None
+
+
+def _set_limit(avail):
+    """Limit the address space to its current size plus ``avail`` (at least GUARD_MARGIN); the old limits, or None."""
+    try:
+        import resource
+
+        size = _address_space()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if size is None:
+            return None
+        new = size + max(avail, GUARD_MARGIN)
+        if hard != resource.RLIM_INFINITY:
+            new = min(new, hard)
+        if soft != resource.RLIM_INFINITY and new >= soft:
+            return None
+        resource.setrlimit(resource.RLIMIT_AS, (new, hard))
+        return resource, soft, hard
+    except (ImportError, ValueError, OSError):
+        return None
+
+
+def guarded(what):
+    """Decorator: each call runs inside :func:`guard`; ``what`` names it (a string, or a function of the call's
+    arguments giving one, e.g. ``lambda structure, *a, **k: f"counting {structure.name}"``)."""
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kw):
+            try:
+                name = what(*args, **kw) if callable(what) else what
+            except Exception:      # a malformed argument: the function itself says what is wrong
+                name = fn.__name__
+            with guard(name):
+                return fn(*args, **kw)
+        return wrapper
+    return decorate

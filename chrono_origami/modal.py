@@ -64,6 +64,7 @@ from .errors import StructureError
 from .results import KcComparison, ModalResult, Mode, SystemMatrices  # noqa: F401  (the records, re-exported)
 from .linalg import DENSE_LIMIT, RANK_RTOL, SMALL_OPERATOR
 from . import linalg
+from . import memory
 
 #: |mu| below this fraction of the reference |mu| (||K|| / ||M||, scaled) is a zero mode (|lambda| <= 1e-3 of its root)
 ZERO_RTOL = 1e-6
@@ -298,6 +299,11 @@ def solve_sparse(mats, n_modes=20, shift=None, max_rounds=5):
     cs = _constraint_scale(K, M)
     H = (K + shift * R + shift * shift * M) if damped else (K + shift * M)
     KKT = sp.bmat([[H, cs * Cq.T], [cs * Cq, -SPARSE_COMPLIANCE * cs * sp.identity(m)]], format="csc") if m else H
+    from . import sparseqr
+
+    need, how = sparseqr.lu_memory(KKT)
+    memory.check(f"the sparse LU of the {KKT.shape[0]:,} x {KKT.shape[1]:,} shifted modal system ({how} from its "
+                 f"structure)", need)
     t0 = time.perf_counter()
     lu = spla.splu(sp.csc_matrix(KKT), permc_spec="COLAMD")
     t_fact = time.perf_counter() - t0
@@ -363,6 +369,7 @@ def solve_sparse(mats, n_modes=20, shift=None, max_rounds=5):
     return out
 
 
+@memory.guarded(lambda mats, *a, **k: f"the modal analysis of {mats.n:,} coordinates and {mats.m:,} constraints")
 def solve_modes(mats, method="auto", n_modes=None, remove_redundant=True, shift=None, rtol=RANK_RTOL):
     """Modes of the linearised system ``mats`` (:class:`SystemMatrices`) by ``method`` (module doc).
 
@@ -374,6 +381,10 @@ def solve_modes(mats, method="auto", n_modes=None, remove_redundant=True, shift=
         raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
     if method == "auto":
         method = "nullspace" if mats.n <= DENSE_LIMIT else "sparse"
+    if method != "sparse":      # dense pencils: the first-order one of a damped system is twice the size
+        N = (2 if mats.R.nnz else 1) * (mats.n + (mats.m if method == "augmented" else 0))
+        memory.check(f"the dense {method} modal analysis of {mats.n:,} coordinates ({N:,} x {N:,} pencil)",
+                     8 * 8 * N * N)
     if method == "nullspace":
         out = solve_nullspace(mats, rtol)
     elif method == "augmented":

@@ -504,30 +504,49 @@ def _orientation(A, side):
     return (m < n) if side == "auto" else side == "left"
 
 
-def factor_memory(A, delta=0.0, side="auto", keep_q=False):
-    """(bytes, how) the factor of :func:`factor` needs: a first estimate from the operator's size, refined by
-    SuiteSparseQR's symbolic analysis (``how`` = "analysis") when the first comes within half the available memory.
+def fill(B, room=None):
+    """(entries of R, entries of Q's Householder vectors, how) of the sparse QR of B (p x q, any shape).
 
-    First estimate: R of a sheet-like operator (panels on a surface, nested
-    dissection) has about 20 q log2(q) entries (measured: 78 to 136 per column
-    from 5,400 to 190,000 columns). Bytes: SuiteSparseQR's peak (22 per entry
-    of R, measured) plus the copy and the triangular factor made from it
-    (12 and 12), plus Q's vectors (2.6 times R's entries, 12 bytes each) with
-    ``keep_q``; with the analysis, its bound on R (and on Q) is used.
+    A first estimate from the size: R of a sheet-like operator (panels on a
+    surface, nested dissection) has about 20 q log2(q) entries (measured: 78 to
+    136 per column from 5,400 to 190,000 columns), Q's vectors 2.6 times as
+    many. When that comes within ``room`` bytes' reach (46 bytes an entry of R
+    and 12 one of Q: the largest use below) and SuiteSparseQR's C interface is
+    there, its symbolic analysis gives the bounds instead (``how`` =
+    "analysis"; else "estimate"). They also bound an LU factorisation of B with
+    the same column order (George and Ng: L and U lie in the patterns of Q's
+    vectors and R).
     """
-    transposed = _orientation(A, side)
-    p, q = (A.shape[::-1] if transposed else A.shape)
-    per = 46 + (32 if keep_q else 0)
-    first = per * 20 * q * max(np.log2(max(q, 2)), 1.0)
-    avail = memory.available()
+    q = B.shape[1]
+    nnz_R = 20.0 * q * max(np.log2(max(q, 2)), 1.0)
+    first = (nnz_R, 2.6 * nnz_R, "estimate")
     lib = suitesparse()
-    if lib is None or avail is None or first < 0.5 * memory.FRACTION * avail:
-        return first, "estimate"
+    if lib is None or room is None or 58 * nnz_R < 0.5 * room:
+        return first
+    s = lib.symbolic(B)
+    return float(s["nnz_R"]), float(s["nnz_H"]), "analysis"
+
+
+def factor_memory(A, delta=0.0, side="auto", keep_q=False):
+    """(bytes, how) the factor of :func:`factor` needs (:func:`fill`): SuiteSparseQR's peak (22 bytes an entry of R,
+    measured) plus the copy and the triangular factor made from it (12 and 12), plus Q's vectors (12 bytes an
+    entry) with ``keep_q``."""
+    transposed = _orientation(A, side)
+    q = A.shape[0] if transposed else A.shape[1]
     B = A.T if transposed else A
     if delta > 0:
         B = sp.vstack([B, sp.identity(q, format="csc")], format="csc")
-    s = lib.symbolic(B)
-    return 46 * s["nnz_R"] + (12 * s["nnz_H"] if keep_q else 0), "analysis"
+    avail = memory.available()
+    nnz_R, nnz_H, how = fill(sp.csc_matrix(B), None if avail is None else memory.FRACTION * avail)
+    return 46 * nnz_R + (12 * nnz_H if keep_q else 0), how
+
+
+def lu_memory(A):
+    """(bytes, how): an estimate of what SuperLU's LU of the square sparse A needs -- twice L and U's bound from
+    :func:`fill` (12 bytes an entry), SuperLU's working memory included."""
+    avail = memory.available()
+    nnz_R, nnz_H, how = fill(sp.csc_matrix(A), None if avail is None else memory.FRACTION * avail)
+    return 24 * (nnz_R + nnz_H), how
 
 
 def factor(A, delta=0.0, side="auto", keep_q=True, what=None):

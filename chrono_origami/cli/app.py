@@ -22,8 +22,8 @@ EXIT_INDETERMINATE = 3
 EXIT_CODES = {
     EXIT_OK: "done (static: the structure is isostatic, or --min-norm was given)",
     EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file, a hinge, vertex or panel number the "
-                "structure does not have, a solver that did not converge, a view (--viz, --screenshot) that "
-                "cannot be opened",
+                "structure does not have, a solver that did not converge, an analysis that does not fit in the "
+                "memory, a view (--viz, --screenshot) that cannot be opened",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
                 "an engine that is not installed, loads on a structure without supports that do not balance",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
@@ -62,6 +62,8 @@ def exit_code(exc):
         return EXIT_INPUT
     if isinstance(exc, OSError):      # reading errors are FoldFileError: an OSError is an output
         return EXIT_USAGE
+    if isinstance(exc, MemoryError):  # outside the analyses' memory guards (which raise InsufficientMemoryError)
+        return EXIT_INPUT
     return None
 
 
@@ -69,6 +71,8 @@ def message(exc):
     """One line naming what went wrong."""
     if isinstance(exc, OSError) and not isinstance(exc, ChronoUnavailable):
         return f"cannot write{' ' + str(exc.filename) if exc.filename else ''}: {exc.strerror or exc}"
+    if isinstance(exc, MemoryError):
+        return f"out of memory{': ' + str(exc).splitlines()[0] if str(exc).strip() else ''}"
     return str(exc).split("\n", 1)[0]
 
 

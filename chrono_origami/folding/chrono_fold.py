@@ -34,6 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..errors import ChronoUnavailable, SolverError
+from .. import memory
 from .history import FoldHistory
 from .jacobian import Jacobian
 from ..progress import Progress
@@ -182,6 +183,7 @@ def _positive(name, value):
     return x
 
 
+@memory.guarded(lambda problem, *a, **k: f"folding {memory.about(problem)} in Chrono")
 def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rtol=SINGULAR_RTOL, progress=None,
          log=None, max_iterations=30, start=None, linalg="auto"):
     """Fold ``problem`` in Chrono; returns a :class:`~.history.FoldHistory` (``engine="chrono"``).

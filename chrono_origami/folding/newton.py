@@ -32,6 +32,7 @@ state both its sigma ratio and the predictor of the next step.
 import numpy as np
 
 from .. import linalg as _linalg
+from .. import memory as _memory
 from ..errors import SolverError
 from ..progress import Progress
 from .constraints import FoldConstraints
@@ -73,6 +74,7 @@ def _describe_free(C, jac, k=3):
     return f"a free motion moves panels {panels} most"
 
 
+@_memory.guarded(lambda problem, *a, **k: f"folding {_memory.about(problem)}")
 def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TOL,
          singular_rtol=SINGULAR_RTOL, allow_singular_start=False, assignment=None, progress=None, log=None,
          linalg="auto"):

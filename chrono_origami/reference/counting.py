@@ -28,6 +28,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import linalg as la
+from .. import memory
 from ..errors import SolverError
 from ..linalg import RANK_RTOL  # noqa: F401 (the one rank tolerance, re-exported)
 from ..progress import Stages
@@ -128,6 +129,7 @@ def rigid_motions(n_bodies, x0=None):
     return B / np.sqrt(n_bodies)
 
 
+@memory.guarded(lambda structure, *a, **k: f"counting {memory.about(structure)}")
 def count(structure, form="hinge", rtol=RANK_RTOL, model=None, linalg="auto"):
     """Numeric M and S of ``structure`` (:class:`Counts`), by the dense SVD or the sparse QR path.
 

@@ -14,6 +14,7 @@ import scipy.linalg as sla
 import scipy.sparse.linalg as spla
 
 from .. import linalg as la
+from .. import memory
 from ..errors import FreeBodyError, IndeterminateError, SolverError, StructureError
 from ..progress import Stages
 from ..results import StaticResult, SupportReaction, hinge_actions
@@ -80,6 +81,7 @@ def _ranges(numbers, max_items=12):
     return f"{', '.join(out[:max_items])}{more} ({len(numbers)} in all)"
 
 
+@memory.guarded(lambda structure, *a, **k: f"the statics of {memory.about(structure)}")
 def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, counts=None, linalg="auto"):
     """Hinge internal actions and support reactions of ``structure`` under its loads.
 
@@ -104,6 +106,11 @@ def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, co
             mu = sla.solve(Ad, -f) if counts.isostatic and square else sla.lstsq(Ad, -f, cond=rtol)[0]
         elif counts.isostatic and square:
             stage(f"sparse LU of the {A.shape[0]} x {A.shape[1]} equilibrium operator")
+            from .. import sparseqr
+
+            need, how = sparseqr.lu_memory(A)
+            memory.check(f"the sparse LU of the {A.shape[0]:,} x {A.shape[1]:,} equilibrium operator ({how} from its "
+                         f"structure)", need)
             mu = spla.splu(A).solve(-f)
         else:
             stage(f"least squares (LSMR) on the {A.shape[0]} x {A.shape[1]} equilibrium operator")
