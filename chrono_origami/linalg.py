@@ -57,11 +57,14 @@ from .memory import gigabytes
 #: singular than 1e-8 is reported as singular (``gap`` shows how close).
 RANK_RTOL = 1e-8
 
-#: Largest number of columns (unknowns) of an operator handled densely under ``method="auto"`` -- here, in
-#: the design search (null space of C, ranking) and in the modal analysis (null-space reduction); above it
-#: the sparse methods run. 1500 columns are 250 rigid bodies: a dense SVD of a 2400 x 1500 operator takes
-#: about 3 s on one core (gesdd), a dense QZ of a 1500 x 1500 pencil about 45 s.
-DENSE_LIMIT = 1500
+#: Largest number of columns (unknowns) of an operator handled densely under ``method="auto"`` (counts, null
+#: spaces and solves: counting, statics, the design search, folding); above it the sparse methods run. Chosen
+#: from ``benchmarks/scale.py``'s crossover on the project's 2-core machine, one BLAS thread: the dense count
+#: (full SVD, both bases) is faster up to 150 columns, the sparse one from 216 columns on folded patches and
+#: towers (384 on a flat box pleat), and the two are within 0.01 s between; at 1,350 columns the dense count
+#: takes 4.7 s, the sparse one 0.08 s. (The modal analysis has its own switch, ``modal.DENSE_LIMIT``: its dense
+#: pencil gives every mode.)
+DENSE_LIMIT = 200
 
 #: Operators of at most this size are handled by LAPACK on the formed matrix even on a sparse path
 #: (ARPACK needs k < N - 1 eigenpairs and gains nothing on small operators).
