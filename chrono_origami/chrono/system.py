@@ -42,7 +42,7 @@ import pychrono as chrono
 from ..errors import StructureError
 from ..geometry import best_rigid_alignment
 from ..progress import Stages
-from ..properties import panel_frame, panel_mass_properties, prism_mass_properties
+from ..properties import panel_frame, panels_mass_properties
 from ..structure import Structure
 from . import links as lk
 from .links import arr, chframe, vec
@@ -280,8 +280,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
             raise StructureError(f"{structure.name}: the structure's gravity {tuple(structure.gravity)} differs from "
                                  f"the system's gravitational acceleration {tuple(g)}")
         if structure.gravity is None and np.any(g != 0):
-            massive = sum(panel_mass_properties(pat, p, structure.thickness[p], structure.density)[0] > 0
-                          for p in range(pat.n_panels))
+            massive = int(np.count_nonzero(panels_mass_properties(pat, structure.thickness, structure.density)[0] > 0))
             if massive:
                 gs = tuple(float(x) for x in g)
                 raise StructureError(f"{structure.name}: the structure's gravity is None but the system's "
@@ -298,14 +297,18 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
 
     bodies, nominal, coms, panel_shapes, hinge_shapes = [], [], [], [], []
     stage = Stages("building the Chrono system")
+    masses, centres, inertias = panels_mass_properties(pat, structure.thickness, structure.density)
+    light = ~(masses > 0)
+    if light.any():
+        nominal_props = panels_mass_properties(pat, NOMINAL_THICKNESS * L, 1.0)
     for p in range(pat.n_panels):
         if p % 1000 == 0:
             stage(f"panel {p + 1} of {pat.n_panels}")
         h = structure.thickness[p]
-        mass, com, J = panel_mass_properties(pat, p, h, structure.density)
-        is_nominal = not (mass > 0)
+        mass, com, J = masses[p], centres[p], inertias[p]
+        is_nominal = bool(light[p])
         if is_nominal:
-            mass, _, J = prism_mass_properties(pat.panel_points(p), NOMINAL_THICKNESS * L, 1.0)
+            mass, J = nominal_props[0][p], nominal_props[2][p]
         body = chrono.ChBody()
         body.SetName(f"panel {p + 1}")
         body.SetMass(float(mass))
