@@ -26,7 +26,7 @@ SIZES = [(2, 2), (4, 4), (6, 6), (8, 8), (10, 10), (12, 12), (16, 16), (20, 20),
 
 def one(rows, cols):
     """Run one size in this process; print a JSON line."""
-    from chrono_origami import design
+    from chrono_origami.analysis import design
     from chrono_origami.patterns import miura
 
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -18,10 +18,11 @@ import time
 
 import numpy as np
 
-from chrono_origami.dynamics import InitialState, dynamics
-from chrono_origami.dynamics.examples import miura_deploy
-from chrono_origami.pattern import CreasePattern
-from chrono_origami.structure import Structure
+from chrono_origami.inputs.motion import InitialState
+from chrono_origami.analysis.dynamics import dynamics
+from chrono_origami.inputs.motion_examples import miura_deploy
+from chrono_origami.crease.pattern import CreasePattern
+from chrono_origami.structure.structure import Structure
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--quick", action="store_true", help="two step sizes per integrator, smaller size study")

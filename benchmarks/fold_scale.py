@@ -23,9 +23,15 @@ the closed form's there): ``setup`` then includes choosing the branch out of
 the flat start (``folding.start.branch_tangent``), and the error is against
 the closed-form fold at 30 deg.
 
+With ``--targets`` each patch starts flat and folds to the closed form's
+fold angles at 30 deg on every crease (``folding.fold_to_targets``, the
+``fold FILE`` command's fold to a file's target angles): ``setup`` includes
+leaving the flat start on the branch nearest the targets.
+
     python3 benchmarks/fold_scale.py                    # up to 10,000 panels
     python3 benchmarks/fold_scale.py --max-panels 3000 --dense-max 300
     python3 benchmarks/fold_scale.py --from-flat --max-panels 3000 --dense-max 0
+    python3 benchmarks/fold_scale.py --targets --max-panels 1000 --dense-max 100
 """
 import argparse
 import json
@@ -38,18 +44,28 @@ from common import fit_exponent, peak_MB
 SIZES = (100, 300, 1000, 3000, 10000)
 
 
-def one(panels, method, steps, from_flat=False):
+def one(panels, method, steps, from_flat=False, targets=False):
     """Fold one patch in this process (from 40 deg, or from flat); print one JSON line."""
     import numpy as np
 
-    from chrono_origami.folding import Drive, FoldProblem, fold
-    from chrono_origami.geometry import best_rigid_alignment
-    from chrono_origami.folding.problem import assignment_from_vertices, hinge_angle
+    from chrono_origami.inputs.fold import Drive, FoldProblem
+    from chrono_origami.analysis.fold import fold
+    from chrono_origami.tools.geometry import best_rigid_alignment
+    from chrono_origami.inputs.fold import assignment_from_vertices, hinge_angle
     from chrono_origami.patterns import miura
 
     n = max(2, round(panels ** 0.5))
     t0 = time.perf_counter()
-    if from_flat:
+    if targets:
+        from chrono_origami.analysis.fold import fold_to_targets
+        from chrono_origami.structure.foldfile import fold_angles
+
+        st = miura.miura_patch(n, n, fold_angle_deg=0.0)
+        T = miura.miura_vertices(n, n, fold_angle_deg=30.0)
+        by = dict(zip(st.pattern.edges, np.radians(fold_angles(st.pattern, T))))
+        aims = {h.index: by[tuple(sorted(h.vertices))] for h in st.pattern.hinges}
+        prob = FoldProblem(st, [Drive(n - 1, angle=hinge_angle(st.pattern, T, n - 1))], (), 1.0)
+    elif from_flat:
         st = miura.miura_patch(n, n, fold_angle_deg=0.0)
         T = miura.miura_vertices(n, n, fold_angle_deg=30.0)
         prob = FoldProblem(st, [Drive(n - 1, angle=hinge_angle(st.pattern, T, n - 1))], (), 1.0)
@@ -68,12 +84,16 @@ def one(panels, method, steps, from_flat=False):
         marks.append(time.perf_counter())
         log.append(line)
 
-    H = fold(prob, frame_interval=1.0, dt=1.0 / steps, dt_max=1.0 / steps, linalg=method, log=mark, progress=False,
-             **extra)
+    if targets:
+        H = fold_to_targets(st, aims, 100.0, frame_interval=1.0, dt=1.0 / steps, dt_max=1.0 / steps, linalg=method,
+                            log=mark, progress=False)
+    else:
+        H = fold(prob, frame_interval=1.0, dt=1.0 / steps, dt_max=1.0 / steps, linalg=method, log=mark,
+                 progress=False, **extra)
     t2 = time.perf_counter()
     R, d = best_rigid_alignment(H.final, T)
     err = float(np.linalg.norm(H.final @ R.T + d - T, axis=1).max())
-    from chrono_origami.folding.constraints import FoldConstraints
+    from chrono_origami.engines.reference.folding.constraints import FoldConstraints
 
     C = FoldConstraints(prob)
     # setup: from the call to the first accepted step minus that step's share
@@ -91,10 +111,11 @@ def main(argv=None):
     ap.add_argument("--dense-max", type=int, default=300, help="largest size folded on the dense path too")
     ap.add_argument("--steps", type=int, default=4, help="fixed steps of the fold (default 4)")
     ap.add_argument("--from-flat", action="store_true", help="start flat, fold to 30 deg on the assigned branch")
+    ap.add_argument("--targets", action="store_true", help="start flat, fold every crease to its 30 deg target")
     ap.add_argument("--one", nargs=3, metavar=("PANELS", "PATH", "STEPS"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
-        one(int(args.one[0]), args.one[1], int(args.one[2]), args.from_flat)
+        one(int(args.one[0]), args.one[1], int(args.one[2]), args.from_flat, args.targets)
         return 0
     cols = ("P", "unknowns", "rows", "path", "newton", "setup", "per_step", "error", "ratio", "residual",
             "base_MB", "peak_MB")
@@ -107,7 +128,8 @@ def main(argv=None):
             if method == "dense" and size > args.dense_max:
                 continue
             r = subprocess.run([sys.executable, __file__, "--one", str(size), method, str(args.steps)]
-                               + (["--from-flat"] if args.from_flat else []), capture_output=True, text=True)
+                               + (["--from-flat"] if args.from_flat else []) + (["--targets"] if args.targets else []),
+                               capture_output=True, text=True)
             if r.returncode:
                 print(f"{size} {method}: failed: {r.stderr.strip().splitlines()[-1:]}")
                 continue

@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from chrono_origami import engines
-from chrono_origami.reference.dns import paper
+from chrono_origami.analysis import dns_paper as paper
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--constrained", action="store_true", help="also the constrained scheme (n + m unknowns)")

@@ -10,7 +10,7 @@ Miura-ori panels bend): the fold creases get --k-fold, the diagonals --k-bend
 (N m/rad). The triangulated sheet has (boundary vertices - 3) mechanisms,
 all stiffened by the springs; its door hinges are massively redundant (which
 the sparse solver's regularised factorisation tolerates, module doc of
-chrono_origami.modal).
+chrono_origami.analysis.modal).
 
     python3 benchmarks/modal_miura.py                 # 25 x 40 panels, 20 modes
     python3 benchmarks/modal_miura.py --rows 10 --cols 10 --check   # also the dense null-space answer
@@ -22,9 +22,9 @@ import time
 
 import numpy as np
 
-from chrono_origami.pattern import CreasePattern
+from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.patterns import miura
-from chrono_origami.structure import DOOR, Structure
+from chrono_origami.structure.structure import DOOR, Structure
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--rows", type=int, default=25)
@@ -37,9 +37,12 @@ args = ap.parse_args()
 if args.rows < 1 or args.cols < 1 or args.modes < 1:
     ap.error("--rows, --cols and --modes must be positive")
 
-from chrono_origami.chrono import modal, springs  # noqa: E402
-from chrono_origami.chrono.system import build_system  # noqa: E402
-from chrono_origami.report.modal import modes_table  # noqa: E402
+from chrono_origami.analysis import modal
+from chrono_origami.engines.chrono import springs  # noqa: E402
+from chrono_origami.engines.chrono import matrices  # noqa: E402
+from chrono_origami.engines.chrono import statics as chrono_statics  # noqa: E402
+from chrono_origami.engines.chrono.system import build_system  # noqa: E402
+from chrono_origami.report.modes import modes_table  # noqa: E402
 
 
 def rss_mb():
@@ -64,13 +67,13 @@ sp = springs.add_crease_springs(built, k)
 t["Chrono build (bodies, door hinges, crease springs)"] = time.perf_counter() - t0
 
 t0 = time.perf_counter()
-eq = modal.check_equilibrium(built.system)
+eq = chrono_statics.check_equilibrium(built.system)
 t["equilibrium check"] = time.perf_counter() - t0
 if not eq.converged:
     sys.exit(f"error: the free patch is not at rest (residual {eq.residual:.3g})")
 
 t0 = time.perf_counter()
-mats = modal.system_matrices(built.system, True, damping=False, mass="bodies")
+mats = matrices.system_matrices(built.system, True, damping=False, mass="bodies")
 t["matrices: K and Cq from Chrono (WriteSystemMatrices), M from the bodies"] = time.perf_counter() - t0
 
 t0 = time.perf_counter()

@@ -24,7 +24,7 @@ import tempfile
 import time
 import warnings
 
-from chrono_origami.foldfile import read_fold, read_structure, write_fold
+from chrono_origami.structure.foldfile import read_fold, read_structure, write_fold
 from chrono_origami.patterns import miura
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -78,7 +78,7 @@ with tempfile.TemporaryDirectory() as tmp:
         warnings.simplefilter("ignore")
         t, s = best(lambda: read_structure(svg_path))
     print(f"  SVG (flat)                    {t:7.3f} s   {s.pattern!r}")
-    from chrono_origami.reference.counting import count
+    from chrono_origami.engines.reference.counting import count
 
     st = read_structure(fold_path)
     t, c = best(lambda: count(st))

@@ -91,8 +91,8 @@ def _timed(fn):
 
 def one(family, panels, engine):
     """Run one case in this process; print one JSON line."""
-    from chrono_origami.reference import counting, statics
-    from chrono_origami.reference.model import assemble
+    from chrono_origami.engines.reference import counting, statics
+    from chrono_origami.engines.reference.model import assemble
 
     t0 = time.perf_counter()
     row = dict(family=family, engine=engine)
@@ -105,8 +105,8 @@ def one(family, panels, engine):
         if solve and c.isostatic:
             _, row["static"] = _timed(lambda: statics.solve(st, counts=c))
     else:
-        from chrono_origami.chrono import analysis as ca
-        from chrono_origami.chrono.system import build_system
+        from chrono_origami.engines.chrono import statics as ca
+        from chrono_origami.engines.chrono.system import build_system
 
         built, row["ch.build"] = _timed(lambda: build_system(st, visual=False, anchor=not st.supports))
         c, row["ch.count"] = _timed(lambda: ca.count(st, built=built))
@@ -119,8 +119,8 @@ def one(family, panels, engine):
 
 def crossover_one(family):
     """Dense and sparse count times (best of three) of ``family`` at the CROSSOVER sizes; one JSON line each."""
-    from chrono_origami.reference import counting
-    from chrono_origami.reference.model import assemble
+    from chrono_origami.engines.reference import counting
+    from chrono_origami.engines.reference.model import assemble
 
     for panels in CROSSOVER[family]:
         st = make(family, panels)
@@ -164,7 +164,7 @@ def table(families, sizes_of, engines, cols):
 
 
 def crossover():
-    from chrono_origami import linalg
+    from chrono_origami.tools import linalg
 
     print("\ndense/sparse crossover of the count (best of three, seconds):")
     print(f"{'family':>10} {'P':>6} {'columns':>8} {'dense':>8} {'sparse':>8}  faster")

@@ -1,7 +1,7 @@
 """Benchmark: what reading Chrono's matrices costs on a large system (WriteSystemMatrices and its text round trip).
 
 Prints wall times; it is not a test. PyChrono wraps no ``ChSparseMatrix``, so
-:func:`chrono_origami.chrono.matrices.raw_matrices` (the one reader: the
+:func:`chrono_origami.engines.chrono.matrices.raw_matrices` (the one reader: the
 counting's Cq, the modal analysis's M, K, Cq) asks
 ``ChSystem.WriteSystemMatrices`` for COO text files (13 significant digits)
 and parses them. For each matrix, alone: the ``WriteSystemMatrices`` call
@@ -21,9 +21,9 @@ import time
 
 import numpy as np
 
-from chrono_origami.pattern import CreasePattern
+from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.patterns import miura
-from chrono_origami.structure import DOOR, Structure
+from chrono_origami.structure.structure import DOOR, Structure
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--rows", type=int, default=25)
@@ -32,8 +32,8 @@ args = ap.parse_args()
 if args.rows < 1 or args.cols < 1:
     ap.error("--rows and --cols must be positive")
 
-from chrono_origami.chrono import analysis, matrices, springs  # noqa: E402
-from chrono_origami.chrono.system import build_system  # noqa: E402
+from chrono_origami.engines.chrono import statics as analysis, matrices, springs  # noqa: E402
+from chrono_origami.engines.chrono.system import build_system  # noqa: E402
 
 
 def clock(f, *a, **kw):

@@ -9,20 +9,33 @@ The names a user needs, from the crease pattern to the report::
     result = co.static(structure)                  # hinge actions, support reactions
     print(co.tables.format_result(result))
 
-* pattern builders (modules): ``miura``, ``yoshimura``, ``kresling``, ``simple``;
+* pattern builders (modules): ``miura``, ``yoshimura``, ``kresling``, ``simple``, ``tessellations``
+  (the flat box pleat and square-twist tessellation);
 * the structure: ``CreasePattern``, ``Structure``, ``Support``, ``Load``,
   ``DOOR``, ``SLIDING``; ``read_structure`` (FOLD or SVG) and ``write_fold``;
+* supports and loads: methods of ``Structure`` that return a new structure,
+  in the command line's 1-based text forms or as records:
+  ``structure.with_supports("min-z:xyz", "4:xz:p2")``,
+  ``.with_loads("max-z:0,0,-1")``, ``.with_self_weight(thickness=0.01,
+  density=1000)``, ``.select("corner(-x-y)")`` (the selector language of
+  ``chrono_origami/structure/boundary.py``); ``propose_support`` (the fewest held
+  directions that stop the rigid-body motions: ``propose_support(s).structure``);
 * analyses: ``count``, ``static`` (``engine="reference"`` or ``"chrono"``),
-  ``fold`` with ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson
-  folding), the modules ``design`` (``design.design``: which hinges to make
-  sliding), ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
-  ``dynamics`` (``dynamics.dynamics``: time integration, either engine);
+  ``design`` (which hinges to make sliding: ``co.design(structure)`` returns a
+  ``DesignResult``, ``chrono_origami.analysis.design``), ``fold`` with
+  ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson folding),
+  ``fold_to_targets`` (to a file's target angles at a percent), the modules
+  ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
+  ``dynamics`` (``dynamics.dynamics``: time integration, either engine),
+  ``tolerances`` (locked-in forces of fabrication errors:
+  ``tolerances.locked_in_statistics``, ``tolerances.summary``,
+  ``tolerances.monte_carlo``) with ``ToleranceSpec`` and ``HingeStiffness``;
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
 works without it: ``build_system`` (a structure in your own ``ChSystem``) and
 ``structure_modes`` (modal analysis with Kc); without PyChrono they raise
-:class:`~chrono_origami.errors.ChronoUnavailable` (an ``ImportError``). They are
+:class:`~chrono_origami.tools.errors.ChronoUnavailable` (an ``ImportError``). They are
 not in ``__all__``, so ``from chrono_origami import *`` works without PyChrono.
 Every other name is imported on first use too.
 """
@@ -34,28 +47,34 @@ _EXPORTS = {
     "yoshimura": ("patterns.yoshimura", None),
     "kresling": ("patterns.kresling", None),
     "simple": ("patterns.simple", None),
-    "CreasePattern": ("pattern", "CreasePattern"),
-    "Structure": ("structure", "Structure"),
-    "Support": ("structure", "Support"),
-    "Load": ("structure", "Load"),
-    "DOOR": ("structure", "DOOR"),
-    "SLIDING": ("structure", "SLIDING"),
-    "read_structure": ("foldfile", "read_structure"),
-    "write_fold": ("foldfile", "write_fold"),
-    "count": ("analysis", "count"),
-    "static": ("analysis", "static"),
-    "fold": ("folding", "fold"),
-    "FoldProblem": ("folding", "FoldProblem"),
-    "Drive": ("folding", "Drive"),
-    "design": ("design", None),
-    "modal": ("modal", None),
-    "dynamics": ("dynamics", None),
+    "tessellations": ("patterns.tessellations", None),
+    "CreasePattern": ("crease.pattern", "CreasePattern"),
+    "Structure": ("structure.structure", "Structure"),
+    "Support": ("structure.structure", "Support"),
+    "Load": ("structure.structure", "Load"),
+    "DOOR": ("structure.hinges", "DOOR"),
+    "SLIDING": ("structure.hinges", "SLIDING"),
+    "read_structure": ("structure.foldfile", "read_structure"),
+    "write_fold": ("structure.foldfile", "write_fold"),
+    "count": ("analysis.statics", "count"),
+    "static": ("analysis.statics", "static"),
+    "fold": ("analysis.fold", "fold"),
+    "fold_to_targets": ("analysis.fold", "fold_to_targets"),
+    "FoldProblem": ("inputs.fold", "FoldProblem"),
+    "Drive": ("inputs.fold", "Drive"),
+    "design": ("analysis.design", "design"),
+    "propose_support": ("analysis.support_proposal", "propose_support"),
+    "modal": ("analysis.modal", None),
+    "dynamics": ("analysis.dynamics", None),
     "tables": ("report.tables", None),
+    "tolerances": ("analysis.tolerances", None),
+    "ToleranceSpec": ("structure.imperfections", "ToleranceSpec"),
+    "HingeStiffness": ("structure.imperfections", "HingeStiffness"),
 }
 #: the names that need PyChrono (imported on first use; not in __all__)
 _CHRONO_EXPORTS = {
-    "build_system": ("chrono.system", "build_system"),
-    "structure_modes": ("chrono.modal", "structure_modes"),
+    "build_system": ("engines.chrono.system", "build_system"),
+    "structure_modes": ("analysis.modal", "structure_modes"),
 }
 
 __all__ = list(_EXPORTS)

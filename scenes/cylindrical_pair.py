@@ -11,11 +11,11 @@ Table III's time steps and --dt).
 """
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.reference.dns import paper
+from chrono_origami.analysis import dns_paper as paper
 
 
 def run(args):
-    paper.finish("cylindrical_pair", args, paper.run("cylindrical_pair", args.scheme, args.dt, args.time, args.stride))
+    cli_dynamics.paper_finish("cylindrical_pair", args, paper.run("cylindrical_pair", args.scheme, args.dt, args.time, args.stride))
 
 
 def main(argv=None):

@@ -18,9 +18,9 @@ from dataclasses import replace
 
 from chrono_origami.cli import app
 from chrono_origami.cli.design import symmetry
-from chrono_origami.design import design
+from chrono_origami.analysis.design import design
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
-from chrono_origami.structure import DOOR, Structure
+from chrono_origami.structure.structure import DOOR, Structure
 
 
 def all_door(structure, name):

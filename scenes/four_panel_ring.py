@@ -10,7 +10,7 @@ the counts and the self-stress states.
 """
 from chrono_origami.cli import static
 from chrono_origami.patterns import simple
-from chrono_origami.structure import DOOR, SLIDING, Structure
+from chrono_origami.structure.structure import DOOR, SLIDING, Structure
 
 
 def build(args):

@@ -9,11 +9,11 @@ the same equilibrium every mode is a zero mode.
 
     python3 scenes/kc_anchor_chain.py --out out/kc_anchor_chain
 """
-from chrono_origami.cli import modal
+from chrono_origami.cli import modes as modal
 
 
 def build(args):
-    from chrono_origami.chrono import kc_examples
+    from chrono_origami.engines.chrono import kc_examples
 
     e = kc_examples.anchor_chain(use_tangent_stiffness=not args.no_kc)
 

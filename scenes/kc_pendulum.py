@@ -13,13 +13,13 @@ without Kc (--no-kc) it fails.
 """
 import math
 
-from chrono_origami.cli import modal
+from chrono_origami.cli import modes as modal
 
 
 def build(args):
     if not math.isfinite(args.start_angle):
         raise ValueError("--start-angle must be a finite number of degrees")
-    from chrono_origami.chrono import kc_examples
+    from chrono_origami.engines.chrono import kc_examples
 
     e = kc_examples.pendulum(args.start_angle, use_tangent_stiffness=not args.no_kc)
     print(f"pendulum: 15 kg on a 4 m link, started {args.start_angle:g} deg off the downward vertical; "

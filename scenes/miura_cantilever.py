@@ -21,11 +21,11 @@ def build(args):
     if not args.exact:
         if args.columns is not None or args.angle is not None:
             raise app.UsageError("--columns and --angle shape the exact fold: add --exact")
-        return miura.miura_cantilever_from_vertices(miura.TABLE1_VERTICES, load=args.load,
+        return miura.miura_cantilever_from_vertices(miura.TABLE1_VERTICES, load=args.tip_load,
                                                     name="Miura-ori cantilever (Table 1 coordinates)")
     columns = miura.COLUMNS if args.columns is None else args.columns
     angle = miura.FOLD_ANGLE_DEG if args.angle is None else args.angle
-    return miura.miura_cantilever(columns, angle, load=args.load)
+    return miura.miura_cantilever(columns, angle, load=args.tip_load)
 
 
 def analyse(structure, args):
@@ -46,7 +46,8 @@ ap.add_argument("--exact", action="store_true",
                 help="the exact closed-form rigid fold instead of the paper's Table 1 coordinates")
 ap.add_argument("--columns", type=int, default=None, help="--exact: number of panel columns (default 6)")
 ap.add_argument("--angle", type=float, default=None, help="--exact: fold angle in degrees (default 27.4)")
-ap.add_argument("--load", type=float, default=1.0, help="downward tip load (default 1)")
+ap.add_argument("--tip-load", type=float, default=1.0,
+                help="downward tip load at vertex 2 (default 1; --load adds point loads)")
 
 if __name__ == "__main__":
     app.scene(ap, build, analyse)

@@ -10,11 +10,11 @@ DIR writes invariants.csv (t,E,L1,L2,L3) and conditioning.csv
 """
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.reference.dns import paper
+from chrono_origami.analysis import dns_paper as paper
 
 
 def run(args):
-    paper.finish("planar_pair", args, paper.run("planar_pair", args.scheme, args.dt, args.time, args.stride))
+    cli_dynamics.paper_finish("planar_pair", args, paper.run("planar_pair", args.scheme, args.dt, args.time, args.stride))
 
 
 def main(argv=None):

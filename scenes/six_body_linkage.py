@@ -21,12 +21,13 @@ import os
 
 import numpy as np
 
-from chrono_origami import analysis
+from chrono_origami.analysis import statics as analysis
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.dynamics import write_history
+from chrono_origami.report.motion import write_history
 from chrono_origami.patterns import linkage
-from chrono_origami.reference.dns import paper
+from chrono_origami.analysis import dns_paper as paper
+from chrono_origami.report import dns_paper as dns_files
 
 
 def counts():
@@ -52,11 +53,11 @@ def run(args):
     def extra(out):
         with open(os.path.join(out, "counts.json"), "w") as f:
             json.dump(c, f, indent=1)
-        paper.write_csv(os.path.join(out, "angles.csv"), ("t", "theta1", "theta2"), zip(s.t, th1, th2))
+        dns_files.write_csv(os.path.join(out, "angles.csv"), ("t", "theta1", "theta2"), zip(s.t, th1, th2))
         if s.history is not None:
             write_history(s.history, out)
 
-    paper.finish("six_body_linkage", args, s, extra)
+    cli_dynamics.paper_finish("six_body_linkage", args, s, extra)
 
 
 def main(argv=None):

@@ -9,7 +9,7 @@ M = 1, S_PH = 13). ``--fold DEG`` folds it rigidly in closed form (see
 """
 from chrono_origami.cli import static
 from chrono_origami.patterns import simple
-from chrono_origami.structure import Structure
+from chrono_origami.structure.structure import Structure
 
 
 def build(args):

@@ -3,7 +3,7 @@
 The flat wedge in the x-z plane (30 panels, 35 door hinges), the 15 vertical
 hinges driven at 0.005 rad/s for 200 s, vertex 6 fixed, vertices 2, 4, 8, 10,
 12-16 moving only along x, vertex 14 also blocked in x and y (see
-chrono_origami/folding/examples.py for the reconstruction and the sign). It
+chrono_origami/inputs/fold_examples.py for the reconstruction and the sign). It
 prints the largest vertex distance from Table 4 after the best rigid alignment.
 
     python3 scenes/yoshimura_folding.py --out out/yoshimura_folding
@@ -24,8 +24,8 @@ import os
 
 from chrono_origami import engines
 from chrono_origami.cli import app, fold
-from chrono_origami.folding import examples
-from chrono_origami.geometry import best_rigid_alignment
+from chrono_origami.inputs import fold_examples as examples
+from chrono_origami.tools.geometry import best_rigid_alignment
 from chrono_origami.patterns import yoshimura
 
 

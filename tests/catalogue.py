@@ -5,7 +5,7 @@ from chrono_origami.patterns import kresling as kr
 from chrono_origami.patterns import miura as mi
 from chrono_origami.patterns import simple as si
 from chrono_origami.patterns import yoshimura as yo
-from chrono_origami.structure import Structure
+from chrono_origami.structure.structure import Structure
 
 STRUCTURES = {
     "miura cantilever (Table 1)": lambda: mi.miura_cantilever_from_vertices(mi.TABLE1_VERTICES),

@@ -10,16 +10,16 @@ import pytest
 
 chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
 
-from chrono_origami import analysis  # noqa: E402
-from chrono_origami.chrono import analysis as ca  # noqa: E402
-from chrono_origami.chrono import links as lk  # noqa: E402
-from chrono_origami.chrono import system as cs  # noqa: E402
-from chrono_origami.errors import FreeBodyError, IndeterminateError, OrigamiError  # noqa: E402
+from chrono_origami.analysis import statics as analysis  # noqa: E402
+from chrono_origami.engines.chrono import statics as ca  # noqa: E402
+from chrono_origami.engines.chrono import links as lk  # noqa: E402
+from chrono_origami.engines.chrono import system as cs  # noqa: E402
+from chrono_origami.tools.errors import FreeBodyError, IndeterminateError, OrigamiError  # noqa: E402
 from chrono_origami.patterns import kresling as kr  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
-from chrono_origami.reference import counting, statics  # noqa: E402
-from chrono_origami.reference.model import assemble  # noqa: E402
-from chrono_origami.structure import Load, Support  # noqa: E402
+from chrono_origami.engines.reference import counting, statics  # noqa: E402
+from chrono_origami.engines.reference.model import assemble  # noqa: E402
+from chrono_origami.structure.structure import Load, Support  # noqa: E402
 
 from catalogue import DETERMINED, STRUCTURES  # noqa: E402
 from paper_compare import read_paper_table, row_distance, row_match, table_tolerance  # noqa: E402

@@ -15,16 +15,17 @@ pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not in
 
 from scipy.special import ellipk  # noqa: E402
 
-from chrono_origami import analysis  # noqa: E402
-from chrono_origami.dynamics import CreaseSpring, InitialState, Motor, dynamics  # noqa: E402
-from chrono_origami.dynamics.examples import kresling_drop, miura_deploy  # noqa: E402
-from chrono_origami.errors import DynamicsError, StructureError  # noqa: E402
-from chrono_origami.folding import Drive, FoldProblem  # noqa: E402
-from chrono_origami.folding.newton import fold  # noqa: E402
-from chrono_origami.geometry import rotation_about  # noqa: E402
-from chrono_origami.pattern import CreasePattern  # noqa: E402
+from chrono_origami.analysis import statics as analysis  # noqa: E402
+from chrono_origami.inputs.motion import CreaseSpring, InitialState, Motor
+from chrono_origami.analysis.dynamics import dynamics  # noqa: E402
+from chrono_origami.inputs.motion_examples import kresling_drop, miura_deploy  # noqa: E402
+from chrono_origami.tools.errors import DynamicsError, StructureError  # noqa: E402
+from chrono_origami.inputs.fold import Drive, FoldProblem  # noqa: E402
+from chrono_origami.engines.reference.folding.newton import fold  # noqa: E402
+from chrono_origami.tools.geometry import rotation_about  # noqa: E402
+from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
 from chrono_origami.patterns import simple  # noqa: E402
-from chrono_origami.structure import Structure, Support  # noqa: E402
+from chrono_origami.structure.structure import Structure, Support  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 
@@ -277,7 +278,7 @@ def test_bad_inputs_name_what_is_wrong():
         dynamics(s, "chrono", time=0.1, dt=0.01, motors=[Motor(0, "angle", "1 + t")])
     with pytest.raises(StructureError, match="panel 1 has no mass"):
         dynamics(Structure(s.pattern, s.hinge_kinds, 0.0, supports=s.supports), "chrono", time=0.1, dt=0.01)
-    from chrono_origami.errors import OrigamiError
+    from chrono_origami.tools.errors import OrigamiError
 
     with pytest.raises(OrigamiError, match="has no integrator 'reduced'"):
         dynamics(s, "chrono", time=0.1, dt=0.01, integrator="reduced")
@@ -290,14 +291,15 @@ def _run(args):
 
 
 def test_cli_dynamics_writes_the_history(tmp_path):
-    from chrono_origami import foldfile
+    from chrono_origami.structure import foldfile
 
     s, _, _ = miura_deploy()
     path = str(tmp_path / "miura.fold")
     foldfile.write_fold(s, path)
     out = str(tmp_path / "out")
     p = _run(["-m", "chrono_origami", "dynamics", path, "--time", "0.2", "--dt", "1e-3", "--motor",
-              "1:-0.5*(1-cos(pi*t/0.2))", "--spring", "2-3:5,0.1", "--output-interval", "0.05", "--out", out])
+              "1:0.5*(1-cos(pi*t/0.2))", "--spring", "2-3:5,0.1", "--output-interval", "0.05", "--out", out])
+    # (--motor is FOLD-signed, valley positive: the motor's relative rotation is -0.5*(1-cos(pi*t/0.2)))
     assert p.returncode == 0, p.stderr
     assert "energy balance error" in p.stdout and "peak |MO|" in p.stdout and "hinge" in p.stdout
     assert p.stderr == ""                                        # no progress bar when stderr is not a terminal

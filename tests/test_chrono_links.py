@@ -10,14 +10,14 @@ import pytest
 
 chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
 
-from chrono_origami.chrono import analysis as ca  # noqa: E402
-from chrono_origami.chrono import links as lk  # noqa: E402
-from chrono_origami.chrono import system as cs  # noqa: E402
-from chrono_origami.errors import SolverError  # noqa: E402
-from chrono_origami.geometry import edge_frame  # noqa: E402
-from chrono_origami.pattern import CreasePattern  # noqa: E402
-from chrono_origami.reference.statics import solve  # noqa: E402
-from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
+from chrono_origami.engines.chrono import statics as ca  # noqa: E402
+from chrono_origami.engines.chrono import links as lk  # noqa: E402
+from chrono_origami.engines.chrono import system as cs  # noqa: E402
+from chrono_origami.tools.errors import SolverError  # noqa: E402
+from chrono_origami.tools.geometry import edge_frame  # noqa: E402
+from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
+from chrono_origami.engines.reference.statics import solve  # noqa: E402
+from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 
@@ -252,17 +252,17 @@ def test_kc_off_gives_no_stiffness():
 
 
 def test_kc_switch_by_system_keeps_the_link_getters_truthful():
-    """modal.set_tangent_stiffness(system) without ``built`` switches the links' Python objects: getter == Chrono's K."""
-    from chrono_origami.chrono import modal
+    """lk.set_tangent_stiffness(system) without ``built`` switches the links' Python objects: getter == Chrono's K."""
+    from chrono_origami.analysis import modal
 
     s = bent_pair(DOOR)
     b = cs.build_system(s, visual=False)
     ca.static(s, built=b)
     assert np.abs(_stiffness_and_multipliers(b)[0]).max() > 1.0
-    modal.set_tangent_stiffness(b.system, False)
+    lk.set_tangent_stiffness(b.system, False)
     assert not any(x.GetUseTangentStiffness() for x in b.structure_links())
     assert np.abs(_stiffness_and_multipliers(b)[0]).max() == 0.0
-    modal.set_tangent_stiffness(b.system, True)
+    lk.set_tangent_stiffness(b.system, True)
     assert all(x.GetUseTangentStiffness() for x in b.structure_links())
     assert np.abs(_stiffness_and_multipliers(b)[0]).max() > 1.0
     for proxy in b.system.GetLinks():   # every proxy leads back to its Python object
@@ -284,7 +284,7 @@ def test_newton_with_kc_needs_fewer_iterations():
     def iterations(use_kc):
         for n in range(1, 15):
             b = _moved(s, use_kc)
-            eq = ca.run_static(b.system, "nonlinear", max_iterations=n, use_tangent_stiffness=use_kc,
+            eq = ca.static_analysis(b.system, "nonlinear", max_iterations=n, use_tangent_stiffness=use_kc,
                                links=ca.structure_links(b), length=b.pattern.size)
             if eq.violation <= ca.CONSTRAINT_TOL and eq.residual <= ca.EQUILIBRIUM_RTOL:
                 return n

@@ -7,13 +7,13 @@ import pytest
 
 chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
 
-from chrono_origami.chrono import analysis as ca  # noqa: E402
-from chrono_origami.chrono import links as lk  # noqa: E402
-from chrono_origami.chrono import system as cs  # noqa: E402
-from chrono_origami.errors import StructureError  # noqa: E402
-from chrono_origami.pattern import CreasePattern  # noqa: E402
-from chrono_origami.reference.statics import solve  # noqa: E402
-from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
+from chrono_origami.engines.chrono import statics as ca  # noqa: E402
+from chrono_origami.engines.chrono import links as lk  # noqa: E402
+from chrono_origami.engines.chrono import system as cs  # noqa: E402
+from chrono_origami.tools.errors import StructureError  # noqa: E402
+from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
+from chrono_origami.engines.reference.statics import solve  # noqa: E402
+from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 
@@ -185,8 +185,8 @@ def test_hinge_glyphs_sit_at_the_hinge_midpoints():
     """Each hinge's visual shape is placed at its midpoint (regression: a freed temporary frame once gave garbage)."""
     import pychrono as chrono
 
-    from chrono_origami.chrono import links as lk
-    from chrono_origami.chrono import system as S
+    from chrono_origami.engines.chrono import links as lk
+    from chrono_origami.engines.chrono import system as S
     from chrono_origami.patterns import kresling, miura
 
     for st in (miura.miura_cantilever(), kresling.kresling_module()):

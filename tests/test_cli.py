@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from chrono_origami import cli
-from chrono_origami.foldfile import write_fold
+from chrono_origami.structure.foldfile import write_fold
 
 ROOT = Path(__file__).resolve().parents[1]
 #: subprocesses import this checkout's code, installed or not

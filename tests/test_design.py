@@ -12,16 +12,19 @@ import scipy.linalg as sla
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from chrono_origami import analysis, cli
+from chrono_origami.analysis import statics as analysis
+from chrono_origami import cli
 from chrono_origami.cli.design import symmetry as cli_symmetry
-from chrono_origami.design import DesignError, design, hinge_permutation, orbits
-from chrono_origami.foldfile import read_fold, write_fold
-from chrono_origami.geometry import rotation_about
+from chrono_origami.tools.errors import DesignError
+from chrono_origami.analysis.design import design, hinge_permutation, orbits
+from chrono_origami.structure.foldfile import read_fold, write_fold
+from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
-from chrono_origami.reference import statics
-from chrono_origami.reference.counting import count
-from chrono_origami.reference.model import assemble
-from chrono_origami.structure import DOOR, Load, Structure
+from chrono_origami.engines import operator
+from chrono_origami.engines.reference import statics
+from chrono_origami.engines.reference.counting import count
+from chrono_origami.engines.reference.model import assemble
+from chrono_origami.structure.structure import DOOR, Load, Structure
 
 ROOT = Path(__file__).resolve().parents[1]
 #: both engines; the Chrono one is marked ``chrono`` (skipped with the reason without PyChrono, see conftest.py)
@@ -76,8 +79,8 @@ def engine_model(structure, engine):
     """Scaled operator (reference.model.Model) of ``structure``: the paper's operators, or Chrono's Cq."""
     if engine == "reference":
         return assemble(structure)
-    from chrono_origami.chrono.analysis import chrono_model
-    from chrono_origami.chrono.system import build_system
+    from chrono_origami.engines.chrono.statics import chrono_model
+    from chrono_origami.engines.chrono.system import build_system
 
     return chrono_model(build_system(structure, visual=False))
 
@@ -99,7 +102,7 @@ def default_load_metrics(structure, engine):
     N = sla.null_space(C)
     f -= N @ (N.T @ f)
     mu = np.linalg.lstsq(C.T, -f, rcond=None)[0]
-    vals = np.array([a.values for a in statics.multiplier_actions(structure, model, mu)])
+    vals = np.array([a.values for a in operator.multiplier_actions(structure, model, mu)])
     s = np.linalg.svd(C, compute_uv=False)
     s = s[s > 1e-10 * s[0]]
     return s[-1], s[0] / s[-1], np.abs(vals[:, 3:]).max(), np.abs(vals[:, :3]).max()
@@ -387,8 +390,12 @@ def test_as_dict_is_one_based():
 def test_cli_design_writes_the_hinge_kinds(tmp_path, capsys):
     src, dst = tmp_path / "vertex.fold", tmp_path / "designed.fold"
     write_fold(all_door(miura.miura_single_vertex()), src)
-    assert cli.main(["design", str(src), "-o", str(dst), "--door", "4"]) == 0
-    out = capsys.readouterr().out
+    # the free vertex keeps its mechanism (M = 1): design writes the design, then exits 3 as static does (issue 18)
+    assert cli.main(["design", str(src), "-o", str(dst), "--door", "4"]) == 3
+    out, err = capsys.readouterr()
+    assert err == ("error: single-vertex Miura-ori: not isostatic after design: M = 1 mechanism remains: design keeps "
+                   "M (a sliding hinge frees a motion, never stops one) (the structure has no supports: M counts its "
+                   "internal mechanisms)\n")
     assert "before (all door hinges): M = 1, S = 3" in out
     assert "after: M = 1, S = 0 with 3 sliding hinges" in out
     assert "designs found (every minimal assignment): 1" in out
@@ -455,8 +462,8 @@ def test_sparse_ranking_agrees_with_dense(build):
 def test_designs_above_the_dense_limit_are_ranked():
     """6P > DENSE_LIMIT: designs are re-counted and ranked on the sparse path (once skipped), and the best's
     condition number and largest force equal a forced dense re-count of the same design."""
-    from chrono_origami.design import _evaluate
-    from chrono_origami.linalg import DENSE_LIMIT, RANK_RTOL
+    from chrono_origami.analysis.design import _evaluate
+    from chrono_origami.tools.linalg import DENSE_LIMIT, RANK_RTOL
 
     st = kresling.kresling_tower(modules=45)
     assert 6 * st.pattern.n_panels > DENSE_LIMIT
@@ -475,7 +482,7 @@ def test_designs_above_the_dense_limit_are_ranked():
 def test_ranking_ties_are_relative_not_rounded():
     """Values within 1e-9 relative tie even across a rounding boundary of their 9th digit (where a key rounded to
     9 digits would split them, and round-off would pick the order); beyond it the smaller value ranks first."""
-    from chrono_origami.design import TIE_RTOL, Design, _ranked
+    from chrono_origami.analysis.design import TIE_RTOL, Design, _ranked
 
     assert TIE_RTOL == 1e-9
     below, above = 1.0000000049999, 1.0000000050001        # round to 1.00000000 and 1.00000001 at 9 digits

@@ -1,14 +1,14 @@
-"""The discrete null space method's building blocks (chrono_origami.reference.dns): rotations, quadratic
+"""The discrete null space method's building blocks (chrono_origami.engines.reference.dns): rotations, quadratic
 constraints, the pairs' discrete null space matrices and reparametrisations (Betsch & Leyendecker, Part II)."""
 import numpy as np
 import pytest
 from scipy.linalg import expm as dense_expm
 from scipy.spatial.transform import Rotation
 
-from chrono_origami.reference.dns import pairs as P
-from chrono_origami.reference.dns.body import Body, expm, expm1, local, pint, skew
-from chrono_origami.reference.dns.forces import HingeTerm
-from chrono_origami.reference.dns.multibody import Multibody
+from chrono_origami.engines.reference.dns import pairs as P
+from chrono_origami.engines.reference.dns.body import Body, expm, expm1, local, pint, skew
+from chrono_origami.engines.reference.dns.forces import HingeTerm
+from chrono_origami.engines.reference.dns.multibody import Multibody
 
 
 def test_rotations_match_the_matrix_exponential():
@@ -82,7 +82,7 @@ def test_pair_null_space_and_reparametrisation(kind):
     # the pair's relative coordinates: a C pair's slide u stays n . (p2 - p1)
     if kind == "C":
         pr = mb.pairs[0]
-        from chrono_origami.reference.dns.body import point, vec
+        from chrono_origami.engines.reference.dns.body import point, vec
         d = point(q1[1], pr.rho2) - point(q1[0], pr.rho1)
         sl = mb.slices[mb.order.index((1, 0))]
         assert abs(vec(q1[0], pr.n1) @ d - (state[0][0] + u[sl][0])) < 1e-13

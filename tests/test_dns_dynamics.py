@@ -2,11 +2,13 @@
 import numpy as np
 import pytest
 
-from chrono_origami import analysis
-from chrono_origami.dynamics import CreaseSpring, InitialState, Motor, dynamics, write_history
-from chrono_origami.errors import OrigamiError, StructureError
-from chrono_origami.pattern import CreasePattern
-from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.analysis import statics as analysis
+from chrono_origami.inputs.motion import CreaseSpring, InitialState, Motor
+from chrono_origami.analysis.dynamics import dynamics
+from chrono_origami.report.motion import write_history
+from chrono_origami.tools.errors import OrigamiError, StructureError
+from chrono_origami.crease.pattern import CreasePattern
+from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
 
 X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]]
 PANELS = [(0, 1, 2, 3), (1, 4, 5, 2)]
@@ -117,7 +119,7 @@ def test_swinging_panel_agrees_with_chrono():
 def _miura_strip_motion():
     """The Miura-ori strip of scenes/miura_deploy.py (8 panels, closed loops, 9 sliding hinges, 3 supports) under
     gravity, a torque motor and a damped crease spring, by the reference engine."""
-    from chrono_origami.dynamics.examples import miura_deploy
+    from chrono_origami.inputs.motion_examples import miura_deploy
 
     st, _, _ = miura_deploy(2)
     kw = dict(time=0.2, output_interval=0.05, motors=[Motor(0, "torque", "0.5*sin(10*t)")],
@@ -145,7 +147,7 @@ def test_closed_loops_of_sliding_hinges_agree_with_chrono():
 
 
 def test_a_failed_step_stops_with_the_motion_so_far():
-    from chrono_origami.errors import DynamicsError
+    from chrono_origami.tools.errors import DynamicsError
 
     s = two_panels(DOOR, SUPPORTS, (0, 0, -9.81))
     with pytest.raises(DynamicsError) as info:

@@ -11,11 +11,12 @@ import sys
 import numpy as np
 import pytest
 
-from chrono_origami import analysis
+from chrono_origami.analysis import statics as analysis
 from chrono_origami.patterns import linkage
-from chrono_origami.properties import tetrahedron_mass_properties
-from chrono_origami.reference.dns import examples, paper
-from chrono_origami.reference.dns.schemes import integrate
+from chrono_origami.structure.properties import tetrahedron_mass_properties
+from chrono_origami.engines.reference.dns import examples
+from chrono_origami.analysis import dns_paper as paper
+from chrono_origami.engines.reference.dns.schemes import integrate
 
 LONG = os.environ.get("CHRONO_ORIGAMI_LONG_TESTS") == "1"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -163,7 +164,7 @@ def test_scenes_write_their_files(tmp_path):
 
 @pytest.mark.chrono
 def test_chrono_runs_the_same_examples():
-    from chrono_origami.chrono import dns_examples as cx
+    from chrono_origami.analysis import dns_chrono as cx
 
     e = examples.gyro_top()
     c = cx.simulate(e.mb, e.v0, 1e-4, 2000, "hht", stride=500)

@@ -6,18 +6,19 @@ import math
 import numpy as np
 import pytest
 
-from chrono_origami import foldfile
-from chrono_origami.dynamics import INTEGRATORS, check_integrator
-from chrono_origami.dynamics.history import (ENERGY_HEADER, FILES, HINGE_T_HEADER, MOMENTUM_HEADER,
-                                             SUPPORT_T_HEADER, TimeHistory, write_history)
-from chrono_origami.dynamics.expression import Expression, ExpressionError, derivative
-from chrono_origami.dynamics.inputs import (CreaseSpring, InitialState, Motor, check_inputs, consistent_velocities,
-                                            parse_motor, parse_spring, schedule)
-from chrono_origami.errors import OrigamiError, StructureError
-from chrono_origami.geometry import rotation_about
+from chrono_origami.structure import foldfile
+from chrono_origami.inputs.motion import INTEGRATORS, check_integrator
+from chrono_origami.report.motion import ENERGY_HEADER, FILES, HINGE_T_HEADER, MOMENTUM_HEADER, SUPPORT_T_HEADER, write_history
+from chrono_origami.results.motion import TimeHistory
+from chrono_origami.inputs.expression import Expression, derivative
+from chrono_origami.tools.errors import ExpressionError
+from chrono_origami.inputs.motion import (CreaseSpring, InitialState, Motor, check_inputs, consistent_velocities,
+                                          parse_motor, parse_spring, schedule)
+from chrono_origami.tools.errors import OrigamiError, StructureError
+from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.patterns import simple
-from chrono_origami.results import SupportReaction, hinge_actions
-from chrono_origami.structure import Structure, Support
+from chrono_origami.results.statics import SupportReaction, hinge_actions
+from chrono_origami.structure.structure import Structure, Support
 
 
 # ---------------------------------------------------------------- expressions
@@ -124,7 +125,7 @@ def test_cli_parsers():
 # ---------------------------------------------------------------- initial state
 def _two_panels():
     X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [-1, 1, 0], [-1, 0, 0]]
-    from chrono_origami.pattern import CreasePattern
+    from chrono_origami.crease.pattern import CreasePattern
 
     return Structure(CreasePattern(X, [[0, 1, 2, 3], [0, 3, 4, 5]]), thickness=0.1, name="two panels")
 

@@ -24,12 +24,13 @@ import pytest
 
 pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
 
-from chrono_origami import sparseqr  # noqa: E402
+from chrono_origami.engines import operator  # noqa: E402
 from chrono_origami.patterns import miura, yoshimura  # noqa: E402
 from chrono_origami.patterns import tessellations as ts  # noqa: E402
-from chrono_origami.reference import counting  # noqa: E402
-from chrono_origami.reference.model import assemble  # noqa: E402
-from chrono_origami.structure import Structure  # noqa: E402
+from chrono_origami.engines.reference import counting  # noqa: E402
+from chrono_origami.engines.reference.model import assemble  # noqa: E402
+from chrono_origami.structure.structure import Structure  # noqa: E402
+from chrono_origami.tools import sparseqr  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -92,7 +93,7 @@ def test_a_flat_operator_splits_into_its_out_of_plane_and_in_plane_blocks():
     in-plane ones; the mechanisms are all out of plane, the in-plane block moves as one rigid sheet."""
     s = ts.box_pleat(6)
     model = assemble(s)
-    T = counting.flat_columns(s.pattern, model.n_bodies)
+    T = operator.flat_columns(s.pattern, model.n_bodies)
     A = model.Cs @ T
     parts = sparseqr.blocks(A, sparseqr.largest_singular_value(A))
     assert parts is not None and len(parts) == 2
@@ -105,7 +106,7 @@ def test_a_flat_operator_splits_into_its_out_of_plane_and_in_plane_blocks():
     assert nullities == [3, 2 * (6 - 1) + 3]                           # rigid in plane; line folds and rigid out of it
     # a folded pattern is not split
     folded = miura.miura_patch(4, 4)
-    assert counting.flat_columns(folded.pattern, folded.pattern.n_panels) is None
+    assert operator.flat_columns(folded.pattern, folded.pattern.n_panels) is None
 
 
 def test_two_thousand_mechanisms_are_counted():
@@ -147,21 +148,26 @@ def origami_simulator_box_pleat(n):
 
 @pytest.mark.parametrize("engine", ["reference", pytest.param("chrono", marks=pytest.mark.chrono)])
 def test_an_origami_simulator_box_pleat_is_counted_from_the_command_line(tmp_path, engine):
+    """Read as Origami Simulator means it (its "F" lines inside rigid faces: the 12 x 12 squares merge into a 7 x 7
+    grid of rectangles whose 6 + 6 lines fold, M = 12, S = 5 H - (6 P - 6 - M) with H = 144 hinge segments) and
+    with --facets crease (every grid line a crease: M = 22, S = 484), on the sparse path."""
     n = 12
     path = tmp_path / "BoxPleatTessellation.fold"
     path.write_text(json.dumps(origami_simulator_box_pleat(n)))
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    r = subprocess.run([sys.executable, "-m", "chrono_origami", "count", str(path), "--engine", engine,
-                        "--linalg", "sparse"], capture_output=True, text=True, env=env, timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert f"M = {2 * (n - 1)} mechanisms, S = {4 * (n - 1) ** 2} self-stress states" in r.stdout
+    for extra, (M, S) in (([], (12, 5 * 144 - (6 * 49 - 6 - 12))),
+                          (["--facets", "crease"], (2 * (n - 1), 4 * (n - 1) ** 2))):
+        r = subprocess.run([sys.executable, "-m", "chrono_origami", "count", str(path), "--engine", engine,
+                            "--linalg", "sparse"] + extra, capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 0, r.stderr
+        assert f"M = {M} mechanisms, S = {S} self-stress states" in r.stdout
 
 
 def test_a_count_beyond_the_memory_ends_in_one_line(tmp_path, monkeypatch, capsys):
     """The count command on an operator whose factor does not fit: one line naming the operator and the memory
     needed, exit 1."""
-    from chrono_origami import memory
     from chrono_origami.cli import app
+    from chrono_origami.tools import memory
 
     path = tmp_path / "box.fold"
     path.write_text(json.dumps(origami_simulator_box_pleat(40)))

@@ -12,14 +12,17 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from chrono_origami import linalg, sparseqr
-from chrono_origami.folding import Drive, FoldProblem, SingularConfigurationError, examples, fold
-from chrono_origami.folding.constraints import FoldConstraints
-from chrono_origami.folding.jacobian import Jacobian
-from chrono_origami.folding.lie import exp_update
-from chrono_origami.folding.problem import assignment_from_vertices, hinge_angle
-from chrono_origami.folding.start import branch_tangent
-from chrono_origami.geometry import best_rigid_alignment
+from chrono_origami.tools import linalg, sparseqr
+from chrono_origami.inputs.fold import Drive, FoldProblem
+from chrono_origami.tools.errors import SingularConfigurationError
+from chrono_origami.inputs import fold_examples as examples
+from chrono_origami.analysis.fold import fold
+from chrono_origami.engines.reference.folding.constraints import FoldConstraints
+from chrono_origami.tools.jacobian import Jacobian
+from chrono_origami.engines.reference.folding.lie import exp_update
+from chrono_origami.inputs.fold import assignment_from_vertices, hinge_angle
+from chrono_origami.engines.reference.folding.start import branch_tangent
+from chrono_origami.tools.geometry import best_rigid_alignment
 from chrono_origami.patterns import miura, simple
 
 pytestmark = pytest.mark.skipif(not sparseqr.available(), reason="the sparse path needs pyspqr")
@@ -226,7 +229,7 @@ def test_fold_progress_bar_only_on_a_terminal(monkeypatch):
 
 
 def test_fold_command_takes_linalg(tmp_path, capsys):
-    from chrono_origami import foldfile
+    from chrono_origami.structure import foldfile
     from chrono_origami.cli import main
 
     st = miura.miura_patch(3, 4, fold_angle_deg=40.0)
@@ -234,7 +237,8 @@ def test_fold_command_takes_linalg(tmp_path, capsys):
     foldfile.write_fold(st, str(path))
     out = {}
     for m in ("dense", "sparse"):
-        assert main(["fold", str(path), "--drive", "3", "--angle-deg", "10", "--linalg", m, "--quiet",
+        # --angle-deg is FOLD-signed: hinge 3, a mountain, folds on from 40 to 50 degrees by -10 (valley positive)
+        assert main(["fold", str(path), "--drive", "3", "--angle-deg", "-10", "--linalg", m, "--quiet",
                      "--out", str(tmp_path / m)]) == 0
         out[m] = np.loadtxt(tmp_path / m / "vertices.csv", delimiter=",", skiprows=1)
     np.testing.assert_allclose(out["dense"], out["sparse"], atol=1e-12)
@@ -248,7 +252,7 @@ def test_range_residual_converges_when_kept_singular_values_are_small():
     """The sparse range residual iterates until its corrections stop (one Tikhonov step leaves an error of
     (delta / sigma)^2 along a kept direction sigma: 6e-5 |W| at sigma = 1e-5 sigma_max); it equals the exact
     part of W outside range(J), as the dense SVD gives it."""
-    from chrono_origami.folding.jacobian import Jacobian
+    from chrono_origami.tools.jacobian import Jacobian
 
     rng = np.random.default_rng(3)
     m, n = 40, 30

@@ -25,10 +25,10 @@ import json
 import numpy as np
 import pytest
 
-from chrono_origami import analysis
-from chrono_origami.errors import FoldFileError
-from chrono_origami.foldfile import fold_angles, read_fold, read_frames, read_structure
-from chrono_origami.structure import DOOR, Load
+from chrono_origami.analysis import statics as analysis
+from chrono_origami.tools.errors import FoldFileError
+from chrono_origami.structure.foldfile import fold_angles, read_fold, read_frames, read_structure
+from chrono_origami.structure.structure import DOOR, Load
 
 OS_CREATOR = "Origami Simulator: http://git.amandaghassaei.com/OrigamiSimulator/"
 

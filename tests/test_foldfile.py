@@ -5,11 +5,11 @@ import re
 import numpy as np
 import pytest
 
-from chrono_origami.errors import FoldFileError
-from chrono_origami.foldfile import fold_angles, fold_dict, read_fold, read_frames, write_fold
-from chrono_origami.geometry import rotation_about
-from chrono_origami.pattern import CreasePattern
-from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.tools.errors import FoldFileError
+from chrono_origami.structure.foldfile import fold_angles, fold_dict, read_fold, read_frames, write_fold
+from chrono_origami.tools.geometry import rotation_about
+from chrono_origami.crease.pattern import CreasePattern
+from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
 
 
 def two_squares(phi=0.0):

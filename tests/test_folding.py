@@ -6,17 +6,20 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from chrono_origami import analysis, foldfile
-from chrono_origami.errors import OrigamiError, SolverError, StructureError
-from chrono_origami.folding import (Drive, FoldProblem, SingularConfigurationError, along, blocked, examples,
-                                    fixed, fold, hinge_angle, in_plane)
-from chrono_origami.folding.constraints import FoldConstraints
-from chrono_origami.folding.lie import exp_se3, exp_update
-from chrono_origami.folding.problem import assignment_from_fold, parse_hinges
-from chrono_origami.geometry import best_rigid_alignment, skew
+from chrono_origami.analysis import statics as analysis
+from chrono_origami.structure import foldfile
+from chrono_origami.tools.errors import OrigamiError, SolverError, StructureError
+from chrono_origami.inputs.fold import Drive, FoldProblem, along, blocked, fixed, hinge_angle, in_plane
+from chrono_origami.tools.errors import SingularConfigurationError
+from chrono_origami.inputs import fold_examples as examples
+from chrono_origami.analysis.fold import fold, regular_start
+from chrono_origami.engines.reference.folding.constraints import FoldConstraints
+from chrono_origami.engines.reference.folding.lie import exp_se3, exp_update
+from chrono_origami.inputs.fold import assignment_from_fold, parse_hinges
+from chrono_origami.tools.geometry import best_rigid_alignment, skew
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
-from chrono_origami.reference.counting import count
-from chrono_origami.structure import DOOR, SLIDING, Structure
+from chrono_origami.engines.reference.counting import count
+from chrono_origami.structure.structure import DOOR, SLIDING, Structure
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
@@ -75,7 +78,7 @@ def test_jacobian_is_the_derivative_of_the_constraint_functions(kind):
 
 def test_hinge_rows_span_the_papers_door_operator_at_a_consistent_state():
     """At a folded state our exact door rows and eq. (6) (``reference.operators``) block the same motions."""
-    from chrono_origami.reference.model import assemble
+    from chrono_origami.engines.reference.model import assemble
 
     pat = simple.square_twist_folded(20.0)
     st = Structure(pat)
@@ -299,11 +302,12 @@ def test_fold_command_line_and_scene(tmp_path):
     import sys
 
     from chrono_origami.cli import main
-    from chrono_origami.structure import Structure
+    from chrono_origami.structure.structure import Structure
 
     path = tmp_path / "wedge.fold"
     foldfile.write_fold(Structure(yoshimura.wedge_pattern()), str(path))
-    rc = main(["fold", str(path), "--drive", "1-15", "--rate", "-0.005", "--time", "200", "--hold", "6",
+    # --rate is FOLD-signed (valley positive): the paper's -0.005 rad/s relative rotation is a 0.005 rad/s valley
+    rc = main(["fold", str(path), "--drive", "1-15", "--rate", "0.005", "--time", "200", "--hold", "6",
                "--along", "2,4,8,10,12-16:x", "--block", "14:xy", "--from-singular", "--frames", "2", "--quiet",
                "--out", str(tmp_path / "cli")])
     assert rc == 0
@@ -330,7 +334,7 @@ chrono_only = pytest.mark.skipif(not __import__("chrono_origami.engines", fromli
 @chrono_only
 def test_chrono_and_reference_folds_agree_door_hinges():
     """Square twist from 5 deg, hinge 1 driven at 0.2 rad/s for 1 s: Chrono motor + assembly vs Lie-group Newton."""
-    from chrono_origami.folding import chrono_fold
+    from chrono_origami.engines.chrono import folding as chrono_fold
 
     prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
     ref = fold(prob, frame_interval=0.5)
@@ -346,7 +350,7 @@ def test_chrono_and_reference_folds_agree_door_hinges():
 @chrono_only
 def test_chrono_and_reference_folds_agree_with_a_sliding_hinge_and_vertex_paths():
     """Kresling module, hinge 1 sliding, slide driven at -1 /s for 0.3 s, bottom vertices on paths."""
-    from chrono_origami.folding import chrono_fold
+    from chrono_origami.engines.chrono import folding as chrono_fold
 
     prob = examples.kresling_problem(slide_rate=-1.0, duration=0.3)
     ref = fold(prob, frame_interval=0.1)
@@ -359,7 +363,7 @@ def test_chrono_and_reference_folds_agree_with_a_sliding_hinge_and_vertex_paths(
 @pytest.mark.chrono
 @chrono_only
 def test_chrono_fold_reports_a_singular_start():
-    from chrono_origami.folding import chrono_fold
+    from chrono_origami.engines.chrono import folding as chrono_fold
 
     prob, _ = examples.square_twist_problem(10.0)
     with pytest.raises(SingularConfigurationError, match="singular for this fold in Chrono"):
@@ -374,13 +378,13 @@ def test_chrono_folds_the_yoshimura_wedge_from_the_reference_regular_start():
 
     Over the full 200 s (dt 1 s, frames every 20 s) they agree to 7e-14.
     """
-    from chrono_origami.folding import chrono_fold
+    from chrono_origami.engines.chrono import folding as chrono_fold
 
     prob = examples.yoshimura_problem(duration=4.0)
     with pytest.raises(SingularConfigurationError, match="singular for this fold in Chrono.*regular_start"):
         chrono_fold.fold(prob)
     ref = fold(prob, frame_interval=1.0, allow_singular_start=True)
-    t0, X0 = chrono_fold.regular_start(prob, 1.0)
+    t0, X0 = regular_start(prob, 1.0)
     assert t0 == 1.0 and np.abs(X0 - ref.vertices[1]).max() < 1e-10   # the same branch as the full reference fold
     ch = chrono_fold.fold(prob, frame_interval=1.0, dt=0.25, start=(t0, X0))
     assert ch.times == pytest.approx([1.0, 2.0, 3.0, 4.0])
@@ -396,12 +400,12 @@ def test_chrono_folds_the_yoshimura_wedge_from_the_reference_regular_start():
 @pytest.mark.chrono
 @chrono_only
 def test_chrono_start_configuration_errors():
-    from chrono_origami.errors import StructureError
-    from chrono_origami.folding import chrono_fold
+    from chrono_origami.tools.errors import StructureError
+    from chrono_origami.engines.chrono import folding as chrono_fold
 
     prob = examples.yoshimura_problem(duration=4.0)
     with pytest.raises(SolverError, match=r"start time must lie inside the fold \(0, 4\) s, got 5"):
-        chrono_fold.regular_start(prob, 5.0)
+        regular_start(prob, 5.0)
     X = prob.pattern.vertices.copy()
     X[0, 1] += 0.1                                   # vertex 1 off its panel: not a rigid configuration
     with pytest.raises(SolverError, match="not a rigid-panel configuration"):
@@ -416,9 +420,9 @@ def test_chrono_start_configuration_errors():
 @chrono_only
 def test_chrono_fold_residual_scales_rows_by_kind_for_a_small_pattern():
     """A 1-cm square twist: a 5e-11 m hinge gap is a scaled violation of ~5e-9 (translations / L), not 5e-11."""
-    from chrono_origami.folding import chrono_fold
-    from chrono_origami.chrono import analysis as chan
-    from chrono_origami.chrono.links import vec
+    from chrono_origami.engines.chrono import folding as chrono_fold
+    from chrono_origami.engines.chrono import statics as chan
+    from chrono_origami.engines.chrono.links import vec
 
     prob = FoldProblem(simple.square_twist_folded(5.0, side=0.005, pleat=0.0025), [Drive(0, rate=0.2)], (), 1.0)
     cf = chrono_fold.ChronoFold(prob)
@@ -448,7 +452,7 @@ def test_chrono_fold_residual_scales_rows_by_kind_for_a_small_pattern():
                                          (dict(dt="x"), "dt must be a positive number of seconds, got 'x'")])
 def test_chrono_fold_refuses_non_positive_steps(kw, message):
     """dt <= 0 used to loop forever and frame_interval = 0 to divide by zero."""
-    from chrono_origami.folding import chrono_fold
+    from chrono_origami.engines.chrono import folding as chrono_fold
 
     prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -459,7 +463,7 @@ def test_chrono_fold_refuses_non_positive_steps(kw, message):
 @chrono_only
 def test_chrono_fold_start_failure_reports_chrono_exit_flag():
     """The start assembly's report is used: a start above the tolerance (here tol = 0) names Chrono's exit flag."""
-    from chrono_origami.folding import chrono_fold
+    from chrono_origami.engines.chrono import folding as chrono_fold
 
     prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
     with pytest.raises(SolverError, match=r"assembly of the start did not converge at t = 0 s \(largest violation "

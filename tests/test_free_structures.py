@@ -12,12 +12,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from chrono_origami import analysis, cli
+from chrono_origami.analysis import statics as analysis
+from chrono_origami import cli
 from chrono_origami.cli import app
-from chrono_origami.errors import FreeBodyError
-from chrono_origami.foldfile import write_fold
+from chrono_origami.tools.errors import FreeBodyError
+from chrono_origami.structure.foldfile import write_fold
 from chrono_origami.patterns.kresling import kresling_module
-from chrono_origami.structure import Load
+from chrono_origami.structure.structure import Load
 
 
 def balanced(structure, a=0, b=4, tension=3.0):

@@ -29,11 +29,11 @@ hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not install
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from chrono_origami import analysis  # noqa: E402
-from chrono_origami.errors import OrigamiError  # noqa: E402
-from chrono_origami.foldfile import fold_dict, read_fold  # noqa: E402
+from chrono_origami.analysis import statics as analysis  # noqa: E402
+from chrono_origami.tools.errors import OrigamiError  # noqa: E402
+from chrono_origami.structure.foldfile import fold_dict, read_fold  # noqa: E402
 from chrono_origami.patterns import kresling, miura, simple, yoshimura  # noqa: E402
-from chrono_origami.structure import Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.structure import Load, Structure, Support  # noqa: E402
 
 EXAMPLES = int(os.environ.get("CHRONO_ORIGAMI_FUZZ_EXAMPLES", "1000"))
 SEED = os.environ.get("CHRONO_ORIGAMI_FUZZ_SEED")

@@ -1,4 +1,4 @@
-"""Hinge kinds as data (``chrono_origami.hinges``): the registry, and new kinds registered here and used end to end.
+"""Hinge kinds as data (``chrono_origami.structure.hinges``): the registry, and new kinds registered here and used end to end.
 
 The test kinds below are defined and registered in this file only, as a user
 adding a kind would (see the ``hinges`` module docstring): a spherical hinge
@@ -13,19 +13,22 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from chrono_origami import engines, foldfile, hinges
-from chrono_origami.errors import StructureError
-from chrono_origami.folding import Drive, FoldProblem, fold
-from chrono_origami.folding.constraints import FoldConstraints
-from chrono_origami.folding.lie import exp_update
-from chrono_origami.hinges import HingeKind, HingeStyle, PointConstraint
-from chrono_origami.pattern import CreasePattern
+from chrono_origami import engines
+from chrono_origami.structure import foldfile, hinges
+from chrono_origami.tools.errors import StructureError
+from chrono_origami.inputs.fold import Drive, FoldProblem
+from chrono_origami.analysis.fold import fold
+from chrono_origami.engines.reference.folding.constraints import FoldConstraints
+from chrono_origami.engines.reference.folding.lie import exp_update
+from chrono_origami.structure.hinges import HingeKind, HingeStyle, PointConstraint
+from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.patterns import miura, simple
-from chrono_origami.reference import operators as op
-from chrono_origami.reference.counting import count, counting_rules
-from chrono_origami.reference.model import assemble, hinge_geometry
-from chrono_origami.reference.statics import solve
-from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.engines.reference import operators as op
+from chrono_origami.engines.reference.counting import count, counting_rules
+from chrono_origami.engines.reference.model import assemble
+from chrono_origami.structure.hinges import hinge_geometry
+from chrono_origami.engines.reference.statics import solve
+from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
 
 needs_chrono = pytest.mark.skipif(not engines.chrono_available(),
                                   reason="PyChrono is not installed: the Chrono engine tests need it")
@@ -108,7 +111,7 @@ def test_unknown_kind_fails_when_the_structure_is_made_naming_the_hinge_and_the_
 
 
 def test_a_kind_is_refused_once_unregistered_and_names_must_be_new():
-    extra = HingeKind("extra", ("z", "rz"), "chrono_origami.reference.operators:sliding_hinge",
+    extra = HingeKind("extra", ("z", "rz"), "chrono_origami.engines.reference.operators:sliding_hinge",
                       hinges.get(SLIDING).style)
     pat = two_squares(DOOR).pattern
     hinges.register(extra)
@@ -143,11 +146,11 @@ def test_the_registry_imports_without_pychrono_nor_the_engines():
     import sys
 
     code = ("import sys; sys.modules['pychrono'] = None\n"
-            "from chrono_origami import hinges, structure\n"
+            "from chrono_origami.structure import hinges, structure\n"
             "from chrono_origami.patterns import miura\n"
-            "engines = ('chrono_origami.reference', 'chrono_origami.chrono')\n"
+            "engines = ('chrono_origami.engines.reference', 'chrono_origami.engines.chrono')\n"
             "assert not [m for m in sys.modules if m.startswith(engines)]\n"
-            "from chrono_origami.reference.counting import count\n"
+            "from chrono_origami.engines.reference.counting import count\n"
             "c = count(miura.miura_single_vertex())\n"
             "print(c.M, c.S)\n")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # this checkout's package
@@ -164,7 +167,7 @@ def test_structure_repr_counts_each_kind():
 
 
 def test_builtin_kinds_keep_their_names_rows_and_masks():
-    from chrono_origami import structure
+    from chrono_origami.structure import structure
 
     assert (structure.DOOR, structure.SLIDING, hinges.DOOR, hinges.SLIDING) == ("door", "sliding", "door", "sliding")
     door, sliding = hinges.get(DOOR), hinges.get(SLIDING)
@@ -354,8 +357,8 @@ def test_figure_draws_the_kinds_style():
 @needs_chrono
 @pytest.mark.parametrize("name", ["spherical", "prismatic", "welded"])
 def test_chrono_counts_and_statics_of_a_new_kind_match_the_reference_engine(name):
-    from chrono_origami.chrono import analysis as ca
-    from chrono_origami.chrono import links as lk
+    from chrono_origami.engines.chrono import statics as ca
+    from chrono_origami.engines.chrono import links as lk
 
     st = two_squares(name)
     ref = solve(st)
@@ -374,11 +377,11 @@ def test_chrono_counts_and_statics_of_a_new_kind_match_the_reference_engine(name
 
 @needs_chrono
 def test_chrono_refuses_a_form_the_kind_lacks():
-    from chrono_origami.chrono import system as cs
+    from chrono_origami.engines.chrono import system as cs
 
     with pytest.raises(StructureError, match=r"hinge 1 \(prismatic\): prismatic hinges have no point form"):
         cs.build_system(two_squares("prismatic"), hinge_form="points", visual=False)
-    nolock = HingeKind("nolock", ("rz",), "chrono_origami.reference.operators:door_hinge", SPHERICAL.style)
+    nolock = HingeKind("nolock", ("rz",), "chrono_origami.engines.reference.operators:door_hinge", SPHERICAL.style)
     hinges.register(nolock)
     try:
         with pytest.raises(StructureError, match="nolock hinges have no lock form"):
@@ -391,7 +394,7 @@ def test_chrono_refuses_a_form_the_kind_lacks():
 def test_chrono_draws_the_kinds_glyph_and_every_glyph_exists():
     import pychrono as chrono
 
-    from chrono_origami.chrono import system as cs
+    from chrono_origami.engines.chrono import system as cs
 
     assert set(cs.GLYPHS) == set(hinges.GLYPHS)
     b = cs.build_system(two_squares("spherical"))
@@ -406,7 +409,7 @@ def test_chrono_draws_the_kinds_glyph_and_every_glyph_exists():
 
 @needs_chrono
 def test_viewer_title_counts_each_kind_in_its_colour():
-    from chrono_origami.chrono import viewer
+    from chrono_origami.report import viewer
 
     assert viewer.hinge_legend(two_squares("spherical")) == "1 spherical hinge (green)"
     assert viewer.hinge_legend(miura.miura_strip(5)) == "1 door hinge (blue), 18 sliding hinges (red)"
@@ -416,8 +419,8 @@ def test_viewer_title_counts_each_kind_in_its_colour():
 @pytest.mark.parametrize("name, rotation, slide", [(DOOR, 2.0, 0.0), (SLIDING, 2.0, 5.0), ("spherical", 2.0, 0.0),
                                                   ("prismatic", 0.0, 5.0), ("welded", 0.0, 0.0)])
 def test_crease_springs_act_on_the_kinds_free_motions(name, rotation, slide):
-    from chrono_origami.chrono import springs
-    from chrono_origami.chrono import system as cs
+    from chrono_origami.engines.chrono import springs
+    from chrono_origami.engines.chrono import system as cs
 
     b = cs.build_system(two_squares(name), visual=False)
     sp = springs.add_crease_springs(b, 2.0, slide_stiffness=5.0, damping=0.1)

@@ -1,11 +1,12 @@
-"""Data flows one way: pattern -> structure -> results -> engine -> analysis -> report -> command line.
+"""Data flows one way: tools -> crease pattern -> structure and inputs -> results -> engines -> analyses -> report
+-> command line.
 
-Every module of the package is placed in one layer of :data:`LAYERS` and
-imports (at any depth, lazily or not) only from its own layer or a lower one.
-The result records (``results``, the fold and motion histories) sit below the
-engines in the import order because the engines fill them; in the data flow
-they come out of the analyses and go to the reports. A new module must be
-placed here (the test of the placement fails until it is).
+A module's layer is its top folder's (:data:`FOLDERS`; the package's own ``__init__`` and ``__main__``, the
+public API and ``python -m``, are the command-line layer), so a new module needs no edit here. Every module
+imports (at any depth, lazily or not) only from its own layer or a lower one. The result records sit below
+the engines in the import order because the engines fill them; in the data flow they come out of the
+analyses and go to the reports. The two engines do not import each other: what both need is in
+``engines/operator.py`` or a lower layer.
 """
 import ast
 import os
@@ -13,32 +14,14 @@ import os
 import pytest
 
 PACKAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "chrono_origami")
-#: layers from the bottom up: (name, module paths relative to the package, without .py)
-LAYERS = (
-    ("base", {"errors", "geometry", "progress", "memory", "linalg", "sparseqr", "engines"}),
-    ("pattern", {"pattern", "faces", "svg", "patterns/simple"}),
-    ("structure", {"structure", "hinges", "properties", "foldfile", "patterns/__init__", "patterns/kresling",
-                   "patterns/miura", "patterns/yoshimura", "patterns/linkage", "patterns/tessellations",
-                   # the inputs of a fold or a motion, and the examples that build them
-                   "folding/problem", "folding/examples", "dynamics/inputs", "dynamics/expression",
-                   "dynamics/examples"}),
-    ("results", {"results", "folding/history", "dynamics/history"}),
-    ("engine", {"reference/__init__", "reference/operators", "reference/model", "reference/counting",
-                "reference/statics", "reference/dns/__init__", "reference/dns/body", "reference/dns/constraints",
-                "reference/dns/forces", "reference/dns/multibody", "reference/dns/pairs", "reference/dns/schemes",
-                "reference/dns/structure", "reference/dns/examples",
-                "chrono/__init__", "chrono/links", "chrono/system", "chrono/analysis", "chrono/matrices",
-                "chrono/springs", "chrono/dynamics", "chrono/dns_examples", "chrono/kc_examples"}),
-    ("analysis", {"analysis", "design", "modal", "chrono/modal", "folding/__init__", "folding/lie", "folding/start",
-                  "folding/constraints", "folding/jacobian", "folding/newton", "folding/chrono_fold",
-                  "dynamics/__init__",
-                  "reference/dns/paper"}),
-    ("report", {"report/__init__", "report/tables", "report/figures", "report/modal", "chrono/viewer",
-                "dynamics/report"}),
-    ("cli", {"cli/__init__", "cli/app", "cli/inputs", "cli/static", "cli/design", "cli/fold", "cli/dynamics",
-             "cli/modal", "cli/convert", "__main__", "__init__"}),
-)
-RANK = {m: k for k, (_, modules) in enumerate(LAYERS) for m in modules}
+#: layers from the bottom up
+LAYERS = ("tools", "crease pattern", "structure and inputs", "results", "engines", "analyses", "report",
+          "command line")
+#: top folder of the package -> its layer (index in LAYERS)
+FOLDERS = {"tools": 0, "crease": 1, "structure": 2, "patterns": 2, "inputs": 2, "results": 3, "engines": 4,
+           "analysis": 5, "report": 6, "cli": 7}
+#: modules at the top of the package -> their layer
+TOP_MODULES = {"__init__": 7, "__main__": 7}
 
 
 def all_modules():
@@ -49,9 +32,15 @@ def all_modules():
     return out
 
 
-def rank(target):
-    """Layer index of an imported module path (a package counts as its __init__)."""
-    return RANK.get(target, RANK.get(target + "/__init__"))
+def layer(module):
+    """Layer index of a module path relative to the package ("engines/chrono/links"; a package is its
+    __init__), or None when its place is unknown."""
+    parts = module.split("/")
+    if len(parts) == 1:
+        if os.path.isdir(os.path.join(PACKAGE, module)):
+            return FOLDERS.get(module)
+        return TOP_MODULES.get(module)
+    return FOLDERS.get(parts[0])
 
 
 def package_imports(relpath):
@@ -68,9 +57,10 @@ def package_imports(relpath):
                 parts = node.module.split(".")[1:]
             else:
                 continue
-            for a in node.names:   # "from .reference import statics": the module reference/statics
+            for a in node.names:   # "from ..engines import operator": the module engines/operator
                 sub = parts + [a.name]
-                is_module = os.path.exists(os.path.join(PACKAGE, *sub) + ".py")
+                is_module = os.path.exists(os.path.join(PACKAGE, *sub) + ".py") or \
+                    os.path.isdir(os.path.join(PACKAGE, *sub))
                 out.append((node.lineno, "/".join(sub if is_module else parts)))
         elif isinstance(node, ast.Import):
             out += [(node.lineno, "/".join(a.name.split(".")[1:])) for a in node.names
@@ -80,32 +70,47 @@ def package_imports(relpath):
 
 def test_the_import_reader_sees_relative_and_absolute_imports():
     found = {t for _, t in package_imports("patterns/kresling")}
-    assert {"errors", "pattern", "structure"} <= found
-    assert ("reference/statics" in {t for _, t in package_imports("design")})
+    assert {"tools/errors", "crease/pattern", "structure/structure"} <= found
+    assert "engines/reference/counting" in {t for _, t in package_imports("analysis/design")}
+    assert "engines/operator" in {t for _, t in package_imports("engines/chrono/statics")}
 
 
-def test_every_module_is_placed_in_one_layer():
-    names = [m for _, modules in LAYERS for m in modules]
-    assert len(names) == len(set(names)), "a module is placed in two layers"
-    assert all_modules() - set(RANK) == set(), "place these modules in a layer of LAYERS"
-    assert set(RANK) - all_modules() == set(), "LAYERS names modules that do not exist"
+def test_every_module_has_a_layer():
+    assert set(FOLDERS) == {d for d in os.listdir(PACKAGE) if os.path.isdir(os.path.join(PACKAGE, d))
+                            and d != "__pycache__"}, "give each top folder a layer in FOLDERS"
+    unplaced = sorted(m for m in all_modules() if layer(m) is None)
+    assert not unplaced, f"modules outside the layer folders: {unplaced}"
 
 
-@pytest.mark.parametrize("module", sorted(all_modules() & set(RANK)))
+@pytest.mark.parametrize("module", sorted(all_modules()))
 def test_no_module_imports_from_a_layer_above_its_own(module):
-    here = RANK[module]
-    unknown = [target for _, target in package_imports(module) if rank(target) is None]
+    here = layer(module)
+    imports = package_imports(module)
+    unknown = [target for _, target in imports if layer(target) is None]
     assert not unknown, f"{module}.py imports modules placed in no layer: {unknown}"
-    upward = [f"line {line}: {target} ({LAYERS[rank(target)][0]})" for line, target in package_imports(module)
-              if rank(target) > here]
-    assert not upward, f"{module}.py ({LAYERS[here][0]} layer) imports from above it: {upward}"
+    upward = [f"line {line}: {target} ({LAYERS[layer(target)]})" for line, target in imports
+              if layer(target) > here]
+    assert not upward, f"{module}.py ({LAYERS[here]} layer) imports from above it: {upward}"
+
+
+@pytest.mark.parametrize("engine, other", [("engines/chrono", "engines/reference"),
+                                           ("engines/reference", "engines/chrono")])
+def test_the_engines_do_not_import_each_other(engine, other):
+    crossing = [f"{m}.py line {line}: {target}" for m in sorted(all_modules()) if m.startswith(engine + "/")
+                for line, target in package_imports(m) if target == other or target.startswith(other + "/")]
+    assert not crossing
 
 
 def test_the_layer_check_sees_an_upward_import(tmp_path, monkeypatch):
     # a module of the results layer that imports the report layer lazily, inside a function
     monkeypatch.setattr(__import__(__name__), "PACKAGE", str(tmp_path))
-    (tmp_path / "report").mkdir()
-    (tmp_path / "report" / "modal.py").write_text("")
-    (tmp_path / "results.py").write_text("def table(r):\n    from .report.modal import modes_table\n")
-    assert package_imports("results") == [(2, "report/modal")]
-    assert rank("report/modal") > RANK["results"]
+    for folder in ("report", "results"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "report" / "modes.py").write_text("")
+    (tmp_path / "results" / "modes.py").write_text("def table(r):\n    from ..report.modes import modes_table\n")
+    assert package_imports("results/modes") == [(2, "report/modes")]
+    assert layer("report/modes") > layer("results/modes")
+    # a new folder has no layer until FOLDERS gives it one
+    (tmp_path / "extra").mkdir()
+    (tmp_path / "extra" / "x.py").write_text("")
+    assert layer("extra/x") is None

@@ -3,11 +3,11 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from chrono_origami import linalg, sparseqr
+from chrono_origami.tools import linalg, sparseqr
 from chrono_origami.patterns import miura
-from chrono_origami.reference import counting
-from chrono_origami.reference.model import assemble
-from chrono_origami.structure import DOOR
+from chrono_origami.engines.reference import counting
+from chrono_origami.engines.reference.model import assemble
+from chrono_origami.structure.structure import DOOR
 
 
 def graded(sigma, m, n, seed=0):
@@ -122,8 +122,8 @@ def test_min_norm_lstsq_solves_and_refuses_to_return_an_unconverged_answer(monke
     import scipy.sparse as sps
     import scipy.sparse.linalg as spla_
 
-    from chrono_origami import linalg as la
-    from chrono_origami.errors import SolverError
+    from chrono_origami.tools import linalg as la
+    from chrono_origami.tools.errors import SolverError
 
     rng = np.random.default_rng(0)
     A = rng.standard_normal((30, 12)) @ np.diag(np.logspace(0, -3, 12)) @ rng.standard_normal((12, 20))  # rank 12

@@ -12,10 +12,10 @@ import resource
 import numpy as np
 import pytest
 
-from chrono_origami import memory
 from chrono_origami.cli import app
-from chrono_origami.errors import InsufficientMemoryError
 from chrono_origami.patterns import miura
+from chrono_origami.tools import memory
+from chrono_origami.tools.errors import InsufficientMemoryError
 
 pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
 
@@ -53,26 +53,26 @@ def big():
 
 
 def run_count(s):
-    from chrono_origami.reference import counting
+    from chrono_origami.engines.reference import counting
 
     return counting.count(s)
 
 
 def run_static(s):
-    from chrono_origami.reference import statics
+    from chrono_origami.engines.reference import statics
 
     return statics.solve(s, allow_indeterminate=True)
 
 
 def run_design(s):
-    from chrono_origami import design
+    from chrono_origami.analysis import design
 
     return design.design(s, max_ranked=2)
 
 
 def run_fold(s):
-    from chrono_origami.folding import fold
-    from chrono_origami.folding.problem import Drive, FoldProblem
+    from chrono_origami.analysis.fold import fold
+    from chrono_origami.inputs.fold import Drive, FoldProblem
 
     return fold(FoldProblem(s, [Drive(19, angle=0.1)], (), 1.0), linalg="sparse")
 
@@ -90,7 +90,7 @@ def test_every_analysis_beyond_the_memory_ends_in_one_line(monkeypatch, analysis
 
 @pytest.mark.chrono
 def test_a_modal_analysis_beyond_the_memory_ends_in_one_line(monkeypatch):
-    from chrono_origami.chrono.modal import structure_modes
+    from chrono_origami.analysis.modal import structure_modes
 
     s = miura.miura_patch(12, 12, thickness=0.05)
     monkeypatch.setattr(memory, "available", lambda: 2 ** 20)
@@ -102,7 +102,7 @@ def test_a_modal_analysis_beyond_the_memory_ends_in_one_line(monkeypatch):
 
 
 def test_the_command_line_prints_a_memory_error_in_one_line(tmp_path, monkeypatch, capsys):
-    from chrono_origami.foldfile import write_fold
+    from chrono_origami.structure.foldfile import write_fold
 
     path = tmp_path / "patch.fold"
     write_fold(big(), str(path))

@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from chrono_origami.errors import PatternError, StructureError
-from chrono_origami.geometry import best_rigid_alignment, skew
+from chrono_origami.tools.errors import PatternError, StructureError
+from chrono_origami.tools.geometry import best_rigid_alignment, skew
 from chrono_origami.patterns import miura as mi
-from chrono_origami.reference.counting import count, counting_rules
-from chrono_origami.reference.model import assemble
-from chrono_origami.reference.statics import self_stress_actions, solve
-from chrono_origami.structure import DOOR, SLIDING
+from chrono_origami.engines.reference.counting import count, counting_rules
+from chrono_origami.engines.reference.model import assemble
+from chrono_origami.engines.operator import self_stress_actions
+from chrono_origami.engines.reference.statics import solve
+from chrono_origami.structure.structure import DOOR, SLIDING
 
 from hinge_frames import wrench
 from paper_compare import read_paper_table, row_distance, row_match, table_tolerance
@@ -442,7 +443,7 @@ def test_normal_rules_agree_on_planar_panels_and_differ_on_table1():
 
 
 def test_normal_rule_errors_are_named():
-    from chrono_origami.pattern import CreasePattern
+    from chrono_origami.crease.pattern import CreasePattern
 
     sq = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]]
     with pytest.raises(PatternError, match="normal_rule must be one of"):

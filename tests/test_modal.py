@@ -24,18 +24,20 @@ chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono 
 
 from scipy.optimize import brentq  # noqa: E402
 
-from chrono_origami.chrono import kc_examples as ex  # noqa: E402
-from chrono_origami.chrono import links as lk  # noqa: E402
-from chrono_origami.chrono import modal  # noqa: E402
-from chrono_origami.chrono import springs  # noqa: E402
-from chrono_origami.chrono import system as cs  # noqa: E402
-from chrono_origami.errors import IndeterminateError, SolverError, StructureError  # noqa: E402
-from chrono_origami.pattern import CreasePattern  # noqa: E402
+from chrono_origami.engines.chrono import kc_examples as ex  # noqa: E402
+from chrono_origami.engines.chrono import links as lk  # noqa: E402
+from chrono_origami.engines.chrono import matrices  # noqa: E402
+from chrono_origami.engines.chrono import statics as chrono_statics  # noqa: E402
+from chrono_origami.analysis import modal  # noqa: E402
+from chrono_origami.engines.chrono import springs  # noqa: E402
+from chrono_origami.engines.chrono import system as cs  # noqa: E402
+from chrono_origami.tools.errors import IndeterminateError, SolverError, StructureError  # noqa: E402
+from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
 from chrono_origami.patterns import miura  # noqa: E402
-from chrono_origami.properties import panel_mass_properties  # noqa: E402
-from chrono_origami.reference import counting  # noqa: E402
-from chrono_origami.report import modal as report_modal  # noqa: E402
-from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.properties import panel_mass_properties  # noqa: E402
+from chrono_origami.engines.reference import counting  # noqa: E402
+from chrono_origami.report import modes as report_modal  # noqa: E402
+from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 
@@ -46,7 +48,7 @@ G = 9.81
 # ------------------------------------------------------------------ helpers
 def fd_jacobian(system, f, h=1e-6):
     """Central differences of f() over Chrono's coordinates (translations global, rotations in the body frame)."""
-    bodies = modal.active_bodies(system)
+    bodies = matrices.active_bodies(system)
     saved = [(chrono.ChVector3d(b.GetPos()), chrono.ChQuaterniond(b.GetRot())) for b in bodies]   # copies
 
     def move(i, step):
@@ -148,7 +150,7 @@ def test_pendulum_without_kc_reports_failure_instead_of_a_number():
         modal.modal_analysis(e.system, use_tangent_stiffness=False, equilibrium="no-kc")
     # DoStaticAnalysis "succeeded" and left the mass where it started, out of equilibrium
     np.testing.assert_allclose(lk.arr(e.bodies["mass"].GetPos()), [2.0, 0.0, -2 * np.sqrt(3)], atol=1e-9)
-    eq = modal.check_equilibrium(e.system)
+    eq = chrono_statics.check_equilibrium(e.system)
     assert not eq.converged and eq.residual > 0.1
 
 
@@ -170,7 +172,7 @@ def chain():
 def test_anchor_chain_is_the_demo_setup(chain):
     e, _ = chain
     s = e.system
-    bodies = modal.active_bodies(s)
+    bodies = matrices.active_bodies(s)
     assert len(bodies) == 43
     assert all(b.GetMass() == 10.0 for b in bodies)
     assert all(np.allclose(np.array(b.GetInertia().GetMatr()), 10.0 * np.eye(3)) for b in bodies)
@@ -205,12 +207,12 @@ def test_anchor_chain_equilibrium_is_a_catenary(chain):
 
 def test_mass_matrix_from_the_bodies_equals_chronos(chain):
     e, c = chain
-    M = modal.body_mass_matrix(modal.active_bodies(e.system))
+    M = matrices.body_mass_matrix(matrices.active_bodies(e.system))
     assert abs(M - c.with_kc.matrices.M).max() == 0.0
     s, b, _ = hinged_pair(SLIDING)
-    bodies = modal.active_bodies(b.system)
-    M_chrono = modal.raw_matrices(b.system)[0]
-    assert abs(modal.body_mass_matrix(bodies) - M_chrono).max() <= 1e-12 * abs(M_chrono).max()
+    bodies = matrices.active_bodies(b.system)
+    M_chrono = matrices.raw_matrices(b.system)[0]
+    assert abs(matrices.body_mass_matrix(bodies) - M_chrono).max() <= 1e-12 * abs(M_chrono).max()
 
 
 def test_anchor_chain_methods_agree(chain):
@@ -228,21 +230,21 @@ def test_anchor_chain_methods_agree(chain):
 def test_anchor_chain_without_kc_static_analysis_fails():
     e = ex.anchor_chain(use_tangent_stiffness=False)
     with pytest.raises(SolverError, match="did not converge"):
-        modal.static_equilibrium(e.system, use_tangent_stiffness=False)
+        chrono_statics.static_equilibrium(e.system, use_tangent_stiffness=False)
 
 
 # ------------------------------------------------------------------ Kc against finite differences
 def _kc_and_fd(b):
-    """(Chrono's raw Kc, Kc of modal.system_matrices, -d(Cq^T L)/dq by finite differences) at the current state."""
+    """(Chrono's raw Kc, Kc of matrices.system_matrices, -d(Cq^T L)/dq by finite differences) at the current state."""
     s = b.system
-    modal.set_tangent_stiffness(s, True)
-    on = modal.raw_matrices(s)[2]
-    modal.set_tangent_stiffness(s, False)
-    off = modal.raw_matrices(s)[2]
+    lk.set_tangent_stiffness(s, True)
+    on = matrices.raw_matrices(s)[2]
+    lk.set_tangent_stiffness(s, False)
+    off = matrices.raw_matrices(s)[2]
     raw = (on - off).toarray()
-    Kc = (modal.system_matrices(s, True, load_stiffness=False).K
-          - modal.system_matrices(s, False, load_stiffness=False).K).toarray()
-    J = fd_jacobian(s, lambda: modal.generalized_forces(s)[1])
+    Kc = (matrices.system_matrices(s, True, load_stiffness=False).K
+          - matrices.system_matrices(s, False, load_stiffness=False).K).toarray()
+    J = fd_jacobian(s, lambda: matrices.generalized_forces(s)[1])
     return raw, Kc, -J
 
 
@@ -267,11 +269,11 @@ def test_kc_of_the_hinges_equals_finite_differences_at_a_rotated_equilibrium(kin
     modal: R_F2 [gf] R_F2^T R_B2 instead of R_B2^T R_F2 [gf] R_F2^T).
     """
     s, b, sp_ = hinged_pair(kind)
-    modal.static_equilibrium(b.system)
+    chrono_statics.static_equilibrium(b.system)
     assert 0.2 < abs(sp_.torques()[0]) / 200.0 < 0.3
     raw, Kc, fd = _kc_and_fd(b)
     assert rel(Kc, fd) < 1e-6
-    if modal.kc_defect():
+    if matrices.kc_defect():
         assert rel(raw, fd) > 1e-2
         rows = np.abs(raw - fd).max(axis=1) > 1e-6 * np.abs(fd).max()
         q_rot = b.bodies[1].GetOffset_w() + 3
@@ -284,17 +286,17 @@ def test_kc_of_the_hinges_equals_finite_differences_at_a_rotated_equilibrium(kin
 def test_stiffness_matrix_is_the_derivative_of_all_forces(kind):
     """K (Kc, crease springs, point-load stiffness, correction) = -d(F + Cq^T L)/dq, at a rotated loaded equilibrium."""
     s, b, _ = hinged_pair(kind, load=(0.5, 0.0, -20.0))
-    modal.static_equilibrium(b.system)
-    mats = modal.system_matrices(b.system, True)
+    chrono_statics.static_equilibrium(b.system)
+    mats = matrices.system_matrices(b.system, True)
     assert mats.info["load_stiffness_norm"] > 1.0
 
     def forces():
-        F, CL = modal.generalized_forces(b.system)
+        F, CL = matrices.generalized_forces(b.system)
         return F + CL
 
     J = fd_jacobian(b.system, forces)
     assert rel(mats.K.toarray(), -J) < 1e-6
-    without_loads = modal.system_matrices(b.system, True, load_stiffness=False).K.toarray()
+    without_loads = matrices.system_matrices(b.system, True, load_stiffness=False).K.toarray()
     assert rel(without_loads, -J) > 1e-3   # the point load's stiffness is not in Chrono's K
 
 
@@ -308,10 +310,10 @@ def test_rsda_has_no_stiffness_block_but_the_crease_spring_has():
     rsda.Initialize(b.bodies[0], b.bodies[1], lk.chframe(mid, R))
     rsda.SetSpringCoefficient(7.0)
     b.system.AddLink(rsda)
-    assert np.abs(modal.raw_matrices(b.system)[2].toarray()).max() == 0.0
+    assert np.abs(matrices.raw_matrices(b.system)[2].toarray()).max() == 0.0
     rsda.SetDisabled(True)
     springs.add_crease_springs(b, 7.0)
-    K = modal.raw_matrices(b.system)[2].toarray()
+    K = matrices.raw_matrices(b.system)[2].toarray()
     a = np.array([0.0, 1.0, 0.0])   # hinge axis; both bodies unrotated, so body frame = global
     A = np.outer(a, a)
     expected = np.zeros((12, 12))
@@ -417,7 +419,7 @@ def test_clamped_miura_cantilever_fold_mode_with_and_without_kc():
     sysm = out.built.system
 
     def forces():
-        F, CL = modal.generalized_forces(sysm)
+        F, CL = matrices.generalized_forces(sysm)
         return F + CL
 
     mats = out.with_kc.matrices
@@ -474,7 +476,7 @@ def test_mode_shapes_per_panel_and_exports(tmp_path):
             x = pat.vertices[v]
             vel = [shapes[i, :3] + np.cross(shapes[i, 3:], x - lk.arr(out.built.bodies[i].GetPos())) for i in (p, q)]
             assert np.abs(vel[0] - vel[1]).max() < 1e-8 * np.abs(shapes).max()
-    from chrono_origami.foldfile import read_frames
+    from chrono_origami.structure.foldfile import read_frames
 
     path = report_modal.write_mode_fold(str(tmp_path / "mode.fold"), out.built, out.with_kc, mode, n_frames=8)
     frames = read_frames(path)
@@ -541,7 +543,7 @@ def test_origami_mode_scenes(scene, tmp_path):
 @pytest.mark.parametrize("option, value", [("--modes", "0"), ("--modes", "-1"), ("--frames", "0"), ("--mode", "0"),
                                            ("--frames", "x")])
 def test_mode_scene_options_are_validated(option, value, capsys):
-    from chrono_origami.cli.modal import parser
+    from chrono_origami.cli.modes import parser
 
     ap = parser("test", structure=True)
     with pytest.raises(SystemExit) as e:

@@ -1,6 +1,6 @@
-"""The modal solvers and reports without PyChrono: closed forms on hand-built matrices (chrono_origami.modal).
+"""The modal solvers and reports without PyChrono: closed forms on hand-built matrices (chrono_origami.analysis.modal).
 
-Coordinates as the solvers expect them (chrono_origami.modal module doc): per
+Coordinates as the solvers expect them (chrono_origami.analysis.modal module doc): per
 body, the translation of its centre of mass then its rotation vector; K = -dF/dq
 with the constraint forces included (a Kc-like term where a reaction turns
 with the body), Cq x = 0 the constraints.
@@ -23,14 +23,15 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from chrono_origami import modal
-from chrono_origami.geometry import skew
+from chrono_origami.analysis import modal
+from chrono_origami.results.modes import SystemMatrices
+from chrono_origami.tools.geometry import skew
 from chrono_origami.patterns import miura
-from chrono_origami.pattern import CreasePattern
-from chrono_origami.reference import counting
-from chrono_origami.reference.model import assemble
-from chrono_origami.report import modal as report
-from chrono_origami.structure import DOOR, Structure, Support
+from chrono_origami.crease.pattern import CreasePattern
+from chrono_origami.engines.reference import counting
+from chrono_origami.engines.reference.model import assemble
+from chrono_origami.report import modes as report
+from chrono_origami.structure.structure import DOOR, Structure, Support
 
 METHODS = ["nullspace", "augmented", "sparse"]
 G = 9.81
@@ -41,7 +42,7 @@ def matrices(M, K, Cq, R=None, length=1.0):
     n = M.shape[0]
     nb = n // 6
     R = np.zeros((n, n)) if R is None else R
-    return modal.SystemMatrices(sp.csr_matrix(M), sp.csr_matrix(R), sp.csr_matrix(K), sp.csr_matrix(Cq),
+    return SystemMatrices(sp.csr_matrix(M), sp.csr_matrix(R), sp.csr_matrix(K), sp.csr_matrix(Cq),
                                 [f"body {i + 1}" for i in range(nb)], np.tile(np.eye(3), (nb, 1, 1)),
                                 np.zeros((nb, 3)), length, True)
 

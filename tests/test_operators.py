@@ -28,12 +28,12 @@ import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
 
-from chrono_origami.geometry import rotation_about, skew
-from chrono_origami.pattern import CreasePattern
-from chrono_origami.reference import operators as op
-from chrono_origami.reference import statics
-from chrono_origami.reference.counting import count
-from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.tools.geometry import rotation_about, skew
+from chrono_origami.crease.pattern import CreasePattern
+from chrono_origami.engines.reference import operators as op
+from chrono_origami.engines.reference import statics
+from chrono_origami.engines.reference.counting import count
+from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
 
 H = 1e-5          # central-difference step (rad, length)
 RTOL = 1e-6       # largest relative error of the operator against the finite differences

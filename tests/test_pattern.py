@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from chrono_origami.errors import PatternError
-from chrono_origami.pattern import CreasePattern
+from chrono_origami.tools.errors import PatternError
+from chrono_origami.crease.pattern import CreasePattern
 
 SQ = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]]
 

@@ -2,8 +2,8 @@
 import io
 
 from chrono_origami.patterns import miura
-from chrono_origami.progress import Stages
-from chrono_origami.reference import counting, statics
+from chrono_origami.tools.progress import Stages
+from chrono_origami.engines.reference import counting, statics
 
 
 class Terminal(io.StringIO):
@@ -44,8 +44,8 @@ def test_design_search_reports_its_stages_on_a_terminal(monkeypatch):
     """The design search draws its stages (null space, re-counts) on a terminal stderr, and clears the line."""
     import sys
 
-    from chrono_origami import progress
-    from chrono_origami.design import design
+    from chrono_origami.tools import progress
+    from chrono_origami.analysis.design import design
 
     tty = Terminal()
     monkeypatch.setattr(sys, "stderr", tty)
@@ -58,7 +58,7 @@ def test_design_search_reports_its_stages_on_a_terminal(monkeypatch):
 
 
 def test_design_search_is_silent_off_a_terminal(capsys):
-    from chrono_origami.design import design
+    from chrono_origami.analysis.design import design
 
     design(miura.miura_patch(3, 3), max_ranked=2, max_subsets=0, samples=1)
     assert capsys.readouterr().err == ""

@@ -1,8 +1,8 @@
 """Mass properties of thick panels against closed forms."""
 import numpy as np
 
-from chrono_origami.geometry import rotation_about
-from chrono_origami.properties import prism_mass_properties
+from chrono_origami.tools.geometry import rotation_about
+from chrono_origami.structure.properties import prism_mass_properties
 
 
 def test_rectangular_plate_closed_form():

@@ -8,8 +8,10 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami import analysis, design, dynamics, foldfile, folding, modal, structure
-from chrono_origami.patterns import kresling, miura, simple, yoshimura
+from chrono_origami.analysis import statics as analysis, design, dynamics, fold as folding, modal, support_proposal
+from chrono_origami.inputs import fold as fold_inputs
+from chrono_origami.structure import foldfile, hinges, structure
+from chrono_origami.patterns import kresling, miura, simple, tessellations, yoshimura
 from chrono_origami.report import tables
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -18,18 +20,26 @@ README_BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_t
 
 def test_the_public_names_are_the_package_objects():
     expected = {"miura": miura, "yoshimura": yoshimura, "kresling": kresling, "simple": simple,
+                "tessellations": tessellations,
                 "Structure": structure.Structure, "Support": structure.Support, "Load": structure.Load,
-                "DOOR": structure.DOOR, "SLIDING": structure.SLIDING, "read_structure": foldfile.read_structure,
+                "DOOR": hinges.DOOR, "SLIDING": hinges.SLIDING, "read_structure": foldfile.read_structure,
                 "write_fold": foldfile.write_fold, "count": analysis.count, "static": analysis.static,
-                "fold": folding.fold, "FoldProblem": folding.FoldProblem, "Drive": folding.Drive,
-                "design": design, "modal": modal, "dynamics": dynamics, "tables": tables}
-    from chrono_origami.pattern import CreasePattern
+                "fold": folding.fold, "FoldProblem": fold_inputs.FoldProblem, "Drive": fold_inputs.Drive,
+                "fold_to_targets": folding.fold_to_targets,
+                "design": design.design, "modal": modal, "dynamics": dynamics, "tables": tables,
+                "propose_support": support_proposal.propose_support}
+    from chrono_origami.crease.pattern import CreasePattern
 
     expected["CreasePattern"] = CreasePattern
+    from chrono_origami.analysis import tolerances
+    from chrono_origami.structure import imperfections
+
+    expected.update(tolerances=tolerances, ToleranceSpec=imperfections.ToleranceSpec,
+                    HingeStiffness=imperfections.HingeStiffness)
     assert set(co.__all__) == set(expected)
     for name, obj in expected.items():
         assert getattr(co, name) is obj, name
-    assert callable(co.design.design) and callable(co.dynamics.dynamics) and callable(co.modal.solve_modes)
+    assert callable(co.design) and callable(co.dynamics.dynamics) and callable(co.modal.solve_modes)
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         co.no_such_name
     assert {"build_system", "structure_modes"} <= set(dir(co))

@@ -21,9 +21,9 @@ are not (S > 0): a self-stress state puts no net force on an unsupported part.
 import numpy as np
 import pytest
 
-from chrono_origami import analysis
+from chrono_origami.analysis import statics as analysis
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
-from chrono_origami.structure import DOOR, SLIDING, Structure, Support
+from chrono_origami.structure.structure import DOOR, SLIDING, Structure, Support
 
 from hinge_frames import wrench
 

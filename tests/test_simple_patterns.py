@@ -2,12 +2,12 @@
 import numpy as np
 import pytest
 
-from chrono_origami import analysis
-from chrono_origami.errors import PatternError
+from chrono_origami.analysis import statics as analysis
+from chrono_origami.tools.errors import PatternError
 from chrono_origami.patterns import simple
-from chrono_origami.reference.counting import count, counting_rules
-from chrono_origami.reference.statics import multiplier_actions
-from chrono_origami.structure import DOOR, SLIDING, Structure
+from chrono_origami.engines.reference.counting import count, counting_rules
+from chrono_origami.engines.operator import multiplier_actions
+from chrono_origami.structure.structure import DOOR, SLIDING, Structure
 
 TP = 4   # column of TP in HingeAction.values = (MT, MP, MO, N, TP, TO)
 

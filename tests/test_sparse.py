@@ -14,14 +14,14 @@ import pytest
 
 pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
 
-from chrono_origami import linalg, sparseqr  # noqa: E402
-from chrono_origami.errors import IndeterminateError, SolverError  # noqa: E402
+from chrono_origami.tools import linalg, sparseqr  # noqa: E402
+from chrono_origami.tools.errors import IndeterminateError, SolverError  # noqa: E402
 from chrono_origami.patterns import kresling as kr  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
 from chrono_origami.patterns import simple as si  # noqa: E402
-from chrono_origami.reference import counting, statics  # noqa: E402
-from chrono_origami.reference.model import assemble  # noqa: E402
-from chrono_origami.structure import Load, Structure  # noqa: E402
+from chrono_origami.engines.reference import counting, statics  # noqa: E402
+from chrono_origami.engines.reference.model import assemble  # noqa: E402
+from chrono_origami.structure.structure import Load, Structure  # noqa: E402
 
 from catalogue import DETERMINED  # noqa: E402
 from catalogue import STRUCTURES as CATALOGUE  # noqa: E402
@@ -249,9 +249,9 @@ def test_a_large_degenerate_null_space_is_counted_whole():
 def test_a_factor_beyond_the_memory_is_a_one_line_error(monkeypatch):
     """A sparse factor that would not fit in the available memory is refused before it is computed, in one line
     naming the operator and the memory needed (SuiteSparseQR's symbolic analysis); exit 1, never a traceback."""
-    from chrono_origami import memory
     from chrono_origami.cli import app
-    from chrono_origami.errors import InsufficientMemoryError
+    from chrono_origami.tools import memory
+    from chrono_origami.tools.errors import InsufficientMemoryError
 
     A = assemble(Structure(mi.miura_pattern(1, 450, fold_angle_deg=0.0))).Cs
     monkeypatch.setattr(memory, "available", lambda: 2 ** 20)           # 1 MB
@@ -259,4 +259,5 @@ def test_a_factor_beyond_the_memory_is_a_one_line_error(monkeypatch):
         linalg.null_space(A, method="sparse")
     msg = app.message(err.value)
     assert app.exit_code(err.value) == app.EXIT_INPUT and "\n" not in str(err.value)
-    assert f"of the {A.shape[0]:,} x {A.shape[1]:,} operator" in msg and "needs about" in msg and "1 MB is available" in msg
+    assert f"of the {A.shape[0]:,} x {A.shape[1]:,} operator" in msg
+    assert "needs about" in msg and "1 MB is available" in msg

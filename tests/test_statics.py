@@ -2,12 +2,12 @@
 import numpy as np
 import pytest
 
-from chrono_origami import analysis
-from chrono_origami.errors import IndeterminateError
-from chrono_origami.pattern import CreasePattern
-from chrono_origami.reference.counting import count
-from chrono_origami.reference.statics import solve
-from chrono_origami.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.analysis import statics as analysis
+from chrono_origami.tools.errors import IndeterminateError
+from chrono_origami.crease.pattern import CreasePattern
+from chrono_origami.engines.reference.counting import count
+from chrono_origami.engines.reference.statics import solve
+from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
 
 # two unit squares in the plane z = 0 hinged along x = 1 (hinge from (1,0) to (1,1))
 X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]]

@@ -19,10 +19,10 @@ import warnings
 import numpy as np
 import pytest
 
-from chrono_origami import analysis
-from chrono_origami.errors import FoldFileError, SvgFileError
-from chrono_origami.foldfile import convert, read_fold, read_structure
-from chrono_origami.svg import read_svg
+from chrono_origami.analysis import statics as analysis
+from chrono_origami.tools.errors import FoldFileError, SvgFileError
+from chrono_origami.structure.foldfile import convert, read_fold, read_structure
+from chrono_origami.crease.svg import read_svg
 
 HEAD = '<?xml version="1.0" encoding="utf-8"?>\n'
 

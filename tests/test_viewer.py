@@ -3,7 +3,7 @@
 Needs PyChrono with its Irrlicht module and xvfb-run (marked ``chrono``;
 skipped with the reason when either is missing). Each picture is made in a
 subprocess, as a user runs a scene or the command line, and is checked against
-the camera of :mod:`chrono_origami.chrono.viewer`: panel, hinge, support and
+the camera of :mod:`chrono_origami.report.viewer`: panel, hinge, support and
 load colours where the structure projects, nothing outside the frame.
 """
 import json
@@ -22,8 +22,8 @@ pytest.importorskip("pychrono.irrlicht", exc_type=ImportError, reason="this PyCh
 import matplotlib.image as mpimg  # noqa: E402
 from matplotlib.colors import rgb_to_hsv  # noqa: E402
 
-from chrono_origami.chrono import viewer  # noqa: E402
-from chrono_origami.foldfile import write_fold  # noqa: E402
+from chrono_origami.report import viewer  # noqa: E402
+from chrono_origami.structure.foldfile import write_fold  # noqa: E402
 from chrono_origami.patterns import kresling, miura  # noqa: E402
 
 pytestmark = pytest.mark.chrono
@@ -159,7 +159,7 @@ def viz_script(result):
     return (
         "import json, numpy as np\n"
         "from chrono_origami.patterns.kresling import kresling_module\n"
-        "from chrono_origami.chrono import viewer\n"
+        "from chrono_origami.report import viewer\n"
         "v = viewer.StructureView(kresling_module(), size=(640, 480))\n"
         "n = v.run(max_frames=5)\n"
         "a = v.grab(); b = v.grab()\n"
@@ -212,7 +212,7 @@ def test_data_folder_without_colormaps_and_logo_is_one_notice_and_keeps_stdout_c
 def test_without_chrono_data_the_view_still_renders(tmp_path):
     png = tmp_path / "nodata.png"
     script = ("import sys\nfrom chrono_origami.patterns.kresling import kresling_module\n"
-              "from chrono_origami.chrono import viewer\n"
+              "from chrono_origami.report import viewer\n"
               "viewer._data_candidates = lambda path: []\n"
               f"viewer.show(kresling_module(), screenshot={str(png)!r})\n")
     r = xvfb([sys.executable, "-c", script])
@@ -252,7 +252,7 @@ def test_bad_screenshot_name_and_data_path_are_one_line_errors(tmp_path):
 def test_viewer_errors_are_raised_and_the_command_line_maps_them(monkeypatch, tmp_path, capsys):
     # the viewer raises the project's ViewerError (no SystemExit of its own); cli.app.run prints one line, exit 1
     from chrono_origami.cli import app
-    from chrono_origami.errors import ViewerError
+    from chrono_origami.tools.errors import ViewerError
 
     monkeypatch.delenv("DISPLAY", raising=False)
     with pytest.raises(ViewerError, match=r"no X display \(\$DISPLAY is not set\)"):
@@ -297,14 +297,14 @@ def test_camera_frames_every_structure_tightly():
 # ------------------------------------------------------------------ fold playback
 def _wedge_fold(tmp_path):
     from chrono_origami.patterns import yoshimura
-    from chrono_origami.structure import Structure
+    from chrono_origami.structure.structure import Structure
 
     path = tmp_path / "wedge.fold"
     write_fold(Structure(yoshimura.wedge_pattern()), path)
     return path
 
 
-FOLD_ARGS = ["--drive", "1-15", "--rate", "-0.05", "--time", "20", "--hold", "6", "--along", "2,4,8,10,12-16:x",
+FOLD_ARGS = ["--drive", "1-15", "--rate", "0.05", "--time", "20", "--hold", "6", "--along", "2,4,8,10,12-16:x",
              "--block", "14:xy", "--from-singular", "--frames", "4", "--quiet"]
 
 
@@ -361,7 +361,7 @@ def test_fold_viz_window_plays_the_frames(tmp_path):
     script = (
         "import sys\n"
         "from chrono_origami.cli import main\n"
-        "from chrono_origami.chrono import viewer\n"
+        "from chrono_origami.report import viewer\n"
         "played = []\n"
         "def play(*a, **k):\n"
         "    played.append(len(a[1]))\n"
@@ -381,3 +381,45 @@ def test_play_errors_are_one_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "chrono_origami", "play", str(wedge)], capture_output=True, text=True,
                        timeout=300, cwd=ROOT, env=env())
     assert r.returncode == 2 and r.stderr.strip() == "error: play: give --viz and/or --png-frames DIR"
+
+
+@needs_xvfb
+def test_screenshot_colours_hinges_by_force_with_the_figures_map(tmp_path):
+    """static --screenshot --color-by F: each hinge glyph in the viridis colour of its |F| (the figure's map and
+    scale): the largest (hinge 16 of the Miura cantilever, 13.81) in the map's end colour, yellow, the others
+    (0 .. 0.041 of it) dark purple; the colour bar at the right edge runs from the end colour (top) to the start
+    colour (bottom), pixel for pixel (drawn in 2-D, unlit)."""
+    from chrono_origami.analysis import statics as analysis
+    from chrono_origami.report import hinge_colors
+
+    structure = miura.miura_cantilever()
+    fold = tmp_path / "miura.fold"
+    write_fold(structure, fold)
+    png = tmp_path / "forces.png"
+    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png,
+              "--color-by", "F"])
+    assert r.returncode == 0, r.stderr
+    coloring = hinge_colors.coloring(analysis.static(structure, "reference"), "|F|")
+    top, value = coloring.largest()
+    assert top == 15 and abs(value - 13.81) < 0.01
+    assert coloring.caption() in r.stdout
+    img = load_png(png)
+    cmap = hinge_colors.colormap(hinge_colors.SEQUENTIAL)
+    left, bar_top, right, bottom = viewer.bar_box((W, H))
+    mid = (left + right) // 2
+    assert np.abs(img[bar_top + 1, mid].astype(int) - np.round(np.array(cmap(1.0)[:3]) * 255)).max() <= 2
+    assert np.abs(img[bottom - 2, mid].astype(int) - np.round(np.array(cmap(0.0)[:3]) * 255)).max() <= 2
+    # the rest of the picture as every screenshot (the bar blanked out: it lies beside the structure)
+    rest = img.copy()
+    rest[:, left - 70:] = np.round(np.array(viewer.BACKGROUND) * 255).astype(np.uint8)
+    m, body, X, eye = check_picture(rest, structure)
+    hsv = rgb_to_hsv(img / 255.0)
+    h, s, v = hsv[..., 0] * 360, hsv[..., 1], hsv[..., 2]
+    yellow = (h >= 45) & (h <= 65) & (s >= 0.5) & (v >= 0.3)          # viridis near 1 (lit)
+    purple = (h >= 260) & (h <= 300) & (s >= 0.35)                       # viridis near 0 (lit)
+    mids = [viewer.project(X[list(hh.vertices)].mean(0)[None], eye, (W, H))[0] for hh in structure.pattern.hinges]
+    assert count(yellow, mids[top]) > 40 and count(yellow, mids[top]) > 3 * count(purple, mids[top])
+    others = [k for k in range(len(mids)) if k != top]
+    assert sum(count(purple, mids[k]) > 3 * count(yellow, mids[k]) for k in others) >= 13   # one may hide behind 16
+    # no door-blue or sliding-red glyph is left: every hinge is coloured by its force
+    assert (m["door"] & body).mean() < 1e-4 and (m["sliding"] & body).mean() < 1e-4

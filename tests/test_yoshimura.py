@@ -4,12 +4,12 @@ import os
 import numpy as np
 import pytest
 
-from chrono_origami import analysis
-from chrono_origami.errors import IndeterminateError, PatternError
+from chrono_origami.analysis import statics as analysis
+from chrono_origami.tools.errors import IndeterminateError, PatternError
 from chrono_origami.patterns import yoshimura as Y
-from chrono_origami.reference.counting import count, counting_rules
-from chrono_origami.reference.statics import solve
-from chrono_origami.structure import SLIDING, Structure
+from chrono_origami.engines.reference.counting import count, counting_rules
+from chrono_origami.engines.reference.statics import solve
+from chrono_origami.structure.structure import SLIDING, Structure
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 A, ALPHA = 1.8, np.radians(22.5)
@@ -194,7 +194,7 @@ def test_tip_load_statics_is_determined_and_in_global_equilibrium():
 
 
 def test_wrong_pattern_or_choice_is_named():
-    from chrono_origami.errors import StructureError
+    from chrono_origami.tools.errors import StructureError
 
     with pytest.raises(StructureError, match="is not a Yoshimura wedge with n = 5"):
         Y.wedge_supports(Y.wedge_pattern(4))

@@ -7,11 +7,12 @@ line ``error: ...`` on stderr, without a traceback, and the exit code of
 """
 import argparse
 import os
+import re
 import sys
 import textwrap
 from contextlib import contextmanager
 
-from ..errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError
+from ..tools.errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, UsageError
 
 EXIT_OK = 0
 EXIT_INPUT = 1
@@ -25,15 +26,14 @@ EXIT_CODES = {
                 "structure does not have, a solver that did not converge, an analysis that does not fit in the "
                 "memory, a view (--viz, --screenshot) that cannot be opened",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
-                "an engine that is not installed, loads on a structure without supports that do not balance",
+                "an engine that is not installed, a --support, --load or --self-weight value the structure "
+                "refuses (a vertex not on the panel, a NaN force, an unknown selector, an empty selection), "
+                "loads on a structure without supports that do not balance",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
-                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism)",
+                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism); "
+                        "design: M > 0 or S > 0 remain after design (the design is written all the same)",
 }
-
-
-class UsageError(Exception):
-    """The command was called wrongly (a missing file, contradictory options): exit code 2."""
 
 
 @contextmanager
@@ -67,19 +67,41 @@ def exit_code(exc):
     return None
 
 
+#: Python keyword arguments named in the library's messages -> the command line's options that do the same
+#: (:func:`message` speaks the command line's language; the Python API's messages keep the keywords)
+FLAGS = {
+    "allow_singular_start=True": "--from-singular",
+    "allow_indeterminate=True": "--min-norm",
+    "linalg='dense'": "--linalg dense",
+    "linalg='sparse'": "--linalg sparse",
+    "facets='facet'": "--facets facet",
+    "facets='crease'": "--facets crease",
+    "fix_geometry=True": "--fix-geometry",
+    "keep_geometry=True": "--keep-geometry",
+    "pattern_check.diagnose": "the check command (check FILE)",
+}
+
+
+def flags(text):
+    """``text`` with the Python keywords of :data:`FLAGS` replaced by the command line's options."""
+    for keyword, flag in FLAGS.items():
+        text = text.replace(keyword, flag)
+    return text
+
+
 def message(exc):
-    """One line naming what went wrong."""
+    """One line naming what went wrong, in the command line's words (:func:`flags`)."""
     if isinstance(exc, OSError) and not isinstance(exc, ChronoUnavailable):
         return f"cannot write{' ' + str(exc.filename) if exc.filename else ''}: {exc.strerror or exc}"
     if isinstance(exc, MemoryError):
         return f"out of memory{': ' + str(exc).splitlines()[0] if str(exc).strip() else ''}"
-    return str(exc).split("\n", 1)[0]
+    return flags(str(exc).split("\n", 1)[0])
 
 
 def run(fn, *args, **kw):
     """``fn(*args, **kw)``'s exit code (None counts as 0); a known exception is printed as one line ``error: ...``.
 
-    The detail of an :class:`~chrono_origami.errors.IndeterminateError`
+    The detail of an :class:`~chrono_origami.tools.errors.IndeterminateError`
     (hinges carrying self-stress, panels that move) goes to stdout, with the
     rest of the report.
     """
@@ -121,6 +143,8 @@ def scene(ap, build, analyse, argv=None):
 
 # ------------------------------------------------------------------ commands
 _COMMANDS = {}
+#: what argparse reads as a negative number rather than an option (its own pattern misses exponents: -1e-4)
+NEGATIVE_NUMBER = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
 def command(name, help, options):
@@ -140,6 +164,7 @@ def build_parser():
         p = sub.add_parser(name, help=help, description=help, parents=[options(help)], add_help=False,
                            epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
         p.set_defaults(func=fn)
+        p._negative_number_matcher = NEGATIVE_NUMBER   # "--tol -1e-4" is a value, not an option
     return ap
 
 

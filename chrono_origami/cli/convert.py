@@ -1,10 +1,10 @@
 """The ``convert`` command: ``python -m chrono_origami convert FILE.svg -o FILE.fold``.
 
-Writes the FOLD file of an SVG crease pattern (:func:`chrono_origami.foldfile.convert`):
+Writes the FOLD file of an SVG crease pattern (:func:`chrono_origami.structure.foldfile.convert`):
 the flat pattern with the SVG's mountain/valley assignment and target fold
 angles, read back as a structure before it is written.
 """
-from .. import foldfile
+from ..structure import foldfile
 from . import app, inputs
 
 

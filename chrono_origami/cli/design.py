@@ -1,18 +1,34 @@
 """``python -m chrono_origami design FILE.fold -o DESIGNED.fold``: the sliding hinges that make a structure isostatic.
 
-Every hinge starts as a door hinge; the search (:func:`chrono_origami.design.design`)
+Every hinge starts as a door hinge; the search (:func:`chrono_origami.analysis.design.design`)
 ranks the designs by distance from singularity. Hinges are 1-based lists
 ``H,H,...``; ``--rotation N`` and ``--mirror x|y|z`` restrict the search to
 symmetric designs (symmetry about the vertices' centroid).
+
+The screen shows a summary (the first designs and states, hinge lists as
+runs such as ``1-24``); when it is shortened the full report goes to a file
+(``--report``, else beside ``-o``). When the best design leaves M > 0 or
+S > 0 the command says why, derived from the counts (which hinges and
+components carry the remaining self-stress, which panels the mechanisms move,
+a flat or singular configuration) and what could help, writes ``-o`` all the
+same and exits with code 3, as ``static`` does, so ``design && static``
+stops there.
 """
+import os
 import sys
 from dataclasses import replace
 
 import numpy as np
 
-from ..design import MAX_SUBSETS, SAMPLES, DesignError, design, hinge_permutation
+from ..analysis.design import MAX_SUBSETS, SAMPLES, design, hinge_permutation
+from ..tools.errors import DesignError, IndeterminateError
 from . import app, inputs
 from .static import linalg_option
+
+#: designs and self-stress states shown on screen (the full report lists them all)
+SCREEN_ROWS = 10
+#: runs of hinge numbers shown per list on screen (e.g. "1-24, 30")
+SCREEN_ITEMS = 12
 
 
 def options(description):
@@ -36,7 +52,11 @@ def options(description):
                         help="exchange-search passes on the condition number when enumeration is too large")
     parser.add_argument("--samples", type=int, default=SAMPLES,
                         help=f"random greedy orders when enumeration is too large (default {SAMPLES})")
+    parser.add_argument("--report", metavar="FILE.txt",
+                        help="write the full report here (default when the screen shows a summary: beside -o, "
+                             "or <input name>-design.txt)")
     linalg_option(parser)
+    inputs.add_structure_options(parser)
     return parser
 
 
@@ -55,7 +75,7 @@ def hinge_list(option, text, H):
 
 def symmetry(pattern, rotation=None, mirrors=()):
     """Hinge permutations of an N-fold rotation about z and of mirrors (planes normal to x, y or z) through the centroid."""
-    from ..geometry import rotation_about
+    from ..tools.geometry import rotation_about
 
     c = pattern.vertices.mean(axis=0)
     perms = []
@@ -75,22 +95,54 @@ def symmetry(pattern, rotation=None, mirrors=()):
 def design_command(args, out=None):
     """The ``design`` command; returns the exit code."""
     out = out or sys.stdout
-    structure = inputs.read_input(args)
+    structure = inputs.prepare(inputs.read_input(args), args, out)
     H = len(structure.pattern.hinges)
     prefer = hinge_list("--prefer", args.prefer, H)
     result = design(structure, door=hinge_list("--door", args.door, H), sliding=hinge_list("--slide", args.slide, H),
                     symmetry=symmetry(structure.pattern, args.rotation, args.mirror), prefer=prefer,
                     max_subsets=args.max_subsets, samples=args.samples, improve=args.improve,
                     linalg=args.linalg)
-    print(result.report(), file=out)
+    _print_report(result, args, out)
     chosen = result.greedy if prefer else result.best
     if args.output:
-        from ..foldfile import write_fold
+        from ..structure.foldfile import write_fold
 
         designed = result.structure(structure, chosen)
         with app.output(args.output):
             write_fold(replace(designed, name=f"{structure.name} (designed: {len(chosen.sliding)} sliding hinges)"),
                        args.output)
-        print(f"design [{', '.join(str(h + 1) for h in chosen.sliding)}] (M = {chosen.M}, S = {chosen.S}) written "
-              f"to {args.output}", file=out)
+        print(f"design {_list(chosen.sliding)} (M = {chosen.M}, S = {chosen.S}) written to {args.output}", file=out)
+    if chosen.M or chosen.S:
+        why = result.reason or f"M = {chosen.M}, S = {chosen.S}"
+        raise IndeterminateError(f"{structure.name}: not isostatic after design: {why}", chosen.M, chosen.S)
     return app.EXIT_OK
+
+
+def _list(hinges):
+    from ..engines.operator import number_ranges
+
+    return number_ranges([h + 1 for h in hinges], SCREEN_ITEMS)
+
+
+def report_path(args):
+    """Where the full report goes: ``--report``, else beside ``-o`` (``designed-design.txt``), else
+    ``<input name>-design.txt`` in the current folder."""
+    if args.report:
+        return args.report
+    base = args.output or os.path.basename(args.file)
+    return os.path.splitext(base)[0] + "-design.txt"
+
+
+def _print_report(result, args, out):
+    """The report on screen, shortened to :data:`SCREEN_ROWS` designs and states and :data:`SCREEN_ITEMS` runs of
+    hinge numbers; when shortened (or with ``--report``), the full report in a file."""
+    full = result.report(max_rows=None, max_items=None)
+    short = result.report(max_rows=SCREEN_ROWS, max_items=SCREEN_ITEMS)
+    print(short, file=out)
+    if short != full or args.report:
+        path = report_path(args)
+        with app.output(path):
+            with open(path, "w") as f:
+                f.write(full + "\n")
+        print(f"{'the full report' if short != full else 'the report'} ({full.count(chr(10)) + 1} lines, "
+              f"{len(full) // 1024 + 1} KB) written to {path}", file=out)

@@ -1,9 +1,9 @@
 """The ``dynamics`` command and the common command line of the dynamics scenes.
 
 ``python -m chrono_origami dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
-integrates the motion (:func:`chrono_origami.dynamics.dynamics`) and writes
-the history (:func:`chrono_origami.dynamics.history.write_history`). A motion
-stopped by a :class:`~chrono_origami.errors.DynamicsError` first writes what
+integrates the motion (:func:`chrono_origami.analysis.dynamics.dynamics`) and writes
+the history (:func:`chrono_origami.report.motion.write_history`). A motion
+stopped by a :class:`~chrono_origami.tools.errors.DynamicsError` first writes what
 it recorded to ``--out``, then exits 1 with the one-line error.
 """
 import sys
@@ -35,7 +35,7 @@ def run_options(ap, time=None, dt=None, output_interval=None, integrators=None):
 def paper_options(ap, dt, time):
     """The options of the four scenes of Betsch & Leyendecker's examples: --dt, --time, --scheme, --stride,
     --out, --no-conditioning (``dt``, ``time``: the scene's defaults, s)."""
-    from ..reference.dns.paper import SCHEMES
+    from ..analysis.dns_paper import SCHEMES
 
     ap.add_argument("--dt", type=inputs.positive_float, default=dt, help=f"time step (s, default {dt:g})")
     ap.add_argument("--time", type=inputs.positive_float, default=time, help=f"duration (s, default {time:g})")
@@ -53,8 +53,8 @@ def paper_options(ap, dt, time):
 
 def motion(fn, out_dir=None):
     """``fn()`` (a run that integrates a motion); a stopped motion writes what it recorded to ``out_dir`` and re-raises."""
-    from ..dynamics import report
-    from ..errors import DynamicsError
+    from ..report import motion as report
+    from ..tools.errors import DynamicsError
 
     try:
         return fn()
@@ -66,8 +66,9 @@ def motion(fn, out_dir=None):
 
 def integrate(structure, args, engine="chrono", motors=(), springs=()):
     """The motion of ``structure`` with the :func:`run_options` in ``args``, reported and written
-    (``dynamics.report.finish``: summary, peaks, ``--out``, ``--png-frames``, ``--viz``); the TimeHistory."""
-    from ..dynamics import dynamics, report
+    (``report.motion.finish``: summary, peaks, ``--out``, ``--png-frames``, ``--viz``); the TimeHistory."""
+    from ..analysis.dynamics import dynamics
+    from ..report import motion as report
 
     hist = dynamics(structure, engine, time=args.time, dt=args.dt, integrator=args.integrator, motors=motors,
                     springs=springs, output_interval=args.output_interval, progress=False if args.quiet else None)
@@ -82,20 +83,30 @@ def scene(ap, run, argv=None):
     sys.exit(app.run(motion, lambda: run(args), args.out))
 
 
+def fold_signed(motor):
+    """A ``--motor`` as the engine takes it: the command line gives FUNC in FOLD's sign (the change of the fold
+    angle, valley positive; its rate; a torque toward the valley), the :class:`Motor` the relative rotation psi
+    of the hinge's second panel, which is minus that (``inputs.motion``)."""
+    from ..inputs import motion as dyn_inputs
+
+    return dyn_inputs.Motor(motor.hinge, motor.mode, f"-({motor.function.text})")
+
+
 def _options(description):
-    from ..dynamics import INTEGRATORS
+    from ..inputs.motion import INTEGRATORS
 
     ap = inputs.add_input(app.parser(description))
     ap.add_argument("--engine", choices=engines.ENGINES, default=None,
                     help="engine (default: chrono where PyChrono imports, else reference)")
     ap.add_argument("--motor", action="append", default=[], metavar="H:FUNC",
                     help="hinge motor, repeatable: H:FUNC or H:MODE:FUNC, MODE angle (default, rad), speed (rad/s) "
-                         "or torque; FUNC an expression in t, e.g. 3:0.5*(1-cos(pi*t)); angles from the start, "
-                         "rotation of the hinge's second panel about its first panel's edge")
+                         "or torque; FUNC an expression in t, e.g. 3:0.5*(1-cos(pi*t)); FOLD's sign: the change of "
+                         "the fold angle from the start (valley positive), its rate, or a torque toward the valley")
     ap.add_argument("--spring", action="append", default=[], metavar="H:K,C,REST",
                     help="torsional crease spring-damper, repeatable: hinges (e.g. 1,4-6 or all), stiffness K "
                          "(moment/rad), damping C (moment s/rad, default 0), rest fold angle REST (rad, FOLD sign; "
                          "default the initial angle)")
+    inputs.add_structure_options(ap)
     return run_options(ap, integrators=sorted({n for names in INTEGRATORS.values() for n in names}))
 
 
@@ -104,11 +115,36 @@ def _options(description):
 def dynamics_command(args):
     """Motors and springs from ``--motor``/``--spring``, the start at ``--frame`` of the file; prints the energy balance,
     the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
-    from ..dynamics import inputs as dyn_inputs
+    from ..inputs import motion as dyn_inputs
 
-    structure = inputs.read_input(args)
+    structure = inputs.with_structure_options(inputs.read_input(args), args)
     H = len(structure.pattern.hinges)
-    motors = [dyn_inputs.parse_motor(m, H) for m in args.motor]
+    motors = [fold_signed(dyn_inputs.parse_motor(m, H)) for m in args.motor]
     springs = [s for text in args.spring for s in dyn_inputs.parse_spring(text, H)]
     motion(lambda: integrate(structure, args, args.engine, motors, springs), args.out)
     return app.EXIT_OK
+
+
+def paper_finish(name, args, series, extra=None):
+    """A paper scene's end: print the run's drift, and write invariants.csv and conditioning.csv (and
+    ``extra(out)``) to --out."""
+    import numpy as np
+
+    from ..analysis.dns_paper import TABLE_DT, conditioning_rows, drift
+    from ..report.dns_paper import write_conditioning, write_invariants
+
+    dE, dL = drift(series)
+    print(f"{name} ({args.scheme}, dt = {args.dt:g} s, {series.steps} steps, {series.wall:.3g} s wall"
+          + (f", {series.iterations:.3g} Newton iterations per step" if np.isfinite(series.iterations) else "")
+          + f"): max |E - E0| / |E0| = {dE:.3e}, max |L - L0| / |L0| = {dL:.3e}")
+    if args.out:
+        write_invariants(series, f"{args.out}/invariants.csv")
+        if not args.no_conditioning:
+            dts = sorted(set(TABLE_DT[name]) | {args.dt}, reverse=True)
+            rows = conditioning_rows(name, dts)
+            write_conditioning(rows, f"{args.out}/conditioning.csv")
+            for dt, scheme, c in rows:
+                print(f"  condition number, {scheme:11s} dt = {dt:g}: {c:.3g}")
+        if extra:
+            extra(args.out)
+        print(f"wrote {args.out}")

@@ -1,18 +1,39 @@
-"""Folding: ``python -m chrono_origami fold FILE.fold --drive HINGES --rate R --time T ...`` and ``play``.
+"""Folding: ``python -m chrono_origami fold FILE [--percent P]`` (to the file's target angles) or with
+``--drive HINGES --angle-deg A | --rate R``, and ``play``.
 
-Hinges and vertices are 1-based lists like ``1,3,5-9``. ``--rate`` (rad/s,
-signed: rotation of a hinge's second panel about the axis run by its first)
-or ``--angle-deg`` (reached at ``--time``). Holds: ``--hold`` (fixed),
-``--along V:AXIS``, ``--in-plane V:NORMAL``, ``--block V:DOFS`` (AXIS/NORMAL
-x, y, z or ``a,b,c``); without any hold, panel 1 is held. A start that is
-singular (a flat pattern) is left with ``--from-singular`` on the branch of the
-file's ``edges_assignment`` (M/V), when it has one; with ``--engine chrono``
-the reference engine takes that first step (to ``--time``/200) and Chrono
-folds on from there (``chrono_fold.regular_start``). Writes, with ``--out
-DIR``, ``DIR/vertices.csv`` (final), ``DIR/fold.fold`` (history as
-file_frames) and ``DIR/steps.csv`` (residual of every step). ``--viz`` plays
-the fold in Chrono's Irrlicht viewer; ``--png-frames DIR`` writes one PNG per
-frame, drawn by matplotlib or, with ``--png-renderer irrlicht``, by Irrlicht
+Angles are FOLD's everywhere on the command line: a fold angle is positive
+for a valley, negative for a mountain (degrees in files, ``--angle-deg``;
+rad/s for ``--rate``), and a drive gives the change of the fold angle from
+the start.
+
+Without ``--drive`` the fold goes to the file's target angles (FOLD
+``edges_foldAngle`` with its M/V assignment, an SVG's stroke opacity; see
+``engines.reference.folding.targets``) at ``--percent`` (0-100, default 100, Origami
+Simulator's fold percent): every assigned crease is driven toward its target
+in least squares, the hinge constraints exactly, and a flat start is left on
+the branch nearest the targets, so no holds are needed. Before a flat
+pattern is folded its geometry is checked (``structure.pattern_check``):
+rounded coordinates that miss Kawasaki's condition stop the fold at once
+with the worst vertices named; ``--fix-geometry`` folds a least-squares
+correction of the vertex positions instead (the largest move printed,
+refused beyond ``--max-move``), ``--keep-geometry`` folds the file as it is.
+
+With ``--drive``: hinges and vertices are 1-based lists like ``1,3,5-9``;
+``--rate`` (rad/s) or ``--angle-deg`` (reached at ``--time``). Holds:
+``--hold`` (fixed), ``--along V:AXIS``, ``--in-plane V:NORMAL``, ``--block
+V:DOFS`` (AXIS/NORMAL x, y, z or ``a,b,c``); without any hold, panel 1 is
+held. A start that is singular (a flat pattern) is left with
+``--from-singular`` on the branch of the file's ``edges_assignment`` (M/V),
+when it has one; with ``--engine chrono`` the reference engine takes that
+first step (to ``--time``/200) and Chrono folds on from there
+(``chrono_fold.regular_start``).
+
+Writes, with ``--out DIR``, ``DIR/vertices.csv`` (final), ``DIR/fold.fold``
+(history as file_frames: frame 0 the start with the file's assignment and
+targets, the last frame the folded state; the frame numbers are printed) and
+``DIR/steps.csv`` (residual of every step). ``--viz`` plays the fold in
+Chrono's Irrlicht viewer; ``--png-frames DIR`` writes one PNG per frame,
+drawn by matplotlib or, with ``--png-renderer irrlicht``, by Irrlicht
 (headless under xvfb-run). ``scenes/yoshimura_folding.py`` takes the same
 output options (:func:`output_options`).
 
@@ -26,9 +47,9 @@ import sys
 import numpy as np
 
 from .. import engines
-from ..errors import OrigamiError
-from ..folding.problem import (Drive, FoldProblem, along, assignment_from_fold, blocked, fixed, in_plane,
-                               parse_hinges, parse_vertices)
+from ..inputs.fold import (Drive, FoldProblem, along, blocked, fixed, in_plane, parse_hinges,
+                           parse_vertices)
+from ..tools.errors import OrigamiError
 from . import app, inputs
 from .static import linalg_option
 
@@ -50,11 +71,24 @@ def output_options(ap):
 def options(description):
     """The ``fold`` command's parser: the input file, drives and holds, :func:`output_options`."""
     ap = inputs.add_input(app.parser(description))
-    ap.add_argument("--drive", required=True, metavar="HINGES", help="driven hinges, 1-based, e.g. 1-15")
-    g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--rate", type=float, help="relative angular velocity of the driven hinges (rad/s, signed)")
-    g.add_argument("--angle-deg", type=float, help="relative rotation reached at --time (deg, signed)")
-    ap.add_argument("--time", type=float, default=1.0, help="fold duration (s), default 1")
+    ap.add_argument("--percent", type=percent, default=None, metavar="P",
+                    help="without --drive: fold to P %% of the file's target angles (0-100, default 100)")
+    ap.add_argument("--drive", metavar="HINGES", help="driven hinges, 1-based, e.g. 1-15 (default: every crease "
+                                                      "with a target angle in the file, toward it)")
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--rate", type=finite, help="with --drive: rate of the fold angle (rad/s, FOLD sign: valley "
+                                               "positive)")
+    g.add_argument("--angle-deg", type=finite, help="with --drive: change of the fold angle reached at --time "
+                                                    "(deg, FOLD sign: valley positive)")
+    ap.add_argument("--fix-geometry", action="store_true",
+                    help="fold a least-squares correction of a flat pattern's vertex positions that restores "
+                         "Kawasaki's condition (the file is not changed; the largest move is printed)")
+    ap.add_argument("--max-move", type=inputs.positive_float, default=None, metavar="D",
+                    help="--fix-geometry: refuse a correction that moves a vertex farther than D (length units; "
+                         "default 1e-3 x the pattern size)")
+    ap.add_argument("--keep-geometry", action="store_true",
+                    help="fold a flat pattern whose geometry misses Kawasaki's condition as it is")
+    ap.add_argument("--time", type=inputs.positive_float, default=1.0, help="fold duration (s), default 1")
     ap.add_argument("--hold", metavar="VERTICES", help="vertices held fixed, e.g. 6")
     ap.add_argument("--along", action="append", default=[], metavar="V:AXIS", help="vertices moving only along an axis")
     ap.add_argument("--in-plane", action="append", default=[], metavar="V:NORMAL", help="vertices moving in a plane")
@@ -62,6 +96,17 @@ def options(description):
     ap.add_argument("--frames", type=int, default=20, help="stored frames (default 20)")
     ap.add_argument("--from-singular", action="store_true", help="leave a singular (e.g. flat) start")
     return output_options(ap)
+
+
+def percent(text):
+    """argparse type of ``--percent``: a number from 0 to 100."""
+    return inputs._float(text, lambda x: 0 <= x <= 100, "a fold percent from 0 to 100",
+                         f"the fold percent must be from 0 to 100, got {text}")
+
+
+def finite(text):
+    """argparse type: a finite number."""
+    return inputs._float(text, lambda x: True, "a number", f"expected a finite number, got {text}")
 
 
 def _axis(text, what):
@@ -87,51 +132,62 @@ def _pairs(items, n_vertices, what):
     return out
 
 
-def build_problem(structure, args):
+def holds(structure, args):
+    """The vertex paths of ``--hold``, ``--along``, ``--in-plane``, ``--block``."""
     pat = structure.pattern
-    hinges = parse_hinges(args.drive, len(pat.hinges))
-    if args.rate is not None:
-        drives = [Drive(h, rate=args.rate) for h in hinges]
-    else:
-        drives = [Drive(h, angle=np.radians(args.angle_deg)) for h in hinges]
     paths = [fixed(v) for v in (parse_vertices(args.hold, pat.n_vertices) if args.hold else [])]
     paths += [along(v, _axis(a, f"--along vertex {v + 1}")) for v, a in _pairs(args.along, pat.n_vertices, "along")]
     paths += [in_plane(v, _axis(a, f"--in-plane vertex {v + 1}"))
               for v, a in _pairs(args.in_plane, pat.n_vertices, "in-plane")]
     paths += [blocked(v, d) for v, d in _pairs(args.block, pat.n_vertices, "block")]
-    return FoldProblem(structure, drives, paths, args.time)
+    return paths
+
+
+def build_problem(structure, args):
+    """The fold of ``--drive``: ``--rate`` and ``--angle-deg`` are FOLD-signed (valley positive), a drive's
+    relative rotation is minus the change of the fold angle (``inputs.fold.target_problem``)."""
+    hinges = parse_hinges(args.drive, len(structure.pattern.hinges))
+    if args.rate is not None:
+        drives = [Drive(h, rate=-args.rate) for h in hinges]
+    else:
+        drives = [Drive(h, angle=-np.radians(args.angle_deg)) for h in hinges]
+    return FoldProblem(structure, drives, holds(structure, args), args.time)
 
 
 def fold(problem, engine, frame_interval, from_singular=False, chrono_start=None, assignment=None, progress=None,
          linalg="auto"):
-    """The fold history of ``problem`` with the chosen engine (a :class:`~chrono_origami.folding.FoldHistory`).
+    """The fold history of ``problem`` with the chosen engine (a :class:`~chrono_origami.results.fold.FoldHistory`).
 
     ``from_singular``: leave a singular start, on the branch of ``assignment``
     when given; with the chrono engine the reference engine takes the fold to
     ``chrono_start`` (s) and Chrono folds on from there. ``progress``: True,
     False or None (only on a terminal); ``linalg``: "auto", "dense" or
-    "sparse" (``folding.newton.fold``).
+    "sparse" (``engines.reference.folding.newton.fold``).
     """
     if engine == "chrono":
-        from ..folding.chrono_fold import fold as chrono_fold, regular_start
+        from ..engines.chrono.folding import fold as chrono_fold
+        from ..analysis.fold import regular_start
 
         start = regular_start(problem, chrono_start, assignment, linalg) if from_singular else None
         return chrono_fold(problem, frame_interval=frame_interval, progress=progress, start=start, linalg=linalg)
-    from ..folding.newton import fold as reference_fold
+    from ..engines.reference.folding.newton import fold as reference_fold
 
     return reference_fold(problem, frame_interval=frame_interval, allow_singular_start=from_singular,
                           assignment=assignment, progress=progress, linalg=linalg)
 
 
 def write(hist, args, out=None):
-    """``--out``: vertices.csv, fold.fold, steps.csv; then the views (:func:`views`)."""
+    """``--out``: vertices.csv, fold.fold, steps.csv (the frame numbers printed); then the views (:func:`views`)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     if args.out:
         with app.output(args.out):
             hist.write_vertices_csv(os.path.join(args.out, "vertices.csv"))
             hist.write_fold(os.path.join(args.out, "fold.fold"))
             hist.write_steps_csv(os.path.join(args.out, "steps.csv"))
-        print(f"wrote {args.out}/vertices.csv, fold.fold, steps.csv", file=out)
+        last = len(hist.times) - 1
+        print(f"wrote {args.out}/vertices.csv (frame {last}), fold.fold (frames 0-{last}: 0 the start, {last} the "
+              f"folded state at t = {hist.times[-1]:g} s; read it with --frame {last}, --frame last or --frame "
+              f"foldedForm), steps.csv", file=out)
     views(hist, args, out)
 
 
@@ -147,7 +203,7 @@ def views(hist, args, out=None):
         n = len(figures.write_png_frames(hist, args.png_frames))
         print(f"wrote {n} PNG frames to {args.png_frames}", file=out or sys.stdout)
     if irrlicht_frames or args.viz:
-        from ..chrono import viewer
+        from ..report import viewer
 
         viewer.play(hist.problem.structure, hist.vertices, hist.times, png_dir=irrlicht_frames, interactive=args.viz)
 
@@ -155,20 +211,51 @@ def views(hist, args, out=None):
 def run(structure, args, out=None):
     """Fold, print a summary, write what ``args`` asks for; returns the exit code."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
-    prob = build_problem(structure, args)
-    assignment = None
-    notes = structure.notes.get("fold", {}) if structure.notes else {}
-    if args.from_singular and notes.get("edges_assignment"):
-        assignment = assignment_from_fold(structure.pattern, notes["edges_assignment"])
     engine = engines.resolve(args.engine)
-    hist = fold(prob, engine, args.time / max(args.frames, 1), args.from_singular, args.time / 200, assignment,
-                progress=False if args.quiet else None, linalg=args.linalg)
-    print(f"{prob.name}: folded for {args.time:g} s ({engine} engine), {len(hist.steps)} steps, largest constraint "
-          f"residual {hist.max_residual:.2e} (scaled), smallest sigma ratio {min(hist.sigma_ratios):.2e}", file=out)
+    progress = False if args.quiet else None
+    if args.drive is None:
+        hist = run_targets(structure, args, engine, progress, out)
+    else:
+        if args.percent is not None:
+            raise app.UsageError("--percent is the fold percent of the file's target angles, without --drive; "
+                                 "with --drive give --angle-deg or --rate")
+        if args.rate is None and args.angle_deg is None:
+            raise app.UsageError("--drive needs --angle-deg DEG or --rate RAD_PER_S (FOLD sign: valley positive)")
+        prob = build_problem(structure, args)
+        hist = fold(prob, engine, args.time / max(args.frames, 1), args.from_singular, args.time / 200, None,
+                    progress=progress, linalg=args.linalg)
+        print(f"{prob.name}: folded for {args.time:g} s ({engine} engine), {len(hist.steps)} steps, largest "
+              f"constraint residual {hist.max_residual:.2e} (scaled), smallest sigma ratio "
+              f"{min(hist.sigma_ratios):.2e}", file=out)
     for note in hist.notes:
-        print(f"note: {note}", file=out)
+        print(f"note: {app.flags(note)}", file=out)
     write(hist, args, out)
     return app.EXIT_OK
+
+
+def run_targets(structure, args, engine, progress, out):
+    """The fold to the file's target angles at ``--percent`` (module doc); returns the history."""
+    from ..analysis.fold import fold_to_targets
+    from ..inputs.fold import file_targets
+
+    targets = file_targets(structure)
+    if not targets:
+        raise app.UsageError(f"{args.file} has no target fold angles (FOLD edges_assignment M/V with "
+                             f"edges_foldAngle, or an SVG's red and blue lines): give --drive HINGES with "
+                             f"--angle-deg DEG (FOLD sign: valley positive)")
+    if engine == "chrono":
+        raise app.UsageError("--engine chrono folds driven hinges (--drive); the fold to the file's target angles "
+                             "runs on the reference engine")
+    if args.rate is not None or args.angle_deg is not None:
+        raise app.UsageError("--rate and --angle-deg drive the hinges of --drive; without --drive the fold goes to "
+                             "the file's target angles (--percent)")
+    p = 100.0 if args.percent is None else args.percent
+    hist = fold_to_targets(structure, targets, p, holds(structure, args), duration=args.time,
+                           frame_interval=args.time / max(args.frames, 1), linalg=args.linalg, progress=progress,
+                           fix_geometry=args.fix_geometry, keep_geometry=args.keep_geometry, max_move=args.max_move)
+    print(f"{structure.name}: folded to {p:g} % of its target angles ({len(targets)} creases, reference engine), "
+          f"{len(hist.steps)} steps, largest constraint residual {hist.max_residual:.2e} (scaled)", file=out)
+    return hist
 
 
 @app.command("fold", "fold a FOLD structure by driving hinges (paper sec. 3.4); history as FOLD file_frames", options)
@@ -190,8 +277,8 @@ def play_command(args):
         raise app.UsageError("play: give --viz and/or --png-frames DIR")
     if not args.fps > 0:
         raise app.UsageError(f"play: --fps must be positive, got {args.fps:g}")
-    inputs.read_input(args)
-    from ..chrono import viewer
+    inputs.read_input(args, default_frame=0)
+    from ..report import viewer
 
     structure, frames, times = viewer.fold_file_frames(args.file)
     viewer.play(structure, frames, times, png_dir=args.png_frames, interactive=args.viz, fps=args.fps)

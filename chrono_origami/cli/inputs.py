@@ -1,37 +1,60 @@
-"""The input file of every command (one option, one reader) and the argparse types the commands and scenes share.
+"""The input file of every command (one option, one reader), the supports and loads given on the command line,
+and the argparse types the commands and scenes share.
 
 A command that reads a structure adds :func:`add_input` to its parser and
 calls :func:`read_input` on the parsed arguments: new input formats and
 input options (which frame, which faces) belong here, so that every command
-takes them.
+takes them. A command that analyses the structure under supports and loads
+(``static``, ``count``, ``design``, ``dynamics``, the static scenes) also
+adds :func:`add_structure_options` and calls :func:`with_structure_options`:
+
+``--support SELECTOR:DOFS[:pP]`` (repeatable), ``--support auto``
+    supports in the text form of :mod:`chrono_origami.boundary` (1-based),
+    e.g. ``--support 4:xyz``, ``--support min-z:z``; ``auto`` adds the minimal
+    support that stops the six rigid-body motions
+    (:mod:`chrono_origami.support_proposal`), after the others;
+``--load SELECTOR:FX,FY,FZ[:pP]`` (repeatable)
+    point loads, each selected vertex taking the force;
+``--replace-supports``, ``--replace-loads``
+    drop the file's (or scene's) supports or loads first: by default the
+    command line *adds* to them;
+``--self-weight``, ``--gravity GX,GY,GZ``, ``--thickness T``, ``--density RHO``
+    self-weight (gravity 9.81 along -z, or the given acceleration) of panels of
+    the file's or the given thickness and density (these replace the file's).
+
+A bad value is one line naming the option and the 1-based vertex or panel,
+exit code 2 (:class:`.app.UsageError`).
 """
 import argparse
 import math
 import os
+import sys
 
-from ..foldfile import FACETS, read_structure
-from .app import UsageError
+from ..structure.boundary import SYNTAX
+from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, read_structure
+from ..tools.errors import FoldFileError, StructureError, UsageError
 
 
 def frame_choice(text):
-    """argparse type of ``--frame``: a frame index (0: the top level) or a frame class such as foldedForm."""
+    """argparse type of ``--frame``: a frame index (0: the top level, -1 the last), ``last`` or a frame class."""
     try:
-        k = int(text)
+        return int(text)
     except ValueError:
-        return text
-    if k < 0:
-        raise argparse.ArgumentTypeError(f"a frame index must be 0 or more, got {k}")
-    return k
+        pass
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a frame index, 'last' or a frame class such as foldedForm")
+    return text.strip()
 
 
 def add_input(ap):
     """Add the input file (FOLD or SVG) and its options --frame, --facets, --merge-tol to ``ap``; returns ``ap``."""
     ap.add_argument("file", metavar="FILE.fold|FILE.svg",
-                    help="structure as a FOLD file (see chrono_origami/foldfile.py) or an SVG crease pattern "
-                         "(Origami Simulator's colours, see chrono_origami/svg.py)")
-    ap.add_argument("--frame", type=frame_choice, default=0,
-                    help="which frame of the FOLD file: an index (default 0, the top level) or a frame class "
-                         "(creasePattern, foldedForm: the first frame that has it)")
+                    help="structure as a FOLD file (see chrono_origami/structure/foldfile.py) or an SVG crease pattern "
+                         "(Origami Simulator's colours, see chrono_origami/crease/svg.py)")
+    ap.add_argument("--frame", type=frame_choice, default=None,
+                    help="which frame of the FOLD file: an index (0 the top level; -1 the last, -2 the one before), "
+                         "last, or a frame class (foldedForm: the final folded state, the last frame that has it; "
+                         "creasePattern: the first); required when the file has several frames")
     ap.add_argument("--facets", choices=FACETS, default=None,
                     help="what 'F' edges are: crease (the FOLD spec: a flat crease, a hinge; default for FOLD "
                          "files) or facet (Origami Simulator: a line inside a rigid face; default for SVG)")
@@ -46,11 +69,49 @@ def check_exists(path):
         raise UsageError(f"{path}: no such {'SVG' if path.lower().endswith('.svg') else 'FOLD'} file")
 
 
-def read_input(args):
+def choose_frame(args, default=None):
+    """The frame ``args.frame`` names, checked against the file (a usage error naming the frames, exit 2):
+    without ``--frame`` a file of one frame gives 0, a file of several frames is an error listing them unless
+    ``default`` is given."""
+    frame = args.frame
+    path = args.file
+    if path.lower().endswith(".svg"):
+        return 0 if frame is None else frame
+    try:
+        n = frame_count(path)
+    except FoldFileError:
+        return 0 if frame is None else frame      # the reader names what is wrong with the file
+    if frame is None:
+        if n == 1 or default is not None:
+            return 0 if default is None else default
+        raise UsageError(f"{path} has {n} frames: {describe_frames(path)}; choose one with --frame N (-1 the "
+                         f"last), --frame last or --frame foldedForm")
+    if isinstance(frame, int) and not -n <= frame < n:
+        raise UsageError(f"--frame {frame}: {path} has no frame {frame} (frames 0 to {n - 1}, or -1 to -{n}: "
+                         f"{describe_frames(path)})")
+    if isinstance(frame, str) and frame != "last":
+        try:
+            frame_index(path, frame)
+        except FoldFileError as e:
+            if "no frame has the class" in str(e):
+                raise UsageError(f"--frame {frame}: no frame of {path} has that class (frames "
+                                 f"{describe_frames(path)})") from None
+    return frame
+
+
+def read_input(args, default_frame=None):
     """The :class:`~chrono_origami.structure.Structure` of ``args.file`` (FOLD or SVG, with ``--frame``,
-    ``--facets``, ``--merge-tol``); a missing file is a usage error (exit 2)."""
+    ``--facets``, ``--merge-tol``); a missing file or a frame it does not have is a usage error (exit 2),
+    and so is a file of several frames without ``--frame`` (unless ``default_frame`` is given)."""
+    from .app import flags
+
     check_exists(args.file)
-    return read_structure(args.file, frame=args.frame, facets=args.facets, merge_tol=args.merge_tol)
+    frame = choose_frame(args, default_frame)
+    structure = read_structure(args.file, frame=frame, facets=args.facets, merge_tol=args.merge_tol)
+    note = (structure.notes or {}).get("fold", {}).get("facets_note")
+    if note:
+        print(f"note: {flags(note)}")
+    return structure
 
 
 def positive_int(text):
@@ -94,3 +155,127 @@ def numbers(text):
     if min(out) < 1:
         raise argparse.ArgumentTypeError(f"numbers are 1-based, got {text!r}")
     return [n - 1 for n in out]
+
+
+# ------------------------------------------------------------------ supports and loads on the command line
+#: the gravity of ``--self-weight`` (SI units: m/s^2 along -z)
+STANDARD_GRAVITY = (0.0, 0.0, -9.81)
+
+
+def vector3(text):
+    """argparse type: three finite numbers ``a,b,c``."""
+    items = text.split(",")
+    try:
+        v = tuple(float(x) for x in items)
+    except ValueError:
+        v = ()
+    if len(v) != 3 or not all(math.isfinite(x) for x in v):
+        raise argparse.ArgumentTypeError(f"expected three finite numbers a,b,c, got {text!r}")
+    return v
+
+
+def nonnegative_float(text):
+    """argparse type: a finite number >= 0."""
+    return _float(text, lambda x: x >= 0, "a number", f"expected a number >= 0, got {text!r}")
+
+
+def add_structure_options(ap):
+    """Add ``--support``, ``--load``, ``--replace-supports``, ``--replace-loads``, ``--self-weight``,
+    ``--gravity``, ``--thickness``, ``--density`` (module doc) to ``ap``; returns ``ap``."""
+    g = ap.add_argument_group("supports and loads (1-based numbers, as in the tables; added to the file's unless "
+                              "--replace-supports / --replace-loads)",
+                              f"SELECTOR: {SYNTAX} (chrono_origami/boundary.py, docs/file-formats.md)")
+    g.add_argument("--support", action="append", default=[], metavar="SEL:DOFS[:pP]|auto",
+                   help="hold the selected vertices in the global directions DOFS (a subset of xyz), on panel P "
+                        "(default: the lowest-numbered panel at each vertex); repeatable; 'auto': the proposed "
+                        "minimal support that stops the six rigid-body motions (see the support command)")
+    g.add_argument("--load", action="append", default=[], metavar="SEL:FX,FY,FZ[:pP]",
+                   help="point force (global frame) at each selected vertex, on panel P (default: shared by the "
+                        "panels at the vertex); repeatable")
+    g.add_argument("--replace-supports", action="store_true",
+                   help="drop the file's supports (by default --support adds to them)")
+    g.add_argument("--replace-loads", action="store_true",
+                   help="drop the file's loads (by default --load adds to them)")
+    g.add_argument("--self-weight", action="store_true",
+                   help=f"the panels' weight under gravity {STANDARD_GRAVITY[2]:g} along z (SI units), from their "
+                        f"thickness and density")
+    g.add_argument("--gravity", type=vector3, metavar="GX,GY,GZ",
+                   help="the panels' weight under this acceleration (replaces the file's origami:gravity)")
+    g.add_argument("--thickness", type=nonnegative_float, metavar="T",
+                   help="every panel's thickness (replaces faces_origami:thickness)")
+    g.add_argument("--density", type=nonnegative_float, metavar="RHO",
+                   help="the panels' density, mass per volume (replaces origami:density)")
+    return ap
+
+
+def with_structure_options(structure, args, out=None):
+    """``structure`` with the supports, loads and self-weight of ``args`` (module doc).
+
+    ``--support auto`` is applied last, to what the other options leave, and its proposal is printed to ``out``.
+    A value the structure refuses is a :class:`.app.UsageError` (exit code 2) naming the option.
+    """
+    from dataclasses import replace
+
+    out = out or sys.stdout
+    if getattr(args, "support", None) is None:
+        return structure
+    if args.thickness is not None or args.density is not None:
+        structure = _option("--thickness" if args.thickness is not None else "--density", None, lambda: replace(
+            structure, thickness=structure.thickness if args.thickness is None else args.thickness,
+            density=structure.density if args.density is None else args.density))
+    for what, option, replace_it, given in (("supports", "--support", args.replace_supports, args.support),
+                                            ("loads", "--load", args.replace_loads, args.load)):
+        had = len(getattr(structure, what))
+        items = what if had != 1 else what[:-1]
+        if replace_it:
+            print(f"--replace-{what}: the structure's {had} {items} dropped", file=out)
+            structure = structure.with_supports(replace=True) if what == "supports" else \
+                structure.with_loads(replace=True)
+        elif had and given:
+            them = "them" if had != 1 else "it"
+            print(f"{option} adds to the structure's {had} {items} (--replace-{what} drops {them})", file=out)
+    auto = False
+    for text in args.support:
+        if text.strip().lower() == "auto":
+            auto = True
+            continue
+        structure = _option("--support", text, lambda: structure.with_supports(text, origin="--support"))
+    for text in args.load:
+        structure = _option("--load", text, lambda: structure.with_loads(text, origin="--load"))
+    if args.self_weight or args.gravity is not None:
+        g = args.gravity if args.gravity is not None else STANDARD_GRAVITY
+        structure = _option("--self-weight" if args.gravity is None else "--gravity", None,
+                            lambda: structure.with_self_weight(g))
+    if auto:
+        from ..analysis.support_proposal import propose_support
+
+        proposal = propose_support(structure)
+        print(proposal.accepted(), file=out)
+        structure = proposal.structure
+    return structure
+
+
+def prepare(structure, args, out=None):
+    """Print the structure's name, apply the supports and loads of ``args`` (:func:`with_structure_options`) and
+    print those it then carries (1-based, with their origin); returns it. The first step of ``static``, ``count``,
+    ``design``, ``support`` and the static scenes."""
+    from ..report.tables import inputs_text
+
+    out = out or sys.stdout
+    print(f"{structure.name}: {structure.pattern!r}", file=out)
+    structure = with_structure_options(structure, args, out)
+    print(inputs_text(structure), file=out)
+    return structure
+
+
+def _option(option, text, make):
+    """``make()``; a refused value becomes a one-line UsageError naming ``option`` (and its ``text``)."""
+    try:
+        return make()
+    except StructureError as e:
+        msg = str(e)
+        what = option.lstrip("-")
+        for prefix in (f"{what} {text!r}: ", f"{what}: "):
+            if msg.startswith(prefix):
+                msg = msg[len(prefix):]
+        raise UsageError(f"{option}{'' if text is None else ' ' + repr(text)}: {msg}") from None

@@ -1,14 +1,16 @@
 """Counts and statics: the ``static`` and ``count`` commands and the common command line of the static scenes.
 
-A scene builds a :class:`~chrono_origami.structure.Structure` from its
+A scene builds a :class:`~chrono_origami.structure.structure.Structure` from its
 options and calls :func:`scene` (``python -m chrono_origami static FILE.fold``
 reads it from a file); :func:`run_static` prints the counts and tables and,
 with ``--out DIR``, writes the output contract:
 
-* ``DIR/counts.json``: numeric M and S beside the counting-rule values;
+* ``DIR/counts.json``: numeric M and S beside the counting-rule values, and
+  ``"status"``: "determined", "not determined" or "minimum-norm";
 * ``DIR/hinges.csv`` (hinge,panel,MT,MP,MO,N,TP,TO; both sides of every hinge)
   and ``DIR/supports.csv`` (panel,vertex,Fx,Fy,Fz) when the statics is
-  determined;
+  determined, or with ``--min-norm`` the minimum-norm answer, its first line
+  a comment ``# minimum-norm answer, NOT determined ...``;
 * ``DIR/self_stress.csv`` (state,hinge,panel,MT,...,TO) when S > 0.
 
 A structure whose statics is not determined (M > 0 or S > 0) gets its counts,
@@ -16,15 +18,19 @@ mechanisms and self-stress states printed (and written) and exit code 3
 (:data:`.app.EXIT_INDETERMINATE`), unless ``--min-norm`` asks for the
 labelled minimum-norm answer (exit code 0).
 """
+import argparse
 import os
 import sys
 from dataclasses import replace
 from typing import NamedTuple
 
-from .. import analysis, engines, hinges
-from ..errors import IndeterminateError
-from ..report import tables
-from ..structure import DOOR
+from .. import engines
+from ..analysis import statics as analysis
+from ..report import hinge_colors, tables
+from ..report.hinge_colors import COMPONENTS
+from ..structure import hinges
+from ..structure.structure import DOOR
+from ..tools.errors import IndeterminateError
 from . import app, inputs
 
 
@@ -40,13 +46,20 @@ def options(ap):
                     help="for a structure that is not isostatic, print the labelled minimum-norm solution")
     ap.add_argument("--figure", metavar="FILE", help="draw the structure with matplotlib (png or pdf)")
     ap.add_argument("--labels", action="store_true", help="number panels and hinges in --figure")
+    ap.add_argument("--color-by", type=_color_by, default=None,
+                    metavar="|".join(("F", "M") + COMPONENTS[2:]) + "|kind",
+                    help="colour each hinge in --figure, --viz and --screenshot by this internal action of the "
+                         "result (one colour map and scale in all three): F (force resultant |F|), M (moment "
+                         "resultant |M|), or a signed component N, TP, TO, MT, MP, MO; 'kind': door and sliding "
+                         "colours. Default: F in --figure, kind in the viewer")
     ap.add_argument("--viz", action="store_true", help="open the structure in Chrono's Irrlicht viewer")
     ap.add_argument("--screenshot", metavar="FILE", help="render one frame of the Irrlicht view to a PNG")
+    inputs.add_structure_options(ap)
     return ap
 
 
 def linalg_option(ap):
-    """``--linalg auto|dense|sparse``: the rank and solve path (``chrono_origami.linalg.choose_method``)."""
+    """``--linalg auto|dense|sparse``: the rank and solve path (``chrono_origami.tools.linalg.choose_method``)."""
     ap.add_argument("--linalg", choices=("auto", "dense", "sparse"), default="auto",
                     help="rank, null spaces and solves: dense SVD, sparse QR, or chosen by size (default)")
 
@@ -86,10 +99,10 @@ def report(structure, args, out=None):
     if args.all_door and structure.n_sliding:
         structure = replace(structure, hinge_kinds=(DOOR,) * len(structure.hinge_kinds),
                             name=f"{structure.name}, all door hinges")
+    structure = inputs.prepare(structure, args, out)
     engine = engines.resolve(args.engine)
     counts = analysis.count(structure, engine, linalg=args.linalg)
     summary = analysis.counts_summary(structure, counts)
-    print(f"{structure.name}: {structure.pattern!r}", file=out)
     print(f"engine: {engine}; M = {counts.M} mechanisms, S = {counts.S} self-stress states "
           f"(counting rules: P={summary['P']}, H={summary['H']}, E_b={summary['E_b']}, V_i={summary['V_i']}, "
           f"S_BF={summary['S_BF']}, S_PH={summary['S_PH']}, M_BF={summary['M_BF']}, "
@@ -97,6 +110,7 @@ def report(structure, args, out=None):
     if summary.get("singular"):
         print("this configuration is singular: more mechanisms and self-stress states than the generic counts",
               file=out)
+    summary["status"] = "determined" if counts.isostatic else "not determined"
     if args.out:
         with app.output(args.out):
             tables.write_counts(summary, args.out)
@@ -104,22 +118,26 @@ def report(structure, args, out=None):
     if counts.isostatic or args.min_norm:
         result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, linalg=args.linalg)
         print(tables.format_result(result), file=out)
-        if args.out and result.status == "determined":
+        if args.out:
+            summary["status"] = result.status
             with app.output(args.out):
-                tables.write_results(result, args.out)
+                tables.write_results(result, args.out, summary)
+            if result.status != "determined":
+                print(f"hinges.csv and supports.csv in {args.out} hold the minimum-norm answer (their first line "
+                      f"says so; counts.json: \"status\": \"minimum-norm\")", file=out)
     else:
-        from ..reference.statics import describe_indeterminacy
+        from ..engines.operator import describe_indeterminacy
 
         print(f"the static problem is not determined (M = {counts.M}, S = {counts.S}):", file=out)
         print(describe_indeterminacy(structure, counts), file=out)
     if counts.S:
         write_self_stress(structure, counts, args.out, out)
-    _views(structure, args)
+    _views(structure, args, result, out)
     return Statics(structure, counts, result)
 
 
 def check_determined(statics, args):
-    """Raise :class:`~chrono_origami.errors.IndeterminateError` (exit code 3) when :func:`report` gave no result."""
+    """Raise :class:`~chrono_origami.tools.errors.IndeterminateError` (exit code 3) when :func:`report` gave no result."""
     if statics.result is None:
         c = statics.counts
         wrote = f"; no hinges.csv or supports.csv in {args.out}" if args.out else ""
@@ -130,14 +148,14 @@ def check_determined(statics, args):
 def write_self_stress(structure, counts, out_dir, out=None):
     """Print the self-stress states and write self_stress.csv (state, hinge, panel, MT..TO)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
-    from ..reference import statics
+    from ..engines import operator
 
-    if counts.linalg == "sparse" and counts.S > statics.LIST_LIMIT:
+    if counts.linalg == "sparse" and counts.S > operator.LIST_LIMIT:
         print(f"the {counts.S} self-stress states are not tabulated one by one on the sparse path (more than "
-              f"{statics.LIST_LIMIT}); no self_stress.csv", file=out)
+              f"{operator.LIST_LIMIT}); no self_stress.csv", file=out)
         return
     rows = []
-    for k, acts in enumerate(statics.self_stress_actions(structure, counts)):
+    for k, acts in enumerate(operator.self_stress_actions(structure, counts)):
         for a in acts:
             rows.append((k + 1, a.hinge + 1, a.panel + 1, *a.values))
         print(tables.text_table(tables.HINGE_HEADER, [r[1:] for r in rows if r[0] == k + 1],
@@ -147,16 +165,44 @@ def write_self_stress(structure, counts, out_dir, out=None):
             tables.write_csv(path, ("state",) + tables.HINGE_HEADER, rows)
 
 
-def _views(structure, args):
+def _color_by(text):
+    if text.strip().lower() == "kind":
+        return "kind"
+    try:
+        return hinge_colors.component(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _views(structure, args, result=None, out=None):
+    """--figure, --viz, --screenshot; hinges coloured by ``--color-by`` when there is a ``result``."""
+    out = out or sys.stdout
+    wanted = getattr(args, "figure", None) or getattr(args, "viz", False) or getattr(args, "screenshot", None)
+    if not wanted:
+        return
+    by = getattr(args, "color_by", None)
+    fig_by = "|F|" if by is None else by                  # the defaults: forces in the figure, kinds in the viewer
+    view_by = "kind" if by is None else by
+    view = getattr(args, "viz", False) or getattr(args, "screenshot", None)
+    needed = ({fig_by} if getattr(args, "figure", None) else set()) | ({view_by} if view else set())
+    colorings = {}
+    for which in sorted(needed - {"kind"}):
+        if result is None:
+            print(f"hinges drawn by kind, not coloured by {which}: the statics is not determined (--min-norm "
+                  f"colours the minimum-norm answer)", file=out)
+            continue
+        colorings[which] = hinge_colors.coloring(result, which)
+        print(colorings[which].caption() + (" (the minimum-norm answer)" if result.status != "determined" else ""),
+              file=out)
     if getattr(args, "figure", None):
         from ..report import figures
 
-        figures.draw_structure(structure, args.figure, labels=args.labels)
-        print(f"figure written to {args.figure}")
-    if getattr(args, "viz", False) or getattr(args, "screenshot", None):
-        from ..chrono import viewer
+        figures.draw_structure(structure, args.figure, labels=args.labels, coloring=colorings.get(fig_by))
+        print(f"figure written to {args.figure}", file=out)
+    if view:
+        from ..report import viewer
 
-        viewer.show(structure, screenshot=args.screenshot, interactive=args.viz)
+        viewer.show(structure, screenshot=args.screenshot, interactive=args.viz, coloring=colorings.get(view_by))
 
 
 # ---------------------------------------------------------------------- commands
@@ -172,6 +218,7 @@ def _count_options(description):
                     help="engine whose constraint Jacobian is counted (default: chrono where PyChrono imports)")
     ap.add_argument("--out", metavar="DIR", help="write counts.json here")
     linalg_option(ap)
+    inputs.add_structure_options(ap)
     return ap
 
 
@@ -193,11 +240,10 @@ def maxwell_line(structure, counts, summary):
 
 @app.command("count", "mechanisms M and self-stress states S beside the counting rules", _count_options)
 def count_command(args):
-    structure = inputs.read_input(args)
+    structure = inputs.prepare(inputs.read_input(args), args)
     engine = engines.resolve(args.engine)
     counts = analysis.count(structure, engine, linalg=args.linalg)
     s = analysis.counts_summary(structure, counts)
-    print(f"{structure.name}: {structure.pattern!r}")
     print(f"M = {s['M']} mechanisms, S = {s['S']} self-stress states ({engine} engine: rank {s['rank']} of "
           f"{s['n_constraints']} constraints on {s['n_dof']} velocities)"
           + (": isostatic" if counts.isostatic else ""))

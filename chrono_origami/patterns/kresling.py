@@ -102,9 +102,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import PatternError, StructureError
-from ..pattern import CreasePattern
-from ..structure import DOOR, SLIDING, Load, Structure, Support
+from ..crease.pattern import CreasePattern
+from ..structure.structure import DOOR, SLIDING, Load, Structure, Support
+from ..tools.errors import PatternError, StructureError
 
 #: Twists (rad) at which a module is singular: M = 1, S = 1 (see module docstring).
 SINGULAR_TWISTS = (np.pi / 6, -5 * np.pi / 6)

@@ -83,10 +83,10 @@ belong to its drifted configuration, which Table 1 gives (Table 2 from Table
 """
 import numpy as np
 
-from .. import hinges
-from ..errors import PatternError, StructureError
-from ..pattern import CreasePattern
-from ..structure import DOOR, SLIDING, Load, Structure, Support
+from ..crease.pattern import CreasePattern
+from ..structure import hinges
+from ..structure.structure import DOOR, SLIDING, Load, Structure, Support
+from ..tools.errors import PatternError, StructureError
 
 #: Internal mechanisms of a folded Miura-ori of any size (sec. 4.2.1: "regular
 #: Miura-ori origami structures always possess just one internal mechanism");

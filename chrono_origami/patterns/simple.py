@@ -34,9 +34,9 @@ through the pleat ends) come last.
 """
 import numpy as np
 
-from ..errors import PatternError
-from ..geometry import rotation_about
-from ..pattern import CreasePattern
+from ..crease.pattern import CreasePattern
+from ..tools.errors import PatternError
+from ..tools.geometry import rotation_about
 
 
 def _positive(name, x):

@@ -45,9 +45,9 @@ counter-clockwise from its lower left corner (before the turn).
 """
 import numpy as np
 
-from ..errors import PatternError
-from ..pattern import CreasePattern
-from ..structure import DOOR, Structure
+from ..crease.pattern import CreasePattern
+from ..structure.structure import DOOR, Structure
+from ..tools.errors import PatternError
 
 
 def _count(name, n, minimum=1):

@@ -40,9 +40,9 @@ Table 4 coordinates, with the supports of sec. 4.2.2 and the tip load.
 """
 import numpy as np
 
-from ..errors import PatternError, StructureError
-from ..pattern import CreasePattern
-from ..structure import DOOR, SLIDING, Load, Structure, Support
+from ..crease.pattern import CreasePattern
+from ..structure.structure import DOOR, SLIDING, Load, Structure, Support
+from ..tools.errors import PatternError, StructureError
 
 #: Paper values (sec. 3.4.3): long side of the isosceles triangles and their base angle (deg).
 LONG_SIDE = 1.8

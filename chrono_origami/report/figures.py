@@ -3,6 +3,9 @@
 Panels are shaded by the angle of their normal to a fixed light direction;
 hinges are drawn in their kind's style (``HingeStyle``: door hinges dashed,
 sliding hinges solid), boundary edges thin black.
+With a static result, hinges are coloured by an internal action instead
+(:mod:`.hinge_colors`: ``|F|`` by default, or N, TP, TO, MT, MP, MO, ``|M|``),
+with a colour bar and the largest value labelled at its hinge.
 Supports are drawn as triangles (pinned: all three directions held) or
 circles (partly held) at the vertex; loads as arrows scaled to the largest
 force. Folds (a ``FoldHistory``): :func:`draw_snapshots` overlays frames
@@ -13,7 +16,7 @@ import os
 
 import numpy as np
 
-from .. import hinges
+from ..structure import hinges
 
 LIGHT = np.array([0.3, -0.5, 0.8])
 
@@ -29,10 +32,12 @@ def _backend():
 
 
 def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), vertices=None,
-                   title=None, arrow_scale=None):
+                   title=None, arrow_scale=None, coloring=None):
     """Draw ``structure`` (optionally with other ``vertices``) and save it to ``path`` (png/pdf).
 
-    Returns the matplotlib Figure.
+    ``coloring``: a :class:`~chrono_origami.report.hinge_colors.HingeColoring` (hinges coloured by an internal
+    action, with a colour bar and the largest value labelled at its hinge); each hinge's line has the gid
+    ``"hinge H"`` (1-based). Returns the matplotlib Figure.
     """
     plt = _backend()
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
@@ -57,8 +62,12 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
     ax.add_collection3d(Poly3DCollection(polys, facecolors=colors, edgecolors="none", zorder=1))
     for e in pat.boundary_edges:
         ax.plot(*X[list(e)].T, color="black", lw=1.0, zorder=2)
+    colors = None if coloring is None else coloring.colors()
     for h, kind in zip(pat.hinges, structure.kinds):
-        ax.plot(*X[list(h.vertices)].T, color=kind.style.line_color, lw=1.6, ls=kind.style.line, zorder=3)
+        color, lw = (kind.style.line_color, 1.6) if colors is None else (tuple(colors[h.index]), 3.2)
+        ax.plot(*X[list(h.vertices)].T, color=color, lw=lw, ls=kind.style.line, zorder=3, gid=f"hinge {h.index + 1}")
+    if coloring is not None:
+        _color_bar(fig, ax, coloring, X, pat)
     for s in structure.supports:
         x = X[s.vertex]
         ax.scatter(*x, marker="^" if len(s.dofs) == 3 else "o", s=60, color="tab:red", depthshade=False, zorder=4)
@@ -77,8 +86,26 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
             ax.text(*X[list(h.vertices)].mean(0), str(h.index + 1), color="darkred", fontsize=8, ha="center", zorder=6)
     frame_axes(ax, X, view)
     legend = ", ".join(f"{k.name} hinges {k.style.line_name}" for k, _ in hinges.census(structure.hinge_kinds))
-    ax.set_title(title or f"{structure.name}: {legend}")
+    ax.set_title(title or f"{structure.name}: {legend}", fontsize=10 if coloring is not None else None)
     return save_figure(fig, path)
+
+
+def _color_bar(fig, ax, coloring, X, pat):
+    """The colour bar of a hinge colouring, its largest value written on the bar and at its hinge."""
+    import matplotlib.cm as cm
+    import matplotlib.colors as mcolors
+
+    from .hinge_colors import colormap
+
+    sm = cm.ScalarMappable(norm=mcolors.Normalize(coloring.vmin, coloring.vmax), cmap=colormap(coloring.cmap))
+    sm.set_array([])
+    h, v = coloring.largest()
+    bar = fig.colorbar(sm, ax=ax, shrink=0.6, pad=0.08)
+    bar.set_label(f"{coloring.label}; largest {abs(v):.4g} at hinge {h + 1}")
+    bar.ax.axhline(v, color="black", lw=1.5)
+    mid = X[list(pat.hinges[h].vertices)].mean(0)
+    ax.text(*mid, f" {coloring.component} = {v:.4g} (hinge {h + 1})", color="black", fontsize=8, zorder=7,
+            gid="largest")
 
 
 def frame_axes(ax, points, view):

@@ -15,7 +15,7 @@ import json
 
 import numpy as np
 
-from ..results import HINGE_COLUMNS, SUPPORT_COLUMNS
+from ..results.statics import HINGE_COLUMNS, SUPPORT_COLUMNS
 
 HINGE_HEADER = ("hinge", "panel") + HINGE_COLUMNS
 SUPPORT_HEADER = ("panel", "vertex") + SUPPORT_COLUMNS
@@ -36,7 +36,9 @@ def _printed(rows):
 
 
 def _exact(x):
-    """CSV cell: an integer as such, a float as the shortest text that reads back to it."""
+    """CSV cell: an integer as such, a float as the shortest text that reads back to it, a text as it is."""
+    if isinstance(x, str):
+        return x
     return str(int(x)) if isinstance(x, (int, np.integer)) else repr(float(x))
 
 
@@ -74,9 +76,11 @@ def latex_table(header, rows, caption=None):
     return "\n".join(out)
 
 
-def csv_text(header, rows):
-    """CSV with every digit of the floats (see the module docstring)."""
+def csv_text(header, rows, comment=None):
+    """CSV with every digit of the floats (see the module docstring); ``comment``: a first line ``# ...``."""
     buf = io.StringIO()
+    if comment:
+        buf.write("# " + " ".join(comment.split()) + "\n")
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for r in rows:
@@ -84,21 +88,37 @@ def csv_text(header, rows):
     return buf.getvalue()
 
 
-def write_csv(path, header, rows):
+def write_csv(path, header, rows, comment=None):
     """Write :func:`csv_text` to ``path``, making its folder."""
     import os
 
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
-        f.write(csv_text(header, rows))
+        f.write(csv_text(header, rows, comment))
+
+
+def minimum_norm_label(result):
+    """The first line of hinges.csv and supports.csv of an answer that is not determined (None when it is)."""
+    if result.status == "determined":
+        return None
+    added = (f"any combination of the {result.S} self-stress states (self_stress.csv) may be added"
+             if result.S else "the loads do no work on the mechanisms")
+    return (f"minimum-norm answer, NOT determined (M = {result.M}, S = {result.S}): one particular solution of "
+            f"equilibrium; {added}. counts.json: status minimum-norm")
 
 
 def write_results(result, out_dir, counts=None):
-    """Write the output contract: hinges.csv, supports.csv and, if given, counts.json."""
+    """Write the output contract: hinges.csv, supports.csv and, if given, counts.json.
+
+    A minimum-norm answer (``result.status``) starts both CSV files with the comment line of
+    :func:`minimum_norm_label`, so that no reader takes it for the determined answer (a plain CSV reader stops
+    at it; pandas reads past it with ``comment="#"``).
+    """
     import os
 
-    write_csv(os.path.join(out_dir, "hinges.csv"), HINGE_HEADER, result.hinge_rows())
-    write_csv(os.path.join(out_dir, "supports.csv"), SUPPORT_HEADER, result.support_rows())
+    label = minimum_norm_label(result)
+    write_csv(os.path.join(out_dir, "hinges.csv"), HINGE_HEADER, result.hinge_rows(), label)
+    write_csv(os.path.join(out_dir, "supports.csv"), SUPPORT_HEADER, result.support_rows(), label)
     if counts is not None:
         write_counts(counts, out_dir)
 
@@ -122,3 +142,66 @@ def format_result(result, title=None):
         parts.insert(0, f"WARNING: not determined (M = {result.M}, S = {result.S}): minimum-norm particular "
                         f"solution; add any combination of the {len(result.self_stress_actions)} self-stress states.")
     return "\n\n".join(parts)
+
+
+# ------------------------------------------------------------------ what an analysis uses
+#: supports and loads listed one by one on screen (beyond: the first ones and a count)
+INPUT_ROWS = 20
+
+
+def inputs_text(structure, max_rows=INPUT_ROWS):
+    """The supports, loads and self-weight a structure carries, 1-based as in supports.csv, with their origin
+    ("file", "--support", "proposed", "given" for a structure built in Python or by a scene, ...); at most
+    ``max_rows`` rows each."""
+    from ..structure.properties import panel_mass_properties
+
+    def origins(what):
+        return structure.origins(what)
+
+    def tail(n):
+        return [f"  ... and {n - max_rows} more"] if n > max_rows else []
+
+    def where(items, what):
+        from collections import Counter
+
+        c = Counter(origins(what))
+        return ", ".join(f"{n} {o}" if o in ("proposed", "added") else f"{n} from {o}" for o, n in c.items())
+
+    sups = structure.supports
+    lines = []
+    if not sups:
+        lines.append("supports: none (free structure: M counts its internal mechanisms; --support auto proposes the "
+                     "fewest held directions that stop its rigid-body motions)")
+    else:
+        n_dir = sum(len(s.dofs) for s in sups)
+        lines.append(f"supports: {len(sups)} ({n_dir} held directions; {where(sups, 'supports')}), 1-based as in "
+                     f"supports.csv:")
+        lines.append("  panel  vertex  held  from")
+        for s, o in list(zip(sups, origins("supports")))[:max_rows]:
+            lines.append(f"  {s.panel + 1:>5}  {s.vertex + 1:>6}  {s.dofs:<4}  {o}")
+        lines += tail(len(sups))
+    loads = structure.loads
+    if loads:
+        lines.append(f"loads: {len(loads)} point force{'s' if len(loads) != 1 else ''} ({where(loads, 'loads')}), "
+                     f"global frame:")
+        rows = [("panel", "vertex", "Fx", "Fy", "Fz", "from")]
+        for ld, o in list(zip(loads, origins("loads")))[:max_rows]:
+            rows.append(("shared" if ld.panel is None else str(ld.panel + 1), str(ld.vertex + 1),
+                         *(f"{float(x):.6g}" for x in ld.force), o))
+        widths = [max(len(r[i]) for r in rows) for i in range(6)]
+        lines += ["  " + "  ".join(c.rjust(w) if i < 5 else c for i, (c, w) in enumerate(zip(r, widths)))
+                  for r in rows]
+        lines += tail(len(loads))
+    if structure.gravity is not None:
+        pat = structure.pattern
+        weight = sum(panel_mass_properties(pat, p, structure.thickness[p], structure.density)[0]
+                     for p in range(pat.n_panels))
+        th = sorted(set(structure.thickness))
+        thick = f"{th[0]:g}" if len(th) == 1 else f"{th[0]:g} .. {th[-1]:g}"
+        g = tuple(float(x) for x in structure.gravity)
+        lines.append(f"self-weight: gravity ({g[0]:g}, {g[1]:g}, {g[2]:g}), density {structure.density:g}, "
+                     f"thickness {thick}: total mass {weight:.6g}, weight {weight * float(np.linalg.norm(g)):.6g} at "
+                     f"the panel centroids")
+    elif not loads:
+        lines.append("loads: none")
+    return "\n".join(lines)

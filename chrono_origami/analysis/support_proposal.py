@@ -1,0 +1,237 @@
+"""A minimal support proposal: the fewest held vertex directions that stop the six rigid-body motions.
+
+Engine-neutral: the proposal works from the structure's geometry alone, and
+its report from the counts of the supported structure (any engine's
+:class:`~chrono_origami.reference.counting.Counts`: 6 scaled velocities per
+panel).
+
+Method
+------
+A rigid-body motion of the whole structure moves a point x with
+u(x) = w + omega x (x - c). Holding vertex x in the global direction e_d is
+the row e_d . u(x) = e_d . w + omega . ((x - c) x e_d); on the six rigid
+motions it is the 6-vector r = ((x - c) x e_d / L, e_d) (L the structure's
+size, c its centroid, so both halves are of order one). The supports already
+given hold the rigid motions their rows span (rank r0); the proposal adds
+6 - r0 rows, one at a time, each the candidate whose component orthogonal to
+the rows held so far is largest:
+
+* candidate vertices, in this order: A, the vertex nearest the lowest corner
+  of the bounding box (min x, min y, min z); B, the vertex farthest from A;
+  C, the vertex farthest from the line AB; then the others by decreasing
+  distance from A. At A the three directions are taken, at B the two that
+  stop the rotations about A, at C the one that stops the rotation about AB
+  (the classic 3-2-1 support, spread as far apart as the structure allows);
+* a row is taken when its orthogonal component is at least :data:`WELL_POSED`
+  of its norm (a first pass), or above round-off (a second pass, for
+  degenerate geometry).
+
+Each row taken raises the rank on the rigid motions by one, so removing any
+held direction frees a rigid motion (minimal), and the rows are independent on
+the whole null space of the structure's operator: its nullity drops by exactly
+6 - r0. Without supports given, the supported structure therefore keeps
+exactly the internal mechanisms of the free structure (M counts them in both)
+and its self-stress states (S unchanged): a support of the fewest directions
+never stops a mechanism. The report names them, with the panels that move most.
+
+No whole-structure operator is formed: the proposal needs 6-vectors of the
+candidate rows only; the counts of the report come from ``analysis.count``
+(sparse on large structures).
+
+Each support goes on the lowest-numbered panel at its vertex.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..structure.boundary import support_text
+from ..tools.errors import SolverError, StructureError
+from ..structure.structure import Support
+
+#: a row is taken in the first pass when its component orthogonal to the rows held is this fraction of its norm
+WELL_POSED = 0.05
+#: second pass: any row whose orthogonal component exceeds this fraction of its norm
+ROUND_OFF = 1e-8
+#: mechanisms listed one by one in the report (beyond: one generic combination)
+LIST_MECHANISMS = 5
+#: panels named per mechanism
+LIST_PANELS = 5
+
+
+@dataclass
+class SupportProposal:
+    """The proposal for ``original``: ``supports`` (0-based records, added to the original's) and ``structure``
+    (the original with them). ``rank_before``: rigid motions the original's supports stopped (0-6)."""
+
+    original: object
+    supports: tuple
+    structure: object
+    rank_before: int
+    vertices: tuple = field(default=())    # A, B, C (0-based) as chosen
+
+    @property
+    def n_held(self):
+        """Directions held by the proposal (6 - rank_before)."""
+        return sum(len(s.dofs) for s in self.supports)
+
+    def texts(self):
+        """The ``--support`` text forms (1-based) of the proposed supports."""
+        return [support_text(s) for s in self.supports]
+
+    def summary(self):
+        """One line: what is proposed and why it is minimal."""
+        if not self.supports:
+            return (f"{self.original.name}: its supports already stop the six rigid-body motions: no support "
+                    f"proposed")
+        given = (f"its supports stop {self.rank_before} of the six rigid-body motions; " if self.rank_before else "")
+        return (f"proposed support: {' '.join(self.texts())} ({given}{self.n_held} held direction"
+                f"{'s' if self.n_held != 1 else ''}, the fewest that stop the "
+                f"{'six' if not self.rank_before else 'other'} rigid-body motions: removing any one frees one)")
+
+    def accepted(self):
+        """One line for a command that accepts the proposal (``--support auto``): what it holds, what it leaves."""
+        if not self.supports:
+            return self.summary()
+        leaves = ("it stops no internal mechanism (the support command names what is still free)"
+                  if self.rank_before == 0 else "")
+        return (f"--support auto: {' '.join(self.texts())} ({self.n_held} held direction"
+                f"{'s' if self.n_held != 1 else ''}, the fewest that stop the rigid-body motions"
+                f"{'; ' + leaves if leaves else ''})")
+
+    def report(self, counts=None):
+        """Plain text: the proposed supports as a table, why minimal, and (with the ``counts`` of
+        ``self.structure``) what is still free: the mechanisms, with the panels that move most."""
+        lines = [self.summary()]
+        if self.supports:
+            lines.append("  panel  vertex  held  --support")
+            for s, text in zip(self.supports, self.texts()):
+                lines.append(f"  {s.panel + 1:>5}  {s.vertex + 1:>6}  {s.dofs:<4}  {text}")
+        if counts is not None:
+            lines += still_free(self.structure, counts, self.rank_before == 0 and bool(self.supports))
+        return "\n".join(lines)
+
+
+def still_free(structure, counts, fresh=True):
+    """Lines naming what a supported structure can still do: M, S and each mechanism's most moving panels.
+
+    ``fresh``: the supports are a proposal on a structure that had none (so the mechanisms are exactly the free
+    structure's internal ones).
+    """
+    M, S = counts.M, counts.S
+    lines = [f"with it: M = {M} mechanism{'s' if M != 1 else ''}, S = {S} self-stress state{'s' if S != 1 else ''}"]
+    if M == 0:
+        lines.append("it stops every motion: the supported structure has no mechanism")
+        return lines
+    why = (" (a support of the fewest directions stops the rigid-body motions only: these are the free "
+           "structure's internal mechanisms)" if fresh else "")
+    lines.append(f"it does not stop the {M} mechanisms{why}:" if M != 1 else f"it does not stop the mechanism{why}:")
+    lines += mechanism_lines(counts)
+    lines.append("to stop them: hold more vertices of the panels that move most (--support SELECTOR:DOFS, e.g. "
+                 "a vertex of one of them)" + (", or make sliding hinges door hinges" if structure.n_sliding else ""))
+    return lines
+
+
+def mechanism_lines(counts, n_list=LIST_MECHANISMS, n_panels=LIST_PANELS):
+    """One line per mechanism (up to ``n_list``; beyond, one generic combination): the panels that move most.
+
+    A panel's motion is the norm of its 6 scaled velocities (rotation, translation / size) in the mechanism
+    (orthonormal basis of ``counts``), relative to the largest.
+    """
+    try:
+        if counts.M <= n_list:
+            vectors = [(f"mechanism {k + 1}", counts.mechanisms[:, k]) for k in range(counts.M)]
+        else:
+            vectors = [(f"the {counts.M} mechanisms (a generic combination)", counts.mechanism_sample())]
+    except SolverError as e:
+        return [f"  (the mechanisms are not formed: {e})"]
+    out = []
+    for label, d in vectors:
+        move = np.linalg.norm(np.asarray(d).reshape(-1, 6), axis=1)
+        top = np.argsort(-move, kind="stable")[:n_panels]
+        scale = move.max() or 1.0
+        names = ", ".join(f"{p + 1} ({move[p] / scale:.2f})" for p in top if move[p] > 1e-6 * scale)
+        out.append(f"  {label}: panels {names} move most (relative motion)")
+    return out
+
+
+def rigid_rows(pattern, vertex, dofs, center, L):
+    """The rows (len(dofs) x 6) of holding ``vertex`` in ``dofs`` on the rigid motions (omega, w / L)."""
+    x = (pattern.vertices[vertex] - center) / L
+    return np.array([np.concatenate([np.cross(x, e), e]) for e in (np.eye(3)["xyz".index(d)] for d in dofs)])
+
+
+def propose_support(structure):
+    """A :class:`SupportProposal` for ``structure``: the fewest directions that, added to its supports, stop the
+    six rigid-body motions (module doc). An empty proposal when its supports already stop them."""
+    pat = structure.pattern
+    X = pat.vertices
+    center = X.mean(axis=0)
+    L = max(pat.size, 1e-300)
+    held = [r for s in structure.supports for r in rigid_rows(pat, s.vertex, s.dofs, center, L)]
+    Q = _orthonormal(np.array(held).reshape(-1, 6))
+    rank_before = Q.shape[0]
+    on_panels = np.array([v for v in range(pat.n_vertices) if pat.vertex_panels[v]])
+    if rank_before == 6 or on_panels.size == 0:
+        return SupportProposal(structure, (), structure, rank_before)
+    order = _candidates(X, on_panels)
+    taken = []
+    for threshold in (WELL_POSED, ROUND_OFF):
+        for v in order:
+            while Q.shape[0] < 6:
+                free = [d for d in "xyz" if not _holds(structure.supports, taken, v, d)]
+                if not free:
+                    break
+                rows = rigid_rows(pat, v, free, center, L)
+                resid = rows - (rows @ Q.T) @ Q
+                ratio = np.linalg.norm(resid, axis=1) / np.linalg.norm(rows, axis=1)
+                k = int(np.argmax(ratio))
+                if ratio[k] < threshold:
+                    break
+                taken.append((int(v), free[k]))
+                Q = np.vstack([Q, resid[k] / np.linalg.norm(resid[k])])
+            if Q.shape[0] == 6:
+                break
+        if Q.shape[0] == 6:
+            break
+    if Q.shape[0] < 6:     # cannot happen for panels of positive area; a plain error rather than a wrong answer
+        raise SolverError(f"{structure.name}: no support found that stops the six rigid-body motions "
+                          f"(rank {Q.shape[0]} of 6 on the rigid motions)")
+    by_vertex = {}
+    for v, d in taken:
+        by_vertex.setdefault(v, []).append(d)
+    new = tuple(Support(v, pat.vertex_panels[v][0], "".join(a for a in "xyz" if a in ds))
+                for v, ds in by_vertex.items())
+    try:
+        supported = structure.with_supports(*new, origin="proposed")
+    except StructureError as e:      # pragma: no cover - the candidates skip held directions
+        raise SolverError(f"{structure.name}: the proposed support is not valid: {e}") from None
+    return SupportProposal(structure, new, supported, rank_before, tuple(by_vertex))
+
+
+def _holds(supports, taken, v, d):
+    return any(s.vertex == v and d in s.dofs for s in supports) or (v, d) in taken
+
+
+def _orthonormal(rows, tol=ROUND_OFF):
+    """Orthonormal rows spanning ``rows`` (their rank by the SVD, relative ``tol``)."""
+    if rows.shape[0] == 0:
+        return np.zeros((0, 6))
+    _, s, Vt = np.linalg.svd(rows, full_matrices=False)
+    r = int(np.sum(s > tol * max(s[0], 1e-300)))
+    return Vt[:r]
+
+
+def _candidates(X, on_panels):
+    """Vertices in the order A, B, C, then by decreasing distance from A (module doc)."""
+    P = X[on_panels]
+    lo = P.min(axis=0)
+    a = int(on_panels[np.argmin(np.linalg.norm(P - lo, axis=1))])
+    d = np.linalg.norm(P - X[a], axis=1)
+    b = int(on_panels[np.argmax(d)])
+    u = X[b] - X[a]
+    u = u / (np.linalg.norm(u) or 1.0)
+    rel = P - X[a]
+    off = np.linalg.norm(rel - np.outer(rel @ u, u), axis=1)
+    c = int(on_panels[np.argmax(off)])
+    rest = [int(v) for v in on_panels[np.argsort(-d, kind="stable")] if v not in (a, b, c)]
+    return list(dict.fromkeys([a, b, c] + rest))

@@ -1,0 +1,320 @@
+"""Fabrication tolerances: locked-in hinge forces and their statistics, either engine (``docs/tolerances.md``).
+
+The public API (also for sweeps, which run many structures through it):
+
+* :func:`locked_in_statistics` (structure, spec, stiffness) ->
+  :class:`LockedInStatistics`: per hinge side and component (MT, MP, MO, N, TP,
+  TO) the standard deviation and the 95th and 99th percentiles of the
+  locked-in action's magnitude (of each component's marginal distribution);
+* :func:`summary` (statistics) -> a flat dict of floats for a table row:
+  ``locked_sd_<C>``, ``locked_p95_<C>``, ``locked_p99_<C>`` the largest over
+  hinges of each component C (N, TP, TO, MT, MP, MO), and, from a Monte
+  Carlo run, ``locked_max_p95_<C>`` / ``locked_max_p99_<C>``: the
+  percentiles of the largest over hinges;
+* :func:`locked_in`: the hinge actions of one set of errors (either engine);
+* :func:`monte_carlo_sample` (structure, spec, seed, ...) -> (H, 2, 6)
+  array: a pure function of its arguments, so a Monte Carlo run can send
+  its samples anywhere (a process pool, a Dask cluster); :func:`monte_carlo`
+  runs them through any ``map`` and reduces them (:func:`reduce_samples`).
+
+Engines: ``"reference"`` (the linear theory, ``engines.reference.tolerance``) and
+``"chrono"`` (the imperfect panels assembled on bushing hinges and solved
+by Chrono's nonlinear statics, ``engines.chrono.tolerance``); each provides one
+function ``locked_in(structure, errors, stiffness, loads)``, dispatched by
+:func:`engine_locked_in`.
+
+Statistics. Errors drawn as ``structure.imperfections.ToleranceSpec`` says are
+linear in the raw components xi (independent, zero mean, variances D), so
+the locked-in multipliers mu = K G xi have covariance K G D G^T K
+(K = S (S^T F S)^-1 S^T, G the misfit operator): the standard deviations
+are exact for either distribution. For normal errors the locked-in actions
+are Gaussian and zero-mean: the p-th percentile of |X| is
+sd * Phi^-1((1 + p) / 2) (1.960 sd for p = 0.95, 2.576 sd for p = 0.99);
+for uniform errors the closed form gives the standard deviations only
+(percentiles: Monte Carlo). The percentiles of the *largest* action over all
+hinges need the joint distribution: Monte Carlo only.
+
+Closed-form methods (:func:`locked_in_statistics` ``method``):
+``"exact"`` one multi-RHS solve with the factored saddle-point system per
+block of constraint rows (K's columns of every hinge's rows: m solves in
+all); ``"randomized"``: ``probes`` Gaussian probes z, mu = K G D^1/2 z, whose
+wrench covariances estimate the exact ones with relative standard error
+sqrt(2 / probes) per variance, 1 / sqrt(2 probes) per standard deviation
+(2.2 % at the default 1,000 probes); ``"auto"``: exact up to
+:data:`EXACT_ROW_LIMIT` rows, randomized above.
+"""
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import engines
+from ..engines.reference import tolerance as _ref
+from ..results.statics import HINGE_COLUMNS
+from ..structure import imperfections as imp
+from ..tools.errors import StructureError
+
+#: closed-form statistics by exact solves up to this many constraint rows ("auto"); randomized above
+EXACT_ROW_LIMIT = 10_000
+#: default number of probes of the randomized closed form
+PROBES = 1000
+#: percentiles reported, of the magnitude |X| of each component
+PERCENTILES = (0.95, 0.99)
+METHODS = ("auto", "exact", "randomized")
+#: the components in the order of the hinge tables
+COMPONENTS = HINGE_COLUMNS
+
+
+def _z(p):
+    """Phi^-1((1 + p) / 2): the p-th percentile of |X| for a standard normal X."""
+    from scipy.stats import norm
+
+    return float(norm.ppf(0.5 * (1.0 + p)))
+
+
+@dataclass
+class LockedInStatistics:
+    """Statistics of the locked-in hinge actions (see the module doc).
+
+    Arrays are (H, 2, 6): hinge, side (0 the hinge's first panel p, 1 its
+    second panel q), component (MT, MP, MO, N, TP, TO), each side in its own
+    panel's {n, t, m} frame (``results.statics``). ``sd``: standard deviation;
+    ``p95``, ``p99``: percentiles of the magnitude (NaN where unknown: the
+    closed form for uniform errors). Monte Carlo runs also give ``se_sd``,
+    ``se_p95``, ``se_p99`` (standard errors) and ``max_p95``, ``max_p99``
+    (6,): the percentiles of the largest magnitude over all hinges.
+    """
+
+    structure: object
+    spec: object
+    stiffness: object
+    method: str
+    sd: np.ndarray
+    p95: np.ndarray
+    p99: np.ndarray
+    samples: int = 0
+    se_sd: np.ndarray = None
+    se_p95: np.ndarray = None
+    se_p99: np.ndarray = None
+    max_p95: np.ndarray = None
+    max_p99: np.ndarray = None
+    info: dict = field(default_factory=dict)
+
+    HEADER = ("hinge", "panel") + tuple(f"{s}_{c}" for c in COMPONENTS for s in ("sd", "p95", "p99"))
+
+    def rows(self):
+        """Rows (hinge, panel, sd_MT, p95_MT, p99_MT, ..., sd_TO, p95_TO, p99_TO), 1-based, sorted like the
+        hinge tables (by hinge, then panel)."""
+        pat = self.structure.pattern
+        out = []
+        for h, hinge in enumerate(pat.hinges):
+            for s in sorted((0, 1), key=lambda s: hinge.panels[s]):
+                vals = []
+                for c in range(6):
+                    vals += [self.sd[h, s, c], self.p95[h, s, c], self.p99[h, s, c]]
+                out.append((h + 1, hinge.panels[s] + 1, *vals))
+        return out
+
+
+def engine_locked_in(engine):
+    """The engine's ``locked_in(structure, errors, stiffness, loads) -> StaticResult`` (one function per engine)."""
+    engine = engines.resolve(engine)
+    if engine == "chrono":
+        from ..engines.chrono import tolerance as ch
+
+        return ch.locked_in
+
+    def reference(structure, errors, stiffness=None, loads=False):
+        stiffness = stiffness or imp.HingeStiffness()
+        return _ref.locked_in(structure, errors, stiffness, loads, solver=_solver(structure, stiffness))
+
+    return reference
+
+
+#: the last few factored solvers of this process, by the identity of (structure, stiffness): Monte Carlo samples
+#: of one structure share one factorisation
+_SOLVERS = []
+_SOLVER_CACHE = 4
+
+
+def _solver(structure, stiffness):
+    for s, k, solver in _SOLVERS:
+        if s is structure and k is stiffness:
+            return solver
+    solver = _ref.Solver(structure, stiffness)
+    _SOLVERS.insert(0, (structure, stiffness, solver))
+    del _SOLVERS[_SOLVER_CACHE:]
+    return solver
+
+
+def errors_of(structure, spec=None, errors=None, seed=None):
+    """The ``structure.imperfections.Errors`` to use: ``errors`` as given, else drawn from ``spec`` (``seed``: its seed)."""
+    if errors is not None:
+        return errors
+    if spec is None:
+        raise StructureError("a tolerance analysis needs a ToleranceSpec or measured errors")
+    return imp.sample(structure, spec, seed)
+
+
+def locked_in(structure, spec=None, stiffness=None, engine="reference", errors=None, seed=None, loads=False):
+    """Hinge actions (``results.StaticResult``, status "elastic") of ``structure`` with elastic hinges and
+    fabrication errors: ``errors`` (measured, ``structure.imperfections.read_measured``) or drawn from ``spec`` with
+    ``seed`` (default the spec's). ``loads``: with the structure's loads (the total), else the locked-in part."""
+    err = errors_of(structure, spec, errors, seed)
+    return engine_locked_in(engine)(structure, err, stiffness or imp.HingeStiffness(), loads)
+
+
+def side_values(structure, result):
+    """(H, 2, 6) of a ``StaticResult``: (MT, MP, MO, N, TP, TO) of each hinge side (side 0 the first panel p)."""
+    return _ref.side_values(structure, result)
+
+
+def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=PROBES, seed=0, linalg="auto",
+                         stage=None):
+    """Closed-form statistics of the locked-in hinge actions (:class:`LockedInStatistics`; module doc).
+
+    ``structure``: any; ``spec``: ``structure.imperfections.ToleranceSpec`` (its
+    distribution: normal gives sd and percentiles, uniform sd only);
+    ``stiffness``: ``structure.imperfections.HingeStiffness`` (default: its defaults).
+    ``method``: "auto", "exact" or "randomized" (``probes`` probes, ``seed``).
+    Reference engine, sparse throughout: the whole-structure operator is never dense.
+    """
+    if method not in METHODS:
+        raise StructureError(f"unknown statistics method {method!r}; expected one of {METHODS}")
+    stiffness = stiffness or imp.HingeStiffness()
+    t0 = time.perf_counter()
+    solver = _ref.Solver(structure, stiffness, linalg=linalg)
+    t1 = time.perf_counter()
+    m = solver.m
+    if method == "auto":
+        method = "exact" if m <= EXACT_ROW_LIMIT else "randomized"
+    if solver.counts.S == 0:           # K = S (S^T F S)^-1 S^T = 0: nothing is locked in
+        method = "exact"
+        cov = np.zeros((len(structure.pattern.hinges), 6, 6))
+    elif method == "exact":
+        cov = _ref.covariance_blocks(structure, spec, solver, stage=stage)
+    else:
+        if not (isinstance(probes, (int, np.integer)) and probes >= 2):
+            raise StructureError(f"probes must be an integer >= 2, got {probes!r}")
+        cov = _ref.randomized_covariance(structure, spec, solver, probes, seed, stage=stage)
+    sd = _ref.side_sd(structure, cov)
+    if spec.distribution == "normal":
+        p95, p99 = (_z(p) * sd for p in PERCENTILES)
+    else:
+        p95 = p99 = np.full_like(sd, np.nan)
+    info = {"M": solver.counts.M, "S": solver.counts.S, "rows": m, "factor_s": t1 - t0,
+            "statistics_s": time.perf_counter() - t1, "probes": probes if method == "randomized" else None,
+            "sd_relative_se": (1.0 / np.sqrt(2 * probes)) if method == "randomized" else 0.0}
+    return LockedInStatistics(structure, spec, stiffness, method, sd, p95, p99, info=info)
+
+
+def monte_carlo_sample(structure, spec, seed, stiffness=None, engine="reference", loads=False):
+    """One Monte Carlo sample: the (H, 2, 6) locked-in hinge actions for the errors drawn with ``seed``.
+
+    A pure function of its arguments (structure, spec, seed, stiffness,
+    engine): the same arguments give the same array in any process.
+    """
+    res = locked_in(structure, spec, stiffness, engine, seed=seed, loads=loads)
+    return side_values(structure, res)
+
+
+def monte_carlo(structure, spec, samples, stiffness=None, engine="reference", seed=0, map=map):
+    """Monte Carlo statistics (:class:`LockedInStatistics`, method "monte carlo") from ``samples`` samples.
+
+    Sample k uses seed ``seed + k``; ``map(fn, seeds)`` runs
+    :func:`monte_carlo_sample` on them (the built-in map by default; a pool's
+    or a Dask client's map in parallel).
+    """
+    if not (isinstance(samples, (int, np.integer)) and samples >= 2):
+        raise StructureError(f"samples must be an integer >= 2, got {samples!r}")
+    from functools import partial
+
+    stiffness = stiffness or imp.HingeStiffness()
+    fn = partial(monte_carlo_sample, structure, spec, stiffness=stiffness, engine=engine)
+    t0 = time.perf_counter()
+    X = np.array(list(map(fn, [int(seed) + k for k in range(samples)])))
+    stats = reduce_samples(structure, spec, stiffness, X)
+    stats.info.update(engine=engines.resolve(engine, notice=False), seconds=time.perf_counter() - t0)
+    return stats
+
+
+def reduce_samples(structure, spec, stiffness, X):
+    """:class:`LockedInStatistics` of samples X (n, H, 2, 6) (zero-mean actions), with standard errors.
+
+    sd = sqrt(mean X^2) (the mean is zero by symmetry), its standard error
+    std(X^2) / (2 sd sqrt(n)); percentiles of |X| (linear interpolation)
+    with standard error sqrt(p (1 - p) / n) / f(q), f the density of |X| at
+    the percentile q estimated by a central difference of the empirical
+    distribution (+-0.01 in probability); percentiles of max over hinges
+    of |X| per component.
+    """
+    X = np.asarray(X, float)
+    n = X.shape[0]
+    A = np.abs(X)
+    m2 = (X ** 2).mean(axis=0)
+    sd = np.sqrt(m2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se_sd = np.where(sd > 0, (X ** 2).std(axis=0) / (2 * sd * np.sqrt(n)), 0.0)
+    out = {}
+    for p in PERCENTILES:
+        q = np.quantile(A, p, axis=0)
+        dp = 0.01
+        lo, hi = np.quantile(A, max(p - dp, 0.0), axis=0), np.quantile(A, min(p + dp, 1.0), axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            dens = (min(p + dp, 1.0) - max(p - dp, 0.0)) / (hi - lo)
+            se = np.where(hi > lo, np.sqrt(p * (1 - p) / n) / dens, 0.0)
+        out[p] = (q, se)
+    Mx = A.reshape(n, -1, 6).max(axis=1)             # (n, 6): the largest over hinges and sides
+    return LockedInStatistics(structure, spec, stiffness or imp.HingeStiffness(), "monte carlo", sd,
+                              out[0.95][0], out[0.99][0], samples=n, se_sd=se_sd, se_p95=out[0.95][1],
+                              se_p99=out[0.99][1], max_p95=np.quantile(Mx, 0.95, axis=0),
+                              max_p99=np.quantile(Mx, 0.99, axis=0), info={})
+
+
+def summary(stats):
+    """A flat dict of floats for a table row: for each component C of (N, TP, TO, MT, MP, MO),
+    ``locked_sd_C``, ``locked_p95_C``, ``locked_p99_C`` (the largest over hinges and sides), and from a Monte
+    Carlo run ``locked_max_p95_C``, ``locked_max_p99_C`` (percentiles of the largest over hinges). Units: forces
+    (N, TP, TO) and moments (MT, MP, MO) in the structure's units (SI: N, N m)."""
+    row = {}
+    order = ("N", "TP", "TO", "MT", "MP", "MO")
+    for c in order:
+        k = COMPONENTS.index(c)
+        for name, arr in (("sd", stats.sd), ("p95", stats.p95), ("p99", stats.p99)):
+            vals = np.asarray(arr)[..., k]
+            row[f"locked_{name}_{c}"] = float(np.nanmax(vals)) if vals.size and not np.all(np.isnan(vals)) else (
+                0.0 if vals.size == 0 else float("nan"))
+        if stats.max_p95 is not None:
+            row[f"locked_max_p95_{c}"] = float(stats.max_p95[k])
+            row[f"locked_max_p99_{c}"] = float(stats.max_p99[k])
+    return row
+
+
+def force_against_tolerance(structure, spec, tolerances, stiffness=None, engines_=("reference", "chrono")):
+    """The largest locked-in |action| per component for the same errors scaled to each tolerance, per engine.
+
+    Returns {engine: (len(tolerances), 6) array, NaN where the engine did not
+    converge} and the errors used (drawn once from ``spec`` at its own
+    tolerance and scaled by tolerance / spec.tol). The linear theory is
+    linear in the tolerance; Chrono's assembly shows where that stops.
+    """
+    if spec.tol <= 0:
+        raise StructureError("force_against_tolerance needs a spec with tol > 0 (the errors it scales)")
+    base = imp.sample(structure, spec)
+    stiffness = stiffness or imp.HingeStiffness()
+    out = {}
+    for eng in engines_:
+        fn = engine_locked_in(eng)
+        vals = np.full((len(tolerances), 6), np.nan)
+        for i, tol in enumerate(tolerances):
+            try:
+                res = fn(structure, base.scaled(tol / spec.tol), stiffness, False)
+            except Exception as exc:   # a Chrono assembly that does not converge ends the curve
+                from ..tools.errors import OrigamiError
+
+                if not isinstance(exc, OrigamiError):
+                    raise
+                break
+            vals[i] = np.abs(side_values(structure, res)).reshape(-1, 6).max(axis=0)
+        out[eng] = vals
+    return out, base

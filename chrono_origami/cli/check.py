@@ -1,0 +1,58 @@
+"""The ``check`` command: ``python -m chrono_origami check FILE [--fix -o NEW.fold [--max-move D]]``.
+
+Diagnoses a flat crease pattern's geometry (:mod:`chrono_origami.structure.pattern_check`):
+per interior vertex Kawasaki's condition (the alternating sum of the sector
+angles, rad) and Maekawa's (|#M - #V| = 2), and the rigid foldability of a
+quadrilateral mesh (the fold-angle multipliers closing around its panels),
+naming the worst vertices and panels (1-based). ``--fix -o NEW.fold`` writes
+the least-squares correction of the vertex positions to a new file (never
+the input), with the largest vertex move; ``--max-move D`` refuses a larger
+one. Exit 0 when the geometry is exact (or the correction was written), 1
+when it is inexact.
+"""
+import os
+
+from ..structure import foldfile, pattern_check
+from . import app, inputs
+
+
+def _options(description):
+    ap = inputs.add_input(app.parser(description))
+    ap.add_argument("--fix", action="store_true", help="write the least-squares correction of the vertex positions")
+    ap.add_argument("-o", "--output", metavar="NEW.fold", help="--fix: the FOLD file to write (not the input)")
+    ap.add_argument("--max-move", type=inputs.positive_float, default=None, metavar="D",
+                    help="--fix: refuse a correction that moves a vertex farther than D (length units; default "
+                         f"{pattern_check.MAX_MOVE_RTOL:g} x the pattern size)")
+    return ap
+
+
+@app.command("check", "check a flat crease pattern's geometry (Kawasaki, Maekawa, rigid foldability) and correct "
+                      "it", _options)
+def check_command(args):
+    if args.fix and not args.output:
+        raise app.UsageError("--fix writes the corrected pattern to a new file: give -o NEW.fold")
+    if args.output and not args.fix:
+        raise app.UsageError("-o is the file --fix writes: give --fix")
+    if args.output and os.path.abspath(args.output) == os.path.abspath(args.file):
+        raise app.UsageError(f"-o {args.output}: the input file is never overwritten; name a new file")
+    structure = inputs.read_input(args)
+    rep = pattern_check.diagnose(structure)
+    print(f"{structure.name}: {structure.pattern}")
+    for line in rep.summary():
+        print(line)
+    if not rep.flat:
+        return app.EXIT_OK
+    inexact = bool(rep.inexact or rep.open_faces)
+    if not args.fix:
+        if inexact:
+            print("the geometry is inexact: fold with --fix-geometry, or write a corrected file with --fix -o "
+                  "NEW.fold")
+        return app.EXIT_INPUT if inexact else app.EXIT_OK
+    fixed, move, k, after = pattern_check.correct(structure, args.max_move, rep)
+    with app.output(args.output):
+        foldfile.write_fold(fixed, args.output)
+    where = f" (vertex {k + 1})" if k is not None else ""
+    print(f"wrote {args.output}: largest vertex move {move:.3g}{where}; after the correction:")
+    for line in after.summary():
+        print(line)
+    return app.EXIT_OK

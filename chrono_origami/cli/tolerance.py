@@ -1,0 +1,169 @@
+"""The ``tolerance`` command: locked-in hinge actions of fabrication tolerances (``chrono_origami.analysis.tolerances``).
+
+    python -m chrono_origami tolerance FILE.fold --tol 1e-4 --out DIR [--samples N] [--engine chrono]
+    python -m chrono_origami tolerance FILE.fold --measured errors.csv --out DIR
+
+With ``--tol`` (and the per-component ``--offset``, ``--tilt``,
+``--position``, ``--vertex``; ``--distribution normal|uniform``; ``--seed``):
+the closed-form statistics (reference engine, sparse), printed as the
+largest p95 / p99 per component and, per hinge side, the p95 table; with
+``--samples N`` also a Monte Carlo run of N samples (``--engine``: reference
+or chrono) and, with ``--histogram F.png``, the distribution of the largest
+locked-in |N| over hinges. ``--plot-tolerance F.png`` draws the largest
+locked-in action against the tolerance (1e-3 to 1e2 times ``--tol``) for
+the reference engine and, where PyChrono imports, Chrono's assembly.
+
+With ``--measured FILE.csv`` (``hinge,panel,offset_m,offset_n,tilt_m,tilt_n,position``;
+``--measured-vertices FILE.csv``: ``panel,vertex,dx,dy,dz``; see
+``chrono_origami.imperfections``): the hinge actions of those errors,
+``--loads`` with the structure's loads too.
+
+Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
+per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
+(hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
+summary of ``analysis.tolerances.summary``), ``monte_carlo.csv`` (the same from the
+samples), ``hinges.csv`` (measured errors: the hinge actions). A tolerance
+that is negative or NaN, a bad stiffness, an unknown key or a non-number in
+a measured-errors file: one line, exit code 2; a hinge, panel or vertex the
+structure does not have: one line, exit code 1.
+"""
+import os
+
+import numpy as np
+
+from .. import engines
+from ..analysis import tolerances as tl
+from ..structure import imperfections as imp
+from ..report import tables
+from ..report import tolerance as rep
+from . import app, inputs
+
+
+def _tolerance_options(description):
+    ap = inputs.add_input(app.parser(description))
+    ap.add_argument("--tol", default=None, metavar="T",
+                    help="tolerance of every error component (length; normal: 3 standard deviations, uniform: the "
+                         "half-width)")
+    for name, what in (("offset", "hinge axis offset across itself"), ("tilt", "axis end displacement (tilt)"),
+                       ("position", "hinge point along the axis"), ("vertex", "vertex position per coordinate")):
+        ap.add_argument(f"--{name}", default=None, metavar="T", help=f"tolerance of the {what} (default --tol)")
+    ap.add_argument("--distribution", choices=imp.DISTRIBUTIONS, default="normal", help="error distribution")
+    ap.add_argument("--seed", type=int, default=0, help="random seed (Monte Carlo sample k uses seed + k)")
+    ap.add_argument("--stiffness", default=None, metavar="KT,KR",
+                    help="hinge stiffness per unit length: translational (N/m per m), rotational (N m/rad per m); "
+                         f"default {imp.DEFAULT_TRANSLATIONAL:g},{imp.DEFAULT_ROTATIONAL:g}")
+    ap.add_argument("--measured", metavar="FILE.csv", help="measured errors per hinge side (instead of --tol)")
+    ap.add_argument("--measured-vertices", metavar="FILE.csv", help="measured vertex errors per panel")
+    ap.add_argument("--loads", action="store_true", help="--measured: with the structure's loads (total actions)")
+    ap.add_argument("--samples", type=inputs.positive_int, default=None, help="Monte Carlo samples")
+    ap.add_argument("--engine", choices=engines.ENGINES, default="reference",
+                    help="engine of --measured and of the Monte Carlo samples (default reference; the closed form "
+                         "is the reference engine's)")
+    ap.add_argument("--method", choices=tl.METHODS, default="auto", help="closed-form statistics method")
+    ap.add_argument("--probes", type=inputs.positive_int, default=tl.PROBES, help="probes of --method randomized")
+    ap.add_argument("--out", metavar="DIR", help="write locked_in.csv, summary.csv (and monte_carlo.csv, hinges.csv)")
+    ap.add_argument("--histogram", metavar="FILE.png", help="--samples: histogram of the largest locked-in |N|")
+    ap.add_argument("--plot-tolerance", metavar="FILE.png", help="largest locked-in action against the tolerance")
+    ap.add_argument("--top", type=inputs.positive_int, default=40,
+                    help="print the p95 table of this many hinge sides with the largest |N| (default 40)")
+    return ap
+
+
+def spec_of(args):
+    """The ``ToleranceSpec`` of the options; a bad value is a usage error (one line, exit code 2)."""
+    try:
+        return imp.ToleranceSpec(args.tol if args.tol is not None else 0.0, args.offset, args.tilt, args.position,
+                                 args.vertex, args.distribution, args.seed)
+    except imp.ToleranceError as e:
+        raise app.UsageError(str(e)) from None
+
+
+def stiffness_of(args):
+    if args.stiffness is None:
+        return imp.HingeStiffness()
+    parts = args.stiffness.split(",")
+    if len(parts) != 2:
+        raise app.UsageError(f"--stiffness must be KT,KR (two numbers), got {args.stiffness!r}")
+    try:
+        return imp.HingeStiffness(float(parts[0]), float(parts[1]))
+    except imp.ToleranceError as e:           # a ValueError too: first
+        raise app.UsageError(str(e)) from None
+    except ValueError:
+        raise app.UsageError(f"--stiffness must be KT,KR (two numbers), got {args.stiffness!r}") from None
+
+
+def _write_summary(path, row, extra):
+    keys = list(extra) + list(row)
+    tables.write_csv(path, tuple(keys), [tuple(list(extra.values()) + list(row.values()))])
+
+
+@app.command("tolerance", "locked-in hinge actions of fabrication tolerances: closed form, Monte Carlo, measured",
+             _tolerance_options)
+def tolerance_command(args):
+    if args.measured is None and args.measured_vertices is None and args.tol is None:
+        raise app.UsageError("give --tol T (statistics of random errors) or --measured FILE.csv (measured errors)")
+    if args.measured is not None and args.tol is not None:
+        raise app.UsageError("--tol and --measured exclude each other")
+    for path in (args.measured, args.measured_vertices):
+        if path is not None and not os.path.isfile(path):
+            raise app.UsageError(f"{path}: no such measured-errors file")
+    stiffness = stiffness_of(args)
+    spec = spec_of(args) if args.tol is not None else None
+    structure = inputs.read_input(args)
+    engine = engines.resolve(args.engine)
+    if spec is None:
+        try:
+            errors = imp.read_measured(structure, args.measured, args.measured_vertices)
+        except imp.ToleranceError as e:
+            raise app.UsageError(str(e)) from None
+        result = tl.locked_in(structure, errors=errors, stiffness=stiffness, engine=engine, loads=args.loads)
+        what = "total hinge actions (loads and measured errors)" if args.loads else "locked-in hinge actions"
+        print(f"{structure.name}: {what} of the measured errors, {engine} engine, elastic hinges")
+        print(tables.text_table(tables.HINGE_HEADER, result.hinge_rows()))
+        if args.out:
+            with app.output(args.out):
+                tables.write_csv(os.path.join(args.out, "hinges.csv"), tables.HINGE_HEADER, result.hinge_rows())
+        return app.EXIT_OK
+    stats = tl.locked_in_statistics(structure, spec, stiffness, method=args.method, probes=args.probes,
+                                    seed=args.seed)
+    how = {"exact": "closed form", "randomized": f"closed form, randomized ({args.probes} probes, sd to "
+                                                 f"{100 * stats.info['sd_relative_se']:.1f} %)"}[stats.method]
+    print(f"{structure.name}: M = {stats.info['M']}, S = {stats.info['S']}; errors {spec.distribution}, "
+          f"tol {spec.tol:g} (offset {spec.offset:g}, tilt {spec.tilt:g}, position {spec.position:g}, "
+          f"vertex {spec.vertex:g}); {how}")
+    named = {"closed form": stats}
+    if stats.info["S"] == 0:
+        print("isostatic (S = 0): fabrication errors lock in no force")
+    if args.samples:
+        mc = tl.monte_carlo(structure, spec, args.samples, stiffness, engine, seed=args.seed)
+        named[f"Monte Carlo ({args.samples}, {engine})"] = mc
+    print(rep.summary_table(named, "largest locked-in |action| over hinges: 95th and 99th percentiles "
+                                   "(each component's marginal)"))
+    if spec.distribution == "normal":
+        print(rep.side_table(stats, "p95", top=args.top))
+    else:
+        print(rep.side_table(stats, "sd", top=args.top))
+    if args.out:
+        with app.output(args.out):
+            tables.write_csv(os.path.join(args.out, "locked_in.csv"), rep.STATISTICS_HEADER, stats.rows())
+            _write_summary(os.path.join(args.out, "summary.csv"), tl.summary(stats),
+                           {"structure": structure.name, "M": stats.info["M"], "S": stats.info["S"],
+                            "method": stats.method})
+            if args.samples:
+                tables.write_csv(os.path.join(args.out, "monte_carlo.csv"), rep.STATISTICS_HEADER, mc.rows())
+    if args.histogram:
+        if not args.samples:
+            raise app.UsageError("--histogram needs --samples N")
+        samples = np.array([tl.monte_carlo_sample(structure, spec, args.seed + k, stiffness, engine)
+                            for k in range(args.samples)])
+        with app.output(args.histogram):
+            rep.histogram([(structure.name, {structure.name: samples})], args.histogram)
+        print(f"histogram written to {args.histogram}")
+    if args.plot_tolerance:
+        tols = spec.tol * np.logspace(-3, 2, 11)
+        engs = ("reference", "chrono") if engines.chrono_available() else ("reference",)
+        curves, _ = tl.force_against_tolerance(structure, spec, tols, stiffness, engs)
+        with app.output(args.plot_tolerance):
+            rep.force_tolerance_plot(tols, curves, args.plot_tolerance, title=structure.name)
+        print(f"force against tolerance written to {args.plot_tolerance}")
+    return app.EXIT_OK

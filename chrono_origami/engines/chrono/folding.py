@@ -1,0 +1,244 @@
+"""Folding in a Chrono system: rotation motors on the driven hinges, vertex path links, assembly each step.
+
+The structure is built by ``engines.chrono.system.build_system`` (door hinges
+``DoorHinge``, sliding hinges ``SlidingHinge``). A rotation drive adds a
+``ChLinkMotorRotationAngle`` between the hinge's second panel q (body 1) and
+first panel p (body 2) with its Z axis on the hinge axis t (as run by p) and
+a free spindle constraint: it prescribes only the relative angle, so a
+sliding hinge keeps its sliding freedom. A slide drive adds a
+``ChLinkMotorLinearPosition`` along t with a free guide. A vertex path is a
+``ChLinkMateGeneric`` between the panel and the ground whose frame axes span
+the held directions. Without any path, panel 1 is welded to the ground.
+
+Each step sets the system time and runs Chrono's position-level assembly
+(``DoAssembly(POSITION)``, direct sparse QR), starting from a predictor: the
+velocity from a velocity-level assembly (``DoAssembly(VELOCITY)``) times the
+step. Every step reports the largest scaled constraint violation and the
+sigma ratio of Chrono's constraint Jacobian Cq (``statics.constraint_jacobian``);
+a ratio below ``singular_rtol`` stops the fold with
+:class:`~chrono_origami.tools.errors.SingularConfigurationError`, as in the reference engine.
+
+A singular start (a flat pattern: the first-order equations do not fix the
+velocity, and a position-level assembly cannot choose the branch) is not
+folded in Chrono. ``fold(problem, start=analysis.fold.regular_start(problem, t0))`` starts
+instead at time t0 from the reference engine's configuration there: its
+first step leaves the singular start on the branch of the mountain-valley
+``assignment`` (``start.branch_tangent``) or along the minimum-norm tangent.
+The links are built in the flat reference configuration, the panels are then
+posed at that configuration (``ChronoStructure.set_configuration``), so the
+motors measure the angle from flat and the vertex paths hold the flat
+positions, as in the reference engine; from t0 on Chrono folds alone.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+
+from ...results.fold import FoldHistory
+from ...tools import memory
+from ...tools.errors import ChronoUnavailable, SingularConfigurationError, SolverError
+from ...tools.jacobian import SINGULAR_RTOL, Jacobian
+from ...tools.progress import Progress
+
+try:
+    import pychrono as chrono
+except ImportError as e:   # pragma: no cover - exercised only without PyChrono
+    raise ChronoUnavailable("Chrono folding needs PyChrono (conda install -c projectchrono pychrono)") from e
+
+from ...structure.hinges import hinge_geometry
+from ...structure.structure import Structure
+from . import statics as chan
+from .links import chframe, vec
+from .system import build_system
+
+#: largest accepted scaled constraint violation after an assembly
+CONSTRAINT_TOL = 1e-10
+
+
+class ChronoFold:
+    """A fold problem built in Chrono: ``built`` (ChronoStructure), ``motors``, ``path_links``."""
+
+    def __init__(self, problem):
+        self.problem = problem
+        st = problem.structure
+        bare = Structure(st.pattern, st.hinge_kinds, st.thickness, st.density, name=st.name)
+        self.built = build_system(bare, visual=False)
+        b = self.built
+        pat = st.pattern
+        self.L = pat.size or 1.0
+        self.motors = []
+        for d in problem.drives:
+            t, m, n, mid, _, _ = hinge_geometry(pat, d.hinge)
+            p, q = pat.hinges[d.hinge].panels
+            R = np.column_stack([m, np.cross(t, m), t])   # Z = t
+            T = problem.duration
+            if d.kind == "slide":
+                mot = chrono.ChLinkMotorLinearPosition()
+                mot.SetGuideConstraint(chrono.ChLinkMotorLinear.GuideConstraint_FREE)
+            else:
+                mot = chrono.ChLinkMotorRotationAngle()
+                mot.SetSpindleConstraint(chrono.ChLinkMotorRotation.SpindleConstraint_FREE)
+            mot.SetMotorFunction(chrono.ChFunctionRamp(0.0, d.speed(T)))
+            mot.SetName(f"drive of hinge {d.hinge + 1}")
+            mot.Initialize(b.bodies[q], b.bodies[p], chframe(mid, R))
+            b.system.AddLink(mot)
+            self.motors.append(mot)
+        self.path_links = []
+        X = pat.vertices
+        for vp in problem.paths:
+            D = np.asarray(vp.directions, float)
+            Q, _ = np.linalg.qr(np.vstack([D, np.eye(3)]).T)   # first k columns span the held directions
+            k = int(np.linalg.matrix_rank(D))
+            Rf = Q[:, :3] * np.sign(np.linalg.det(Q[:, :3]))
+            link = chrono.ChLinkMateGeneric(bool(k > 0), bool(k > 1), bool(k > 2), False, False, False)
+            link.SetName(f"vertex {vp.vertex + 1} ({vp.label or 'held'})")
+            link.Initialize(b.bodies[vp.panel], b.ground, chframe(X[vp.vertex], Rf))
+            b.system.AddLink(link)
+            self.path_links.append(link)
+        if not problem.paths:
+            weld = chrono.ChLinkMateGeneric(True, True, True, True, True, True)
+            weld.SetName("panel 1 held")
+            weld.Initialize(b.bodies[0], b.ground, chframe(b.com[0]))
+            b.system.AddLink(weld)
+            self.path_links.append(weld)
+        b.system.SetSolver(chrono.ChSolverSparseQR())
+
+    def vertices(self):
+        pat = self.problem.pattern
+        X = pat.vertices
+        return np.array([np.mean([self.built.material_point(p, X[v]) for p in ps], axis=0)
+                         for v, ps in enumerate(pat.vertex_panels)])
+
+    def drive_values(self):
+        out = []
+        for d, mot in zip(self.problem.drives, self.motors):
+            if d.kind == "slide":
+                out.append(float(mot.GetMotorPos()))
+            else:
+                out.append(float(mot.GetMotorAngle()))
+        return np.array(out)
+
+    def residual(self):
+        """(largest scaled constraint violation over every link, its name)."""
+        worst, name = 0.0, ""
+        for link in self.links():
+            v = chan.link_violation(link, self.L)   # translations / L, rotations as they are
+            if v > worst:
+                worst, name = v, link.GetName()
+        return worst, name
+
+    def links(self):
+        """Every link of the system as the object that knows its row kinds (hinges, supports, motors, paths)."""
+        b = self.built
+        out = b.structure_links() + ([b.anchor] if b.anchor is not None else []) + self.motors + self.path_links
+        n = b.system.GetLinks().size() if hasattr(b.system.GetLinks(), "size") else len(b.system.GetLinks())
+        if len(out) != n:
+            raise RuntimeError(f"ChronoFold knows {len(out)} links, the system has {n}")
+        return out
+
+    def sigma_ratio(self, method="auto"):
+        """sigma_min / sigma_max of Chrono's Cq, translational columns scaled by L as in the reference engine
+        (``tools.jacobian``: dense SVD or the sparse estimate, by ``method``)."""
+        Cq = chan.constraint_jacobian(self.built.system).tocsr()
+        return Jacobian(Cq @ sp.diags(_column_scale(Cq.shape[1], self.L)), method).sigma_ratio()
+
+
+def _column_scale(n, L):
+    """L on the translational columns (the first 3 of each body's 6), 1 on the rotational ones."""
+    sc = np.ones(n)
+    sc.reshape(-1, 6)[:, :3] = L
+    return sc
+
+
+def _positive(name, value):
+    """``value`` as a finite float > 0, else ValueError naming the argument."""
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number of seconds, got {value!r}") from None
+    if not (np.isfinite(x) and x > 0):
+        raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+    return x
+
+
+@memory.guarded(lambda problem, *a, **k: f"folding {memory.about(problem)} in Chrono")
+def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rtol=SINGULAR_RTOL, progress=None,
+         log=None, max_iterations=30, start=None, linalg="auto"):
+    """Fold ``problem`` in Chrono; returns a :class:`~chrono_origami.results.fold.FoldHistory` (``engine="chrono"``).
+
+    Fixed steps ``dt`` (default duration/200, shortened to hit the frame times).
+    ``start``: (t0, vertices), a regular configuration of the fold at time t0
+    (``analysis.fold.regular_start``) to begin from instead of the pattern at time 0;
+    the frames are then t0 and the multiples of ``frame_interval`` after it.
+    ``progress``: True, False or None (only on a terminal); ``linalg``: the
+    sigma ratio's linear algebra, as in ``engines.reference.folding.newton.fold``.
+    """
+    T = float(problem.duration)
+    frame_interval = T / 20 if frame_interval is None else _positive("frame_interval", frame_interval)
+    dt = T / 200 if dt is None else _positive("dt", dt)
+    cf = ChronoFold(problem)
+    sys_ = cf.built.system
+    hist = FoldHistory(problem, cf.L, engine="chrono")
+    t = 0.0
+    if start is not None:
+        t = float(start[0])
+        if not 0 <= t < T:
+            raise SolverError(f"{problem.name}: the start time {t:g} s is outside the fold [0, {T:g}) s")
+        misfit = cf.built.set_configuration(start[1])
+        if misfit > 1e-9 * cf.L:
+            raise SolverError(f"{problem.name}: the start configuration is not a rigid-panel configuration of the "
+                              f"pattern (panel vertices off by {misfit:.3g})")
+        hist.notes.append(f"Chrono started at t = {t:g} s from the given start configuration")
+    sys_.SetChTime(t)
+    rep = chan.assemble(cf.built, abstol_residual=1e-14)
+    res, name = cf.residual()
+    ratio = cf.sigma_ratio(linalg)
+    hist.record(t, cf.vertices(), cf.drive_values(), res, ratio)
+    if res > tol:
+        raise SolverError(f"{problem.name}: Chrono's assembly of the start did not converge at t = {t:g} s "
+                          f"(largest violation {res:.3g} in {name}; Chrono's exit flag {rep.exit_flag})")
+    if ratio < singular_rtol:
+        raise SingularConfigurationError(
+            f"{problem.name}: the start configuration is singular for this fold in Chrono (Cq sigma ratio "
+            f"{ratio:.2e}); start from a regular configuration folded by the reference engine: "
+            f"fold(problem, start=regular_start(problem, t0))", t, cf.vertices(), hist, ratio)
+    n_frames = int(np.floor(T / frame_interval + 1e-9))
+    frame_times = [k * frame_interval for k in range(1, n_frames + 1) if k * frame_interval > t + 1e-12 * T]
+    if not frame_times or frame_times[-1] < T * (1 - 1e-12):
+        frame_times.append(T)
+    bar = Progress(T, progress)
+    for target in frame_times:
+        while t < target - 1e-12 * T:
+            h = min(dt, target - t)
+            # predictor: velocities consistent with the motors at time t, integrated over h
+            sys_.SetChTime(t)
+            sys_.DoAssembly(chrono.VELOCITY)
+            for body in cf.built.bodies:
+                v, w = body.GetPosDt(), body.GetAngVelParent()
+                body.SetPos(body.GetPos() + v * h)
+                ang = np.array([w.x, w.y, w.z]) * h
+                th = np.linalg.norm(ang)
+                if th > 0:
+                    q = chrono.QuatFromAngleAxis(th, vec(ang / th))
+                    body.SetRot(q * body.GetRot())
+            sys_.SetChTime(t + h)
+            sys_.DoAssembly(chrono.POSITION, max_iterations, 1e-15, 1e-15, 1e-16)
+            res, name = cf.residual()
+            if res > tol:
+                bar.close()
+                raise SolverError(f"{problem.name}: Chrono's assembly did not converge at t = {t + h:.6g} s "
+                                  f"(largest violation {res:.3g} in {name})")
+            ratio = cf.sigma_ratio(linalg)
+            t += h
+            hist.steps.append((t, h, 0, res, ratio))
+            if log:
+                log(f"t = {t:.6g} s  residual {res:.2e} ({name})  sigma ratio {ratio:.2e}")
+            if ratio < singular_rtol:
+                bar.close()
+                raise SingularConfigurationError(
+                    f"{problem.name}: singular configuration at t = {t:.6g} s in Chrono: Cq lost rank "
+                    f"(sigma_min/sigma_max = {ratio:.2e})", t, cf.vertices(), hist, ratio)
+            bar.update(t, f" residual {res:.1e}")
+        hist.record(t, cf.vertices(), cf.drive_values(), res, ratio, 0, h)
+    bar.close()
+    hist.vertex_spread = None
+    return hist

@@ -1,0 +1,222 @@
+"""Imperfect panels on elastic hinges, assembled and solved in Chrono (the Chrono engine's tolerance analysis).
+
+Each hinge is a ``ChLoadBodyBodyBushingGeneric`` between its first panel p
+(body A) and its second panel q (body B), in a ``ChLoadContainer``, instead of
+a constraint link. Why a bushing load and not constraint compliance: in
+Chrono 10 a ``ChLinkMateGeneric`` (the hinges of ``links``) has no compliance
+of its own that the static analyses use (PyChrono exposes none), and
+``ChLinkBushing`` (a ``ChLinkLock``) puts its springs on Euler-angle-like
+coordinates with one mask type for the whole link. The generic bushing gives
+what the theory needs: a 6 x 6 stiffness in the frame on B, zero in the
+directions the hinge's kind leaves free (rotation about t; for sliding hinges
+also translation along t), and, through ``SetApplicationFrameA`` /
+``SetApplicationFrameB``, a frame on each body of its own: the imperfect hinge
+frame as made on that panel. Its force is K times the pose of frame A in frame
+B (translation; rotation vector), so it is exactly the elastic hinge of the
+linear theory for small misfits and stays a nonlinear, large-rotation model
+for large ones. Chrono differentiates the load numerically for Newton's
+matrix (``ChLoadCustomMultiple``).
+
+Frames. The nominal frame of hinge h is its link frame (``links.hinge_link_frame``:
+midpoint, axes (m_q, n_q, t_q)); side s's imperfect frame is the nominal one
+turned by the side's rotation vector alpha about the midpoint and moved by
+its d (``structure.imperfections.frame_errors``, exact rotation). The stiffness is
+diagonal in frame B: K_t on the locked translations, K_r on the locked
+rotations (``structure.imperfections.HingeStiffness``).
+
+Supports stay rigid (``links.VertexSupport``), loads are the structure's;
+the static equilibrium is Chrono's ``ChStaticNonLinearAnalysis`` with a
+direct sparse solver, checked by :func:`equilibrium` (the
+residual includes the bushing loads). The hinge actions are the bushing's
+force and torque on q, reduced to the current position of q's nominal
+hinge midpoint and rotated back to q's reference orientation, as the
+statics does for links.
+"""
+import numpy as np
+import pychrono as chrono
+
+from ...results.statics import StaticResult, hinge_actions
+from ...structure import imperfections as imp
+from ...tools.errors import SolverError
+from ...tools.geometry import rotation_about
+from . import links as lk
+from .statics import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, largest_violation, static_analysis, support_reactions
+from .matrices import generalized_forces
+from .system import build_system
+
+#: Newton iterations of the static analysis of the imperfect assembly
+MAX_ITERATIONS = 60
+#: round-off allowance of the residual check, in ulps of the structure's size (:func:`residual_tolerance`)
+ROUNDOFF_ULPS = 100
+#: most misfit steps of the continuation when the full misfit does not converge at once (1, 4, 16, 64)
+MAX_STEPS = 64
+
+
+def _rotation(alpha):
+    th = float(np.linalg.norm(alpha))
+    return np.eye(3) if th == 0 else rotation_about(alpha / th, th)
+
+
+def _matrix(K):
+    M = chrono.ChMatrix66d()
+    M.SetMatr([[float(K[i][j]) for j in range(6)] for i in range(6)])
+    return M
+
+
+class Bushing:
+    """The bushing of one hinge and its data (the Chrono object is ``load``)."""
+
+    def __init__(self, hinge, load, mid_ref):
+        self.hinge = hinge
+        self.load = load
+        self.mid_ref = mid_ref
+
+
+def build(structure, errors, stiffness=None, loads=False):
+    """The Chrono system of ``structure`` with imperfect panels on elastic hinges (module doc).
+
+    Returns (built, bushings): ``built`` a :class:`.system.ChronoStructure`
+    without hinge links (its ``hinges`` list is empty), ``bushings`` one
+    :class:`Bushing` per hinge.
+    """
+    import dataclasses
+
+    stiffness = stiffness or imp.HingeStiffness()
+    bare = dataclasses.replace(structure, loads=structure.loads if loads else (),
+                               gravity=structure.gravity if loads else None)
+    pat = structure.pattern
+    built = build_system(bare, visual=False, anchor=not structure.supports, hinges=False)   # bodies, supports, loads
+    system = built.system
+    container = chrono.ChLoadContainer()
+    system.Add(container)
+    K = stiffness.hinge_values(structure)
+    alpha_d = imp.frame_errors(pat, errors)
+    bushings = []
+    for h, kind in enumerate(structure.kinds):
+        p, q = pat.hinges[h].panels
+        mid, R = lk.hinge_link_frame(pat, h)
+        diag = np.zeros(6)
+        for i, c in enumerate(("x", "y", "z", "rx", "ry", "rz")):
+            if c in kind.locked:
+                diag[i] = K[h, 0] if i < 3 else K[h, 1]
+        load = chrono.ChLoadBodyBodyBushingGeneric(built.bodies[p], built.bodies[q], lk.chframe(mid, R),
+                                                   _matrix(np.diag(diag)), _matrix(np.zeros((6, 6))))
+        container.Add(load)
+        b = Bushing(h, load, mid)
+        b.axes, b.coms = R, (built.com[p], built.com[q])
+        bushings.append(b)
+    set_misfit(bushings, alpha_d, 1.0)
+    built.bushing_container = container
+    return built, bushings
+
+
+def set_misfit(bushings, alpha_d, scale):
+    """Put each bushing's frames on its two bodies at ``scale`` times the errors' frame motions (alpha, d)."""
+    for b in bushings:
+        frames = []
+        for s in (0, 1):
+            a, d = scale * alpha_d[b.hinge, s, :3], scale * alpha_d[b.hinge, s, 3:]
+            origin, axes = b.mid_ref + d, _rotation(a) @ b.axes
+            frames.append(lk.chframe(origin - b.coms[s], axes))   # body frames: at the COM, global axes
+        b.load.SetApplicationFrameA(frames[0])
+        b.load.SetApplicationFrameB(frames[1])
+
+
+def hinge_wrenches(built, bushings):
+    """Per hinge: (F, M), the bushing's action on q about the current position of q's nominal midpoint, rotated
+    back to q's reference orientation (global frame of the reference configuration)."""
+    pat = built.pattern
+    out = []
+    for b in bushings:
+        q = pat.hinges[b.hinge].panels[1]
+        load = b.load
+        frame_B = chrono.ChFrameMovingd(load.GetAbsoluteFrameB())
+        RB = lk.rotation(frame_B)
+        F = RB @ lk.arr(load.GetForce())
+        T = RB @ lk.arr(load.GetTorque())
+        o = lk.arr(frame_B.GetPos())
+        mid_now = built.material_point(q, b.mid_ref)
+        M = T + np.cross(o - mid_now, F)
+        Rq = built.panel_rotation(q)
+        out.append((Rq.T @ F, Rq.T @ M))
+    return out
+
+
+def equilibrium(built, wrenches, links):
+    """(relative residual, support violation) of the current state.
+
+    Residual: |F + Cq^T L| per body (forces x L, moments), Chrono's own
+    generalised forces (the bushings included), relative to the largest of
+    that vector's parts and of the hinge actions themselves (force x L,
+    moment): a self-equilibrated locked-in state has small net forces on
+    every body, so the bushings' own size is the scale.
+    """
+    system = built.system
+    system.Setup()
+    system.Update()
+    L = built.pattern.size or 1.0
+    F, CL = generalized_forces(system)
+    scale = np.tile([L, L, L, 1.0, 1.0, 1.0], len(F) // 6)
+    r = np.linalg.norm((F + CL) * scale)
+    hinge_scale = np.sqrt(sum(L * L * (Fh @ Fh) + Mh @ Mh for Fh, Mh in wrenches))
+    ref = max(np.linalg.norm(F * scale), np.linalg.norm(CL * scale), hinge_scale)
+    rel = float(r / ref) if ref > 0 else float(r)
+    viol = largest_violation(links, L)[0] if links else 0.0
+    return rel, viol, ref
+
+
+def residual_tolerance(built, stiffness, ref):
+    """The accepted relative residual: :data:`.statics.EQUILIBRIUM_RTOL`, or the round-off floor of stiff
+    bushings when larger -- a residual that moving the bodies by ``ROUNDOFF_ULPS`` ulps of the structure's
+    size explains: ROUNDOFF_ULPS eps L^2 K_max / ref (K_max the largest translational hinge stiffness)."""
+    L = built.pattern.size or 1.0
+    K = stiffness.hinge_values(built.structure)
+    kmax = float(K[:, 0].max()) if len(K) else 0.0
+    floor = ROUNDOFF_ULPS * np.finfo(float).eps * L * L * kmax / ref if ref > 0 else 0.0
+    return max(EQUILIBRIUM_RTOL, floor)
+
+
+def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX_ITERATIONS):
+    """Hinge actions of the imperfect assembly on elastic hinges, solved in Chrono (``results.StaticResult``,
+    engine "chrono", status "elastic"); ``loads``: with the structure's loads, else the misfit alone.
+
+    Needs M = 0 (a mechanism makes Newton's matrix singular). The residual and
+    the support-constraint violation are checked (``SolverError`` otherwise).
+    """
+    built, bushings = build(structure, errors, stiffness, loads)
+    system = built.system
+    links = list(built.supports) + ([built.anchor] if built.anchor is not None else [])
+    L = structure.pattern.size or 1.0
+    alpha_d = imp.frame_errors(structure.pattern, errors)
+    stiffness = stiffness or imp.HingeStiffness()
+    steps = 1
+    while True:
+        for k in range(1, steps + 1):
+            set_misfit(bushings, alpha_d, k / steps)
+            static_analysis(system, "nonlinear", "sparse_qr", max_iterations, True, links or None, length=L)
+        for again in range(2):       # Newton's correction test can stop short of the residual test: once more
+            wrenches = hinge_wrenches(built, bushings)
+            rel, viol, ref = equilibrium(built, wrenches, links)
+            tol = residual_tolerance(built, stiffness, ref)
+            if (np.isfinite(rel) and rel <= tol and viol <= CONSTRAINT_TOL) or again or rel > 1e-3:
+                break
+            static_analysis(system, "nonlinear", "sparse_qr", max_iterations, True, links or None, length=L)
+        if np.isfinite(rel) and rel <= tol and viol <= CONSTRAINT_TOL:
+            break
+        if steps >= MAX_STEPS:
+            raise SolverError(f"{structure.name}: the Chrono assembly of the imperfect panels on elastic hinges did "
+                              f"not converge in {steps} misfit steps: relative equilibrium residual {rel:.3g} "
+                              f"(tolerance {tol:.3g}), support violation {viol:.3g} (tolerance {CONSTRAINT_TOL:g})"
+                              + ("; the structure has a mechanism (M > 0)?" if rel > 1e-3 else ""))
+        # continuation: start again from the nominal pose and bring the misfit in by steps
+        built, bushings = build(structure, errors, stiffness, loads)
+        system = built.system
+        links = list(built.supports) + ([built.anchor] if built.anchor is not None else [])
+        steps *= 4
+    actions = hinge_actions(structure.pattern, structure.hinge_kinds, wrenches)
+    info = {"equilibrium_residual": rel, "constraint_violation": viol, "loads": bool(loads),
+            "hinge_model": "ChLoadBodyBodyBushingGeneric", "misfit_steps": steps, "residual_tolerance": tol}
+    res = StaticResult(structure, "chrono", "elastic", None, None, actions, support_reactions(built), rel, info=info)
+    if not np.all(np.isfinite([a.values for a in actions])):
+        raise SolverError(f"{structure.name}: the Chrono assembly gave non-finite hinge actions")
+    return res

@@ -1,0 +1,164 @@
+"""Leaving a singular start (e.g. a flat state) on the branch a mountain-valley assignment asks for.
+
+At a singular configuration the first-order equations J v = b (b: the drive
+rates) leave a family v = v0 + N c of velocities (N: null space of J). The
+velocities that start a real folding branch also satisfy the second-order
+condition: the acceleration of the constraints along the motion must lie in
+the range of J, i.e. mu . d2F/dh2 (exp(h v) g, time h) = 0 at h = 0 for every
+left null vector mu of J (a self-stress state of the start). These quadratic
+equations in c are solved by Gauss-Newton from the velocity closest to the
+assignment's signs; the result must fold every assigned hinge in its sign.
+
+The residual is the part of w = d2F/dh2 outside range(J): U0^T w with U0 an
+orthonormal basis of the left null space (dense path, SVD), or r = w - J x
+with x the least-squares solution of J x = w (sparse path, the factor of J
+made once, ``Jacobian.range_residual``): |r| = |U0^T w|, and no basis of the
+left null space is formed, whose dimension grows with the pattern's area (a
+flat n x n Miura-ori: 4 (n - 1)^2) while N's stays small (2 n - 3). w is a
+Richardson-extrapolated central second difference (relative error about
+1e-10); it is quadratic in (v, 1), so dq/dc comes from w at v + s N_j by
+polarisation, k + 1 second differences per Gauss-Newton step (k = dim N).
+"""
+import numpy as np
+
+from ....tools import linalg
+from ....tools.errors import SolverError
+from ....tools.jacobian import Jacobian
+from .lie import exp_update
+
+#: relative singular value below which a direction of J counts as free
+NULL_RTOL = 1e-9
+#: largest rotation (rad) or displacement (scaled units) of a body in the second differences of F
+STEP = 1e-3
+
+
+def hinge_rates(C, R, v):
+    """Relative angular rate (rad/s) of every hinge for the body velocities v (6N)."""
+    return C.hinge_rate_operator(R) @ v
+
+
+def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
+    """Body velocity (6N) starting the folding branch whose hinge rates have the given ``signs``.
+
+    signs : array over hinges of +1, -1 (the driven-angle convention of
+    ``problem``) or 0 (no preference). method : ``linalg.choose_method``'s.
+    rates : optional array over hinges of wished relative rates (rad/s, the
+    driven-angle convention; read where ``signs`` is not 0): the search starts
+    from the velocity whose hinge rates best fit them (least squares) instead
+    of the signs at the drives' magnitude, so among a family of branches (a
+    vertex of degree 6 or more) the one nearest the wished rates is taken.
+    N, the null space of J, comes from ``linalg.null_space``. The
+    second-order residual is the part of w = d2F/dh2 outside range(J): on
+    the dense path U0^T w (U0 an orthonormal basis of the left null space,
+    by the SVD); on the sparse path r = w - J x, x the least-squares solution
+    of J x = w by the factor of J made once here (``Jacobian.range_residual``),
+    so no basis of the (possibly very large) left null space is formed.
+    |r| = |U0^T w| for the same left null space, so one threshold serves both (the two paths cut the
+    range at 1e-8 x a bound on sigma_max and at NULL_RTOL sigma_max: they agree unless a singular value of
+    J lies between).
+    """
+    F, J, Ft = C.evaluate(R, u, time)
+    b = -Ft
+    jac = Jacobian(J, method)
+    ns = linalg.null_space(J, NULL_RTOL, jac.method, left=jac.method == "dense")
+    N = ns.basis
+    if jac.method == "dense":
+        U0 = ns.left
+
+        def outside_range(W):
+            return U0.T @ W
+    else:
+        outside_range = jac.range_residual
+    v0 = jac.solve(b)
+    v0 = v0 - N @ (N.T @ v0)          # the minimum-norm solution: nothing along the null space
+    signs = np.asarray(signs, float)
+    if N.shape[1] == 0:
+        return v0
+    k = N.shape[1]
+
+    def second_difference(V, tau):
+        """d2F/dh2 at h = 0 along exp(h V_j) g, time + h tau (6N x p velocities V, tau 1 or 0): central second
+        differences of step h_j = :data:`STEP` / max |V_j| (largest rotation or displacement of a body, scaled
+        units) and 2 h_j, Richardson-extrapolated (error O(h^4), round-off about 1e-16 / STEP^2 relative)."""
+        W = np.empty((len(F), V.shape[1]))
+        for j in range(V.shape[1]):
+            h0 = STEP / (np.abs(V[:, j]).max() or 1.0)
+            d = []
+            for h in (h0, 2 * h0):
+                Fp = C.evaluate(*exp_update(R, u, (h * V[:, j]).reshape(-1, 6)), time + tau * h, False)[0]
+                Fm = C.evaluate(*exp_update(R, u, (-h * V[:, j]).reshape(-1, 6)), time - tau * h, False)[0]
+                d.append((Fp + Fm - 2 * F) / h ** 2)
+            W[:, j] = (4 * d[0] - d[1]) / 3
+        return W
+
+    # w(v) = d2F/dh2 along v is quadratic in (v, 1): w(v + s n) - w(v) - s^2 w0(n) = 2 s B(v, n), B its
+    # bilinear form, w0 the second derivative along n at fixed time
+    WN = second_difference(N, 0.0)
+
+    def residual_and_jacobian(c):
+        """(q(c), dq/dc): q the second-order residual at v = v0 + N c (module doc), dq/dc by polarisation."""
+        v = v0 + N @ c
+        s = max(np.linalg.norm(v), 1e-300)
+        Wv = second_difference(np.column_stack([v[:, None], v[:, None] + s * N]), 1.0)
+        Q = outside_range(np.column_stack([Wv[:, :1], (Wv[:, 1:] - Wv[:, :1] - s * s * WN) / s]))
+        return Q[:, 0], Q[:, 1:]
+
+    # start: the velocity whose hinge rates best follow the signs, at the drives' magnitude
+    Rv = C.hinge_rate_operator(R)
+    rate = np.abs(Rv @ v0).max() or 1.0
+    sel = signs != 0
+    A = (Rv @ N)[sel]
+    wish = signs[sel] * rate if rates is None else np.asarray(rates, float)[sel]
+    c = np.linalg.lstsq(A, wish - (Rv @ v0)[sel], rcond=None)[0] if sel.any() else np.zeros(k)
+
+    def threshold(v):
+        """Largest |q| of a branch velocity v: 1e-6 (largest hinge rate)^2."""
+        return 1e-6 * max(rate, np.abs(Rv @ v).max()) ** 2
+
+    def gauss_newton(c):
+        """Gauss-Newton on |q(c)|. Stops at a step below 1e-11 |c|, or where round-off of the second
+        differences takes over: a step below 1e-6 |c| that no longer halves, or |q| below a tenth of the
+        acceptance threshold that no longer halves. Singular values of dq/dc below 1e-8 of the largest are
+        truncated: a family of branches (straight crease lines folding on their own) makes dq/dc rank-deficient,
+        and a step along it would only be round-off. Returns (c, |q(c)|)."""
+        last_step = last_q = np.inf
+        for _ in range(40):
+            qc, Jq = residual_and_jacobian(c)
+            qn = float(np.linalg.norm(qc))
+            if qn < 0.1 * threshold(v0 + N @ c) and qn > 0.5 * last_q:
+                return c, qn
+            dc = np.linalg.lstsq(Jq, -qc, rcond=1e-8)[0]
+            c = c + dc
+            step = np.linalg.norm(dc)
+            bound = max(1.0, np.linalg.norm(c))
+            if step < 1e-11 * bound or (step < 1e-6 * bound and step > 0.5 * last_step):
+                break
+            last_step, last_q = step, qn
+        return c, float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
+
+    # several starts: the sign guess at three magnitudes, then random ones; keep the
+    # branch velocities (second-order residual ~ 0) that fold every assigned hinge in its sign
+    rng = np.random.default_rng(0)
+    starts = [c * f for f in (1.0, 0.3, 3.0)] + [rng.standard_normal(len(c)) * (np.linalg.norm(c) + 1.0)
+                                                  for _ in range(40)]
+    best, found = None, 0
+    for c_start in starts:
+        c1, res = gauss_newton(c_start)
+        v = v0 + N @ c1
+        if res > threshold(v):
+            continue
+        found += 1
+        rates = Rv @ v
+        bad = np.nonzero(sel & (np.sign(rates) != signs) & (np.abs(rates) > 1e-6 * rate))[0]
+        if len(bad) == 0:
+            dist = np.linalg.norm(c1 - c)
+            if best is None or dist < best[1]:
+                best = (v, dist)
+        if best is not None and found > 4:
+            break
+    if best is None:
+        raise SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley "
+                          f"assignment ({found} branch directions tried): the assignment is not rigidly foldable "
+                          "from this state")
+    v = best[0]
+    return v

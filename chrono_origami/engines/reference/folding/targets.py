@@ -1,0 +1,258 @@
+"""Folding to target fold angles (a file's ``edges_foldAngle``, an SVG's stroke opacity) at a fold percent.
+
+Sign: FOLD's, everywhere a person reads an angle: a fold angle is positive
+for a valley (the two faces' normals turn toward each other), negative for a
+mountain, in [-180, 180] degrees (``foldfile.fold_angles``). Inside, a
+:class:`~.problem.Drive` prescribes the relative rotation of the hinge's
+second panel about the axis run by its first, which is minus the change of
+the FOLD fold angle: ``drive angle = -(fold angle - start fold angle)``.
+
+Targets (:func:`file_targets`): every "M" and "V" crease with a target
+angle (FOLD ``edges_foldAngle``, or the SVG opacity x 180 deg, mountain
+negative), "M"/"V" without the key at all at -180/+180 deg (Origami
+Simulator's full fold), "F" creases (flat creases, hinges when
+``facets="crease"``) at 0. "U" creases and creases whose angle is null
+(Origami Simulator's undriven edges) have no target and fold freely.
+
+The fold percent p (0-100, as Origami Simulator's slider from 0 % to
+100 %): crease h aims at p/100 x its target. The path from the start
+(fold angles rho0) is rho(s) = rho0 + s (p/100 target - rho0), s = t / T
+from 0 to 1 (T: ``duration``).
+
+Method: at every time the configuration solves
+
+    min sum_h (rho_h(g) - rho_h(s))^2   over the assigned creases h,
+    subject to the hinge constraints, the vertex holds and panel 1 held (exact),
+
+by Gauss-Newton on SE(3)^N: each step the minimum-norm least-squares
+solution of the linearised hard rows, weighted by :data:`HARD_WEIGHT`, stacked
+on the soft rows (the misses rho_h - rho_h(s), rad, wrapped to (-pi, pi];
+their Jacobian the hinges' relative angular rates), one sparse QR (or dense SVD) solve that
+needs no basis of the free motions; at convergence the hard rows are
+brought to the Newton tolerance by minimum-norm corrections of their own.
+The weight makes the hard rows exact to (1 / HARD_WEIGHT)^2 of the soft
+residual within a step; the final projection to round-off. Where the targets are a rigid fold (consistent) the minimum is 0
+and every crease reaches its target; where they are not, the fold is the
+rigid state nearest the targets in the least-squares sense, and the history
+says how far. Steps are predicted along the tangent of the least-squares
+path and corrected at the new time, halved when the corrector does not
+converge or jumps.
+
+A flat start is singular (first-order motions that no finite fold follows).
+The first step leaves it along the folding branch nearest the targets'
+direction: ``start.branch_tangent`` with one exact drive (the crease of the
+largest target change) and the targets' rates, so rigidly foldable patterns
+(Miura-ori, Yoshimura, waterbomb bases, square twists) need no symmetry
+holds. A flat pattern whose geometry is inexact (Kawasaki missed by rounding)
+is refused before folding (``analysis.fold.fold_to_targets``, ``structure.pattern_check``).
+The targets and the problem they make are inputs (``inputs.fold.file_targets``, ``target_problem``).
+"""
+import numpy as np
+import scipy.sparse as sp
+
+from ....inputs.fold import Drive, FoldProblem, check_percent, target_problem
+from ....results.fold import FoldHistory
+from ....tools import linalg as _linalg, sparseqr
+from ....tools.errors import SingularConfigurationError, SolverError
+from ....tools.jacobian import SINGULAR_RTOL, Jacobian
+from ....tools.progress import Progress
+from .constraints import FoldConstraints
+from .lie import exp_update, reorthonormalize
+from .newton import TOL, accept, schedule
+
+#: "auto" solves on the sparse QR path beyond this many columns (50 panels; LAPACK's SVD-based least squares
+#: of the stacked rows is several times slower there)
+DENSE_COLUMNS = 300
+#: weight of the hard rows against the soft ones (rad) in the stacked least squares of a step
+HARD_WEIGHT = 1e6
+#: a crease flatter than this (rad) counts as flat at the start
+FLAT_RAD = 1e-9
+#: Gauss-Newton iterations of one corrector (it converges linearly where the targets are not a rigid fold)
+MAX_ITER = 30
+#: a corrector has converged when its step is below this (scaled units, rad); the last state below FINAL_STEP
+STEP_TOL = 1e-8
+FINAL_STEP = 1e-12
+#: a target is reached when the fold angle is within this of it (deg)
+REACHED_DEG = 1e-6
+
+
+class _Split:
+    """The rows of a target fold: hard (hinges, holds, panel 1) and soft (the drive rows), and their solves."""
+
+    def __init__(self, C, method):
+        self.C = C
+        soft = np.zeros(C.n_rows, bool)
+        soft[C.drive_row] = True
+        self.soft, self.hard = np.nonzero(soft)[0], np.nonzero(~soft)[0]
+        if method == "auto" and C.n_cols > DENSE_COLUMNS and sparseqr.available():
+            method = "sparse"
+        self.method = _linalg.choose_method((C.n_rows, C.n_cols), method)
+
+    def evaluate(self, R, u, t):
+        """(hard F, hard J, soft residuals, their Jacobian, their time derivative, the whole J of the problem).
+
+        The soft residual of a crease is the angle rho - rho(s) itself, wrapped to (-pi, pi] (rad), not the
+        drive row's sine, which turns back beyond 90 degrees; its Jacobian the relative angular rate about the
+        hinge axis (``FoldConstraints.hinge_rate_operator``), exact on the constraints."""
+        C = self.C
+        F, J, _ = C.evaluate(R, u, t)
+        miss = C.drive_values(R, u) - C.drive_speed * t
+        Fs = np.angle(np.exp(1j * miss))
+        Js = C.hinge_rate_operator(R)[C.drive_hinge]
+        return F[self.hard], J[self.hard], Fs, Js, -C.drive_speed, J
+
+    def solve(self, Jh, Js, bh, bs):
+        """min |Js d - bs| subject to Jh d = bh (module doc: the hard rows weighted by :data:`HARD_WEIGHT` in
+        one least-squares solve, minimum norm)."""
+        A = sp.vstack([HARD_WEIGHT * sp.csr_matrix(Jh), sp.csr_matrix(Js)]).tocsr()
+        return Jacobian(A, self.method).solve(np.concatenate([HARD_WEIGHT * bh, bs]))
+
+    def project(self, R, u, t, tol):
+        """Newton on the hard rows alone (minimum-norm corrections) to round-off: (R, u, max |F|), a residual
+        above ``tol`` meaning failure. Stops once max |F| is below 1e-3 tol or no longer halves."""
+        Fh, Jh = self.evaluate(R, u, t)[:2]
+        res = float(np.abs(Fh).max(initial=0.0))
+        for _ in range(6):
+            if res <= 1e-3 * tol:
+                break
+            Rn, un = exp_update(R, u, Jacobian(Jh, self.method).solve(-Fh).reshape(-1, 6))
+            Fn, Jn = self.evaluate(Rn, un, t)[:2]
+            new = float(np.abs(Fn).max(initial=0.0))
+            if new > 0.5 * res:
+                if new < res:
+                    R, u, res = Rn, un, new
+                break
+            R, u, Fh, Jh, res = Rn, un, Fn, Jn, new
+        return R, u, res
+
+    def correct(self, R, u, t, tol, step_tol=STEP_TOL):
+        """Gauss-Newton at fixed t (module doc), then the hard rows to ``tol``: (R, u, iterations, hard residual,
+        converged)."""
+        last = np.inf
+        for it in range(1, MAX_ITER + 1):
+            Fh, Jh, Fs, Js, _, _ = self.evaluate(R, u, t)
+            d = self.solve(Jh, Js, -Fh, -Fs)
+            R, u = exp_update(R, u, d.reshape(-1, 6))
+            size = float(np.abs(d).max())
+            if size <= step_tol:
+                R, u, res = self.project(R, u, t, tol)
+                return R, u, it, res, res <= tol
+            if it > 3 and size > 0.9 * last:
+                break
+            last = size
+        R, u, res = self.project(R, u, t, tol)
+        return R, u, it, res, False
+
+
+def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, frame_interval=None,
+                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None):
+    """Fold ``structure`` from its configuration to ``percent`` % of ``targets`` (module doc): the reference
+    engine's fold to target angles (``analysis.fold.fold_to_targets`` is what users call).
+
+    targets : {hinge: fold angle (rad, FOLD sign)}. percent : 0-100. paths : vertex holds
+    (``inputs.fold.VertexPath``); none holds panel 1. duration, frame_interval, dt, dt_max, dt_min : as
+    ``newton.fold`` (s; the fold parameter s = t / duration). linalg : "auto", "dense" or "sparse".
+
+    Returns a :class:`~chrono_origami.results.fold.FoldHistory`; ``history.target_miss`` = (largest
+    |fold angle - aim| in deg, its hinge); a note says whether every target was reached.
+    """
+    problem, start_angles = target_problem(structure, targets, percent, paths, duration)
+    problem.name = f"{structure.name} to {check_percent(percent):g} % of its target angles"
+    C = FoldConstraints(problem)
+    S = _Split(C, linalg)
+    T = float(duration)
+    frame_times, dt, dt_max, dt_min = schedule(T, frame_interval, dt, dt_max, dt_min, T / 50, T * 1e-7)
+    R, u = C.start()
+    Fh, Jh, Fs, Js, Ft, J = S.evaluate(R, u, 0.0)
+    res0 = float(np.abs(Fh).max(initial=0.0))
+    if res0 > 1e-9:
+        worst = S.hard[int(np.argmax(np.abs(Fh)))]
+        raise SolverError(f"{problem.name}: the start configuration does not satisfy the constraints "
+                          f"({C.row_label(worst)}: residual {res0:.3g})")
+    hist = FoldHistory(problem, C.L)
+    hist.record(0.0, C.vertices(R, u), C.drive_values(R, u), res0, Jacobian(J, S.method).sigma_ratio(), 0, 0.0)
+    flat = bool(np.all(np.abs(start_angles) <= FLAT_RAD))
+    speeds = C.drive_speed
+    first = None
+    if flat and np.any(speeds != 0):
+        try:
+            first = _branch(problem, C, R, u, speeds, S.method)
+        except SolverError as e:
+            raise SolverError(f"{problem.name}: not rigidly foldable toward its targets: {e} (diagnosis: "
+                              f"pattern_check.diagnose)") from None
+        hist.singular_start = True
+        hist.notes.append(f"{problem.name}: the flat start is singular; left on the folding branch nearest the "
+                          f"targets")
+    bar = Progress(T, progress)
+    t, fi = 0.0, 0
+    while t < T - 1e-12 * T:
+        target = frame_times[fi]
+        h = min(dt, target - t)
+        if first is not None and t == 0.0:
+            v = first
+        else:
+            Fh, Jh, Fs, Js, Ft, _ = S.evaluate(R, u, t)
+            v = S.solve(Jh, Js, np.zeros(len(Fh)), -Ft)
+        Rp, up = exp_update(R, u, (h * v).reshape(-1, 6))
+        Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol, FINAL_STEP if t + h >= T * (1 - 1e-12) else STEP_TOL)
+        if ok:
+            jump = float(np.abs(C.vertices(Rp, up) - C.vertices(Rn, un)).max() / C.L)
+            pred = h * float(np.abs(v.reshape(-1, 6)).max()) + 1e-300
+            if jump > 0.5 * max(pred, 1e-300) and jump > 1e3 * tol:
+                ok = False
+        if not ok:
+            dt = h / 2
+            if dt < dt_min:
+                bar.close()
+                raise SolverError(f"{problem.name}: the fold cannot follow its targets beyond t = {t:.6g} s "
+                                  f"({100 * t / T * check_percent(percent) / 100:.3g} % of the targets; the "
+                                  f"corrector did not converge, hard residual {res:.3g}): the targets are not a "
+                                  f"rigid fold and the rigid state nearest them jumps here; fold to a smaller "
+                                  f"percent or give targets of a rigid fold")
+            continue
+        Rn = reorthonormalize(Rn)
+        Fh, Jh, Fs, Js, Ft, J = S.evaluate(Rn, un, t + h)
+        ratio = Jacobian(J, S.method).sigma_ratio()
+        if ratio < SINGULAR_RTOL:
+            bar.close()
+            hist.record(t + h, C.vertices(Rn, un), C.drive_values(Rn, un), float(np.abs(Fh).max(initial=0.0)),
+                        ratio, it, h)
+            raise SingularConfigurationError(
+                f"{problem.name}: singular configuration at t = {t + h:.6g} s: the targets no longer determine "
+                f"the fold (sigma_min/sigma_max = {ratio:.2e})", t + h, C.vertices(Rn, un), hist, ratio)
+        R, u = Rn, un
+        res = float(np.abs(Fh).max(initial=0.0))
+        t, fi = accept(hist, C, R, u, t + h, h, it, res, ratio, frame_times, fi, T, log, "iterations")
+        if it <= 8:
+            dt = min(1.5 * h if h == dt else dt, dt_max)
+        bar.update(t, f" residual {res:.1e}")
+    bar.close()
+    hist.final_poses = (R, u)
+    hist.vertex_spread = C.vertex_spread(R, u)
+    achieved = start_angles[C.drive_hinge] - C.drive_values(R, u)
+    aim = start_angles[C.drive_hinge] - C.drive_speed * T
+    miss = np.degrees(np.abs(np.angle(np.exp(1j * (achieved - aim)))))     # +-180 deg are one state
+    k = int(np.argmax(miss)) if len(miss) else 0
+    hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
+    if hist.target_miss[0] <= REACHED_DEG:
+        hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
+    else:
+        hist.notes.append(f"the targets are not a rigid fold: nearest rigid state in least squares; largest miss "
+                          f"{hist.target_miss[0]:.3g} deg at hinge {hist.target_miss[1] + 1} "
+                          f"({np.degrees(achieved[k]):.6g} deg against {np.degrees(aim[k]):.6g} deg)")
+    return hist
+
+
+def _branch(problem, C, R, u, speeds, method):
+    """Velocity leaving a flat start on the branch nearest the targets' rates (module doc)."""
+    from .start import branch_tangent
+
+    k = int(np.argmax(np.abs(speeds)))
+    h0 = int(C.drive_hinge[k])
+    aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
+    C1 = FoldConstraints(aux)
+    H = len(C.hinges)
+    signs, rates = np.zeros(H), np.zeros(H)
+    signs[C.drive_hinge] = np.sign(speeds)
+    rates[C.drive_hinge] = speeds
+    return branch_tangent(C1, R, u, signs, method=method, rates=rates)

@@ -1,0 +1,120 @@
+"""Hinges coloured by their internal actions: one colour map and one scale for the figures and the Irrlicht viewer.
+
+``static --figure`` (:func:`chrono_origami.report.figures.draw_structure`)
+and ``--viz`` / ``--screenshot`` (:mod:`chrono_origami.chrono.viewer`) take
+the same :class:`HingeColoring`, so a hinge has the same colour in both.
+
+What is coloured (``component``, :data:`COMPONENTS`)
+----------------------------------------------------
+* ``|F|`` (the default), the force resultant sqrt(N^2 + TP^2 + TO^2), and
+  ``|M|``, the moment resultant sqrt(MT^2 + MP^2 + MO^2): magnitudes, on the
+  sequential map :data:`SEQUENTIAL` (viridis) from 0 (its start, dark purple)
+  to the largest value (its end, yellow);
+* ``N``, ``TP``, ``TO``, ``MT``, ``MP``, ``MO``: the signed components of the
+  paper's {n, t, m} frame (``chrono_origami.results``: N > 0 tension), on the
+  diverging map :data:`DIVERGING` (coolwarm) from -v (its start, blue) through
+  0 (grey) to +v (its end, red), v the largest magnitude.
+
+A hinge has two rows, one per side (the action on each panel from the other,
+in each panel's own frame): its value is that of the side with the larger
+magnitude (for ``|F|`` and ``|M|`` both sides agree). The scale's end is the
+largest magnitude over all hinges, so the hinge that carries it gets the
+map's end colour (or its start, for a negative component); the colour bar
+labels that value and its hinge.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..results.statics import HINGE_COLUMNS
+
+#: what a hinge can be coloured by (command line: ``--color-by``; F and M stand for |F| and |M|)
+COMPONENTS = ("|F|", "|M|", "N", "TP", "TO", "MT", "MP", "MO")
+#: colour map of the magnitudes |F| and |M| (0 .. largest)
+SEQUENTIAL = "viridis"
+#: colour map of the signed components (-largest .. +largest)
+DIVERGING = "coolwarm"
+NAMES = {"|F|": "force resultant |F|", "|M|": "moment resultant |M|", "N": "normal force N (> 0 tension)",
+         "TP": "parallel shear TP", "TO": "orthogonal shear TO", "MT": "twisting moment MT",
+         "MP": "parallel moment MP", "MO": "orthogonal moment MO"}
+
+
+def component(text):
+    """The canonical name of a component (``F`` -> ``|F|``, ``m`` -> ``|M|``, ``n`` -> ``N``); ValueError otherwise."""
+    t = str(text).strip()
+    key = {"F": "|F|", "M": "|M|"}.get(t.upper().strip("|"), t.upper())
+    if key not in COMPONENTS:
+        raise ValueError(f"cannot colour hinges by {text!r}: expected one of {', '.join(COMPONENTS)} (F, M for "
+                         f"|F|, |M|)")
+    return key
+
+
+def hinge_values(result, name="|F|"):
+    """One value per hinge (hinge order) of a static result's ``name`` component (module doc)."""
+    name = component(name)
+    H = len(result.structure.pattern.hinges)
+    best = np.zeros(H)
+    for a in result.hinge_actions:
+        v = np.asarray(a.values, float)            # MT, MP, MO, N, TP, TO
+        if name == "|F|":
+            x = float(np.linalg.norm(v[3:]))
+        elif name == "|M|":
+            x = float(np.linalg.norm(v[:3]))
+        else:
+            x = float(v[HINGE_COLUMNS.index(name)])
+        if abs(x) > abs(best[a.hinge]):
+            best[a.hinge] = x
+    return best
+
+
+@dataclass
+class HingeColoring:
+    """Hinge colours of one component: ``values`` (one per hinge), the map ``cmap`` and its range [vmin, vmax]."""
+
+    component: str
+    values: np.ndarray
+    vmin: float
+    vmax: float
+    cmap: str
+    label: str
+
+    @property
+    def signed(self):
+        return self.cmap == DIVERGING
+
+    def fraction(self, x):
+        """Position of the value ``x`` on the map, 0 (start) .. 1 (end)."""
+        span = self.vmax - self.vmin
+        return np.clip((np.asarray(x, float) - self.vmin) / span, 0.0, 1.0) if span > 0 else np.full(np.shape(x), 0.5)
+
+    def colors(self):
+        """RGB (H x 3, 0..1) of every hinge."""
+        return colormap(self.cmap)(self.fraction(self.values))[..., :3]
+
+    def largest(self):
+        """(0-based hinge, value) of the largest magnitude."""
+        h = int(np.argmax(np.abs(self.values))) if len(self.values) else 0
+        return h, float(self.values[h]) if len(self.values) else 0.0
+
+    def caption(self):
+        """One line: what the colours show and the largest value, 1-based hinge."""
+        h, v = self.largest()
+        return (f"hinges coloured by {self.label}, {self.cmap} from {self.vmin:.4g} to {self.vmax:.4g}; largest "
+                f"|{self.component.strip('|')}| = {abs(v):.4g} at hinge {h + 1}")
+
+
+def coloring(result, name="|F|"):
+    """The :class:`HingeColoring` of a static result by ``name`` (module doc)."""
+    name = component(name)
+    values = hinge_values(result, name)
+    top = float(np.abs(values).max(initial=0.0))
+    if name in ("|F|", "|M|"):
+        return HingeColoring(name, values, 0.0, top, SEQUENTIAL, NAMES[name])
+    return HingeColoring(name, values, -top, top, DIVERGING, NAMES[name])
+
+
+def colormap(name):
+    """The matplotlib colour map ``name``."""
+    import matplotlib
+
+    return matplotlib.colormaps[name]

@@ -1,0 +1,155 @@
+"""Reports of a modal analysis: mode tables, ``modes.csv``, mode animations (FOLD frames, PNG frames).
+
+Works on :class:`~chrono_origami.analysis.modal.ModalResult` and
+:class:`~chrono_origami.analysis.modal.KcComparison`; the animations also on the built
+structure the modes were taken from (any object with ``pattern``, ``structure``,
+``com`` and ``material_point(p, x_ref)``, like
+:class:`~chrono_origami.engines.chrono.system.ChronoStructure`), so nothing here needs
+PyChrono. Numbering is 1-based; lambda in rad/s, f in Hz (``|Im lambda| / 2 pi``).
+"""
+import csv
+import os
+
+import numpy as np
+
+from ..structure.foldfile import write_fold
+
+#: columns of ``modes.csv``
+CSV_HEADER = ("mode", "eig_real", "eig_imag", "freq_hz", "stable")
+
+
+def row_count(n):
+    """A table's row count ``n``: an integer >= 0 (a negative one would silently drop rows from the end)."""
+    if not (isinstance(n, (int, np.integer)) and not isinstance(n, bool) and n >= 0):
+        raise ValueError(f"the number of modes to show must be an integer >= 0 or None, got {n!r}")
+    return int(n)
+
+
+def mode_rows(result, modes=None):
+    """CSV rows (mode, eig_real, eig_imag, freq_hz, stable), 1-based, sorted by frequency (``result.modes``)."""
+    modes = result.modes if modes is None else modes
+    return [(k + 1, m.eigenvalue.real, m.eigenvalue.imag, m.freq_hz, m.stable) for k, m in enumerate(modes)]
+
+
+def modes_table(result, n=None, title=None):
+    """Text table of the first ``n`` modes (all when None; and a line on zero, spurious and infinite ones)."""
+    modes = result.modes if n is None else result.modes[:row_count(n)]
+    head = f"{'mode':>4}  {'Re lambda':>12}  {'Im lambda':>12}  {'f [Hz]':>10}  {'|lambda| [rad/s]':>16}  kind"
+    lines = [title] if title else []
+    lines += [head, "-" * len(head)]
+    for k, m in enumerate(modes):
+        lines.append(f"{k + 1:>4}  {m.eigenvalue.real:>12.5g}  {m.eigenvalue.imag:>12.5g}  {m.freq_hz:>10.5g}  "
+                     f"{m.natural_rad_s:>16.5g}  {m.kind}")
+    if not modes:
+        lines.append("(no oscillatory or unstable modes)")
+    lines.append(f"zero modes (rigid-body motions, mechanisms without stiffness): {len(result.zero_modes)}; "
+                 f"spurious: {len(result.spurious)}; infinite: {result.n_infinite}; "
+                 f"redundant constraints: {'not counted' if result.n_redundant is None else result.n_redundant}; "
+                 f"method: {result.method}; "
+                 f"Kc {'on' if result.use_tangent_stiffness else 'off'}")
+    return "\n".join(lines)
+
+
+def comparison_table(comparison, n=None):
+    """Side-by-side text table: lambda (rad/s) and f (Hz) of each mode with and without Kc."""
+    a, b = comparison.with_kc.modes, comparison.without_kc.modes
+    rows = max(len(a), len(b)) if n is None else min(row_count(n), max(len(a), len(b)))
+
+    def cell(modes, k):
+        if k >= len(modes):
+            return f"{'-':>24}  {'':>10}"
+        lam = modes[k].eigenvalue
+        return f"{lam.real:>11.5g} {lam.imag:>+11.5g}i  {modes[k].freq_hz:>10.5g}"
+
+    head = f"{'mode':>4}  {'lambda with Kc [rad/s]':>24}  {'f [Hz]':>10}  {'lambda without Kc':>24}  {'f [Hz]':>10}"
+    lines = [head, "-" * len(head)]
+    lines += [f"{k + 1:>4}  {cell(a, k)}  {cell(b, k)}" for k in range(rows)]
+    w, wo = comparison.with_kc, comparison.without_kc
+    lines.append(f"zero modes: {len(w.zero_modes)} with Kc, {len(wo.zero_modes)} without; "
+                 f"unstable: {len(w.unstable)} with Kc, {len(wo.unstable)} without")
+    return "\n".join(lines)
+
+
+def write_modes_csv(result, path):
+    """``mode,eig_real,eig_imag,freq_hz,stable`` sorted by frequency; zero and spurious modes left out. The path."""
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    with open(path, "w") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(CSV_HEADER)
+        for k, re, im, hz, st in mode_rows(result):
+            w.writerow((k, f"{re:.10e}", f"{im:.10e}", f"{hz:.10e}", str(bool(st)).lower()))
+    return path
+
+
+def panel_vertices(built):
+    """Current vertex positions (V x 3) of a built structure (``material_point``), averaged over the panels sharing each vertex."""
+    pat = built.pattern
+    acc = np.zeros((pat.n_vertices, 3))
+    cnt = np.zeros(pat.n_vertices)
+    for p, loop in enumerate(pat.panels):
+        for v in loop:
+            acc[v] += built.material_point(p, pat.vertices[v])
+            cnt[v] += 1
+    return acc / np.maximum(cnt, 1)[:, None]
+
+
+def mode_vertices(built, result, mode, phase=0.0, amplitude=0.1):
+    """Vertex positions (V x 3) of the structure displaced along ``mode`` at ``phase`` (rad).
+
+    Each point r of a panel moves by Re((u + theta x (r - c)) exp(i phase)),
+    (u, theta) the panel's translation and rotation in the mode, c its centre of
+    mass, scaled so that the largest vertex displacement is ``amplitude`` x the
+    pattern size. This linear map keeps panels planar and vertices shared
+    across door hinges together; a vertex shared by panels that slide apart
+    (sliding hinges) is put at the mean of its panels' images.
+    """
+    pat = built.pattern
+    size = pat.size or 1.0
+    base, disp, peak = [], [], 0.0
+    for p, loop in enumerate(pat.panels):
+        u, th = result.body_shape(mode, p)
+        com = built.material_point(p, built.com[p])   # the body's reference point: its centre of mass
+        pts = np.array([built.material_point(p, pat.vertices[v]) for v in loop])
+        for x in pts:
+            peak = max(peak, float(np.linalg.norm(np.abs(u) + np.abs(np.cross(th, x - com)))))
+        u, th = (u * np.exp(1j * phase)).real, (th * np.exp(1j * phase)).real
+        base.append(pts)
+        disp.append((u, th, com))
+    s = amplitude * size / peak if peak > 0 else 0.0
+    acc = np.zeros((pat.n_vertices, 3))
+    cnt = np.zeros(pat.n_vertices)
+    for p, loop in enumerate(pat.panels):
+        u, th, com = disp[p]
+        for v, x in zip(loop, base[p]):
+            acc[v] += x + s * (u + np.cross(th, x - com))
+            cnt[v] += 1
+    return acc / np.maximum(cnt, 1)[:, None]
+
+
+def mode_frames(built, result, mode, n_frames=24, amplitude=0.1):
+    """``n_frames`` vertex arrays over one period of ``mode`` (phases 2 pi k / n_frames)."""
+    if not (isinstance(n_frames, (int, np.integer)) and n_frames >= 1):
+        raise ValueError(f"n_frames must be a positive integer, got {n_frames!r}")
+    return [mode_vertices(built, result, mode, 2 * np.pi * k / n_frames, amplitude) for k in range(n_frames)]
+
+
+def write_mode_fold(path, built, result, mode, n_frames=24, amplitude=0.1):
+    """FOLD file of the structure with the mode's animation in ``file_frames`` (:func:`~chrono_origami.structure.foldfile.write_fold`)."""
+    frames = mode_frames(built, result, mode, n_frames, amplitude)
+    write_fold(built.structure, path, frames=frames)
+    return path
+
+
+def write_mode_pngs(directory, built, result, mode, n_frames=12, amplitude=0.1, prefix="mode", title=None):
+    """PNG frames of the mode (matplotlib, :func:`~chrono_origami.report.figures.draw_structure`); their paths."""
+    from .figures import draw_structure
+
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for k, V in enumerate(mode_frames(built, result, mode, n_frames, amplitude)):
+        path = os.path.join(directory, f"{prefix}_{k:03d}.png")
+        draw_structure(built.structure, path, vertices=V,
+                       title=title or f"{built.structure.name}: {mode.freq_hz:.4g} Hz ({mode.kind})")
+        paths.append(path)
+    return paths

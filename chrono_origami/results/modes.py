@@ -1,0 +1,152 @@
+"""The records of a modal analysis, common to the engines: the linearised system and its modes.
+
+:class:`SystemMatrices` (M, R, K, Cq at an equilibrium), :class:`Mode`,
+:class:`ModalResult`, :class:`KcComparison`. The equations, coordinates and
+how modes are classified are in :mod:`chrono_origami.analysis.modal` (the
+solvers); tables, CSV and mode animations in :mod:`chrono_origami.report.modes`.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+
+# ------------------------------------------------------------------ modal analysis
+@dataclass
+class SystemMatrices:
+    """M, R, K, Cq (SciPy CSR) in the coordinates of the module doc and what they were taken from.
+
+    ``bodies``: names of the active bodies (6 coordinates each, in order);
+    ``rotations``: their rotation matrices (body axes in the global frame), to
+    turn the body-frame rotations of a mode into global ones; ``positions``:
+    their reference points (global); ``length``: the length scale used to
+    balance translations and rotations (x L); ``multipliers``: the constraint
+    multipliers L at the equilibrium (Kc depends on them), when known.
+    """
+
+    M: sp.csr_matrix
+    R: sp.csr_matrix
+    K: sp.csr_matrix
+    Cq: sp.csr_matrix
+    bodies: list
+    rotations: np.ndarray
+    positions: np.ndarray
+    length: float
+    use_tangent_stiffness: bool
+    multipliers: np.ndarray = None
+    info: dict = field(default_factory=dict)
+
+    @property
+    def n(self):
+        return self.M.shape[0]
+
+    @property
+    def m(self):
+        return self.Cq.shape[0]
+
+    def scaling(self):
+        """Diagonal D (translations 1, rotations 1/length): coordinates D^-1 x have length units throughout."""
+        return np.tile([1.0, 1.0, 1.0, 1.0 / self.length, 1.0 / self.length, 1.0 / self.length], self.n // 6)
+
+
+@dataclass
+class Mode:
+    """One eigenpair. ``eigenvalue``: lambda (rad/s, complex); ``shape``: x (complex, Chrono's coordinates).
+
+    ``kind``: oscillatory, unstable, zero or spurious; ``residual``: relative
+    residual of the linearised equations, ``constraint``: |Cq x| / (|Cq| |x|).
+    """
+
+    eigenvalue: complex
+    kind: str
+    shape: np.ndarray
+    residual: float = 0.0
+    constraint: float = 0.0
+
+    @property
+    def omega(self):
+        """Damped circular frequency |Im lambda| (rad/s); 0 for a non-oscillatory mode."""
+        return abs(self.eigenvalue.imag)
+
+    @property
+    def freq_hz(self):
+        return self.omega / (2 * np.pi)
+
+    @property
+    def natural_rad_s(self):
+        """|lambda| (rad/s): the undamped natural circular frequency, or the growth rate of a divergence."""
+        return abs(self.eigenvalue)
+
+    @property
+    def stable(self):
+        return self.kind != "unstable"
+
+
+@dataclass
+class ModalResult:
+    """Modes at an equilibrium; ``modes`` are the oscillatory and unstable ones sorted by frequency.
+
+    ``zero_modes``/``spurious``: the others (see the module doc);
+    ``n_infinite``: eigenvalues at infinity dropped; ``matrices``: the
+    :class:`SystemMatrices` used. Frames: mode shapes in the matrices' coordinates;
+    :meth:`body_shape` gives them per body in the global frame.
+    """
+
+    all_modes: list
+    matrices: SystemMatrices
+    method: str
+    n_infinite: int = 0
+    n_redundant: int = 0
+    equilibrium: object = None     # the static analysis it was taken at (chrono.analysis.Equilibrium)
+    info: dict = field(default_factory=dict)
+
+    @property
+    def use_tangent_stiffness(self):
+        return self.matrices.use_tangent_stiffness
+
+    @property
+    def modes(self):
+        good = [m for m in self.all_modes if m.kind in ("oscillatory", "unstable")]
+        return sorted(good, key=lambda m: (m.freq_hz, m.natural_rad_s))
+
+    @property
+    def zero_modes(self):
+        return [m for m in self.all_modes if m.kind == "zero"]
+
+    @property
+    def spurious(self):
+        return [m for m in self.all_modes if m.kind == "spurious"]
+
+    @property
+    def unstable(self):
+        return [m for m in self.modes if m.kind == "unstable"]
+
+    @property
+    def frequencies_hz(self):
+        return np.array([m.freq_hz for m in self.modes])
+
+    @property
+    def eigenvalues(self):
+        return np.array([m.eigenvalue for m in self.modes])
+
+    def body_shape(self, mode, body):
+        """(translation, rotation) of ``body`` (index or name) in ``mode`` (a :class:`Mode`): complex 3-vectors, global frame.
+
+        Translation of the centre of mass; rotation vector (small rotation) of the body.
+        """
+        if isinstance(body, str):
+            body = self.matrices.bodies.index(body)
+        x = mode.shape[6 * body:6 * body + 6]
+        return x[:3], self.matrices.rotations[body] @ x[3:]
+
+    def shapes_by_body(self, mode):
+        """(n_bodies x 6) complex: translation then rotation of each body, global frame."""
+        return np.array([np.concatenate(self.body_shape(mode, i)) for i in range(len(self.matrices.bodies))])
+
+
+@dataclass
+class KcComparison:
+    """Modes at the same equilibrium with and without Kc."""
+
+    with_kc: ModalResult
+    without_kc: ModalResult

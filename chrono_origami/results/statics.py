@@ -1,0 +1,144 @@
+"""The result of a static analysis, common to the reference and Chrono engines: hinge actions, reactions.
+
+Hinge internal actions (paper sec. 4.2, Fig. 3)
+-----------------------------------------------
+For hinge h and an adjacent panel P with neighbour Q, the row (h, P) is the
+action applied *to P by Q*, reduced to the hinge-edge midpoint and projected on
+P's right-handed frame {n, t, m}:
+
+* m: normal of P (right-hand rule on P's vertex loop);
+* t: edge tangent, in the direction P's loop runs the edge;
+* n = t x m: in P's plane, normal to the edge, pointing out of P.
+
+Force components (N, TP, TO) = F.(n, t, m): normal force (N > 0 tension: the
+neighbour pulls P across the edge; N < 0 compression), parallel shear,
+orthogonal shear. Moment components (MT, MP, MO) = M.(n, t, m): twisting,
+parallel and orthogonal moment. The components along the motions the hinge's
+kind leaves free vanish (``chrono_origami.structure.hinges``): MP (rotation about t)
+for door and sliding hinges, TP (translation along t) for sliding hinges.
+Rows (h, P) and (h, Q) describe the same hinge from its two sides (action
+and reaction).
+
+Support reactions: force applied to the panel by the support, global frame.
+"""
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..tools.geometry import edge_frame
+
+HINGE_COLUMNS = ("MT", "MP", "MO", "N", "TP", "TO")
+SUPPORT_COLUMNS = ("Fx", "Fy", "Fz")
+
+
+@dataclass
+class HingeAction:
+    """Action on ``panel`` from ``neighbour`` across ``hinge`` (0-based indices)."""
+
+    hinge: int
+    panel: int
+    neighbour: int
+    kind: str
+    midpoint: np.ndarray
+    frame: np.ndarray      # columns n, t, m of ``panel``
+    force: np.ndarray      # global frame
+    moment: np.ndarray     # global frame, about the midpoint
+
+    @property
+    def values(self):
+        """(MT, MP, MO, N, TP, TO)."""
+        return np.concatenate([self.frame.T @ self.moment, self.frame.T @ self.force])
+
+    def as_dict(self):
+        return dict(zip(HINGE_COLUMNS, self.values))
+
+
+@dataclass
+class SupportReaction:
+    support: int
+    vertex: int
+    panel: int
+    dofs: str
+    force: np.ndarray
+
+
+@dataclass
+class StaticResult:
+    """Internal actions and reactions of a static analysis.
+
+    ``status`` is "determined" (M = 0, S = 0: the unique answer) or
+    "minimum-norm" (M > 0 or S > 0: one particular solution among many; the
+    self-stress states in ``self_stress_actions`` may be added in any amount).
+    """
+
+    structure: object
+    engine: str
+    status: str
+    M: int
+    S: int
+    hinge_actions: list
+    support_reactions: list
+    equilibrium_residual: float
+    self_stress_actions: list = field(default_factory=list)   # one list of HingeAction per state
+    info: dict = field(default_factory=dict)
+
+    def hinge_rows(self, pairs=None):
+        """Rows (hinge, panel, MT..TO) with 1-based numbers; ``pairs`` selects (hinge, panel), 1-based."""
+        rows = [(a.hinge + 1, a.panel + 1, *a.values) for a in self.hinge_actions]
+        if pairs is not None:
+            index = {(r[0], r[1]): r for r in rows}
+            missing = [p for p in pairs if tuple(p) not in index]
+            if missing:
+                raise KeyError(f"no hinge action for (hinge, panel) {missing[0]}")
+            rows = [index[tuple(p)] for p in pairs]
+        return rows
+
+    def support_rows(self):
+        """Rows (panel, vertex, Fx, Fy, Fz), 1-based."""
+        return [(r.panel + 1, r.vertex + 1, *r.force) for r in self.support_reactions]
+
+    def action(self, hinge, panel):
+        """HingeAction for 0-based hinge and panel."""
+        for a in self.hinge_actions:
+            if a.hinge == hinge and a.panel == panel:
+                return a
+        raise KeyError(f"hinge {hinge + 1} has no side on panel {panel + 1}")
+
+
+def hinge_actions(pattern, kinds, wrenches, rotations=None, midpoints=None):
+    """Both sides of every hinge from the action on each hinge's *second* panel.
+
+    ``wrenches[h] = (force, moment about the midpoint)`` applied to panel q by
+    panel p, where (p, q) = pattern.hinges[h].panels. Returns rows ordered by
+    hinge, then panel number.
+
+    Without ``rotations`` (statics) the wrenches and the frames are those of
+    the reference configuration ``pattern.vertices``. With ``rotations`` (one
+    3x3 rotation per panel, from the reference to the current configuration,
+    e.g. during a motion) the wrenches are global and about the current
+    midpoints ``midpoints[h]``; each row's frame is its panel's {n, t, m}
+    rotated with the panel, so the row's values are the components of the
+    action in the moving panel frame (p's row: the opposite wrench).
+    """
+    X = pattern.vertices
+    H = len(pattern.hinges)
+    if H == 0:
+        return []
+    ab = np.array([h.vertices for h in pattern.hinges])
+    pq = np.array([h.panels for h in pattern.hinges])
+    F = np.array([np.asarray(w[0], float) for w in wrenches]).reshape(H, 3)
+    Mm = np.array([np.asarray(w[1], float) for w in wrenches]).reshape(H, 3)
+    mids = 0.5 * (X[ab[:, 0]] + X[ab[:, 1]]) if midpoints is None else np.asarray(midpoints, float)
+    normals = pattern.panel_normals
+    fp = edge_frame(X[ab[:, 0]], X[ab[:, 1]], normals[pq[:, 0]])
+    fq = edge_frame(X[ab[:, 1]], X[ab[:, 0]], normals[pq[:, 1]])
+    if rotations is not None:
+        R = np.asarray(rotations, float)
+        fp, fq = R[pq[:, 0]] @ fp, R[pq[:, 1]] @ fq
+    out = []
+    for h in range(H):
+        p, q = int(pq[h, 0]), int(pq[h, 1])
+        sides = [(p, q, fp[h], -F[h], -Mm[h]), (q, p, fq[h], F[h], Mm[h])]
+        for panel, nb, frame, f, mm in sorted(sides, key=lambda s: s[0]):
+            out.append(HingeAction(h, panel, nb, kinds[h], mids[h], frame, f, mm))
+    return out

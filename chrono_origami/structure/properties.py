@@ -1,0 +1,103 @@
+"""Mass properties of thick panels.
+
+A panel is a right prism of thickness ``h`` whose mid-surface is the panel
+polygon (so the hinge axes lie on the mid-surfaces' edges). Units follow the
+inputs: length L, density mass/L^3.
+"""
+import numpy as np
+
+from ..tools.geometry import newell_normal
+
+
+def panel_frame(points):
+    """Orthonormal panel frame (e1, e2, m) as columns: e1 along the first edge, m the loop normal.
+
+    ``points``: one polygon (k, 3), or a stack of polygons (..., k, 3): frames (..., 3, 3).
+    """
+    P = np.asarray(points, float)
+    m = np.cross(P, np.roll(P, -1, axis=-2)).sum(axis=-2)         # Newell's normal, one per polygon
+    m = m / np.linalg.norm(m, axis=-1, keepdims=True)
+    e1 = P[..., 1, :] - P[..., 0, :]
+    e1 = e1 - (e1 * m).sum(axis=-1, keepdims=True) * m
+    e1 = e1 / np.linalg.norm(e1, axis=-1, keepdims=True)
+    return np.stack([e1, np.cross(m, e1), m], axis=-1)
+
+
+def polygon_moments(xy):
+    """Area, centroid and second moments (about the centroid) of a simple 2-D polygon.
+
+    Returns (A, (cx, cy), (Ixx, Iyy, Ixy)) with Ixx = int y^2 dA, Iyy = int x^2 dA,
+    Ixy = int x y dA, coordinates taken from the centroid. Positive for a
+    counter-clockwise loop. ``xy``: (k, 2), or (..., k, 2) for a stack of polygons.
+    """
+    xy = np.asarray(xy, float)
+    x, y = xy[..., 0], xy[..., 1]
+    xn, yn = np.roll(x, -1, axis=-1), np.roll(y, -1, axis=-1)
+    c = x * yn - xn * y
+    A = 0.5 * c.sum(axis=-1)
+    cx = ((x + xn) * c).sum(axis=-1) / (6 * A)
+    cy = ((y + yn) * c).sum(axis=-1) / (6 * A)
+    Ixx = ((y * y + y * yn + yn * yn) * c).sum(axis=-1) / 12
+    Iyy = ((x * x + x * xn + xn * xn) * c).sum(axis=-1) / 12
+    Ixy = ((x * yn + 2 * x * y + 2 * xn * yn + xn * y) * c).sum(axis=-1) / 24
+    Ixx = Ixx - A * cy * cy
+    Iyy = Iyy - A * cx * cx
+    Ixy = Ixy - A * cx * cy
+    return A, np.stack([cx, cy], axis=-1), (Ixx, Iyy, Ixy)
+
+
+def prism_mass_properties(points, thickness, density):
+    """(mass, centre of mass, inertia tensor about the centre of mass, global frame).
+
+    ``points``: the polygon (mid-surface), ``thickness``: prism height along
+    the panel normal. A stack of polygons (..., k, 3) with thicknesses (...)
+    gives stacked results.
+    """
+    P = np.asarray(points, float)
+    F = panel_frame(P)
+    P0 = P[..., :1, :]
+    local = (P - P0) @ F
+    A, c2, (Ixx, Iyy, Ixy) = polygon_moments(local[..., :2])
+    h, rho = np.asarray(thickness, float), float(density)
+    mass = rho * h * A
+    com = P0[..., 0, :] + (F[..., :, :2] @ c2[..., None])[..., 0] + F[..., :, 2] * local[..., 2].mean(axis=-1)[..., None]
+    bend = A * h * h / 12
+    z = np.zeros_like(A * h)
+    J = (rho * h)[..., None, None] * np.stack([np.stack([Ixx + bend, -Ixy + z, z], -1),
+                                               np.stack([-Ixy + z, Iyy + bend, z], -1),
+                                               np.stack([z, z, Ixx + Iyy + z], -1)], -2)
+    J = F @ J @ np.swapaxes(F, -1, -2)
+    if mass.ndim == 0:
+        return float(mass), com, J
+    return mass, com, J
+
+
+def panel_mass_properties(pattern, p, thickness, density):
+    """Mass properties of panel ``p`` of a crease pattern (see :func:`prism_mass_properties`)."""
+    return prism_mass_properties(pattern.panel_points(p), thickness, density)
+
+
+def panels_mass_properties(pattern, thickness, density):
+    """(mass (P,), centre of mass (P, 3), inertia (P, 3, 3)) of every panel, polygons of a size at a time."""
+    P = pattern.n_panels
+    mass, com, J = np.zeros(P), np.zeros((P, 3)), np.zeros((P, 3, 3))
+    h = np.broadcast_to(np.asarray(thickness, float), (P,))
+    sizes = np.array([len(loop) for loop in pattern.panels])
+    for k in np.unique(sizes):
+        idx = np.flatnonzero(sizes == k)
+        loops = np.array([pattern.panels[p] for p in idx])
+        mass[idx], com[idx], J[idx] = prism_mass_properties(pattern.vertices[loops], h[idx], density)
+    return mass, com, J
+
+
+def tetrahedron_mass_properties(points, density):
+    """(mass, centre of mass, inertia tensor about the centre of mass, global frame) of a solid tetrahedron.
+
+    ``points``: its four vertices (4, 3). Second moments from
+    int x_a x_b dV = V/20 (sum_i x_ia x_ib + sum_i x_ia sum_j x_jb).
+    """
+    X = np.asarray(points, float).reshape(4, 3)
+    V = abs(np.linalg.det((X[1:] - X[0]).T)) / 6.0
+    c = X.mean(axis=0)
+    S = density * (V / 20.0 * (X.T @ X + np.outer(X.sum(0), X.sum(0))) - V * np.outer(c, c))
+    return density * V, c, np.trace(S) * np.eye(3) - S

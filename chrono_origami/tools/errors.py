@@ -1,0 +1,136 @@
+"""Exceptions raised by chrono-origami.
+
+Messages name what is wrong with 1-based numbers (panel 3, vertex 12,
+hinge 7), the numbering of the paper's tables and of every CSV we write.
+"""
+
+
+class OrigamiError(ValueError):
+    """Base class of the errors raised for bad input or undetermined problems.
+
+    The command line's exit code of each is in ``chrono_origami.cli.app.exit_code``.
+    """
+
+
+class PatternError(OrigamiError):
+    """A crease pattern is malformed (names the panel, vertex or edge)."""
+
+
+class GeometryError(OrigamiError):
+    """A flat crease pattern's geometry is inexact: rounded coordinates that miss Kawasaki's condition
+    (``structure.pattern_check``; ``report``: its :class:`~chrono_origami.structure.pattern_check.Report`)."""
+
+    def __init__(self, message, report=None):
+        super().__init__(message)
+        self.report = report
+
+
+class StructureError(OrigamiError):
+    """A structure (hinge kinds, supports, loads) is malformed."""
+
+
+class FoldFileError(OrigamiError):
+    """A FOLD file has a missing or malformed key (names the key)."""
+
+
+class SvgFileError(OrigamiError):
+    """An SVG crease pattern cannot be read (names the element or the line)."""
+
+
+class IndeterminateError(OrigamiError):
+    """The static problem has no unique answer (M > 0 or S > 0).
+
+    Attributes ``M`` and ``S`` hold the counts, ``detail`` the hinges and
+    vertices involved.
+    """
+
+    def __init__(self, message, M, S, detail=""):
+        super().__init__(message + (("\n" + detail) if detail else ""))
+        self.M = M
+        self.S = S
+        self.detail = detail
+
+
+class FreeBodyError(OrigamiError):
+    """A structure without supports is free to move as a rigid body under loads that do not balance.
+
+    A usage problem: the command line exits with code 2 (the structure needs the FOLD key
+    ``vertices_origami:support``).
+    """
+
+    @classmethod
+    def unbalanced(cls, name, rel):
+        """The error of both engines for the structure ``name`` whose loads have the relative resultant ``rel``."""
+        return cls(f"{name}: the structure has no supports, so it is free to move as a rigid body, and its loads "
+                   f"do not balance (relative resultant {rel:.3g}); add supports (--support auto proposes the "
+                   f"fewest, --support SELECTOR:DOFS holds vertices; FOLD key vertices_origami:support)")
+
+
+class SolverError(OrigamiError):
+    """A numerical solve failed its residual or constraint checks."""
+
+
+class InsufficientMemoryError(SolverError):
+    """An analysis needs more memory than is available: the message names the operator or system (its size) and
+    the memory needed (an estimate) or available; the command line prints it as one line and exits with code 1."""
+
+
+class ViewerError(OrigamiError):
+    """Chrono's Irrlicht view cannot be opened or rendered (no display, no OpenGL, blank frame, bad file name).
+
+    The command line prints it as one line and exits with code 1.
+    """
+
+
+class ChronoUnavailable(ImportError):
+    """PyChrono is not installed: the Chrono engine cannot run."""
+
+
+class DynamicsError(SolverError):
+    """A time integration stopped: Newton did not converge, the constraints drifted, or a mechanism jammed.
+
+    ``time`` (s) where it stopped, ``hinge`` (0-based, or None) the culprit,
+    ``history`` the motion recorded up to the last good output frame (or None);
+    ``sigma_ratio``: for a singular configuration, the smallest relative
+    singular value of the constraint Jacobian there.
+    """
+
+    def __init__(self, message, time=None, hinge=None, history=None, sigma_ratio=None):
+        super().__init__(message)
+        self.time = time
+        self.hinge = hinge
+        self.history = history
+        self.sigma_ratio = sigma_ratio
+
+
+class DesignError(OrigamiError):
+    """Bad design input (hinge numbers, symmetry) or contradictory requirements."""
+
+
+class ExpressionError(OrigamiError):
+    """A function of time given as text cannot be read (names what is wrong)."""
+
+
+class SparseBackendUnavailable(ImportError):
+    """pyspqr (SuiteSparseQR) is not installed."""
+
+
+class SingularConfigurationError(SolverError):
+    """The fold reached (or started at) a singular configuration.
+
+    ``time`` (s), ``vertices`` (V x 3, global frame) and ``history`` (the
+    :class:`~chrono_origami.results.fold.FoldHistory` up to the last
+    regular state) tell where; ``sigma_ratio`` is the smallest relative
+    singular value of the constraint Jacobian there.
+    """
+
+    def __init__(self, message, time=None, vertices=None, history=None, sigma_ratio=None):
+        super().__init__(message)
+        self.time = time
+        self.vertices = vertices
+        self.history = history
+        self.sigma_ratio = sigma_ratio
+
+
+class UsageError(Exception):
+    """The command was called wrongly (a missing file, contradictory options): exit code 2."""

@@ -1,0 +1,61 @@
+"""Crease-pattern files in other tools' styles, written by the tests themselves.
+
+``svg_lines``: an SVG of <line> elements in Origami Simulator's colours
+(black boundary, red mountain, blue valley, magenta undriven), the target
+angle as the line's opacity (|angle| / 180), coordinates rounded to
+``digits`` decimals as drawing programs write them (Illustrator: 3), y down.
+``fold_file``: a FOLD dict of a flat pattern with an assignment and target
+angles (FOLD sign), optionally without faces (a crease-pattern editor's
+file) or with rounded coordinates.
+"""
+import json
+
+import numpy as np
+
+from chrono_origami.structure import foldfile
+
+COLOURS = {"B": "#000000", "M": "#FF0000", "V": "#0000FF", "U": "#FF00FF", "F": "#FFFF00"}
+
+
+def targets_of(pattern, folded):
+    """(letters, FOLD angles in degrees) per edge of ``pattern`` from a folded configuration."""
+    angles = foldfile.fold_angles(pattern, folded)
+    return foldfile.assignments(pattern, angles), angles
+
+
+def svg_position(vertices, scale=100.0, offset=(10.875, 8.643)):
+    """Drawing positions (x, y down) of a flat pattern's vertices, and back in FOLD's (x, -y) as read."""
+    X = np.asarray(vertices, float)[:, :2] * scale
+    X[:, 1] = -X[:, 1]
+    X = X - X.min(0) + np.asarray(offset)
+    return X * [1.0, -1.0]
+
+
+def svg_lines(path, pattern, letters, angles, scale=100.0, digits=3, opacity_digits=6):
+    """Write ``pattern`` (flat, z = 0) as an Origami Simulator SVG of lines (module doc)."""
+    X = svg_position(pattern.vertices, scale) * [1.0, -1.0]
+    fmt = (lambda x: repr(float(x))) if digits is None else (lambda x: f"{x:.{digits}f}")
+    out = ['<?xml version="1.0" encoding="utf-8"?>',
+           '<svg version="1.1" xmlns="http://www.w3.org/2000/svg" x="0px" y="0px" width="800px" height="800px">']
+    for (a, b), letter, angle in zip(pattern.edges, letters, angles):
+        opacity = "" if letter in ("B", "U", "F") else f' opacity="{abs(angle) / 180:.{opacity_digits}g}"'
+        out.append(f'<line fill="none" stroke="{COLOURS[letter]}" stroke-miterlimit="10"{opacity} '
+                   f'x1="{fmt(X[a, 0])}" y1="{fmt(X[a, 1])}" x2="{fmt(X[b, 0])}" y2="{fmt(X[b, 1])}"/>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+    return path
+
+
+def fold_file(path, pattern, letters, angles, faces=True, digits=None, creator="an editor"):
+    """Write a FOLD file of the flat ``pattern`` with ``letters`` and target ``angles`` (module doc)."""
+    X = pattern.vertices if digits is None else np.round(pattern.vertices, digits)
+    d = {"file_spec": 1.1, "file_creator": creator, "frame_classes": ["creasePattern"],
+         "vertices_coords": X.tolist(), "edges_vertices": [list(e) for e in pattern.edges],
+         "edges_assignment": list(letters),
+         "edges_foldAngle": [None if a in ("B", "U") else float(x) for a, x in zip(letters, angles)]}
+    if faces:
+        d["faces_vertices"] = [list(p) for p in pattern.panels]
+    with open(path, "w") as f:
+        json.dump(d, f)
+    return path

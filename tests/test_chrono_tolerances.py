@@ -1,0 +1,148 @@
+"""Fabrication tolerances in Chrono (imperfect panels on bushing hinges) against the reference engine's linear theory.
+
+Needs PyChrono (marked ``chrono``). The Chrono assembly is nonlinear: its
+locked-in actions differ from the linear theory by a relative O(tol / l)
+(frames turned by the misfit rotations, forces acting at the displaced hinge
+points). The part odd in the errors, (A(xi) - A(-xi)) / 2, is the linear
+response to O(tol^2): it equals the reference engine to 1e-6.
+"""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
+
+from chrono_origami.analysis import tolerances as tl  # noqa: E402
+from chrono_origami.engines.chrono import tolerance as ct  # noqa: E402
+from chrono_origami.patterns import miura as mi  # noqa: E402
+from chrono_origami.structure import imperfections as imp  # noqa: E402
+from chrono_origami.structure.hinges import DOOR  # noqa: E402
+from chrono_origami.structure.structure import Load  # noqa: E402
+
+from catalogue import DETERMINED, STRUCTURES  # noqa: E402
+
+pytestmark = pytest.mark.chrono
+
+HYPERSTATIC = {
+    "miura cantilever all door": lambda: mi.miura_cantilever().with_hinge_kinds([DOOR] * 16),
+    "yoshimura wedge doors": STRUCTURES["yoshimura wedge doors"],
+    "kresling tower 2 doors": STRUCTURES["kresling tower 2 doors"],
+}
+
+
+def _values(st, engine, errors, loads=False, stiffness=None):
+    return tl.side_values(st, tl.locked_in(st, errors=errors, engine=engine, loads=loads, stiffness=stiffness))
+
+
+@pytest.mark.parametrize("name", list(HYPERSTATIC))
+def test_chrono_equals_reference(name):
+    """Small tolerance (1e-6 of the structure's size): Chrono's linear part equals the reference to 1e-6 of the
+    largest action; Chrono's raw answer within 100 tol / l_min of it (the nonlinearity, l_min the shortest hinge)."""
+    st = HYPERSTATIC[name]()
+    L = st.pattern.size
+    err = imp.sample(st, imp.ToleranceSpec(1e-6 * L, seed=5))
+    ref = _values(st, "reference", err)
+    plus, minus = _values(st, "chrono", err), _values(st, "chrono", err.scaled(-1.0))
+    scale = np.abs(ref).max()
+    assert scale > 0
+    assert np.abs(0.5 * (plus - minus) - ref).max() <= 1e-6 * scale
+    X = st.pattern.vertices
+    lmin = min(np.linalg.norm(X[h.vertices[1]] - X[h.vertices[0]]) for h in st.pattern.hinges)
+    assert np.abs(plus - ref).max() <= 100 * 1e-6 * L / lmin * scale
+
+
+def test_chrono_with_loads_equals_reference():
+    """Loads and misfit together (the total forces of elastic hinges): the part of Chrono's answer odd in
+    (errors, loads) jointly, (A(xi, f) - A(-xi, -f)) / 2, equals the reference to 1e-6. (The load turns the
+    panels by load / K_r: a geometric effect of 1e-5 of the unit tip load's hinge actions at the default
+    stiffness, even in the load, which the difference removes.)"""
+    st = HYPERSTATIC["miura cantilever all door"]()
+    neg = replace(st, loads=tuple(Load(ld.vertex, tuple(-np.asarray(ld.force, float)), ld.panel) for ld in st.loads))
+    err = imp.sample(st, imp.ToleranceSpec(1e-6, seed=1))
+    ref = _values(st, "reference", err, True)
+    odd = 0.5 * (_values(st, "chrono", err, True) - _values(neg, "chrono", err.scaled(-1.0), True))
+    assert np.abs(odd - ref).max() <= 1e-6 * np.abs(ref).max()
+    raw = _values(st, "chrono", err, True)
+    assert 1e-6 * np.abs(ref).max() < np.abs(raw - ref).max() <= 1e-4 * np.abs(ref).max()
+
+
+def test_chrono_locked_in_forces_linear_at_small_tolerance():
+    """A(2 tol) = 2 A(tol) to O(tol / l) at small tolerance; the departure grows with the tolerance."""
+    st = HYPERSTATIC["miura cantilever all door"]()
+    err = imp.sample(st, imp.ToleranceSpec(1e-6, seed=2))
+    a = _values(st, "chrono", err)
+    b = _values(st, "chrono", err.scaled(2.0))
+    assert np.abs(b - 2 * a).max() <= 1e-4 * np.abs(b).max()
+    c = _values(st, "chrono", err.scaled(1e3))
+    d = _values(st, "chrono", err.scaled(2e3))
+    dev_small = np.abs(b - 2 * a).max() / np.abs(b).max()
+    dev_large = np.abs(d - 2 * c).max() / np.abs(d).max()
+    assert dev_large > 100 * dev_small
+
+
+@pytest.mark.parametrize("name", DETERMINED)
+def test_chrono_isostatic_structures_lock_in_nothing(name):
+    """Isostatic: the imperfect panels assemble without stress; Chrono's locked-in actions are at the round-off
+    of stiff bushings: below 1e-9 K_t tol, the force that stretches the stiffest hinge by the tolerance."""
+    st = STRUCTURES[name]()
+    tol = 1e-4 * st.pattern.size
+    err = imp.sample(st, imp.ToleranceSpec(tol, seed=3))
+    res = tl.locked_in(st, errors=err, engine="chrono")
+    iso = np.abs(tl.side_values(st, res)).max()
+    k_t = imp.HingeStiffness().hinge_values(st)[:, 0].max()
+    assert iso <= 1e-9 * k_t * tol
+
+
+def test_chrono_monte_carlo_equals_closed_form():
+    """Monte Carlo of the nonlinear Chrono assembly (small tolerance, normal errors) within 3 standard errors of
+    the reference engine's closed form."""
+    st = HYPERSTATIC["miura cantilever all door"]()
+    spec = imp.ToleranceSpec(1e-5)
+    ex = tl.locked_in_statistics(st, spec)
+    mc = tl.monte_carlo(st, spec, 400, engine="chrono", seed=1000)
+    live = ex.sd > 1e-3 * ex.sd.max()      # below, Chrono's second-order terms (relative O(tol / l)) show
+    z = np.abs(ex.sd - mc.sd)[live] / mc.se_sd[live]
+    assert z.max() < 4.5 and (z > 3).mean() <= 0.02
+
+
+def test_chrono_monte_carlo_uniform_errors():
+    """Uniform errors, the nonlinear Chrono assembly: standard deviations within 3 standard errors of the closed
+    form (exact for any distribution)."""
+    st = HYPERSTATIC["miura cantilever all door"]()
+    spec = imp.ToleranceSpec(1e-5, distribution="uniform")
+    ex = tl.locked_in_statistics(st, spec)
+    mc = tl.monte_carlo(st, spec, 300, engine="chrono", seed=50)
+    live = ex.sd > 1e-3 * ex.sd.max()      # below, Chrono's second-order terms (relative O(tol / l)) show
+    assert live.sum() > 100
+    z = np.abs(ex.sd - mc.sd)[live] / mc.se_sd[live]
+    assert z.max() < 4.5 and (z > 3).mean() <= 0.02
+
+
+def test_chrono_large_tolerance_departs_from_linear_theory():
+    """force_against_tolerance: the reference is linear; Chrono departs from it by 1e-4 at most at 1e-6 of the
+    structure's size, by more than 0.1 % at 1e-3 of it, and 100 times more there than at 1e-6."""
+    st = HYPERSTATIC["miura cantilever all door"]()
+    L = st.pattern.size
+    tols = [1e-6 * L, 1e-4 * L, 1e-3 * L]
+    curves, _ = tl.force_against_tolerance(st, imp.ToleranceSpec(1e-6 * L), tols)
+    ref, ch = curves["reference"], curves["chrono"]
+    live = ref[0] > 1e-9 * ref[0].max()          # MP of door hinges: zero
+    assert np.allclose(ref[:, live] / ref[0, live], np.array(tols)[:, None] / tols[0], rtol=1e-9)
+    rel = np.abs(ch - ref)[:, live] / ref[:, live]
+    assert rel[0].max() < 1e-4 and rel[2].max() > 1e-3 and rel[2].max() > 100 * rel[0].max()
+
+
+def test_chrono_bushing_frames():
+    """The bushing's frames on each body are the imperfect hinge frames (nominal frame turned by alpha, moved by d)."""
+    st = HYPERSTATIC["miura cantilever all door"]()
+    err = imp.sample(st, imp.ToleranceSpec(1e-3, seed=9))
+    built, bushings = ct.build(st, err)
+    ad = imp.frame_errors(st.pattern, err)
+    from chrono_origami.engines.chrono import links as lk
+
+    for b in bushings[:4]:
+        fa = b.load.GetApplicationFrameA()
+        p = st.pattern.hinges[b.hinge].panels[0]
+        o = lk.arr(fa.GetPos()) + built.com[p]
+        assert np.allclose(o, b.mid_ref + ad[b.hinge, 0, 3:], atol=1e-12)

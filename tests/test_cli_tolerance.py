@@ -1,0 +1,140 @@
+"""The ``tolerance`` command and ``scenes/tolerance_study.py`` as a user runs them: a FOLD file written by hand (another
+tool's style), measured errors from a CSV file, the printed table and the CSV files, and bad input (one line, exit 2).
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+#: default stiffness (imperfections): K_t = 1e8 N/m and K_r = 1e7 N m/rad for the 1 m hinges of the strip
+K_T, K_R = 1e8, 1e7
+
+
+def strip_fold():
+    """Three flat 1 m square panels in a row, door hinges at x = 1 and x = 2 (FOLD "F" creases), panels 1 and 3
+    clamped by 3-2-1 vertex supports: the hand example of tests/test_tolerances.py, as another tool writes it
+    (rounded integer coordinates, no hinge kinds on boundary edges)."""
+    support = [None] * 8
+    support[0] = {"dofs": "xyz", "panel": 0}
+    support[4] = {"dofs": "xz", "panel": 0}
+    support[1] = {"dofs": "z", "panel": 0}
+    support[3] = {"dofs": "xyz", "panel": 2}
+    support[7] = {"dofs": "xz", "panel": 2}
+    support[2] = {"dofs": "z", "panel": 2}
+    edges = [[0, 1], [1, 2], [2, 3], [4, 5], [5, 6], [6, 7], [0, 4], [1, 5], [2, 6], [3, 7]]
+    assign = ["B"] * 7 + ["F", "F", "B"]
+    assign[6] = "B"
+    hinge = [None] * 10
+    hinge[7] = hinge[8] = "door"
+    return {"file_spec": 1.2, "file_title": "two door hinges in series",
+            "vertices_coords": [[x, y, 0] for y in (0, 1) for x in (0, 1, 2, 3)],
+            "faces_vertices": [[0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6]],
+            "edges_vertices": edges, "edges_assignment": assign, "edges_origami:hinge": hinge,
+            "vertices_origami:support": support}
+
+
+@pytest.fixture
+def strip(tmp_path):
+    path = tmp_path / "strip.fold"
+    path.write_text(json.dumps(strip_fold()))
+    return path
+
+
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "chrono_origami", "tolerance", *map(str, args)], cwd=cwd, env=ENV,
+                          capture_output=True, text=True, timeout=300)
+
+
+def read_csv(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def test_measured_errors_hand_value(strip, tmp_path):
+    """Hinge point of hinge 1 on panel 1 made 0.1 mm too far along its axis: Fy = s / (2 / K_t + 1 / (2 K_r))."""
+    m = tmp_path / "measured.csv"
+    m.write_text("hinge,panel,position\n1,1,1e-4\n")
+    out = tmp_path / "out"
+    p = run(strip, "--measured", m, "--out", out)
+    assert p.returncode == 0, p.stderr
+    Fy = 1e-4 / (2 / K_T + 1 / (2 * K_R))
+    rows = {(int(r["hinge"]), int(r["panel"])): r for r in read_csv(out / "hinges.csv")}
+    assert float(rows[(1, 2)]["TP"]) == pytest.approx(-Fy, rel=1e-9)
+    assert float(rows[(1, 2)]["MO"]) == pytest.approx(Fy / 2, rel=1e-9)
+    assert abs(float(rows[(2, 2)]["TP"])) == pytest.approx(Fy, rel=1e-9)
+    assert f"{-Fy:.4e}" in p.stdout
+
+
+def test_statistics_outputs(strip, tmp_path):
+    out = tmp_path / "out"
+    p = run(strip, "--tol", "1e-4", "--samples", "50", "--out", out, "--histogram", tmp_path / "h.png")
+    assert p.returncode == 0, p.stderr
+    assert "S = 4" in p.stdout and "p95_N" in p.stdout
+    rows = read_csv(out / "locked_in.csv")
+    assert len(rows) == 4 and set(rows[0]) >= {"hinge", "panel", "sd_N", "p95_N", "p99_TO"}
+    summary = read_csv(out / "summary.csv")[0]
+    assert float(summary["locked_p95_TP"]) == pytest.approx(1.959964 * float(summary["locked_sd_TP"]), rel=1e-6)
+    assert max(float(r["p95_TP"]) for r in rows) == pytest.approx(float(summary["locked_p95_TP"]), rel=1e-12)
+    assert len(read_csv(out / "monte_carlo.csv")) == 4
+    assert (tmp_path / "h.png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--tol", "-1e-4"), "error: tolerance tol must be a finite number >= 0, got '-1e-4'"),
+    (("--tol", "nan"), "error: tolerance tol must be a finite number >= 0, got 'nan'"),
+    (("--tol", "1e-4", "--tilt", "-0.5"), "error: tolerance tilt must be a finite number >= 0, got '-0.5'"),
+    (("--tol", "1e-4", "--stiffness", "1e8,-1"), "error: rotational stiffness must be a finite number > 0"),
+])
+def test_bad_tolerance_one_line_exit_2(strip, args, message):
+    p = run(strip, *args)
+    assert p.returncode == 2
+    assert p.stderr.strip().splitlines() == [p.stderr.strip()] and p.stderr.startswith(message)
+
+
+def test_unknown_key_in_measured_errors_one_line_exit_2(strip, tmp_path):
+    m = tmp_path / "measured.csv"
+    m.write_text("hinge,panel,offset_x\n1,1,1e-4\n")
+    p = run(strip, "--measured", m)
+    assert p.returncode == 2
+    assert p.stderr.strip() == (f"error: {m}: unknown key 'offset_x' in the measured-errors file; expected some of "
+                                "hinge, panel, offset_m, offset_n, tilt_m, tilt_n, position")
+
+
+def test_scene_tolerance_study(tmp_path):
+    """The scene: all door against the paper's isostatic designs; isostatic designs lock in nothing."""
+    out = tmp_path / "ts"
+    p = subprocess.run([sys.executable, str(ROOT / "scenes" / "tolerance_study.py"), "--samples", "20", "--out", out],
+                       cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr
+    rows = read_csv(out / "summary.csv")
+    assert len(rows) == 6
+    for r in rows:
+        if "isostatic" in r["structure"]:
+            assert r["S"] == "0" and float(r["locked_p95_N"]) == 0.0 and float(r["locked_max_p95_N"]) < 1e-6
+        else:
+            assert int(r["S"]) > 0 and float(r["locked_p95_N"]) > 100.0
+    assert (out / "histogram.png").stat().st_size > 1000
+    assert "Miura-ori cantilever, all door" in p.stdout
+
+
+def test_measured_errors_of_a_hinge_the_structure_does_not_have_exit_1(strip, tmp_path):
+    m = tmp_path / "measured.csv"
+    m.write_text("hinge,panel,position\n7,1,1e-4\n")
+    p = run(strip, "--measured", m)
+    assert p.returncode == 1
+    assert p.stderr.strip() == f"error: {m}, line 2: hinge 7 does not exist (2 hinges)"
+
+
+@pytest.mark.parametrize("value", ["-1e-4", "nan"])
+def test_scene_bad_tolerance_one_line_exit_2(value):
+    p = subprocess.run([sys.executable, str(ROOT / "scenes" / "tolerance_study.py"), "--tol", value], cwd=ROOT,
+                       env=ENV, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 2
+    assert p.stderr.strip().startswith("error: --tol must be a positive number of metres") and \
+        len(p.stderr.strip().splitlines()) == 1

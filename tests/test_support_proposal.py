@@ -1,0 +1,129 @@
+"""The support proposal (chrono_origami/support_proposal.py): the fewest held directions that stop the six rigid-body
+motions, and nothing else.
+
+On each structure, with its own supports removed: the free structure has nullity n = 6P - rank (its internal
+mechanisms M_free = n - 6 and the six rigid motions). The proposal holds exactly 6 directions, and the supported
+structure's counts are M = n - 6 = M_free (every internal mechanism still free, no rigid motion) and S = S_free (no
+self-stress added). Minimal: removing any one held direction raises M by exactly one (a rigid motion freed).
+Numbers asserted (M, S of the free structure, from the paper and the counting tests):
+square twist, flat (9 panels): M = 4, S = 16; Miura cantilever (12 panels, its 15 sliding hinges): M = 1, S = 0;
+Kresling module (isostatic design): M = 0, S = 0; flat Miura sheet 6 x 6 (36 panels): M = 10, S = 100.
+"""
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import chrono_origami as co
+from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis.design import DesignResult
+from chrono_origami.patterns import kresling, miura, simple
+from chrono_origami.structure.structure import Structure, Support
+from chrono_origami.analysis.support_proposal import propose_support, rigid_rows
+
+CASES = {
+    "square twist": (lambda: Structure(simple.square_twist()), 9, 4, 16),
+    "miura cantilever": (lambda: replace(miura.miura_cantilever(), supports=(), loads=()), 12, 1, 0),
+    "kresling module": (lambda: replace(kresling.kresling_module(), supports=(), loads=()), 6, 0, 0),
+    "flat miura sheet": (lambda: miura.miura_patch(6, 6, 60.0, 0.0), 36, 10, 100),
+}
+
+
+def without(structure, support, direction):
+    """``structure`` with ``direction`` of ``support`` no longer held."""
+    out = []
+    for s in structure.supports:
+        if s == support:
+            if len(s.dofs) > 1:
+                out.append(Support(s.vertex, s.panel, s.dofs.replace(direction, "")))
+        else:
+            out.append(s)
+    return replace(structure, supports=tuple(out))
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_proposal_leaves_exactly_the_internal_mechanisms_and_is_minimal(name):
+    build, P, M_free, S_free = CASES[name]
+    free = build()
+    assert free.pattern.n_panels == P and free.supports == ()
+    c_free = analysis.count(free, "reference")
+    nullity = c_free.n_dof - c_free.rank
+    assert (c_free.M, c_free.S, nullity) == (M_free, S_free, M_free + 6)
+    prop = propose_support(free)
+    assert prop.rank_before == 0 and prop.n_held == 6
+    assert [len(s.dofs) for s in prop.supports] == [3, 2, 1]          # the 3-2-1 support
+    c = analysis.count(prop.structure, "reference")
+    assert (c.M, c.S) == (nullity - 6, S_free) == (M_free, S_free)
+    for s in prop.supports:
+        assert s.panel == prop.structure.pattern.vertex_panels[s.vertex][0]
+        for d in s.dofs:
+            fewer = analysis.count(without(prop.structure, s, d), "reference")
+            assert (fewer.M, fewer.S) == (c.M + 1, c.S), (s, d)
+    # the report names what is still free
+    text = prop.report(c)
+    assert f"with it: M = {M_free} mechanism" in text
+    if M_free:
+        assert "it does not stop the" in text and "move most" in text
+    else:
+        assert "it stops every motion" in text
+
+
+def test_partial_supports_are_completed_with_the_fewest_directions():
+    """The Kresling module's own supports kept but one: the proposal adds the missing directions only."""
+    st = kresling.kresling_module()
+    held = sum(len(s.dofs) for s in st.supports)
+    assert held == 6 and propose_support(st).supports == ()
+    first = st.supports[0]
+    partial = without(st, first, first.dofs[0])
+    prop = propose_support(partial)
+    assert prop.rank_before == 5 and prop.n_held == 1
+    c = analysis.count(prop.structure, "reference")
+    assert (c.M, c.S) == (0, 0)
+    assert prop.structure.origins("supports")[-1] == "proposed"
+
+
+def test_rows_on_the_rigid_motions_are_those_of_the_operator():
+    """A support row on the 6 rigid motions equals the assembled support row applied to the rigid-motion basis."""
+    from chrono_origami.results.counts import rigid_motions
+    from chrono_origami.engines.reference.model import assemble
+
+    st = Structure(simple.square_twist_folded(40.0)).with_supports("7:xyz", "12:xz")
+    model = assemble(st)
+    pat = st.pattern
+    L, c = pat.size, pat.vertices.mean(0)
+    B = rigid_motions(pat.n_panels) * np.sqrt(pat.n_panels)          # (omega, w / L) of every panel
+    for s, rows in zip(st.supports, model.support_rows):
+        A = model.Cs[rows].toarray() @ B
+        R = rigid_rows(pat, s.vertex, s.dofs, c, L)
+        for a, r in zip(A, R):                                          # row by row: the same up to scale
+            assert np.linalg.norm(a) > 0
+            np.testing.assert_allclose(a / np.linalg.norm(a), r / np.linalg.norm(r), atol=1e-12)
+
+
+def test_a_large_flat_sheet_without_forming_an_operator(monkeypatch):
+    """900 panels (5,400 columns: the sparse path): the proposal forms no operator; the count of the supported
+    sheet is sparse and keeps the free sheet's 58 internal mechanisms (2 (n - 1) at flat)."""
+    free = miura.miura_patch(30, 30, 60.0, 0.0)
+    import chrono_origami.engines.reference.counting as counting
+    import chrono_origami.engines.reference.model as model
+
+    def no_operator(*a, **k):
+        raise AssertionError("the proposal assembled or counted a whole-structure operator")
+
+    for module, name in ((model, "assemble"), (counting, "assemble"), (counting, "count"), (analysis, "count")):
+        monkeypatch.setattr(module, name, no_operator)
+    prop = propose_support(free)
+    monkeypatch.undo()
+    assert prop.n_held == 6
+    c = analysis.count(prop.structure, "reference")
+    c_free = analysis.count(free, "reference")
+    assert c.linalg == c_free.linalg == "sparse"
+    assert c.M == c_free.M == 58 and c.S == c_free.S
+    assert "mechanisms (a generic combination)" in prop.report(c)
+
+
+def test_public_names():
+    assert co.propose_support is propose_support
+    s = co.miura.miura_single_vertex()
+    r = co.design(co.propose_support(s).structure)         # co.design is callable, like co.count
+    assert isinstance(r, DesignResult) and (r.M_after, r.S_after) == (1, 0)
