@@ -124,6 +124,24 @@ def test_two_thousand_mechanisms_are_counted():
     assert np.abs(c.model.Cs @ z).max() < 1e-12 and np.linalg.norm(z) == pytest.approx(1.0)
 
 
+def test_null_directions_that_leave_no_small_pivot_are_found():
+    """On larger flat patterns some null directions leave no pivot of R below sqrt(delta sigma_max) (a fold line
+    across the sheet spreads over many columns): on the 50 x 50 box pleat 99 pivots for 101 null directions of its
+    out-of-plane block. The next candidates by |R_jj| find the other two: M = 2 (n - 1), S = 4 (n - 1)^2."""
+    n = 50
+    s = ts.box_pleat(n)
+    model = assemble(s)
+    A = model.Cs @ operator.flat_columns(s.pattern, model.n_bodies)
+    smax = sparseqr.largest_singular_value(A)
+    rows, cols = sorted(sparseqr.blocks(A, smax), key=lambda rc: len(rc[0]))[0]      # out of plane: 2 rows a hinge
+    delta = sparseqr.DELTA_FACTOR * 1e-8 * smax
+    d = np.abs(sparseqr.factor(A.tocsr()[rows][:, cols], delta, keep_q=False).R.d)
+    assert np.count_nonzero(d <= np.sqrt(delta * smax)) < 2 * (n - 1) + 3
+    c = counting.count(s)
+    assert (c.M, c.S) == (2 * (n - 1), 4 * (n - 1) ** 2)
+    assert c.gap[1] <= 1e-9 and c.gap[0] > 1e-3
+
+
 def origami_simulator_box_pleat(n):
     """A box pleat written the way Origami Simulator exports BoxPleatTessellation.fold: the x-z plane, coordinates
     rounded to single precision, y off the plane by 1e-22, F/M/V/B assignments, fold angles (null on the border)."""

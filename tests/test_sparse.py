@@ -261,3 +261,41 @@ def test_a_factor_beyond_the_memory_is_a_one_line_error(monkeypatch):
     assert app.exit_code(err.value) == app.EXIT_INPUT and "\n" not in str(err.value)
     assert f"of the {A.shape[0]:,} x {A.shape[1]:,} operator" in msg
     assert "needs about" in msg and "1 MB is available" in msg
+
+
+def test_the_q_less_factor_is_suitesparse_qr_without_q():
+    """SuiteSparseQR's C interface (the library pyspqr ships) gives the R of pyspqr's QR without Q's Householder
+    vectors: R^T R = B^T B (column-permuted), and the same ordering and R up to the signs of its rows."""
+    A = assemble(mi.miura_patch(6, 7)).Cs
+    delta = 1e-7 * sparseqr.largest_singular_value(A)
+    lib = sparseqr.suitesparse()
+    assert lib is not None
+    q_less = sparseqr.factor(A, delta, keep_q=False)
+    full = sparseqr.factor(A, delta, keep_q=True)
+    assert q_less.Q is None and full.Q is not None
+    assert np.array_equal(q_less.perm, full.perm)
+    n = A.shape[1]
+    I = np.eye(n)
+    R1 = q_less.R.matvec(I)
+    R2 = full.R.matvec(I)
+    signs = np.sign(np.diag(R1)) * np.sign(np.diag(R2))
+    assert np.abs(R1 - signs[:, None] * R2).max() <= 1e-12 * np.abs(R2).max()
+    B = np.vstack([A.toarray(), delta * I])[:, q_less.perm]
+    assert np.abs(R1.T @ R1 - B.T @ B).max() <= 1e-12 * np.abs(B.T @ B).max()
+
+
+@pytest.mark.parametrize("k", [1, 5, sparseqr.BLOCK_RHS + 3])
+def test_triangular_solves_need_no_lu(k):
+    """Solves with R and R^T by SuperLU's triangular solve (one or a few right-hand sides) and by R's dense row
+    blocks (many), against the dense triangular solve: backward stable (residuals at round-off)."""
+    import scipy.linalg as sla
+
+    A = assemble(mi.miura_patch(5, 5)).Cs
+    qr = sparseqr.factor(A, 1e-7 * sparseqr.largest_singular_value(A), keep_q=False)
+    R = qr.R.matvec(np.eye(qr.q))
+    assert np.allclose(np.tril(R, -1), 0)
+    b = np.random.default_rng(k).standard_normal((qr.q, k) if k > 1 else qr.q)
+    for x, M in ((qr.solve_R(b), R), (qr.solve_RT(b), R.T)):
+        exact = sla.solve_triangular(M, b, lower=M is not R)
+        assert np.abs(M @ x - b).max() <= 1e-13 * np.abs(M).max() * np.abs(x).max()
+        assert np.abs(x - exact).max() <= 1e-8 * np.abs(exact).max()
