@@ -1,5 +1,36 @@
-"""What the benchmark scripts share: peak memory of the process and the fitted exponent of time against size."""
+"""What the benchmark scripts share: the BLAS threads, peak memory, the fitted exponent of time against size."""
+import contextlib
+import os
 import resource
+import sys
+
+_process = contextlib.ExitStack()
+
+
+def program_threads():
+    """Run this benchmark process with the program's own choice of BLAS threads, and say so on stderr.
+
+    The choice is ``chrono_origami.tools.threads``' (one thread, or CHRONO_ORIGAMI_BLAS_THREADS), the one every
+    command and public analysis makes, held for the whole process (the benchmarks also time internal
+    functions). ``--blas all`` on the command line (taken out of sys.argv here) runs with one thread per core
+    instead, for a comparison; child processes inherit the choice. Call it first thing in a benchmark.
+    """
+    from chrono_origami.tools import threads
+
+    if "--blas" in sys.argv[:-1]:
+        i = sys.argv.index("--blas")
+        value = sys.argv[i + 1]
+        del sys.argv[i:i + 2]
+        if value not in ("all", "program"):
+            raise SystemExit(f"--blas: expected 'all' or 'program', got {value!r}")
+        if value == "all":
+            os.environ[threads.ENV] = "all"
+    _process.enter_context(threads.chosen_blas_threads())
+    if "--one" not in sys.argv:
+        setting = os.environ.get(threads.ENV)
+        print(f"BLAS threads: {threads.blas_threads()} ("
+              + (f"{threads.ENV}={setting}" if setting else "the program's choice; --blas all: one per core")
+              + ")", file=sys.stderr)
 
 
 def peak_MB():

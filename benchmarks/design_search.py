@@ -20,6 +20,10 @@ import subprocess
 import sys
 import time
 
+from common import program_threads  # noqa: E402  (benchmarks/)
+
+program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
+
 SIZES = [(2, 2), (4, 4), (6, 6), (8, 8), (10, 10), (12, 12), (16, 16), (20, 20), (24, 24), (28, 28), (32, 33),
          (40, 40), (45, 45)]
 

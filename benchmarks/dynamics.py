@@ -24,6 +24,10 @@ from chrono_origami.inputs.motion_examples import miura_deploy
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.structure.structure import Structure
 
+from common import program_threads  # noqa: E402  (benchmarks/)
+
+program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
+
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--quick", action="store_true", help="two step sizes per integrator, smaller size study")
 args = ap.parse_args()

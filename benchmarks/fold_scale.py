@@ -39,7 +39,9 @@ import subprocess
 import sys
 import time
 
-from common import fit_exponent, peak_MB
+from common import fit_exponent, peak_MB, program_threads
+
+program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
 
 SIZES = (100, 300, 1000, 3000, 10000)
 
@@ -49,7 +51,7 @@ def one(panels, method, steps, from_flat=False, targets=False):
     import numpy as np
 
     from chrono_origami.inputs.fold import Drive, FoldProblem
-    from chrono_origami.analysis.fold import fold
+    from chrono_origami.engines.reference.folding.newton import fold
     from chrono_origami.tools.geometry import best_rigid_alignment
     from chrono_origami.inputs.fold import assignment_from_vertices, hinge_angle
     from chrono_origami.patterns import miura

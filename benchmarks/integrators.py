@@ -24,6 +24,10 @@ import numpy as np
 from chrono_origami import engines
 from chrono_origami.analysis import dns_paper as paper
 
+from common import program_threads  # noqa: E402  (benchmarks/)
+
+program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
+
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--constrained", action="store_true", help="also the constrained scheme (n + m unknowns)")
 ap.add_argument("--long", action="store_true", help="the 10^4-step runs of part 3")

@@ -44,7 +44,9 @@ import subprocess
 import sys
 import time
 
-from common import fit_exponent, peak_MB
+from common import fit_exponent, peak_MB, program_threads
+
+program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
 
 SIZES = (100, 300, 1000, 3000, 10000)
 HUGE = (30000, 100000)

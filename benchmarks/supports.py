@@ -22,11 +22,13 @@ linearly (exponent b of time ~ P^b near 1).
 import argparse
 import time
 
-from common import fit_exponent, peak_MB
+from common import fit_exponent, peak_MB, program_threads
 
 from chrono_origami.analysis import statics as analysis
 from chrono_origami.patterns import miura
 from chrono_origami.analysis.support_proposal import propose_support
+
+program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--sizes", default="32,100,316", help="n of the n x n sheets (default 32,100,316: 1,024 to 99,856 "

@@ -23,7 +23,12 @@ import numpy as np
 
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.patterns import miura
-from chrono_origami.structure.structure import DOOR, Structure
+from chrono_origami.structure.structure import Structure
+from chrono_origami.structure.hinges import DOOR
+
+from common import program_threads  # noqa: E402  (benchmarks/)
+
+program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
 
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--rows", type=int, default=25)

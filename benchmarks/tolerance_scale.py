@@ -1,8 +1,9 @@
 """Closed-form statistics of locked-in forces on all-door Miura-ori patches, 100 to 10,000 panels: time and memory.
 
-Each case in its own process (peak memory of that case alone), one BLAS
-thread. Per case: the count (M, S; sparse QR beyond the dense limit), the
-factor of the elastic-hinge system (``reference.tolerance.Solver``: the hinge
+Each case in its own process (peak memory of that case alone), with the
+program's own choice of BLAS threads (one; ``--blas all``: one per core).
+Per case: the count (M, S; sparse QR beyond the dense limit), the factor of
+the elastic-hinge system (``reference.tolerance.Solver``: the hinge
 stiffness matrix Cr^T W Cr, SuperLU in symmetric mode), then the statistics:
 ``exact`` (K's columns for every constraint row, m solves in blocks of 64)
 up to ``--exact-max`` panels, and ``randomized`` (``--probes`` probes, each
@@ -19,20 +20,14 @@ import subprocess
 import sys
 import time
 
-from common import fit_exponent, peak_MB
+from common import fit_exponent, peak_MB, program_threads
+
+program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
 
 SIZES = (100, 289, 1024, 3025, 10000)
 
 
 def one(panels, probes, exact):
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:          # one BLAS thread from OPENBLAS_NUM_THREADS=1 then
-        import contextlib
-
-        def threadpool_limits(_):
-            return contextlib.nullcontext()
-
     from chrono_origami.analysis import tolerances as tl
     from chrono_origami.engines.reference import tolerance as rt
     from chrono_origami.patterns import miura
@@ -40,27 +35,26 @@ def one(panels, probes, exact):
 
     n = int(round(panels ** 0.5))
     row = {"P": n * n}
-    with threadpool_limits(1):
-        st = miura.miura_patch(n, n)
-        spec = imp.ToleranceSpec(1e-4)
+    st = miura.miura_patch(n, n)
+    spec = imp.ToleranceSpec(1e-4)
+    t0 = time.perf_counter()
+    solver = rt.Solver(st)
+    row["factor"] = time.perf_counter() - t0          # count (M, S) and factor
+    row.update(M=solver.counts.M, S=solver.counts.S, rows=solver.m, method=solver.method)
+    t0 = time.perf_counter()
+    cov = rt.randomized_covariance(st, spec, solver, probes, seed=1)
+    rn = rt.side_sd(st, cov)
+    row["randomized"] = time.perf_counter() - t0
+    row["probes"] = probes
+    row["sd_N_max"] = float(rn[..., 3].max())
+    if exact:
         t0 = time.perf_counter()
-        solver = rt.Solver(st)
-        row["factor"] = time.perf_counter() - t0          # count (M, S) and factor
-        row.update(M=solver.counts.M, S=solver.counts.S, rows=solver.m, method=solver.method)
-        t0 = time.perf_counter()
-        cov = rt.randomized_covariance(st, spec, solver, probes, seed=1)
-        rn = rt.side_sd(st, cov)
-        row["randomized"] = time.perf_counter() - t0
-        row["probes"] = probes
-        row["sd_N_max"] = float(rn[..., 3].max())
-        if exact:
-            t0 = time.perf_counter()
-            ex = rt.side_sd(st, rt.covariance_blocks(st, spec, solver))
-            row["exact"] = time.perf_counter() - t0
-            big = ex > 0.05 * ex.max(axis=(0, 1), keepdims=True)
-            row["rand_vs_exact"] = float((abs(rn - ex)[big] / ex[big]).max())
-        row["summary_p95_N"] = tl.summary(tl.LockedInStatistics(st, spec, None, "randomized", rn, 1.96 * rn,
-                                                                 2.576 * rn))["locked_p95_N"]
+        ex = rt.side_sd(st, rt.covariance_blocks(st, spec, solver))
+        row["exact"] = time.perf_counter() - t0
+        big = ex > 0.05 * ex.max(axis=(0, 1), keepdims=True)
+        row["rand_vs_exact"] = float((abs(rn - ex)[big] / ex[big]).max())
+    row["summary_p95_N"] = tl.summary(tl.LockedInStatistics(st, spec, None, "randomized", rn, 1.96 * rn,
+                                                             2.576 * rn))["locked_p95_N"]
     row["peak_MB"] = peak_MB()
     print(json.dumps(row))
 

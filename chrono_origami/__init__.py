@@ -5,7 +5,7 @@ The names a user needs, from the crease pattern to the report::
     import chrono_origami as co
 
     structure = co.miura.miura_cantilever()        # a pattern builder: a Structure
-    counts = co.count(structure)                   # M, S (reference engine)
+    counts = co.count(structure)                   # M, S (Chrono where installed, else the reference engine)
     result = co.static(structure)                  # hinge actions, support reactions
     print(co.tables.format_result(result))
 
@@ -20,24 +20,28 @@ The names a user needs, from the crease pattern to the report::
   density=1000)``, ``.select("corner(-x-y)")`` (the selector language of
   ``chrono_origami/structure/boundary.py``); ``propose_support`` (the fewest held
   directions that stop the rigid-body motions: ``propose_support(s).structure``);
-* analyses: ``count``, ``static`` (``engine="reference"`` or ``"chrono"``),
-  ``design`` (which hinges to make sliding: ``co.design(structure)`` returns a
-  ``DesignResult``, ``chrono_origami.analysis.design``), ``fold`` with
-  ``FoldProblem`` and ``Drive`` (the paper's Newton-Raphson folding),
-  ``fold_to_targets`` (to a file's target angles at a percent), the modules
-  ``modal`` (engine-neutral eigen solvers, ``modal.solve_modes``) and
-  ``dynamics`` (``dynamics.dynamics``: time integration, either engine),
-  ``tolerances`` (locked-in forces of fabrication errors:
-  ``tolerances.locked_in_statistics``, ``tolerances.summary``,
-  ``tolerances.monte_carlo``) with ``ToleranceSpec`` and ``HingeStiffness``;
+* analyses, each by either engine (``engine="reference"`` or ``"chrono"``;
+  None: Chrono where PyChrono imports, ``chrono_origami.engines``): ``count``,
+  ``static``, ``fold`` with ``FoldProblem`` and ``Drive``, ``fold_to_targets``
+  (to a file's target angles at a percent), the modules ``modal`` (eigen
+  solvers, ``modal.solve_modes``, and ``modal.structure_modes``), ``dynamics``
+  (``dynamics.dynamics``: time integration) and ``tolerances`` (locked-in
+  forces of fabrication errors: ``tolerances.locked_in_statistics``,
+  ``tolerances.summary``, ``tolerances.monte_carlo``) with ``ToleranceSpec``
+  and ``HingeStiffness``; ``design`` (which hinges to make sliding:
+  ``co.design(structure)`` returns a ``DesignResult``,
+  ``chrono_origami.analysis.design``);
+* many cases: ``sweep`` (a parametric sweep from a TOML spec, on Dask: one
+  table row per case, written to a folder as they arrive, resumable);
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
-works without it: ``build_system`` (a structure in your own ``ChSystem``) and
-``structure_modes`` (modal analysis with Kc); without PyChrono they raise
-:class:`~chrono_origami.tools.errors.ChronoUnavailable` (an ``ImportError``). They are
-not in ``__all__``, so ``from chrono_origami import *`` works without PyChrono.
-Every other name is imported on first use too.
+works without it: ``build_system`` (a structure in your own ``ChSystem``;
+without PyChrono it raises
+:class:`~chrono_origami.tools.errors.ChronoUnavailable`, an ``ImportError``)
+and ``structure_modes`` (modal analysis with Kc, ``modal.structure_modes``).
+They are not in ``__all__``, so ``from chrono_origami import *`` works
+without PyChrono. Every other name is imported on first use too.
 """
 import importlib
 
@@ -70,6 +74,7 @@ _EXPORTS = {
     "tolerances": ("analysis.tolerances", None),
     "ToleranceSpec": ("structure.imperfections", "ToleranceSpec"),
     "HingeStiffness": ("structure.imperfections", "HingeStiffness"),
+    "sweep": ("cli.sweep", "sweep"),
 }
 #: the names that need PyChrono (imported on first use; not in __all__)
 _CHRONO_EXPORTS = {

@@ -1,4 +1,4 @@
-"""Isostatic design gallery (issue 6): the design search on the paper's structures, all hinges door at the start.
+"""Isostatic design gallery: the design search on the paper's structures, all hinges door at the start.
 
 Single-vertex Miura-ori and a sequential Miura-ori strip (Fig. 5), the
 Yoshimura wedge at Table 4 with the supports of sec. 4.2.2 (Fig. 7), Kresling
@@ -20,7 +20,8 @@ from chrono_origami.cli import app
 from chrono_origami.cli.design import symmetry
 from chrono_origami.analysis.design import design
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
-from chrono_origami.structure.structure import DOOR, Structure
+from chrono_origami.structure.structure import Structure
+from chrono_origami.structure.hinges import DOOR
 
 
 def all_door(structure, name):

@@ -10,7 +10,8 @@ the counts and the self-stress states.
 """
 from chrono_origami.cli import static
 from chrono_origami.patterns import simple
-from chrono_origami.structure.structure import DOOR, SLIDING, Structure
+from chrono_origami.structure.structure import Structure
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 
 def build(args):

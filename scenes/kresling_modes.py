@@ -21,7 +21,7 @@ from dataclasses import replace
 from chrono_origami.cli import modes as modal
 from chrono_origami.cli.inputs import twist_deg
 from chrono_origami.patterns.kresling import kresling_tower
-from chrono_origami.structure.structure import SLIDING
+from chrono_origami.structure.hinges import SLIDING
 
 
 def build(args):

@@ -27,7 +27,7 @@ from chrono_origami.cli import dynamics as cli_dynamics
 from chrono_origami.report.motion import write_history
 from chrono_origami.patterns import linkage
 from chrono_origami.analysis import dns_paper as paper
-from chrono_origami.report import dns_paper as dns_files
+from chrono_origami.report import tables
 
 
 def counts():
@@ -53,7 +53,7 @@ def run(args):
     def extra(out):
         with open(os.path.join(out, "counts.json"), "w") as f:
             json.dump(c, f, indent=1)
-        dns_files.write_csv(os.path.join(out, "angles.csv"), ("t", "theta1", "theta2"), zip(s.t, th1, th2))
+        tables.write_csv(os.path.join(out, "angles.csv"), ("t", "theta1", "theta2"), zip(s.t, th1, th2))
         if s.history is not None:
             write_history(s.history, out)
 

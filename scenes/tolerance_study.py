@@ -15,7 +15,8 @@ component (closed form, reference engine) and writes, with --out DIR,
 ``analysis.tolerances.summary``, Monte Carlo percentiles of the largest over hinges
 included), ``<design>/locked_in.csv`` per design, and ``histogram.png``: the
 distribution of the largest locked-in |N| over hinges in --samples Monte
-Carlo samples per design (--engine reference or chrono). --plot-tolerance
+Carlo samples per design (--engine reference or chrono; they run on Dask,
+--scheduler local|serial|tcp://HOST:PORT, a local cluster by default). --plot-tolerance
 FILE.png draws the largest locked-in action of the all-door cantilever
 against the tolerance, linear theory against Chrono's assembly.
 
@@ -24,6 +25,7 @@ against the tolerance, linear theory against Chrono's assembly.
 import math
 import os
 import re
+from functools import partial
 
 import numpy as np
 
@@ -36,6 +38,7 @@ from chrono_origami.report import tables
 from chrono_origami.report import tolerance as rep
 from chrono_origami.structure import imperfections as imp
 from chrono_origami.structure.hinges import DOOR
+from chrono_origami.tools import cluster
 
 #: the scene's tolerance (m) and panel size (m): 0.1 mm on a 1 m panel
 TOLERANCE = 1e-4
@@ -71,6 +74,15 @@ def slug(text):
 
 
 def analyse(args):
+    """The scene; its Monte Carlo samples run on ``--scheduler`` (``tools.cluster``: a local Dask cluster by
+    default)."""
+    if not args.samples:
+        return _analyse(args, map)
+    with cluster.executor(args.scheduler, args.workers) as ex:
+        return _analyse(args, ex.map)
+
+
+def _analyse(args, mc_map):
     spec = imp.ToleranceSpec(args.tol, distribution="normal", seed=args.seed)
     engine = engines.resolve(args.engine)
     stiffness = imp.HingeStiffness()
@@ -83,8 +95,8 @@ def analyse(args):
             named[label] = stats
             row = {"structure": label, "M": stats.info["M"], "S": stats.info["S"]}
             if args.samples:
-                X = np.array([tl.monte_carlo_sample(st, spec, args.seed + k, stiffness, engine)
-                              for k in range(args.samples)])
+                one = partial(tl.monte_carlo_sample, st, spec, stiffness=stiffness, engine=engine)
+                X = np.array(mc_map(one, [args.seed + k for k in range(args.samples)]))
                 samples[design] = X
                 mc = tl.reduce_samples(st, spec, stiffness, X)
                 row.update({k: v for k, v in tl.summary(mc).items() if k.startswith("locked_max")})
@@ -134,6 +146,11 @@ ap.add_argument("--samples", type=positive_int, default=300, help="Monte Carlo s
 ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
 ap.add_argument("--engine", choices=engines.ENGINES, default="reference",
                 help="engine of the Monte Carlo samples (default reference: the linear theory)")
+ap.add_argument("--scheduler", default=None, metavar="local|serial|ADDRESS",
+                help="where the Monte Carlo samples run: a local Dask cluster (default, or $CHRONO_ORIGAMI_SCHEDULER), "
+                     "this process, or a Dask scheduler, e.g. tcp://HOST:8786")
+ap.add_argument("--workers", type=positive_int, default=None, help="local cluster: worker processes (default one per "
+                                                                   "core)")
 ap.add_argument("--out", metavar="DIR", help="write summary.csv, <design>/locked_in.csv and histogram.png here")
 ap.add_argument("--plot-tolerance", metavar="FILE.png", help="force against tolerance, both engines")
 

@@ -14,15 +14,16 @@ one every --frame-interval s), steps.csv (residual of every step) and
 snapshots.png (Fig. 2(c); --figure FILE draws them elsewhere); --png-frames
 DIR writes one PNG per frame (--png-renderer irrlicht: drawn by Chrono's
 Irrlicht, headless under xvfb-run), --viz plays the fold in the Irrlicht
-viewer. --engine chrono folds in a Chrono system: the flat start is singular,
-so the reference engine takes the first step (to --chrono-start s, default
-1 s, its own first step) and Chrono folds from that configuration to 200 s
-(chrono_fold.regular_start). The options are those of the ``fold`` command
+viewer. With the Chrono engine (the default where PyChrono imports) the fold
+is in a Chrono system: the flat start is singular, so the reference engine
+takes the first step (to --chrono-start s, default 1 s, its own first step)
+and Chrono folds from that configuration to 200 s
+(analysis.fold.regular_start). The options are those of the ``fold`` command
 (chrono_origami/cli/fold.py) with the drives and holds fixed.
 """
 import os
 
-from chrono_origami import engines
+from chrono_origami.analysis import fold as analysis_fold
 from chrono_origami.cli import app, fold
 from chrono_origami.inputs import fold_examples as examples
 from chrono_origami.tools.geometry import best_rigid_alignment
@@ -30,9 +31,9 @@ from chrono_origami.patterns import yoshimura
 
 
 def analyse(prob, args):
-    hist = fold.fold(prob, engines.resolve(args.engine), args.frame_interval, from_singular=True,
-                     chrono_start=args.chrono_start, progress=False if args.quiet else None,
-                     linalg=args.linalg)
+    hist = analysis_fold.fold(prob, args.engine, frame_interval=args.frame_interval, from_singular=True,
+                              start_time=args.chrono_start, progress=False if args.quiet else None,
+                              linalg=args.linalg)
     X = hist.final
     T = yoshimura.TABLE4_VERTICES
     R, d = best_rigid_alignment(X, T)

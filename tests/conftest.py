@@ -2,10 +2,14 @@
 
 A test needs PyChrono when it is marked ``chrono`` (``pytestmark`` of a module,
 ``pytest.mark.chrono`` on a test, or ``pytest.param(..., marks=pytest.mark.chrono)``);
-every test in ``tests/test_chrono_*.py`` is marked here too. Without PyChrono
-the marked tests are skipped with one reason, and modules that import it at
-the top skip themselves at collection (``pytest.importorskip``), so their
-tests are not collected: the summary then counts those modules.
+every test in ``tests/test_chrono_*.py`` is marked here too. Whether PyChrono
+can be used is ``engines.chrono_available()``, probed in a child interpreter
+so that a build that kills the interpreter at import cannot take the run
+down. Without it the marked tests are skipped with one reason
+(``engines.chrono_unavailable_reason()``), and modules that import it at the
+top skip themselves at collection (``pytest.importorskip``, with the same
+reason), so their tests are not collected: the summary then counts those
+modules.
 
 The run's last lines (before pytest's own totals) say how many of these tests
 ran, e.g. ``chrono: 170 tests that need PyChrono ran (170 passed, 0 failed),
@@ -15,11 +19,14 @@ import collections
 
 import pytest
 
-from chrono_origami.engines import chrono_available
+from chrono_origami.engines import NOT_INSTALLED, chrono_available, chrono_unavailable_reason
 
+# probed in a child interpreter: a PyChrono that kills the interpreter at import skips the Chrono tests with the
+# reason (and ``import pychrono`` in this process then raises it) instead of taking the whole run down
 HAVE_CHRONO = chrono_available()
-NO_CHRONO_REASON = ("PyChrono is not installed: this test needs it (conda install -c projectchrono pychrono; "
-                    "on the project's machines .ci/run installs ../shared/pychrono)")
+NO_CHRONO_REASON = f"{chrono_unavailable_reason()}: this test needs PyChrono" + (
+    " (conda install -c projectchrono pychrono; on the project's machines .ci/run installs ../shared/pychrono)"
+    if chrono_unavailable_reason() == NOT_INSTALLED else "")
 
 _outcome = {}
 _chrono_ids = set()
@@ -73,7 +80,7 @@ def chrono_summary():
     parts += [f"{t[k]} {k}" for k in ("xfailed", "xpassed") if t[k]]
     line = f"chrono: {ran} tests that need PyChrono ran ({', '.join(parts)}), {t['skipped']} skipped"
     if _modules_not_collected:
-        line += (f"; {len(_modules_not_collected)} test module(s) not collected (PyChrono is not installed): "
+        line += (f"; {len(_modules_not_collected)} test module(s) not collected ({chrono_unavailable_reason()}): "
                  + ", ".join(sorted(_modules_not_collected)))
     return line
 

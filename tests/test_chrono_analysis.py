@@ -8,7 +8,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
+from chrono_origami import engines
+
+chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 from chrono_origami.analysis import statics as analysis  # noqa: E402
 from chrono_origami.engines.chrono import statics as ca  # noqa: E402

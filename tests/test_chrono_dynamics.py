@@ -1,4 +1,4 @@
-"""Dynamics in Chrono (issue 10) against closed forms, conservation laws, statics and the kinematic fold.
+"""Dynamics in Chrono against closed forms, conservation laws, statics and the kinematic fold.
 
 Needs PyChrono (marked ``chrono``; skipped with the reason when it is missing).
 Longer runs and the dt studies are in benchmarks/dynamics.py.
@@ -11,7 +11,9 @@ import sys
 import numpy as np
 import pytest
 
-pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
+from chrono_origami import engines
+
+pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 from scipy.special import ellipk  # noqa: E402
 

@@ -8,7 +8,9 @@ import tempfile
 import numpy as np
 import pytest
 
-chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
+from chrono_origami import engines
+
+chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 from chrono_origami.engines.chrono import statics as ca  # noqa: E402
 from chrono_origami.engines.chrono import links as lk  # noqa: E402
@@ -17,7 +19,8 @@ from chrono_origami.tools.errors import SolverError  # noqa: E402
 from chrono_origami.tools.geometry import edge_frame  # noqa: E402
 from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
 from chrono_origami.engines.reference.statics import solve  # noqa: E402
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.structure import Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.hinges import DOOR, SLIDING  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 
@@ -253,8 +256,6 @@ def test_kc_off_gives_no_stiffness():
 
 def test_kc_switch_by_system_keeps_the_link_getters_truthful():
     """lk.set_tangent_stiffness(system) without ``built`` switches the links' Python objects: getter == Chrono's K."""
-    from chrono_origami.analysis import modal
-
     s = bent_pair(DOOR)
     b = cs.build_system(s, visual=False)
     ca.static(s, built=b)

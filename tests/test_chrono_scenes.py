@@ -12,7 +12,9 @@ import sys
 import numpy as np
 import pytest
 
-pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
+from chrono_origami import engines
+
+pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 pytestmark = pytest.mark.chrono
 

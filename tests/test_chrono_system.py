@@ -5,15 +5,19 @@ Needs PyChrono (marked ``chrono``; skipped with the reason when it is missing).
 import numpy as np
 import pytest
 
-chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
+from chrono_origami import engines
 
+chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
+
+from chrono_origami.report import styles  # noqa: E402
 from chrono_origami.engines.chrono import statics as ca  # noqa: E402
 from chrono_origami.engines.chrono import links as lk  # noqa: E402
 from chrono_origami.engines.chrono import system as cs  # noqa: E402
 from chrono_origami.tools.errors import StructureError  # noqa: E402
 from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
 from chrono_origami.engines.reference.statics import solve  # noqa: E402
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.structure import Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.hinges import DOOR, SLIDING  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 
@@ -82,7 +86,7 @@ def test_names_and_handles():
 
 def test_visual_shapes():
     s = rect_and_triangle()
-    b = cs.build_system(s)
+    b = cs.build_system(s, hinge_glyph=styles.chrono_glyph)
     for p, body in enumerate(b.bodies):
         vm = body.GetVisualModel()
         assert vm.GetNumShapes() == 1
@@ -93,7 +97,7 @@ def test_visual_shapes():
         V = np.array([lk.arr(v) for v in mesh.GetCoordsVertices()]) + lk.arr(body.GetPos())
         np.testing.assert_allclose(np.sort(np.unique(np.round(V[:, 2], 12))), [-H / 2, H / 2], atol=1e-12)
     slide = b.hinges[0].link.GetVisualModel()
-    door = cs.build_system(s.with_hinge_kinds([DOOR])).hinges[0].link.GetVisualModel()
+    door = cs.build_system(s.with_hinge_kinds([DOOR]), hinge_glyph=styles.chrono_glyph).hinges[0].link.GetVisualModel()
     colors = [tuple(round(c, 6) for c in (x.R, x.G, x.B)) for x in
               (slide.GetShape(0).GetColor(), door.GetShape(0).GetColor())]
     assert colors[0] != colors[1]                                   # sliding and door hinges drawn distinctly
@@ -190,7 +194,7 @@ def test_hinge_glyphs_sit_at_the_hinge_midpoints():
     from chrono_origami.patterns import kresling, miura
 
     for st in (miura.miura_cantilever(), kresling.kresling_module()):
-        built = S.build_system(st)
+        built = S.build_system(st, hinge_glyph=styles.chrono_glyph)
         for h in range(len(st.pattern.hinges)):
             link = built.hinges[h].links[0]
             frame = chrono.ChFramed(link.GetVisualModelFrame())

@@ -11,7 +11,9 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine tests need it")
+from chrono_origami import engines
+
+pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 from chrono_origami.analysis import tolerances as tl  # noqa: E402
 from chrono_origami.engines.chrono import tolerance as ct  # noqa: E402

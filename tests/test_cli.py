@@ -180,7 +180,7 @@ def test_static_subprocess(fold_file, tmp_path):
 
 @pytest.mark.parametrize("text, code, message", [
     (json.dumps({**hand_fold(), "edges_origami:hinge": [None, "hinge", None, None, None, None, None]}), 1,
-     "edges_origami:hinge[1] is \"hinge\"; expected 'door', 'sliding', 'joined' or null"),
+     "edges_origami:hinge[1] is \"hinge\"; expected 'door', 'sliding', 'joined', 'spherical' or null"),
     ('{"vertices_coords": [[0, 0, 0]],,}', 1, "not valid JSON"),
     (None, 2, "no such FOLD file"),
 ])

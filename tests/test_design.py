@@ -1,4 +1,4 @@
-"""Isostatic design search (issue 6): which door hinges become sliding hinges."""
+"""Isostatic design search: which door hinges become sliding hinges."""
 import itertools
 import json
 import os
@@ -21,10 +21,10 @@ from chrono_origami.structure.foldfile import read_fold, write_fold
 from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
 from chrono_origami.engines import operator
-from chrono_origami.engines.reference import statics
 from chrono_origami.engines.reference.counting import count
 from chrono_origami.engines.reference.model import assemble
-from chrono_origami.structure.structure import DOOR, Load, Structure
+from chrono_origami.structure.structure import Load, Structure
+from chrono_origami.structure.hinges import DOOR
 
 ROOT = Path(__file__).resolve().parents[1]
 #: both engines; the Chrono one is marked ``chrono`` (skipped with the reason without PyChrono, see conftest.py)
@@ -332,6 +332,61 @@ def test_mirror_symmetry_keeps_orbits_together():
     assert sorted(d.sliding for d in r.designs) == [(0, 1, 3), (0, 2, 3)]
 
 
+def test_mirror_symmetric_single_vertex_with_preferred_hinges_reaches_S_0():
+    """The greedy design keeps an orbit as door hinges only when all its axial rows are independent of those kept.
+
+    Orbits (1, 4), (2,), (3,) under the mirror; the axial rows have rank 1. Preferring hinges 3 then 2 to
+    slide, the greedy search meets the orbit (1, 4) first: its two rows add rank 1 only, so it slides; hinge 2
+    stays door, and S = 0 with M = 1 kept. Keeping the orbit as door for the rank it adds would slide only
+    hinges 2 and 3 and leave S = 1.
+    """
+    st = all_door(miura.miura_single_vertex())
+    mirror = cli_symmetry(st.pattern, mirrors=["x"])
+    for prefer, greedy in (((2, 1), (0, 2, 3)), ((1, 2), (0, 1, 3))):
+        r = design(st, symmetry=mirror, prefer=prefer)
+        assert r.orbits == ((0, 3), (1,), (2,))
+        assert r.greedy.sliding == greedy and (r.greedy.M, r.greedy.S) == (1, 0) and r.greedy.verified
+        assert (r.M_after, r.S_after) == (1, 0) and sorted(d.sliding for d in r.designs) == [(0, 1, 3), (0, 2, 3)]
+
+
+def test_an_orbit_slides_only_if_every_member_may_slide():
+    """A required door (sliding) hinge makes its whole orbit door (sliding)."""
+    st = all_door(miura.miura_single_vertex())
+    for h in (0, 3):
+        r = design(st, symmetry=[[3, 1, 2, 0]], door=[h])
+        assert (r.required_door, r.required_sliding) == ((0, 3), ())
+        assert [d.sliding for d in r.designs] == [(1, 2)] and r.S_after == 1
+        r = design(st, symmetry=[[3, 1, 2, 0]], sliding=[h])
+        assert (r.required_door, r.required_sliding) == ((), (0, 3))
+        assert sorted(d.sliding for d in r.designs) == [(0, 1, 3), (0, 2, 3)] and r.S_after == 0
+
+
+def test_when_no_union_of_orbits_is_minimal_the_greedy_design_keeps_M():
+    """Orbits (1, 4) and (2, 3) of the single vertex (a permutation of equal-length hinges): 3 hinges must slide,
+    no union of orbits has 3; the greedy design then keeps M = 1 and accepts S = 1 rather than add a mechanism."""
+    st = all_door(miura.miura_single_vertex())
+    r = design(st, symmetry=[[3, 2, 1, 0]])
+    assert r.orbits == ((0, 3), (1, 2))
+    assert "no union of symmetry orbits is a minimal assignment; the greedy design keeps M and accepts " \
+           "self-stress" in r.notes
+    assert r.greedy.sliding == (0, 3) and (r.greedy.M, r.greedy.S) == (1, 1) == (r.M_after, r.S_after)
+
+
+def test_a_symmetry_that_changes_a_hinge_length_by_half_a_percent_is_refused():
+    """The length check is tight (1e-6 relative): hinge 4 of the single vertex made 0.5 % longer along its crease
+    (panels stay planar) is no longer the mirror image of hinge 1."""
+    st = all_door(miura.miura_single_vertex())
+    X = st.pattern.vertices.copy()
+    centre = set.intersection(*(set(h.vertices) for h in st.pattern.hinges)).pop()
+    outer = sum(st.pattern.hinges[3].vertices) - centre
+    X[outer] = X[centre] + 1.005 * (X[outer] - X[centre])
+    stretched = Structure(st.pattern.with_vertices(X), st.hinge_kinds)
+    with pytest.raises(DesignError, match=r"symmetry 1 maps hinge 1 \(length 1\) onto hinge 4 \(length 1.005\): "
+                                          r"not a symmetry of the pattern"):
+        design(stretched, symmetry=[[3, 1, 2, 0]])
+    design(st, symmetry=[[3, 1, 2, 0]])        # the exact mirror passes
+
+
 def test_required_sliding_hinges_that_add_mechanisms_are_refused():
     with pytest.raises(DesignError, match=r"required sliding hinges \[1, 2\] add 1 mechanism"):
         design(ring(), sliding=[0, 1])
@@ -437,7 +492,7 @@ def test_gallery_writes_designs_json(tmp_path):
     assert all(1 <= h <= 35 for h in entries["Yoshimura wedge (Table 4)"]["sliding"])
 
 
-# ------------------------------------------------------------------ ranking on the sparse path (issue 9)
+# ------------------------------------------------------------------ ranking on the sparse path
 def _metrics(r):
     return [(d.sliding, d.M, d.S, d.condition, d.sigma_min, d.max_force, d.max_moment) for d in r.designs if d.verified]
 

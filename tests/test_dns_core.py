@@ -41,12 +41,12 @@ def _pair_system(kind, rng):
     elif kind == "R-world":
         pr = P.Revolute.between(q0, None, 1, x, x, axis)
     else:
-        x2 = x + rng.normal(size=3) * (0.0 if kind == "R" else 0.3)
+        x2 = x + rng.normal(size=3) * (0.0 if kind in ("R", "W") else 0.3)
         if kind in ("C", "P"):
             x2 = x + 0.7 * axis
         if kind == "E":
             x2 = x + np.cross(axis, rng.normal(size=3))
-        cls = {"R": P.Revolute, "C": P.Cylindrical, "P": P.Prismatic, "E": P.Planar}[kind]
+        cls = {"R": P.Revolute, "C": P.Cylindrical, "P": P.Prismatic, "E": P.Planar, "W": P.Welded}[kind]
         pr = cls.between(q0, 0, 1, x, x2, axis)
     return Multibody([b1, b2], [pr])
 
@@ -57,7 +57,7 @@ def _null_space(mb, qm):
     return np.array(cols).T * np.repeat(mb.moving, 12)[:, None]
 
 
-@pytest.mark.parametrize("kind", ["S", "R", "C", "P", "E", "S-world", "R-world", "support-world"])
+@pytest.mark.parametrize("kind", ["S", "R", "C", "P", "E", "W", "S-world", "R-world", "support-world"])
 def test_pair_null_space_and_reparametrisation(kind):
     """Design conditions (14), (74): G(q_{n+1/2}) P(q_n, q_{n+1}) = 0 for q_{n+1} = F_{q_n}(u), which meets
     every constraint (eq. 75); P has full rank n - m; P(q) spans the null space of G(q) (eq. 62)."""

@@ -258,7 +258,7 @@ def test_writers_full_precision_one_based(tmp_path):
     assert [p.split("/")[-1] for p in paths] == list(FILES)
     head, rows = _read(paths[0])
     assert head == ENERGY_HEADER and len(rows) == 3
-    assert float(rows[1][1]) == 1.0 / 3.0                  # %.17g round-trips
+    assert float(rows[1][1]) == 1.0 / 3.0                  # the shortest text that round-trips
     assert float(rows[1][-1]) == pytest.approx(h.balance_error[1], abs=0)
     head, rows = _read(paths[1])
     assert head == MOMENTUM_HEADER and [float(r[1]) for r in rows] == [1.0, 2.0, 3.0]
@@ -268,7 +268,7 @@ def test_writers_full_precision_one_based(tmp_path):
     a = h.hinge_actions[2][1]
     np.testing.assert_array_equal([float(x) for x in rows[5][3:]], a.values)
     head, rows = _read(paths[4])
-    assert head == SUPPORT_T_HEADER and rows[2] == ["0.20000000000000001", "1", "2", "0", "0", "11.5"]
+    assert head == SUPPORT_T_HEADER and rows[2] == ["0.2", "1", "2", "0.0", "0.0", "11.5"]
     frames = foldfile.read_frames(paths[5])
     assert len(frames) == 2
     import json

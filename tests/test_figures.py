@@ -8,7 +8,8 @@ from mpl_toolkits.mplot3d import art3d, proj3d
 from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.report.figures import LIGHT, draw_structure
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 from hinge_frames import loop_normal
 

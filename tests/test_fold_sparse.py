@@ -16,7 +16,7 @@ from chrono_origami.tools import linalg, sparseqr
 from chrono_origami.inputs.fold import Drive, FoldProblem
 from chrono_origami.tools.errors import SingularConfigurationError
 from chrono_origami.inputs import fold_examples as examples
-from chrono_origami.analysis.fold import fold
+from chrono_origami.engines.reference.folding.newton import fold
 from chrono_origami.engines.reference.folding.constraints import FoldConstraints
 from chrono_origami.tools.jacobian import Jacobian
 from chrono_origami.engines.reference.folding.lie import exp_update

@@ -28,7 +28,8 @@ import pytest
 from chrono_origami.analysis import statics as analysis
 from chrono_origami.tools.errors import FoldFileError
 from chrono_origami.structure.foldfile import fold_angles, read_fold, read_frames, read_structure
-from chrono_origami.structure.structure import DOOR, Load
+from chrono_origami.structure.structure import Load
+from chrono_origami.structure.hinges import DOOR
 
 OS_CREATOR = "Origami Simulator: http://git.amandaghassaei.com/OrigamiSimulator/"
 

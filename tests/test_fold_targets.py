@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from chrono_origami.analysis.fold import fold, fold_to_targets
+from chrono_origami.analysis.fold import fold_to_targets
+from chrono_origami.engines.reference.folding.newton import fold
 from chrono_origami.cli import main
 from chrono_origami.inputs.fold import Drive, FoldProblem, file_assignment, file_targets, hinge_angle
 from chrono_origami.patterns import miura, simple, waterbomb, yoshimura

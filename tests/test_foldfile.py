@@ -9,7 +9,8 @@ from chrono_origami.tools.errors import FoldFileError
 from chrono_origami.structure.foldfile import fold_angles, fold_dict, read_fold, read_frames, write_fold
 from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.crease.pattern import CreasePattern
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 
 def two_squares(phi=0.0):
@@ -281,7 +282,7 @@ MALFORMED = [
      f"edges_foldAngle[{HINGE}] is 30, but edges_assignment[{HINGE}] is 'M'"),
     ({f"edges_foldAngle[{BOUNDARY}]": 10}, f"edges_foldAngle[{BOUNDARY}] is 10 on the boundary edge [0, 1]"),
     ({f"edges_origami:hinge[{HINGE}]": "hinge"},
-     f"edges_origami:hinge[{HINGE}] is \"hinge\"; expected 'door', 'sliding', 'joined' or null"),
+     f"edges_origami:hinge[{HINGE}] is \"hinge\"; expected 'door', 'sliding', 'joined', 'spherical' or null"),
     ({f"edges_origami:hinge[{BOUNDARY}]": "door"},
      f"edges_origami:hinge[{BOUNDARY}] is \"door\", but edge [0, 1] is a boundary edge"),
     ({f"edges_origami:hinge[{HINGE}]": None},
@@ -325,6 +326,21 @@ def test_malformed_key_is_named(edits, message):
     text = str(info.value)
     assert message in text
     assert "\n" not in text
+
+
+def test_a_nan_load_is_named_by_its_key_and_index(tmp_path, capsys):
+    """A script's NaN load (json.dump writes the literal NaN): the command line names the key and the index in one
+    line, exit 1, not a quantity derived from the load later on."""
+    from chrono_origami import cli
+
+    path = tmp_path / "nan_load.fold"
+    path.write_text(json.dumps(edit({"vertices_origami:load[4].force": [1.0, float("nan"), 0.0]})))
+    assert "NaN" in path.read_text()
+    for command in ("static", "count"):
+        assert cli.main([command, str(path), "--engine", "reference"]) == 1
+        err = capsys.readouterr().err
+        assert err == (f"error: {path}: vertices_origami:load[4].force must be 3 finite numbers [fx, fy, fz], "
+                       f"got [1.0, NaN, 0.0] (1-based: vertex 5)\n")
 
 
 def test_a_load_may_omit_its_panel():

@@ -1,4 +1,4 @@
-"""Kinematic folding (issue 5): the paper's Lie-group Newton method (sec. 3.4) and its examples."""
+"""Kinematic folding: the paper's Lie-group Newton method (sec. 3.4) and its examples."""
 import csv
 import os
 
@@ -6,20 +6,25 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from chrono_origami import engines
 from chrono_origami.analysis import statics as analysis
 from chrono_origami.structure import foldfile
 from chrono_origami.tools.errors import OrigamiError, SolverError, StructureError
 from chrono_origami.inputs.fold import Drive, FoldProblem, along, blocked, fixed, hinge_angle, in_plane
 from chrono_origami.tools.errors import SingularConfigurationError
 from chrono_origami.inputs import fold_examples as examples
-from chrono_origami.analysis.fold import fold, regular_start
+from chrono_origami.analysis.fold import regular_start
+from chrono_origami.report import fold as report_fold
+from chrono_origami.engines.reference.folding.newton import fold
 from chrono_origami.engines.reference.folding.constraints import FoldConstraints
 from chrono_origami.engines.reference.folding.lie import exp_se3, exp_update
 from chrono_origami.inputs.fold import assignment_from_fold, parse_hinges
 from chrono_origami.tools.geometry import best_rigid_alignment, skew
+from chrono_origami.engines.reference.folding import newton as fold_newton
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
 from chrono_origami.engines.reference.counting import count
-from chrono_origami.structure.structure import DOOR, SLIDING, Structure
+from chrono_origami.structure.structure import Structure
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 
@@ -239,6 +244,48 @@ def test_kresling_module_driven_to_its_singular_twist_stops_there():
     assert examples.top_twist_deg(H.final) < 20.0
 
 
+def test_yoshimura_folded_back_to_flat_stops_on_lost_rank():
+    """The wedge folded by 0.01 rad from flat, then driven back at 0.005 rad/s in 0.1 s steps, reaches the flat
+    state at t = 2 s exactly (a frame time). There the constraint Jacobian has lost rank: the fold stops on the
+    rank check (sigma ratio below ``newton.SINGULAR_RTOL``) with the flat state recorded, not through the
+    step-size fallback (which stops at the last regular state, before a state it cannot reach)."""
+    base = examples.yoshimura_problem(duration=2.0)
+    folded = fold(base, frame_interval=1.0, allow_singular_start=True).final
+    flat = base.pattern.vertices
+    assert np.abs(folded - flat).max() > 0.04
+    back = FoldProblem(Structure(base.pattern.with_vertices(folded), name="wedge folded by 0.01 rad"),
+                       [Drive(d.hinge, rate=-d.rate) for d in base.drives], base.paths, 4.0)
+    with pytest.raises(SingularConfigurationError, match="singular configuration at t = 2 s: the constraint "
+                                                         "Jacobian lost rank") as e:
+        fold(back, frame_interval=1.0, dt=0.1, dt_max=0.1)
+    err = e.value
+    assert err.time == 2.0 and err.sigma_ratio < fold_newton.SINGULAR_RTOL
+    assert err.history.times == [0.0, 1.0, 2.0]              # the singular state is recorded, at its time
+    assert np.abs(err.vertices - flat).max() < 1e-8           # it is the flat wedge
+    np.testing.assert_allclose(err.history.drive_values[-1], 0.01, atol=1e-12)
+
+
+def test_a_converged_state_far_from_the_predictor_is_rejected_and_the_step_halved(monkeypatch):
+    """Branch-jump guard: a Newton correction that converges far from the predictor -- here made to land on the
+    state at the end of the fold, nine steps on -- is not accepted: the step is halved and retried, and the fold
+    ends where an undisturbed fold ends."""
+    prob = examples.kresling_problem(slide_rate=-1.0, duration=1.0)
+    plain = fold(prob, frame_interval=1.0, dt=0.1, dt_max=0.1)
+    assert [round(s[1], 12) for s in plain.steps] == [0.1] * 10
+    real, times = fold_newton.newton, []
+
+    def far_on_the_first_call(C, R, u, time, *args, **kw):
+        times.append(time)
+        return real(C, R, u, 1.0 if len(times) == 1 else time, *args, **kw)
+
+    monkeypatch.setattr(fold_newton, "newton", far_on_the_first_call)
+    H = fold(prob, frame_interval=1.0, dt=0.1, dt_max=0.1)
+    assert times[:2] == [0.1, 0.05]                           # rejected at 0.1, retried with half the step
+    assert H.steps[0][:2] == (0.05, 0.05)
+    np.testing.assert_allclose(H.final, plain.final, rtol=0, atol=1e-12)
+    assert H.max_residual < 1e-11
+
+
 # ------------------------------------------------------------------ inputs and outputs
 @pytest.mark.parametrize("make, message", [
     (lambda p: FoldProblem(p, [Drive(99, rate=1.0)], ()), "driven hinge 100 does not exist"),
@@ -283,12 +330,12 @@ def test_fold_angles_signs_from_fold_assignment():
 
 def test_history_exports_vertices_csv_and_fold_frames(tmp_path, yoshimura_fold):
     H = yoshimura_fold
-    H.write_vertices_csv(tmp_path / "vertices.csv")
+    report_fold.write_vertices_csv(H, tmp_path / "vertices.csv")
     with open(tmp_path / "vertices.csv") as f:
         rows = list(csv.reader(f))
     assert rows[0] == ["vertex", "x", "y", "z"] and len(rows) == 27
     np.testing.assert_allclose([float(x) for x in rows[26][1:]], H.final[25], atol=1e-9)
-    H.write_fold(tmp_path / "fold.fold")
+    report_fold.write_fold(H, tmp_path / "fold.fold")
     frames = foldfile.read_frames(str(tmp_path / "fold.fold"))
     assert len(frames) == 2
     np.testing.assert_allclose(frames[-1].pattern.vertices, H.final, atol=1e-12)
@@ -326,8 +373,7 @@ def test_fold_command_line_and_scene(tmp_path):
 
 
 # ------------------------------------------------------------------ Chrono
-chrono_only = pytest.mark.skipif(not __import__("chrono_origami.engines", fromlist=["x"]).chrono_available(),
-                                 reason="PyChrono is not installed (conda install -c projectchrono pychrono)")
+chrono_only = pytest.mark.skipif(not engines.chrono_available(), reason=str(engines.chrono_unavailable_reason()))
 
 
 @pytest.mark.chrono

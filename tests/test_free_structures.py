@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from chrono_origami.analysis import statics as analysis
-from chrono_origami import cli
+from chrono_origami import cli, engines
 from chrono_origami.cli import app
 from chrono_origami.tools.errors import FreeBodyError
 from chrono_origami.structure.foldfile import write_fold
@@ -69,8 +69,7 @@ def test_the_command_line_exits_with_the_usage_code(tmp_path, capsys, engine):
 
 
 def test_chrono_agrees_on_a_free_structure():
-    pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the Chrono engine "
-                                                                   "cross-check needs it")
+    pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
     free = replace(balanced(kresling_module()), supports=())
     a = analysis.static(free, "reference")
     b = analysis.static(free, "chrono")

@@ -12,7 +12,8 @@ from chrono_origami.structure import hinges
 from chrono_origami.structure.foldfile import fold_dict, read_fold
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.engines.reference.counting import count, counting_rules
-from chrono_origami.structure.structure import DOOR, Load, Structure, Support
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.structure.hinges import DOOR
 
 ENGINES = [pytest.param("reference"), pytest.param("chrono", marks=pytest.mark.chrono)]
 LOADS_AT = {4: (0.3, -0.2, -1.0), 6: (0.0, 0.5, -2.0), 7: (-0.4, 0.1, 0.7)}

@@ -7,7 +7,9 @@ from chrono_origami.tools import linalg, sparseqr
 from chrono_origami.patterns import miura
 from chrono_origami.engines.reference import counting
 from chrono_origami.engines.reference.model import assemble
-from chrono_origami.structure.structure import DOOR
+from chrono_origami.structure.hinges import DOOR
+
+from catalogue import chain_matrices  # noqa: E402  (tests/)
 
 
 def graded(sigma, m, n, seed=0):
@@ -86,6 +88,69 @@ def test_auto_switches_at_the_dense_limit(monkeypatch):
     assert linalg.null_space(A).method == "sparse"
     with pytest.raises(ValueError, match="unknown method 'qr'"):
         linalg.rank(A, method="qr")
+
+
+def test_the_dense_sparse_switch_is_at_DENSE_LIMIT_columns():
+    """"auto" is dense up to and including linalg.DENSE_LIMIT columns and sparse from one more, whatever the rows
+    (the limit itself is read from the constant, which issue 19 may move)."""
+    n = linalg.DENSE_LIMIT
+    for m in (1, n // 2, n, 4 * n):
+        assert linalg.choose_method((m, n)) == "dense"
+        assert linalg.choose_method((m, n + 1)) == "sparse"
+        assert linalg.choose_method((m, n - 1)) == "dense"
+
+
+def test_count_fold_design_and_modal_analysis_switch_at_the_limit(monkeypatch):
+    """Each analysis that decides dense or sparse by size does it at its constant (linalg's for counts and folds,
+    the design search's and the modal analysis's own): an operator of exactly the limit is dense, one column more
+    is sparse (the limit moved onto small operators here); both sides give the same counts."""
+    from chrono_origami.analysis import design, modal
+    from chrono_origami.engines.reference.folding.constraints import FoldConstraints
+    from chrono_origami.inputs.fold import Drive, FoldProblem
+    from chrono_origami.patterns import simple
+    from chrono_origami.structure.structure import Structure
+    from chrono_origami.tools.jacobian import Jacobian
+
+    limit0 = linalg.DENSE_LIMIT
+    s = miura.miura_patch(3, 3)
+    n = 6 * s.pattern.n_panels
+    counts = {}
+    for limit, method in ((n, "dense"), (n - 1, "sparse")):
+        monkeypatch.setattr(linalg, "DENSE_LIMIT", limit)
+        c = counting.count(s)
+        assert c.linalg == method
+        counts[method] = (c.M, c.S)
+    assert counts["dense"] == counts["sparse"]
+    # folding: the constraint Jacobian's columns
+    C = FoldConstraints(FoldProblem(Structure(simple.square_twist_folded(5.0)), [Drive(0, rate=0.1)], (), 1.0))
+    J = C.evaluate(*C.start(), 0.0)[1]
+    for limit, method in ((J.shape[1], "dense"), (J.shape[1] - 1, "sparse")):
+        monkeypatch.setattr(linalg, "DENSE_LIMIT", limit)
+        assert Jacobian(J).method == method
+    # the design search: its dense_limit is its own constant (its exchange search takes dense eigenvalues: issue 19
+    # moved the count's switch, measured, to 200 columns and left the design's at 1,500), and the null space of its
+    # operator follows it
+    assert __import__("inspect").signature(design.design).parameters["dense_limit"].default == design.DENSE_LIMIT
+    assert (limit0, design.DENSE_LIMIT) == (200, 1500)
+    ring = Structure(simple.rectangular_ring(), name="four-panel ring")
+    n = 6 * ring.pattern.n_panels
+    used = []
+
+    def null_space(A, rtol, method, **kw):
+        used.append(method)
+        return linalg.null_space(A, rtol, method, **kw)
+
+    monkeypatch.setattr(design, "null_space", null_space)
+    assert design.design(ring, dense_limit=n).S_after == design.design(ring, dense_limit=n - 1).S_after == 2
+    assert used == ["dense", "sparse"]
+    # modal analysis: null-space reduction up to its own limit (coordinates: the dense pencil gives every mode, so
+    # it kept 1,500), sparse shift-invert above
+    assert modal.DENSE_LIMIT == 1500
+    N = 12
+    mats = chain_matrices(N)
+    for limit, method in ((6 * N, "nullspace"), (6 * N - 1, "sparse")):
+        monkeypatch.setattr(modal, "DENSE_LIMIT", limit)
+        assert modal.solve_modes(mats, n_modes=N).method == method
 
 
 def test_zero_and_empty_operators():

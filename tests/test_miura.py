@@ -15,7 +15,7 @@ from chrono_origami.engines.reference.counting import count, counting_rules
 from chrono_origami.engines.reference.model import assemble
 from chrono_origami.engines.operator import self_stress_actions
 from chrono_origami.engines.reference.statics import solve
-from chrono_origami.structure.structure import DOOR, SLIDING
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 from hinge_frames import wrench
 from paper_compare import read_paper_table, row_distance, row_match, table_tolerance
@@ -318,7 +318,7 @@ def test_fold_tangent_is_the_mechanism():
     (lambda: mi.miura_single_vertex(door_hinge=5), StructureError, "door_hinge must be one of .* 1-4, got 5"),
     (lambda: mi.miura_patch(3, 0), PatternError, "cols must be an integer >= 1"),
     (lambda: mi.miura_patch(3, 3, sector_angle_deg=90.0), PatternError, r"sector angle must be in \(0, 90\)"),
-    (lambda: mi.miura_patch(3, 3, hinge_kind="hinge"), StructureError, "hinge_kind must be 'door', 'sliding' or 'joined'"),
+    (lambda: mi.miura_patch(3, 3, hinge_kind="hinge"), StructureError, "hinge_kind must be 'door', 'sliding', 'joined' or 'spherical'"),
     (lambda: mi.miura_patch(3, 3, b=0.0), PatternError, "segment length b must be positive"),
 ])
 def test_bad_input_is_named(call, error, message):

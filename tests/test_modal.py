@@ -1,4 +1,4 @@
-"""Modal analysis with the constraint tangent stiffness Kc (issue 4), through Chrono.
+"""Modal analysis with the constraint tangent stiffness Kc, through Chrono.
 
 Kc paper (Peng, Tasora, Fusai, Mangoni 2024): the pendulum of sec. 4.1 and the
 anchor chain of sec. 4.2 (built as Chrono's demo_MBS_link_mate.cpp); Kc of the
@@ -20,7 +20,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sps
 
-chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason="PyChrono is not installed: the modal analysis runs through Chrono")
+from chrono_origami import engines
+
+chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 from scipy.optimize import brentq  # noqa: E402
 
@@ -37,7 +39,8 @@ from chrono_origami.patterns import miura  # noqa: E402
 from chrono_origami.structure.properties import panel_mass_properties  # noqa: E402
 from chrono_origami.engines.reference import counting  # noqa: E402
 from chrono_origami.report import modes as report_modal  # noqa: E402
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.structure import Load, Structure, Support  # noqa: E402
+from chrono_origami.structure.hinges import DOOR, SLIDING  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 

@@ -31,7 +31,8 @@ from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.engines.reference import counting
 from chrono_origami.engines.reference.model import assemble
 from chrono_origami.report import modes as report
-from chrono_origami.structure.structure import DOOR, Structure, Support
+from chrono_origami.structure.structure import Structure, Support
+from chrono_origami.structure.hinges import DOOR
 
 METHODS = ["nullspace", "augmented", "sparse"]
 G = 9.81

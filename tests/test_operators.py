@@ -33,7 +33,8 @@ from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.engines.reference import operators as op
 from chrono_origami.engines.reference import statics
 from chrono_origami.engines.reference.counting import count
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 H = 1e-5          # central-difference step (rad, length)
 RTOL = 1e-6       # largest relative error of the operator against the finite differences

@@ -36,6 +36,9 @@ def test_the_public_names_are_the_package_objects():
 
     expected.update(tolerances=tolerances, ToleranceSpec=imperfections.ToleranceSpec,
                     HingeStiffness=imperfections.HingeStiffness)
+    from chrono_origami.cli import sweep
+
+    expected.update(sweep=sweep.sweep)
     assert set(co.__all__) == set(expected)
     for name, obj in expected.items():
         assert getattr(co, name) is obj, name

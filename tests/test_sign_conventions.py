@@ -23,7 +23,8 @@ import pytest
 
 from chrono_origami.analysis import statics as analysis
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
-from chrono_origami.structure.structure import DOOR, SLIDING, Structure, Support
+from chrono_origami.structure.structure import Structure, Support
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 from hinge_frames import wrench
 

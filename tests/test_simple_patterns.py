@@ -7,7 +7,8 @@ from chrono_origami.tools.errors import PatternError
 from chrono_origami.patterns import simple
 from chrono_origami.engines.reference.counting import count, counting_rules
 from chrono_origami.engines.operator import multiplier_actions
-from chrono_origami.structure.structure import DOOR, SLIDING, Structure
+from chrono_origami.structure.structure import Structure
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 TP = 4   # column of TP in HingeAction.values = (MT, MP, MO, N, TP, TO)
 

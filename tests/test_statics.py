@@ -7,7 +7,8 @@ from chrono_origami.tools.errors import IndeterminateError
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.engines.reference.counting import count
 from chrono_origami.engines.reference.statics import solve
-from chrono_origami.structure.structure import DOOR, SLIDING, Load, Structure, Support
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.structure.hinges import DOOR, SLIDING
 
 # two unit squares in the plane z = 0 hinged along x = 1 (hinge from (1,0) to (1,1))
 X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]]

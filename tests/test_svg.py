@@ -204,6 +204,16 @@ SVG_ERRORS = [
     (HEAD + '<svg xmlns="http://www.w3.org/2000/svg"><line x1="0" y1="0" x2="1" y2="1" stroke="gray"/></svg>',
      r"no crease-pattern lines"),
     ("<svg><line", r"not valid SVG \(XML: "),
+    # found by tests/test_fuzz_svg.py
+    ('<?xml version="1.0" encoding="bogus-8"?>\n' + svg("")[len(HEAD):],
+     r"cannot read the SVG file \(unknown encoding: bogus-8\)"),
+    (svg("").replace("http://www.w3.org/2000/svg", "http://www.w0.org/2000/svg"),
+     r"not an SVG drawing: the root element is not <svg> in the SVG namespace"),
+    (svg("").replace('viewBox="0 0 100 100"', 'viewBox="0 0 0 100"'),
+     r"the <svg> element's viewBox '0 0 0 100' .* maps the drawing onto a line or a point"),
+    (HEAD + '<svg xmlns="http://www.w3.org/2000/svg"><line x1="0" y1="0" x2="1" y2="0" stroke="red"/>'
+            '<line x1="1e6" y1="1e6" x2="1e6" y2="1000001" stroke="red"/></svg>',
+     r"every line is shorter than the merge tolerance \(1.41e\+03 drawing units"),
 ]
 
 
@@ -215,6 +225,22 @@ def test_bad_svg_is_named_in_one_line(tmp_path, text, message):
         with pytest.raises(SvgFileError, match=message) as info:
             read_structure(path)
     assert "\n" not in str(info.value) and str(info.value).startswith(str(path))
+
+
+@pytest.mark.parametrize("attribute", ['stroke-opacity="nan"', 'opacity="NaN"', 'style="stroke-opacity:nan"'])
+def test_a_nan_opacity_is_named_by_its_element_and_attribute(tmp_path, capsys, attribute):
+    """A NaN opacity (the target fold angle's factor): the command line names the element and the attribute in one
+    line, exit 1, not the fold angle or a face derived from it."""
+    from chrono_origami import cli
+
+    path = write(tmp_path, svg(f'<line id="crease" x1="0" y1="50" x2="100" y2="50" stroke="red" {attribute}/>'))
+    name = attribute.split("=")[0] if "style" not in attribute else "stroke-opacity"
+    for command in (["count", str(path)], ["convert", str(path), "-o", str(tmp_path / "cp.fold")]):
+        assert cli.main(command) == 1
+        err = capsys.readouterr().err
+        assert err == (f"error: {path}: <line> 1 (id 'crease'): {name} must be a finite number, "
+                       f"got '{'NaN' if 'NaN' in attribute else 'nan'}'\n")
+    assert not (tmp_path / "cp.fold").exists()
 
 
 def test_straight_beziers_are_lines_and_other_options_are_checked(tmp_path):

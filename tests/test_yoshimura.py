@@ -9,7 +9,8 @@ from chrono_origami.tools.errors import IndeterminateError, PatternError
 from chrono_origami.patterns import yoshimura as Y
 from chrono_origami.engines.reference.counting import count, counting_rules
 from chrono_origami.engines.reference.statics import solve
-from chrono_origami.structure.structure import SLIDING, Structure
+from chrono_origami.structure.structure import Structure
+from chrono_origami.structure.hinges import SLIDING
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 A, ALPHA = 1.8, np.radians(22.5)

@@ -1,4 +1,4 @@
-"""Isostatic design: which door hinges to make sliding so that S = 0 with M unchanged (issue 6).
+"""Isostatic design: which door hinges to make sliding so that S = 0 with M unchanged.
 
 Conventions: hinges are 0-based here (``Design.sliding``), 1-based in
 printed text and in :meth:`DesignResult.as_dict` (like the paper). The
@@ -62,7 +62,6 @@ ranking above that many columns). The exchange search takes dense
 eigenvalues and runs up to ``dense_limit`` columns only.
 """
 import itertools
-import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -76,11 +75,12 @@ from ..engines.operator import number_ranges
 from ..engines.reference.counting import count
 from ..engines.reference.model import assemble
 from ..structure.hinges import get as get_kind, hinge_geometry
-from ..structure.structure import DOOR, SLIDING
+from ..structure.hinges import DOOR, SLIDING
 from ..tools import memory
 from ..tools.errors import DesignError, OrigamiError
 from ..tools.linalg import RANK_RTOL, choose_method, min_norm_lstsq, null_space
 from ..tools.progress import Stages
+from ..tools.threads import with_blas_threads
 
 #: Largest number of candidate sliding sets (or orbit unions) checked by the exhaustive enumeration.
 MAX_SUBSETS = 20000
@@ -600,6 +600,7 @@ def _ranked(designs):
 
 # ------------------------------------------------------------------ entry point
 @memory.guarded(lambda structure, *a, **k: f"the design search of {memory.about(structure)}")
+@with_blas_threads
 def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=MAX_SUBSETS, samples=SAMPLES,
            improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=None,
            linalg="auto"):
@@ -743,7 +744,7 @@ def explain(structure, result, rtol=RANK_RTOL, linalg="auto"):
     the counting rules' generic values, is singular: folding it changes the counts. Mechanisms are named by the
     panels that move most; design never changes M, supports can.
     """
-    from .support_proposal import mechanism_lines
+    from .support_proposal import mechanism_lines, stop_line
 
     st = result.structure(structure)
     reason, advice = [], []
@@ -759,7 +760,9 @@ def explain(structure, result, rtol=RANK_RTOL, linalg="auto"):
                       f"keeps M (a sliding hinge frees a motion, never stops one){free}")
         advice.append(f"mechanisms of the design{free}:")
         advice += mechanism_lines(c)
-        advice.append("  what could help: supports that hold the moving panels (--support SELECTOR:DOFS; the "
+        stop = stop_line(st, c)
+        advice.append(f"  what could help: supports that stop them, e.g. {stop}" if stop else
+                      "  what could help: supports that hold the moving panels (--support SELECTOR:DOFS; the "
                       "support command names what a minimal support leaves free), then design again")
     if _flat(st.pattern):
         reason.append("the configuration is flat (singular): fold it first")

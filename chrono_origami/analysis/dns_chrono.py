@@ -26,10 +26,11 @@ import time as wallclock
 from dataclasses import dataclass, field
 
 import numpy as np
-import pychrono as chrono
 
-from ..engines.chrono import links as lk
+from ..engines.chrono import links as lk   # first: PyChrono is probed before it is imported
 from ..engines.reference.dns.body import angular_velocity, point, vec
+
+import pychrono as chrono  # noqa: E402,I001
 
 INTEGRATORS = ("hht", "euler")
 ALPHA = -0.2

@@ -29,6 +29,7 @@ from ..engines.reference.dns import examples as ex, structure as ds
 from ..engines.reference.dns.schemes import generalised_velocities, integrate
 from ..inputs.motion import InitialState, schedule
 from ..patterns import linkage as lk
+from ..tools.geometry import rotation_angle
 from .dynamics import dynamics
 
 EXAMPLES = ("gyro_top", "cylindrical_pair", "planar_pair", "six_body_linkage")
@@ -108,7 +109,7 @@ def joint_angles(model, R, R0):
         for Rk in R:
             Q = (Rk[p] @ R0[p].T).T @ (Rk[q] @ R0[q].T)
             f = Q @ e
-            ang.append(np.arctan2(axis @ np.cross(e, f), e @ f))
+            ang.append(rotation_angle(axis, e, f))
         out.append(np.unwrap(ang))
     return np.column_stack(out)
 

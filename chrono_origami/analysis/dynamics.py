@@ -16,42 +16,27 @@ Engines and integrators:
 * ``"reference"`` (``chrono_origami.engines.reference.dns``): ``"reduced"`` (default,
   the discrete null space method) and ``"constrained"``.
 
-Each engine module has ``run(structure, *, time, dt, integrator, motors,
-springs, initial, output_interval, progress, **options)`` returning a
-``TimeHistory``; this front door checks the engine and the integrator name
-and passes everything on.
+Each engine's ``dynamics`` (the engine interface of
+:mod:`chrono_origami.engines`) returns a ``TimeHistory``; this front door
+checks the integrator name and passes everything on.
 """
-import importlib
-
 from .. import engines
 from ..inputs.motion import check_integrator
-from ..tools.errors import OrigamiError
+from ..tools.threads import with_blas_threads
 
 
+@with_blas_threads
 def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), springs=(), initial=None,
              output_interval=None, progress=None, **options):
     """Integrate the motion of ``structure`` from t = 0 to ``time`` (s) with step ``dt`` (s); a TimeHistory.
 
-    engine: "chrono", "reference" or None (``engines.resolve``); integrator: see the module doc;
+    engine: "chrono", "reference" or None (``engines.get``); integrator: see the module doc;
     motors: :class:`~chrono_origami.inputs.motion.Motor`; springs: ``CreaseSpring``; initial:
     ``InitialState`` (``inputs.motion``) (default: the pattern's configuration, at rest); output_interval:
     s between recorded frames (default: every step); progress: a bar on stderr (None: when stderr is a
     terminal). ``options`` go to the engine.
     """
-    engine = engines.resolve(engine)
-    integrator = check_integrator(engine, integrator)
-    kw = dict(time=time, dt=dt, integrator=integrator, motors=motors, springs=springs, initial=initial,
-              output_interval=output_interval, progress=progress, **options)
-    if engine == "chrono":
-        from ..engines.chrono import motion as chrono_dynamics
-
-        return chrono_dynamics.run(structure, **kw)
-    name = __package__.rsplit(".", 1)[0] + ".engines.reference.dns"
-    try:
-        dns = importlib.import_module(name)
-    except ModuleNotFoundError as e:
-        if e.name != name:
-            raise
-        raise OrigamiError("the reference engine has no dynamics in this installation "
-                           "(chrono_origami.engines.reference.dns is missing); use engine='chrono'") from None
-    return dns.run(structure, **kw)
+    eng = engines.get(engine)
+    integrator = check_integrator(eng.NAME, integrator)
+    return eng.dynamics(structure, time=time, dt=dt, integrator=integrator, motors=motors, springs=springs,
+                        initial=initial, output_interval=output_interval, progress=progress, **options)

@@ -1,51 +1,63 @@
 """Kinematic folding of thick origami driven at hinges (paper sec. 3.4): what users call.
 
 :func:`fold` folds a :class:`~chrono_origami.inputs.fold.FoldProblem` (drives,
-vertex paths) with the paper's Newton-Raphson method on SE(3)^N (the
-reference engine, :mod:`chrono_origami.engines.reference.folding.newton`);
-:mod:`chrono_origami.engines.chrono.folding` folds the same problem in a Chrono
-system, from the pattern or from :func:`regular_start` (a singular start
-left by the reference engine's first step). :func:`fold_to_targets` folds a
-structure to the target angles of its file at a percent (the reference
-engine's ``engines.reference.folding.targets``), after checking a flat
-pattern's geometry (``structure.pattern_check``).
+vertex paths) with either engine: the paper's Newton-Raphson method on
+SE(3)^N (:mod:`chrono_origami.engines.reference.folding.newton`) or Chrono's
+assembly (:mod:`chrono_origami.engines.chrono.folding`), which starts a
+singular fold from :func:`regular_start` (the reference engine's first step).
+:func:`fold_to_targets` folds a structure to the target angles of its file at
+a percent (the reference engine's ``engines.reference.folding.targets``, which
+only it has), after checking a flat pattern's geometry
+(``structure.pattern_check``).
 """
 from ..tools import memory
+from .. import engines
 from ..tools.errors import SolverError
+from ..tools.threads import with_blas_threads
 
 
-def fold(problem, **options):
-    """The fold history (:class:`~chrono_origami.results.fold.FoldHistory`) of ``problem``; ``options`` as
-    :func:`chrono_origami.engines.reference.folding.newton.fold` takes them."""
-    from ..engines.reference.folding.newton import fold as reference_fold
+@with_blas_threads
+def fold(problem, engine=None, *, from_singular=False, assignment=None, start_time=None, **options):
+    """The fold history (:class:`~chrono_origami.results.fold.FoldHistory`) of ``problem`` by ``engine``.
 
-    return reference_fold(problem, **options)
+    ``from_singular``: leave a singular start (a flat pattern), on the branch
+    of ``assignment`` (``{hinge: sign}``) when given, else along the
+    minimum-norm tangent. An engine that cannot (``FOLDS_SINGULAR_STARTS``
+    False: Chrono) starts from :func:`regular_start` at ``start_time`` (s;
+    default a 200th of the fold). ``options`` go to the engine's fold
+    (``frame_interval``, ``progress``, ``linalg``, and its own).
+    """
+    eng = engines.get(engine)
+    if from_singular and not eng.FOLDS_SINGULAR_STARTS:
+        t0 = problem.duration / 200 if start_time is None else start_time
+        options["start"] = regular_start(problem, t0, assignment, options.get("linalg", "auto"))
+        return eng.fold(problem, **options)
+    return eng.fold(problem, from_singular=from_singular, assignment=assignment, **options)
 
 
 def regular_start(problem, time, assignment=None, linalg="auto"):
     """(time, vertices): the reference engine's configuration at ``time`` (s), one step from a singular start.
 
-    ``assignment`` and ``linalg`` as in ``engines.reference.folding.newton.fold`` (the branch to
-    leave the start on; without it the minimum-norm tangent). Give it to ``engines.chrono.folding.fold`` as ``start``.
+    ``assignment`` and ``linalg`` as in :func:`fold` (the branch to leave the
+    start on; without it the minimum-norm tangent). :func:`fold` gives it to an
+    engine that cannot leave a singular start as ``start``.
     """
     from dataclasses import replace
-
-    from ..engines.reference.folding.newton import fold as reference_fold
 
     time = float(time)
     if not 0 < time < problem.duration:
         raise SolverError(f"{problem.name}: the Chrono start time must lie inside the fold "
                           f"(0, {problem.duration:g}) s, got {time:g}")
     # one step to ``time`` (halved only if Newton needs it), as the reference engine's first step of the fold
-    hist = reference_fold(replace(problem, duration=time), frame_interval=time, dt=time, dt_max=time,
-                          allow_singular_start=True, assignment=assignment,
-                          linalg=linalg)
+    hist = engines.get("reference").fold(replace(problem, duration=time), from_singular=True, assignment=assignment,
+                                         frame_interval=time, dt=time, dt_max=time, linalg=linalg)
     return time, hist.final
 
 
 @memory.guarded(lambda structure, *a, **k: f"folding {memory.about(structure)} to its target angles")
+@with_blas_threads
 def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geometry=False, keep_geometry=False,
-                    max_move=None, **options):
+                    max_move=None, engine=None, **options):
     """The fold history of ``structure`` from its configuration to ``percent`` % (0-100) of its target fold angles.
 
     targets : {hinge (0-based): fold angle (rad, FOLD sign: valley positive)}; default the file's
@@ -53,18 +65,19 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geomet
     A flat start with inexact geometry (``structure.pattern_check.prepare``) is refused
     (:class:`~chrono_origami.tools.errors.GeometryError`, naming the worst vertex), corrected in memory with
     ``fix_geometry=True`` (vertex moves up to ``max_move``, length units) or folded as it is with
-    ``keep_geometry=True``; the history's notes say which. ``options``: as
+    ``keep_geometry=True``; the history's notes say which. ``engine``: the reference engine's alone
+    (``engines.get`` with ``analysis="fold_to_targets"``). ``options``: as
     :func:`chrono_origami.engines.reference.folding.targets.fold_to_targets` takes them (duration,
     frame_interval, dt, linalg, progress, log, ...).
     """
-    from ..engines.reference.folding.targets import fold_to_targets as reference_fold
     from ..inputs.fold import file_targets
     from ..structure.pattern_check import prepare
 
     if targets is None:
         targets = file_targets(structure)
     structure, note = prepare(structure, fix_geometry, keep_geometry, max_move)
-    hist = reference_fold(structure, targets, percent, paths, **options)
+    eng = engines.get(engine, analysis="fold_to_targets")
+    hist = eng.fold_to_targets(structure, targets, percent, paths, **options)
     if note:
         hist.notes.insert(0, note)
     return hist

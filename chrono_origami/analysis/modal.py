@@ -57,13 +57,13 @@ Tables, CSV and mode animations: :mod:`chrono_origami.report.modes`.
 
 Drivers
 -------
-:func:`modal_analysis` takes a Chrono system to its static equilibrium with
-the one static driver (``engines.chrono.statics.static_equilibrium``, Kc on,
-as the Kc paper does: Kc is needed to find it) or checks the current state,
-takes M, R, K, Cq from Chrono with the terms Chrono leaves out
-(``engines.chrono.matrices.system_matrices``: point-load stiffness, the
-correction of Chrono 10's Kc) and solves them here. :func:`structure_modes`
-does it for an origami structure with crease springs.
+:func:`structure_modes` asks the engine for the linearised equations of a
+structure with crease springs at its static equilibrium (``modal`` of the
+engine interface: ``results.modes.Linearised``) and solves them here.
+:func:`modal_analysis` does the same for a Chrono system of one's own
+(``engines.chrono.statics.linearise``: the equilibrium by the one static
+driver, Kc on, as the Kc paper does: Kc is needed to find it; M, R, K, Cq from
+Chrono with the terms Chrono leaves out, ``engines.chrono.matrices``).
 """
 import time
 from dataclasses import dataclass
@@ -75,8 +75,9 @@ import scipy.sparse.linalg as spla
 
 from ..results.modes import KcComparison, ModalResult, Mode
 from ..tools import linalg, memory
-from ..tools.errors import IndeterminateError, SolverError, StructureError
+from ..tools.errors import IndeterminateError, StructureError
 from ..tools.linalg import RANK_RTOL, SMALL_OPERATOR
+from ..tools.threads import with_blas_threads
 
 #: |mu| below this fraction of the reference |mu| (||K|| / ||M||, scaled) is a zero mode (|lambda| <= 1e-3 of its root)
 ZERO_RTOL = 1e-6
@@ -386,6 +387,7 @@ def solve_sparse(mats, n_modes=20, shift=None, max_rounds=5):
 
 
 @memory.guarded(lambda mats, *a, **k: f"the modal analysis of {mats.n:,} coordinates and {mats.m:,} constraints")
+@with_blas_threads
 def solve_modes(mats, method="auto", n_modes=None, remove_redundant=True, shift=None, rtol=RANK_RTOL):
     """Modes of the linearised system ``mats`` (:class:`SystemMatrices`) by ``method`` (module doc).
 
@@ -428,45 +430,39 @@ def check_masses(structure):
 def modal_analysis(system, use_tangent_stiffness=True, method="auto", n_modes=None, equilibrium=True,
                    max_iterations=None, length=None, remove_redundant=True, shift=None,
                    kc_correction=True, load_stiffness=True, allow_indeterminate=False, damping=True):
-    """Static equilibrium (with Kc) then the modes with Kc on or off (:class:`ModalResult`).
+    """The modes of a Chrono system at its static equilibrium, with Kc on or off (:class:`ModalResult`).
 
-    equilibrium: True runs :func:`static_equilibrium` with Kc (as the paper
-    does, Kc is needed to find it); ``"no-kc"`` runs it without Kc (it fails
-    for a loaded mechanism: :class:`~chrono_origami.tools.errors.SolverError`);
-    False only checks that the current state is an equilibrium.
-    The multipliers of a hyperstatic system are not determined by the loads, and
-    Kc depends on them: with redundant constraints and non-zero multipliers the
-    analysis is refused (:class:`~chrono_origami.tools.errors.IndeterminateError`)
-    unless ``allow_indeterminate``. ``max_iterations``: of the static analysis (None: its default).
+    equilibrium: True finds the equilibrium with Kc (as the paper does, Kc is
+    needed to find it); ``"no-kc"`` without Kc (it fails for a loaded
+    mechanism: :class:`~chrono_origami.tools.errors.SolverError`); False only
+    checks that the current state is an equilibrium
+    (``engines.chrono.statics.linearise``). The multipliers of a hyperstatic
+    system are not determined by the loads, and Kc depends on them: with
+    redundant constraints and non-zero multipliers the analysis is refused
+    (:class:`~chrono_origami.tools.errors.IndeterminateError`) unless
+    ``allow_indeterminate``. ``max_iterations``: of the static analysis (None:
+    its default).
     """
-    from ..engines.chrono.matrices import system_matrices
-    from ..engines.chrono.statics import check_equilibrium, static_equilibrium
+    from ..engines.chrono.statics import linearise
 
-    max_iterations = _max_iterations(max_iterations)
-    if equilibrium is True:
-        eq = static_equilibrium(system, True, max_iterations, length)
-    elif equilibrium == "no-kc":
-        eq = static_equilibrium(system, False, max_iterations, length)
-    elif equilibrium is False:
-        eq = check_equilibrium(system, length)
-        if not eq.converged:
-            raise SolverError(f"the current state is not an equilibrium: relative residual {eq.residual:.3g} "
-                              f"(largest on {eq.worst_body}), constraint violation {eq.violation:.3g}; run the "
-                              "static analysis (equilibrium=True)")
-    else:
-        raise ValueError(f"equilibrium must be True, False or 'no-kc', got {equilibrium!r}")
-    mats = system_matrices(system, use_tangent_stiffness, load_stiffness, kc_correction, length, damping=damping)
+    mats, eq = linearise(system, use_tangent_stiffness, equilibrium, max_iterations, length, kc_correction,
+                         load_stiffness, damping)
+    return _modes(mats, eq, method, n_modes, remove_redundant, shift, allow_indeterminate)
+
+
+def _modes(mats, equilibrium, method, n_modes, remove_redundant=True, shift=None, allow_indeterminate=False):
+    """:func:`solve_modes` of ``mats``, refused when loaded redundant constraints leave Kc undetermined."""
     out = solve_modes(mats, method, n_modes, remove_redundant, shift)
     L = mats.multipliers
-    if use_tangent_stiffness and not allow_indeterminate and mats.m and L is not None and np.abs(L).max() > 0:
+    if mats.use_tangent_stiffness and not allow_indeterminate and mats.m and L is not None and np.abs(L).max() > 0:
         rank = out.info.get("rank")
         redundant = mats.m - rank if rank is not None else redundant_rows(mats.Cq, mats.scaling())
         if redundant > 0:
             raise IndeterminateError(
                 f"the system has {redundant} redundant constraints (self-stress states) and is loaded: its "
-                "multipliers, and so Kc, are not determined by the loads (Chrono's solver picked one set); pass "
+                "multipliers, and so Kc, are not determined by the loads (the solver picked one set); pass "
                 "allow_indeterminate=True to accept them", 0, redundant)
-    out.equilibrium = eq
+    out.equilibrium = equilibrium
     return out
 
 
@@ -482,7 +478,8 @@ def compare_tangent_stiffness(system, method="auto", n_modes=None, equilibrium=T
 
 @dataclass
 class StructureModes:
-    """A structure's modal analysis: the Chrono build, its crease springs and the modes with and without Kc."""
+    """A structure's modal analysis: the engine's model (Chrono: the ``ChronoStructure``), its crease springs and
+    the modes with and without Kc."""
 
     built: object
     springs: object
@@ -494,48 +491,32 @@ class StructureModes:
         return KcComparison(self.with_kc, self.without_kc) if self.without_kc is not None else None
 
 
-def structure_modes(structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate",
-                    method="auto", n_modes=None, compare=True, use_tangent_stiffness=True, equilibrium=True,
-                    max_iterations=None, allow_indeterminate=False):
-    """Build ``structure`` in Chrono with crease springs, find its equilibrium, and its modes (:class:`StructureModes`).
+@with_blas_threads
+def structure_modes(structure, engine=None, *, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0,
+                    hinge_form="mate", method="auto", n_modes=None, compare=True, use_tangent_stiffness=True,
+                    equilibrium=True, max_iterations=None, allow_indeterminate=False):
+    """The modes of ``structure`` with crease springs at its static equilibrium (:class:`StructureModes`).
 
-    Panel masses come from thickness and density (:func:`check_masses`); ``max_iterations``: of the
-    static analysis (None: its default).
-    ``use_tangent_stiffness=False`` runs everything without Kc (the static
-    analysis too, which may then fail); otherwise the equilibrium is found with
-    Kc and, with ``compare``, the modes are also computed without Kc at it.
-    An unloaded structure without supports is analysed where it is
-    (``equilibrium`` is then only checked): its six rigid-body motions are zero modes.
+    ``engine`` (``engines.get``) gives the linearised equations (``modal`` of
+    the engine interface); they are solved here. Panel masses come from
+    thickness and density (:func:`check_masses`); ``max_iterations``: of the
+    static analysis (None: its default). ``use_tangent_stiffness=False`` runs
+    everything without Kc (the static analysis too, which may then fail);
+    otherwise the equilibrium is found with Kc and, with ``compare``, the
+    modes are also computed without Kc at it. An unloaded structure without
+    supports is analysed where it is (``equilibrium`` is then only checked):
+    its six rigid-body motions are zero modes.
     """
-    from ..engines.chrono.links import set_tangent_stiffness
-    from ..engines.chrono.springs import add_crease_springs
-    from ..engines.chrono.system import build_system
+    from .. import engines
 
     check_masses(structure)
-    if hinge_form == "lock" and use_tangent_stiffness:
-        raise StructureError(f"{structure.name}: ChLinkLock hinges (hinge_form='lock') have no constraint tangent "
-                             "stiffness Kc; use hinge_form='mate' or 'points'")
-    built = build_system(structure, hinge_form=hinge_form, use_tangent_stiffness=use_tangent_stiffness,
-                         visual=False)
-    springs = None
-    if np.any(np.asarray(crease_stiffness, float) > 0) or np.any(np.asarray(slide_stiffness, float) > 0):
-        springs = add_crease_springs(built, crease_stiffness, slide_stiffness=slide_stiffness, damping=damping)
-    loaded = bool(structure.loads) or structure.gravity is not None
-    if equilibrium and not structure.supports and not loaded:
-        equilibrium = False
-    eq_mode = (True if use_tangent_stiffness else "no-kc") if equilibrium else False
-    kw = dict(length=structure.pattern.size or 1.0, allow_indeterminate=allow_indeterminate,
-              damping=bool(np.any(np.asarray(damping, float) > 0)))
-    first = modal_analysis(built.system, use_tangent_stiffness, method, n_modes, eq_mode, max_iterations, **kw)
+    lin = engines.get(engine).modal(structure, crease_stiffness=crease_stiffness, slide_stiffness=slide_stiffness,
+                                    damping=damping, hinge_form=hinge_form, compare=compare,
+                                    use_tangent_stiffness=use_tangent_stiffness, equilibrium=equilibrium,
+                                    max_iterations=max_iterations)
+    first = _modes(lin.matrices, lin.equilibrium, method, n_modes, allow_indeterminate=allow_indeterminate)
     second = None
-    if compare and use_tangent_stiffness:
-        second = modal_analysis(built.system, False, method, n_modes, False, max_iterations, **kw)
-        set_tangent_stiffness(built.system, True)
-    return StructureModes(built, springs, first, second)
-
-
-def _max_iterations(n):
-    """``n``, or the Chrono static analysis' default number of Newton iterations when None."""
-    from ..engines.chrono.statics import MAX_ITERATIONS
-
-    return MAX_ITERATIONS if n is None else n
+    if lin.matrices_without_kc is not None:
+        second = _modes(lin.matrices_without_kc, lin.equilibrium_without_kc, method, n_modes,
+                        allow_indeterminate=allow_indeterminate)
+    return StructureModes(lin.built, lin.springs, first, second)

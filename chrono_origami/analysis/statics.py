@@ -1,40 +1,35 @@
-"""Analyses on a structure, by engine: counting (M, S) and statics.
+"""Counting (M, S) and statics of a structure, by either engine (``engines.get``).
 
-``engine`` is ``"reference"``, ``"chrono"`` or ``None`` (chrono where PyChrono
-imports). Both engines return the same result types (``results``), so the
-same tables, CSV and figures come out.
+``engine``: ``"reference"``, ``"chrono"`` or ``None``/``"auto"`` (the one
+rule of :mod:`chrono_origami.engines`: Chrono where PyChrono imports). Both
+engines return the same result types (``results``), so the same tables, CSV
+and figures come out; ``options`` go to the engine (``form``/``hinge_form``,
+``rtol``, ``linalg``, ...).
 """
 from .. import engines
-from ..engines.reference import counting as _counting, statics as _statics
-from ..structure.structure import DOOR
+from ..engines.reference.counting import counting_rules
+from ..structure.hinges import DOOR
 from ..tools import memory
+from ..tools.threads import with_blas_threads
 
 
+@with_blas_threads
 @memory.guarded(lambda structure, *a, **k: f"counting {memory.about(structure)}")
-def count(structure, engine="reference", **kw):
+def count(structure, engine=None, **options):
     """Numeric counts (``results.counts.Counts``) from the chosen engine's constraint Jacobian."""
-    engine = engines.resolve(engine)
-    if engine == "chrono":
-        from ..engines.chrono import statics as ch
-
-        return ch.count(structure, **kw)
-    return _counting.count(structure, **kw)
+    return engines.get(engine).count(structure, **options)
 
 
+@with_blas_threads
 @memory.guarded(lambda structure, *a, **k: f"the statics of {memory.about(structure)}")
-def static(structure, engine="reference", allow_indeterminate=False, **kw):
+def static(structure, engine=None, allow_indeterminate=False, **options):
     """Hinge internal actions and support reactions (``results.statics.StaticResult``)."""
-    engine = engines.resolve(engine)
-    if engine == "chrono":
-        from ..engines.chrono import statics as ch
-
-        return ch.static(structure, allow_indeterminate=allow_indeterminate, **kw)
-    return _statics.solve(structure, allow_indeterminate=allow_indeterminate, **kw)
+    return engines.get(engine).static(structure, allow_indeterminate=allow_indeterminate, **options)
 
 
 def counts_summary(structure, counts):
     """Plain dict for counts.json: numeric M, S beside the counting-rule values."""
-    rules = _counting.counting_rules(structure)
+    rules = counting_rules(structure)
     kept, dropped = counts.gap
     d = {"M": int(counts.M), "S": int(counts.S), "rank": int(counts.rank),
          "n_dof": int(counts.n_dof), "n_constraints": int(counts.n_constraints),

@@ -20,8 +20,11 @@ The public API (also for sweeps, which run many structures through it):
 Engines: ``"reference"`` (the linear theory, ``engines.reference.tolerance``) and
 ``"chrono"`` (the imperfect panels assembled on bushing hinges and solved
 by Chrono's nonlinear statics, ``engines.chrono.tolerance``); each provides one
-function ``locked_in(structure, errors, stiffness, loads)``, dispatched by
-:func:`engine_locked_in`.
+function of the engine interface, ``locked_in(structure, errors, stiffness,
+loads)`` (:func:`engine_locked_in`). The closed-form statistics are the
+linear theory's, the reference engine's alone. This analysis defaults to the
+reference engine (``engine="reference"``), not to the one rule of
+``engines``: its Monte Carlo samples compare with that closed form.
 
 Statistics. Errors drawn as ``structure.imperfections.ToleranceSpec`` says are
 linear in the raw components xi (independent, zero mean, variances D), so
@@ -53,6 +56,7 @@ from ..engines.reference import tolerance as _ref
 from ..results.statics import HINGE_COLUMNS
 from ..structure import imperfections as imp
 from ..tools.errors import StructureError
+from ..tools.threads import with_blas_threads
 
 #: closed-form statistics by exact solves up to this many constraint rows ("auto"); randomized above
 EXACT_ROW_LIMIT = 10_000
@@ -117,34 +121,8 @@ class LockedInStatistics:
 
 
 def engine_locked_in(engine):
-    """The engine's ``locked_in(structure, errors, stiffness, loads) -> StaticResult`` (one function per engine)."""
-    engine = engines.resolve(engine)
-    if engine == "chrono":
-        from ..engines.chrono import tolerance as ch
-
-        return ch.locked_in
-
-    def reference(structure, errors, stiffness=None, loads=False):
-        stiffness = stiffness or imp.HingeStiffness()
-        return _ref.locked_in(structure, errors, stiffness, loads, solver=_solver(structure, stiffness))
-
-    return reference
-
-
-#: the last few factored solvers of this process, by the identity of (structure, stiffness): Monte Carlo samples
-#: of one structure share one factorisation
-_SOLVERS = []
-_SOLVER_CACHE = 4
-
-
-def _solver(structure, stiffness):
-    for s, k, solver in _SOLVERS:
-        if s is structure and k is stiffness:
-            return solver
-    solver = _ref.Solver(structure, stiffness)
-    _SOLVERS.insert(0, (structure, stiffness, solver))
-    del _SOLVERS[_SOLVER_CACHE:]
-    return solver
+    """The engine's ``locked_in(structure, errors, stiffness, loads) -> StaticResult`` (the engine interface's)."""
+    return engines.get(engine).locked_in
 
 
 def errors_of(structure, spec=None, errors=None, seed=None):
@@ -156,6 +134,7 @@ def errors_of(structure, spec=None, errors=None, seed=None):
     return imp.sample(structure, spec, seed)
 
 
+@with_blas_threads
 def locked_in(structure, spec=None, stiffness=None, engine="reference", errors=None, seed=None, loads=False):
     """Hinge actions (``results.StaticResult``, status "elastic") of ``structure`` with elastic hinges and
     fabrication errors: ``errors`` (measured, ``structure.imperfections.read_measured``) or drawn from ``spec`` with
@@ -169,8 +148,9 @@ def side_values(structure, result):
     return _ref.side_values(structure, result)
 
 
+@with_blas_threads
 def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=PROBES, seed=0, linalg="auto",
-                         stage=None):
+                         stage=None, solver=None):
     """Closed-form statistics of the locked-in hinge actions (:class:`LockedInStatistics`; module doc).
 
     ``structure``: any; ``spec``: ``structure.imperfections.ToleranceSpec`` (its
@@ -178,12 +158,14 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
     ``stiffness``: ``structure.imperfections.HingeStiffness`` (default: its defaults).
     ``method``: "auto", "exact" or "randomized" (``probes`` probes, ``seed``).
     Reference engine, sparse throughout: the whole-structure operator is never dense.
+    ``solver``: a ``reference.tolerance.Solver`` of this structure and stiffness, to reuse its counts and
+    factorisation (a sweep's case also solves its loads with it).
     """
     if method not in METHODS:
         raise StructureError(f"unknown statistics method {method!r}; expected one of {METHODS}")
     stiffness = stiffness or imp.HingeStiffness()
     t0 = time.perf_counter()
-    solver = _ref.Solver(structure, stiffness, linalg=linalg)
+    solver = solver or _ref.Solver(structure, stiffness, linalg=linalg)
     t1 = time.perf_counter()
     m = solver.m
     if method == "auto":
@@ -208,6 +190,7 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
     return LockedInStatistics(structure, spec, stiffness, method, sd, p95, p99, info=info)
 
 
+@with_blas_threads
 def monte_carlo_sample(structure, spec, seed, stiffness=None, engine="reference", loads=False):
     """One Monte Carlo sample: the (H, 2, 6) locked-in hinge actions for the errors drawn with ``seed``.
 
@@ -218,6 +201,7 @@ def monte_carlo_sample(structure, spec, seed, stiffness=None, engine="reference"
     return side_values(structure, res)
 
 
+@with_blas_threads
 def monte_carlo(structure, spec, samples, stiffness=None, engine="reference", seed=0, map=map):
     """Monte Carlo statistics (:class:`LockedInStatistics`, method "monte carlo") from ``samples`` samples.
 
@@ -290,6 +274,7 @@ def summary(stats):
     return row
 
 
+@with_blas_threads
 def force_against_tolerance(structure, spec, tolerances, stiffness=None, engines_=("reference", "chrono")):
     """The largest locked-in |action| per component for the same errors scaled to each tolerance, per engine.
 

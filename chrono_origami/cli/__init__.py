@@ -34,6 +34,9 @@ scenes take supports and loads in 1-based text forms (``--support``,
 ``tolerance FILE.fold --tol T [--samples N] --out DIR``
     locked-in hinge actions of fabrication tolerances: closed-form statistics,
     Monte Carlo, or measured errors (see :mod:`.tolerance`).
+``sweep SPEC.toml --out DIR [--scheduler local|serial|tcp://HOST:PORT]``
+    a parametric sweep of pattern parameters, designs, load cases and
+    tolerances, one table row per case, on Dask (see :mod:`.sweep`).
 ``convert FILE.svg -o FILE.fold``
     the FOLD file of an SVG crease pattern (Origami Simulator's colours).
 ``check FILE [--fix -o NEW.fold]``
@@ -77,7 +80,7 @@ self-stress states are printed and written, but no hinges.csv or supports.csv
 (``--min-norm`` prints and writes the labelled minimum-norm answer and exits
 0), and ``design`` when M > 0 or S > 0 remain. Errors are one line on stderr, ``error: ...``, without a traceback.
 """
-from . import static, support, design, fold, dynamics, convert, check, tolerance  # noqa: F401,I001  (registers the commands, in this order in --help)
+from . import static, support, design, fold, dynamics, convert, check, tolerance, sweep  # noqa: F401,I001  (registers the commands, in this order in --help)
 from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, main, run
 
 __all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "main", "run"]

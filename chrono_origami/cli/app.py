@@ -3,7 +3,7 @@
 Every command (``python -m chrono_origami COMMAND``) and every scene
 (``scenes/*.py``) runs through :func:`run`: an exception it knows becomes one
 line ``error: ...`` on stderr, without a traceback, and the exit code of
-:data:`EXIT_CODES`. Bad options are argparse's (exit 2, with the usage line).
+:data:`EXIT_CODES`. Bad options are argparse's, in one line too (:class:`ArgumentParser`, exit 2).
 """
 import argparse
 import os
@@ -12,7 +12,9 @@ import sys
 import textwrap
 from contextlib import contextmanager
 
-from ..tools.errors import ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, UsageError
+from ..tools.errors import (ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SchedulerError,
+                            SettingError, SpecError, StoreError, UsageError)
+from ..tools.threads import chosen_blas_threads
 
 EXIT_OK = 0
 EXIT_INPUT = 1
@@ -28,7 +30,9 @@ EXIT_CODES = {
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
                 "an engine that is not installed, a --support, --load or --self-weight value the structure "
                 "refuses (a vertex not on the panel, a NaN force, an unknown selector, an empty selection), "
-                "loads on a structure without supports that do not balance",
+                "loads on a structure without supports that do not balance, an environment setting that is not "
+                "understood (CHRONO_ORIGAMI_BLAS_THREADS), a sweep spec with an unknown key or a bad value, a Dask "
+                "scheduler that cannot be reached",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
                         "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism); "
@@ -45,6 +49,63 @@ def output(path):
         raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
 
 
+class _ReaderGone:
+    """``sys.stdout`` or ``sys.stderr`` whose reader may go away (``| head``): writes after EPIPE are dropped.
+
+    Unix tools stop writing when the reader of a pipe has gone; here the
+    command still writes its files and figures, and exits with its own code.
+    On the first EPIPE the stream's file descriptor is pointed at the null
+    device, so that the final flush at exit finds nowhere to fail either.
+    """
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.reader_gone = False
+
+    def write(self, text):
+        if not self.reader_gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._drop()
+        return len(text)
+
+    def flush(self):
+        if not self.reader_gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._drop()
+
+    def _drop(self):
+        self.reader_gone = True
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, self._stream.fileno())
+            os.close(null)
+        except (OSError, ValueError, AttributeError):   # no file descriptor (a test's capture): nothing to flush
+            pass
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+@contextmanager
+def reader_may_go():
+    """Inside the block, a closed stdout or stderr pipe (``| head``) stops the output, not the command."""
+    if isinstance(sys.stdout, _ReaderGone):
+        yield
+        return
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _ReaderGone(sys.stdout), _ReaderGone(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = saved
+
+
 def exit_codes_text():
     """The exit codes as lines for ``--help``."""
     return "exit codes:\n" + "\n".join(textwrap.fill(text, 79, initial_indent=f"  {code}  ", subsequent_indent="     ",
@@ -56,7 +117,8 @@ def exit_code(exc):
     """The exit code of an exception, or None for one the command line does not expect (a bug: traceback)."""
     if isinstance(exc, IndeterminateError):
         return EXIT_INDETERMINATE
-    if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError)):
+    if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError, SettingError, SpecError, SchedulerError,
+                        StoreError)):
         return EXIT_USAGE
     if isinstance(exc, OrigamiError):
         return EXIT_INPUT
@@ -71,6 +133,7 @@ def exit_code(exc):
 #: (:func:`message` speaks the command line's language; the Python API's messages keep the keywords)
 FLAGS = {
     "allow_singular_start=True": "--from-singular",
+    "from_singular=True": "--from-singular",
     "allow_indeterminate=True": "--min-norm",
     "linalg='dense'": "--linalg dense",
     "linalg='sparse'": "--linalg sparse",
@@ -79,6 +142,7 @@ FLAGS = {
     "fix_geometry=True": "--fix-geometry",
     "keep_geometry=True": "--keep-geometry",
     "pattern_check.diagnose": "the check command (check FILE)",
+    "support_proposal.mechanism_stops": "the support command (support FILE)",
 }
 
 
@@ -103,24 +167,36 @@ def run(fn, *args, **kw):
 
     The detail of an :class:`~chrono_origami.tools.errors.IndeterminateError`
     (hinges carrying self-stress, panels that move) goes to stdout, with the
-    rest of the report.
+    rest of the report. A reader of stdout that goes away (``| head``) stops
+    the output, not the command (:func:`reader_may_go`). BLAS runs with the
+    program's number of threads (:mod:`chrono_origami.tools.threads`).
     """
-    try:
-        return int(fn(*args, **kw) or 0)
-    except Exception as e:
-        code = exit_code(e)
-        if code is None:
-            raise
-        if isinstance(e, IndeterminateError) and e.detail:
-            print(e.detail)
-        print(f"error: {message(e)}", file=sys.stderr)
-        return code
+    with reader_may_go():
+        try:
+            with chosen_blas_threads():
+                return int(fn(*args, **kw) or 0)
+        except Exception as e:
+            code = exit_code(e)
+            if code is None:
+                raise
+            if isinstance(e, IndeterminateError) and e.detail:
+                print(e.detail)
+            print(f"error: {message(e)}", file=sys.stderr)
+            return code
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser, whose errors (a bad option or value: exit 2) are one line ``error: ...`` naming the
+    option, like every other error of the command line, rather than the whole usage before it."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"error: {message} ({self.prog} --help lists the options)\n")
 
 
 def parser(description):
     """A new parser whose help ends with the exit codes; ``description`` may be a docstring (its first line is used)."""
-    return argparse.ArgumentParser(description=description.strip().splitlines()[0], epilog=exit_codes_text(),
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    return ArgumentParser(description=description.strip().splitlines()[0], epilog=exit_codes_text(),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def scene(ap, build, analyse, argv=None):
@@ -129,7 +205,8 @@ def scene(ap, build, analyse, argv=None):
     A ``ValueError`` from ``build`` (an ``OrigamiError`` included) means the
     options describe nothing that can be built: a usage error, exit code 2.
     """
-    args = ap.parse_args(argv)
+    with reader_may_go():
+        args = ap.parse_args(argv)
 
     def go():
         try:
@@ -157,8 +234,8 @@ def command(name, help, options):
 
 def build_parser():
     prog = "python -m chrono_origami" if os.path.basename(sys.argv[0]) == "__main__.py" else "chrono-origami"
-    ap = argparse.ArgumentParser(prog=prog, description="Isostatic thick-origami structures from FOLD files.",
-                                 epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = ArgumentParser(prog=prog, description="Isostatic thick-origami structures from FOLD files.",
+                        epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (help, options, fn) in _COMMANDS.items():
         p = sub.add_parser(name, help=help, description=help, parents=[options(help)], add_help=False,
@@ -170,5 +247,6 @@ def build_parser():
 
 def main(argv=None):
     """Run the command line on ``argv`` (default: sys.argv[1:]); returns the exit code."""
-    args = build_parser().parse_args(argv)
+    with reader_may_go():             # --help | head
+        args = build_parser().parse_args(argv)
     return run(args.func, args)

@@ -64,9 +64,10 @@ def motion(fn, out_dir=None):
         raise
 
 
-def integrate(structure, args, engine="chrono", motors=(), springs=()):
-    """The motion of ``structure`` with the :func:`run_options` in ``args``, reported and written
-    (``report.motion.finish``: summary, peaks, ``--out``, ``--png-frames``, ``--viz``); the TimeHistory."""
+def integrate(structure, args, engine=None, motors=(), springs=()):
+    """The motion of ``structure`` with the :func:`run_options` in ``args`` by ``engine`` (None: the one rule of
+    ``engines``), reported and written (``report.motion.finish``: summary, peaks, ``--out``, ``--png-frames``,
+    ``--viz``); the TimeHistory."""
     from ..analysis.dynamics import dynamics
     from ..report import motion as report
 

@@ -24,9 +24,11 @@ With ``--drive``: hinges and vertices are 1-based lists like ``1,3,5-9``;
 V:DOFS`` (AXIS/NORMAL x, y, z or ``a,b,c``); without any hold, panel 1 is
 held. A start that is singular (a flat pattern) is left with
 ``--from-singular`` on the branch of the file's ``edges_assignment`` (M/V),
-when it has one; with ``--engine chrono`` the reference engine takes that
+when it has one; with the Chrono engine the reference engine takes that
 first step (to ``--time``/200) and Chrono folds on from there
-(``chrono_fold.regular_start``).
+(``analysis.fold.regular_start``). The engine: ``--engine``, by default the
+one rule of ``engines`` (Chrono where PyChrono imports); the fold to target
+angles is the reference engine's alone.
 
 Writes, with ``--out DIR``, ``DIR/vertices.csv`` (final), ``DIR/fold.fold``
 (history as file_frames: frame 0 the start with the file's assignment and
@@ -47,6 +49,8 @@ import sys
 import numpy as np
 
 from .. import engines
+from ..analysis.fold import fold, fold_to_targets
+from ..report import fold as report_fold
 from ..inputs.fold import (Drive, FoldProblem, along, blocked, fixed, in_plane, parse_hinges,
                            parse_vertices)
 from ..tools.errors import OrigamiError
@@ -56,7 +60,8 @@ from .static import linalg_option
 
 def output_options(ap):
     """Engine, outputs and views of a fold (the ``fold`` command and the folding scenes); returns ``ap``."""
-    ap.add_argument("--engine", choices=engines.ENGINES, default="reference", help="folding engine (default reference)")
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help="folding engine (default: chrono where PyChrono imports, else reference)")
     ap.add_argument("--out", metavar="DIR", help="write vertices.csv, fold.fold, steps.csv here")
     ap.add_argument("--figure", metavar="FILE", help="snapshots of the fold (png/pdf)")
     ap.add_argument("--png-frames", metavar="DIR", help="one PNG per stored frame")
@@ -93,7 +98,7 @@ def options(description):
     ap.add_argument("--along", action="append", default=[], metavar="V:AXIS", help="vertices moving only along an axis")
     ap.add_argument("--in-plane", action="append", default=[], metavar="V:NORMAL", help="vertices moving in a plane")
     ap.add_argument("--block", action="append", default=[], metavar="V:DOFS", help="vertices held in directions, e.g. 14:xy")
-    ap.add_argument("--frames", type=int, default=20, help="stored frames (default 20)")
+    ap.add_argument("--frames", type=inputs.positive_int, default=20, help="stored frames (default 20)")
     ap.add_argument("--from-singular", action="store_true", help="leave a singular (e.g. flat) start")
     return output_options(ap)
 
@@ -154,36 +159,14 @@ def build_problem(structure, args):
     return FoldProblem(structure, drives, holds(structure, args), args.time)
 
 
-def fold(problem, engine, frame_interval, from_singular=False, chrono_start=None, assignment=None, progress=None,
-         linalg="auto"):
-    """The fold history of ``problem`` with the chosen engine (a :class:`~chrono_origami.results.fold.FoldHistory`).
-
-    ``from_singular``: leave a singular start, on the branch of ``assignment``
-    when given; with the chrono engine the reference engine takes the fold to
-    ``chrono_start`` (s) and Chrono folds on from there. ``progress``: True,
-    False or None (only on a terminal); ``linalg``: "auto", "dense" or
-    "sparse" (``engines.reference.folding.newton.fold``).
-    """
-    if engine == "chrono":
-        from ..engines.chrono.folding import fold as chrono_fold
-        from ..analysis.fold import regular_start
-
-        start = regular_start(problem, chrono_start, assignment, linalg) if from_singular else None
-        return chrono_fold(problem, frame_interval=frame_interval, progress=progress, start=start, linalg=linalg)
-    from ..engines.reference.folding.newton import fold as reference_fold
-
-    return reference_fold(problem, frame_interval=frame_interval, allow_singular_start=from_singular,
-                          assignment=assignment, progress=progress, linalg=linalg)
-
-
 def write(hist, args, out=None):
     """``--out``: vertices.csv, fold.fold, steps.csv (the frame numbers printed); then the views (:func:`views`)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     if args.out:
         with app.output(args.out):
-            hist.write_vertices_csv(os.path.join(args.out, "vertices.csv"))
-            hist.write_fold(os.path.join(args.out, "fold.fold"))
-            hist.write_steps_csv(os.path.join(args.out, "steps.csv"))
+            report_fold.write_vertices_csv(hist, os.path.join(args.out, "vertices.csv"))
+            report_fold.write_fold(hist, os.path.join(args.out, "fold.fold"))
+            report_fold.write_steps_csv(hist, os.path.join(args.out, "steps.csv"))
         last = len(hist.times) - 1
         print(f"wrote {args.out}/vertices.csv (frame {last}), fold.fold (frames 0-{last}: 0 the start, {last} the "
               f"folded state at t = {hist.times[-1]:g} s; read it with --frame {last}, --frame last or --frame "
@@ -211,10 +194,9 @@ def views(hist, args, out=None):
 def run(structure, args, out=None):
     """Fold, print a summary, write what ``args`` asks for; returns the exit code."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
-    engine = engines.resolve(args.engine)
     progress = False if args.quiet else None
     if args.drive is None:
-        hist = run_targets(structure, args, engine, progress, out)
+        hist = run_targets(structure, args, progress, out)
     else:
         if args.percent is not None:
             raise app.UsageError("--percent is the fold percent of the file's target angles, without --drive; "
@@ -222,9 +204,10 @@ def run(structure, args, out=None):
         if args.rate is None and args.angle_deg is None:
             raise app.UsageError("--drive needs --angle-deg DEG or --rate RAD_PER_S (FOLD sign: valley positive)")
         prob = build_problem(structure, args)
-        hist = fold(prob, engine, args.time / max(args.frames, 1), args.from_singular, args.time / 200, None,
-                    progress=progress, linalg=args.linalg)
-        print(f"{prob.name}: folded for {args.time:g} s ({engine} engine), {len(hist.steps)} steps, largest "
+        hist = fold(prob, args.engine, frame_interval=args.time / max(args.frames, 1),
+                    from_singular=args.from_singular, start_time=args.time / 200, progress=progress,
+                    linalg=args.linalg)
+        print(f"{prob.name}: folded for {args.time:g} s ({hist.engine} engine), {len(hist.steps)} steps, largest "
               f"constraint residual {hist.max_residual:.2e} (scaled), smallest sigma ratio "
               f"{min(hist.sigma_ratios):.2e}", file=out)
     for note in hist.notes:
@@ -233,9 +216,8 @@ def run(structure, args, out=None):
     return app.EXIT_OK
 
 
-def run_targets(structure, args, engine, progress, out):
+def run_targets(structure, args, progress, out):
     """The fold to the file's target angles at ``--percent`` (module doc); returns the history."""
-    from ..analysis.fold import fold_to_targets
     from ..inputs.fold import file_targets
 
     targets = file_targets(structure)
@@ -243,14 +225,11 @@ def run_targets(structure, args, engine, progress, out):
         raise app.UsageError(f"{args.file} has no target fold angles (FOLD edges_assignment M/V with "
                              f"edges_foldAngle, or an SVG's red and blue lines): give --drive HINGES with "
                              f"--angle-deg DEG (FOLD sign: valley positive)")
-    if engine == "chrono":
-        raise app.UsageError("--engine chrono folds driven hinges (--drive); the fold to the file's target angles "
-                             "runs on the reference engine")
     if args.rate is not None or args.angle_deg is not None:
         raise app.UsageError("--rate and --angle-deg drive the hinges of --drive; without --drive the fold goes to "
                              "the file's target angles (--percent)")
     p = 100.0 if args.percent is None else args.percent
-    hist = fold_to_targets(structure, targets, p, holds(structure, args), duration=args.time,
+    hist = fold_to_targets(structure, targets, p, holds(structure, args), engine=args.engine, duration=args.time,
                            frame_interval=args.time / max(args.frames, 1), linalg=args.linalg, progress=progress,
                            fix_geometry=args.fix_geometry, keep_geometry=args.keep_geometry, max_move=args.max_move)
     print(f"{structure.name}: folded to {p:g} % of its target angles ({len(targets)} creases, reference engine), "

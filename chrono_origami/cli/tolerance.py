@@ -9,7 +9,10 @@ the closed-form statistics (reference engine, sparse), printed as the
 largest p95 / p99 per component and, per hinge side, the p95 table; with
 ``--samples N`` also a Monte Carlo run of N samples (``--engine``: reference
 or chrono) and, with ``--histogram F.png``, the distribution of the largest
-locked-in |N| over hinges. ``--plot-tolerance F.png`` draws the largest
+locked-in |N| over hinges. The samples run on Dask (``chrono_origami.tools.cluster``):
+``--scheduler local`` (default: a local cluster of ``--workers`` processes,
+one BLAS thread each), ``serial`` (this process) or a scheduler's address
+``tcp://HOST:PORT``. ``--plot-tolerance F.png`` draws the largest
 locked-in action against the tolerance (1e-3 to 1e2 times ``--tol``) for
 the reference engine and, where PyChrono imports, Chrono's assembly.
 
@@ -28,6 +31,7 @@ a measured-errors file: one line, exit code 2; a hinge, panel or vertex the
 structure does not have: one line, exit code 1.
 """
 import os
+from functools import partial
 
 import numpy as np
 
@@ -36,6 +40,7 @@ from ..analysis import tolerances as tl
 from ..structure import imperfections as imp
 from ..report import tables
 from ..report import tolerance as rep
+from ..tools import cluster
 from . import app, inputs
 
 
@@ -61,6 +66,13 @@ def _tolerance_options(description):
                          "is the reference engine's)")
     ap.add_argument("--method", choices=tl.METHODS, default="auto", help="closed-form statistics method")
     ap.add_argument("--probes", type=inputs.positive_int, default=tl.PROBES, help="probes of --method randomized")
+    ap.add_argument("--scheduler", default=None, metavar="local|serial|ADDRESS",
+                    help="where the Monte Carlo samples run: a local Dask cluster (default, or "
+                         "$CHRONO_ORIGAMI_SCHEDULER), this process, or a Dask scheduler, e.g. tcp://HOST:8786")
+    ap.add_argument("--workers", type=inputs.positive_int, default=None,
+                    help="local cluster: worker processes (default one per core)")
+    ap.add_argument("--connect-timeout", type=inputs.positive_float, default=cluster.CONNECT_TIMEOUT, metavar="S",
+                    help=f"seconds to wait for the scheduler (default {cluster.CONNECT_TIMEOUT:g})")
     ap.add_argument("--out", metavar="DIR", help="write locked_in.csv, summary.csv (and monte_carlo.csv, hinges.csv)")
     ap.add_argument("--histogram", metavar="FILE.png", help="--samples: histogram of the largest locked-in |N|")
     ap.add_argument("--plot-tolerance", metavar="FILE.png", help="largest locked-in action against the tolerance")
@@ -134,8 +146,13 @@ def tolerance_command(args):
     named = {"closed form": stats}
     if stats.info["S"] == 0:
         print("isostatic (S = 0): fabrication errors lock in no force")
+    samples = None
     if args.samples:
-        mc = tl.monte_carlo(structure, spec, args.samples, stiffness, engine, seed=args.seed)
+        with cluster.executor(args.scheduler, args.workers, args.connect_timeout) as ex:
+            mc = tl.monte_carlo(structure, spec, args.samples, stiffness, engine, seed=args.seed, map=ex.map)
+            if args.histogram:
+                one = partial(tl.monte_carlo_sample, structure, spec, stiffness=stiffness, engine=engine)
+                samples = np.array(ex.map(one, [args.seed + k for k in range(args.samples)]))
         named[f"Monte Carlo ({args.samples}, {engine})"] = mc
     print(rep.summary_table(named, "largest locked-in |action| over hinges: 95th and 99th percentiles "
                                    "(each component's marginal)"))
@@ -154,8 +171,6 @@ def tolerance_command(args):
     if args.histogram:
         if not args.samples:
             raise app.UsageError("--histogram needs --samples N")
-        samples = np.array([tl.monte_carlo_sample(structure, spec, args.seed + k, stiffness, engine)
-                            for k in range(args.samples)])
         with app.output(args.histogram):
             rep.histogram([(structure.name, {structure.name: samples})], args.histogram)
         print(f"histogram written to {args.histogram}")

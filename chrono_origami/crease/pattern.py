@@ -37,7 +37,6 @@ from functools import cached_property
 import numpy as np
 
 from ..tools.errors import PatternError
-from ..tools.geometry import newell_normal
 
 #: Default planarity tolerance: largest distance of a panel vertex from the
 #: panel's mean plane, as a fraction of the panel's largest vertex distance.

@@ -117,7 +117,17 @@ def _segments(path):
         raise SvgFileError(f"{path}: cannot read the SVG file ({e})") from None
     except (ValueError, TypeError, IndexError, KeyError, AttributeError, ZeroDivisionError, OverflowError) as e:
         raise SvgFileError(f"{path}: not a readable SVG drawing ({type(e).__name__}: {e})") from None
-    inv = ~se.Matrix(svg.viewbox_transform) if getattr(svg, "viewbox_transform", None) else se.Matrix()
+    except LookupError as e:   # the XML declaration names an encoding Python does not know
+        raise SvgFileError(f"{path}: cannot read the SVG file ({e})") from None
+    if not isinstance(svg, se.SVG):
+        raise SvgFileError(f"{path}: not an SVG drawing: the root element is not <svg> in the SVG namespace "
+                           f"(xmlns=\"http://www.w3.org/2000/svg\")")
+    try:
+        inv = ~se.Matrix(svg.viewbox_transform) if getattr(svg, "viewbox_transform", None) else se.Matrix()
+    except ZeroDivisionError:
+        raise SvgFileError(f"{path}: the <svg> element's viewBox {svg.values.get('viewBox')!r} (width "
+                           f"{svg.values.get('width')!r}, height {svg.values.get('height')!r}) maps the drawing "
+                           f"onto a line or a point") from None
     out, ignored, count = [], {}, {}
     for e in svg.elements():
         if not isinstance(e, se.Shape):
@@ -189,6 +199,9 @@ class _Graph:
         V, idx = _merge(np.vstack([A, B]), tol)
         n = len(A)
         src = [(int(a), int(b), s) for s, (a, b) in enumerate(zip(idx[:n], idx[n:])) if a != b]
+        if not src:
+            raise SvgFileError(f"{path}: every line is shorter than the merge tolerance ({tol:.3g} drawing units, "
+                               f"merge_tol x the drawing's size): the lines enclose no face")
         V, src = self._split_at_vertices(V, src)
         V, edges = self._node(V, src)
         self.V, self.edges = V, edges

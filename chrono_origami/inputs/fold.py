@@ -33,7 +33,7 @@ import numpy as np
 
 from ..crease.pattern import CreasePattern
 from ..structure.structure import Structure
-from ..tools.errors import OrigamiError, StructureError
+from ..tools.errors import OrigamiError, StructureError, positive
 
 AXES = {"x": (1.0, 0.0, 0.0), "y": (0.0, 1.0, 0.0), "z": (0.0, 0.0, 1.0)}
 
@@ -151,8 +151,7 @@ class FoldProblem:
         self.paths = tuple(self.paths)
         if not self.drives:
             raise StructureError("a fold needs at least one driven hinge")
-        if not (np.isfinite(self.duration) and self.duration > 0):
-            raise StructureError(f"the fold duration must be a positive number of seconds, got {self.duration!r}")
+        positive("the fold duration", self.duration, StructureError, "seconds")
         seen = set()
         for d in self.drives:
             if not isinstance(d, Drive):
@@ -204,7 +203,7 @@ def hinge_angle(pattern, vertices, h):
     For a fold from a flat start this is the driven relative rotation; t is
     the hinge axis as run by the first panel.
     """
-    from ..tools.geometry import newell_normal
+    from ..tools.geometry import newell_normal, rotation_angle
 
     X = np.asarray(vertices, float)
     hinge = pattern.hinges[h]
@@ -216,7 +215,7 @@ def hinge_angle(pattern, vertices, h):
     n2 = newell_normal(X[list(pattern.panels[q])])
     n1 /= np.linalg.norm(n1)
     n2 /= np.linalg.norm(n2)
-    return float(np.arctan2(np.cross(n1, n2) @ t, n1 @ n2))
+    return float(rotation_angle(t, n1, n2))
 
 
 def parse_hinges(text, n_hinges):

@@ -1,4 +1,4 @@
-"""The folding problems of the paper and of issue 5, ready to run.
+"""The folding problems of the paper (sec. 3.4.3) and of this project's tests and scenes, ready to run.
 
 yoshimura_problem: sec. 3.4.3 (Fig. 2). The flat wedge of
 ``patterns.yoshimura`` (x-z plane, the paper's numbering), all door hinges,
@@ -34,7 +34,9 @@ about 30 deg (the door module's singular twist pi/6 of Table 7).
 """
 import numpy as np
 
-from ..structure.structure import DOOR, SLIDING, Structure
+from ..structure.structure import Structure
+
+from ..structure.hinges import DOOR, SLIDING
 from .fold import Drive, FoldProblem, along, blocked, fixed, hinge_angle
 
 #: paper sec. 3.4.3

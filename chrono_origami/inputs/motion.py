@@ -34,7 +34,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ..tools.errors import OrigamiError, StructureError
+from ..tools.errors import OrigamiError, StructureError, positive
 from ..tools.geometry import best_rigid_alignment
 from ..tools.linalg import min_norm_lstsq
 from .expression import as_function
@@ -367,13 +367,7 @@ def schedule(time, dt, output_interval=None):
     for name, v in (("time", time), ("dt", dt), ("output_interval", output_interval)):
         if v is None and name == "output_interval":
             continue
-        try:
-            x = float(v)
-        except (TypeError, ValueError):
-            raise OrigamiError(f"{name} must be a positive number of seconds, got {v!r}") from None
-        if not (np.isfinite(x) and x > 0):
-            raise OrigamiError(f"{name} must be a positive number of seconds, got {v!r}")
-        vals[name] = x
+        vals[name] = positive(name, v, unit="seconds")
     ratio = vals["time"] / vals["dt"]
     n = int(round(ratio)) if abs(ratio - round(ratio)) <= 1e-9 * max(ratio, 1.0) else int(np.ceil(ratio))
     n = max(n, 1)

@@ -6,7 +6,8 @@ import math
 from dataclasses import replace
 
 from ..patterns import kresling, miura
-from ..structure.structure import SLIDING, Support
+from ..structure.structure import Support
+from ..structure.hinges import SLIDING
 from ..tools.errors import StructureError
 from ..tools.geometry import best_rigid_alignment
 from .fold import hinge_angle

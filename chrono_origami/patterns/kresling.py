@@ -103,7 +103,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..crease.pattern import CreasePattern
-from ..structure.structure import DOOR, SLIDING, Load, Structure, Support
+from ..structure.structure import Load, Structure, Support
+from ..structure.hinges import DOOR, SLIDING
 from ..tools.errors import PatternError, StructureError
 
 #: Twists (rad) at which a module is singular: M = 1, S = 1 (see module docstring).

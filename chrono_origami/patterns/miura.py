@@ -85,7 +85,8 @@ import numpy as np
 
 from ..crease.pattern import CreasePattern
 from ..structure import hinges
-from ..structure.structure import DOOR, SLIDING, Load, Structure, Support
+from ..structure.structure import Load, Structure, Support
+from ..structure.hinges import DOOR, SLIDING
 from ..tools.errors import PatternError, StructureError
 
 #: Internal mechanisms of a folded Miura-ori of any size (sec. 4.2.1: "regular

@@ -35,18 +35,8 @@ through the pleat ends) come last.
 import numpy as np
 
 from ..crease.pattern import CreasePattern
-from ..tools.errors import PatternError
+from ..tools.errors import PatternError, positive
 from ..tools.geometry import rotation_about
-
-
-def _positive(name, x):
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        raise PatternError(f"{name} must be a positive number, got {x!r}") from None
-    if not (np.isfinite(x) and x > 0):
-        raise PatternError(f"{name} must be a positive number, got {x!r}")
-    return x
 
 
 # ------------------------------------------------------------------ panel ring
@@ -55,7 +45,7 @@ def panel_ring(section, length=1.0):
     C = np.asarray(section, dtype=float)
     if C.ndim != 2 or C.shape[1] != 2 or len(C) < 3:
         raise PatternError(f"section must be an array of shape (P, 2) with P >= 3 corners, got shape {C.shape}")
-    L = _positive("length", length)
+    L = positive("length", length, PatternError)
     P = len(C)
     d = np.roll(C, -1, axis=0) - C
     cross = d[:, 0] * np.roll(d, -1, axis=0)[:, 1] - d[:, 1] * np.roll(d, -1, axis=0)[:, 0]
@@ -73,7 +63,7 @@ def panel_ring(section, length=1.0):
 
 def rectangular_ring(width=2.0, depth=1.0, length=3.0):
     """The four-panel ring of Fig. 4: a box tube with a ``width`` x ``depth`` section, hinges of ``length``."""
-    w, d = _positive("width", width), _positive("depth", depth)
+    w, d = positive("width", width, PatternError), positive("depth", depth, PatternError)
     return panel_ring([(0, 0), (w, 0), (w, d), (0, d)], length)
 
 
@@ -81,7 +71,7 @@ def regular_ring(n_panels, radius=1.0, length=1.0):
     """Ring of ``n_panels`` equal panels round a regular prism (section inscribed in a circle of ``radius``)."""
     if not isinstance(n_panels, (int, np.integer)) or n_panels < 3:
         raise PatternError(f"a panel ring needs a whole number of at least 3 panels, got {n_panels!r}")
-    r = _positive("radius", radius)
+    r = positive("radius", radius, PatternError)
     a = 2 * np.pi * np.arange(n_panels) / n_panels
     return panel_ring(np.column_stack([r * np.cos(a), r * np.sin(a)]), length)
 
@@ -89,7 +79,7 @@ def regular_ring(n_panels, radius=1.0, length=1.0):
 # ---------------------------------------------------------------- square twist
 def square_twist(twist_deg=30.0, side=1.0, pleat=1.0):
     """Flat square twist of Fig. 1 (P = 9, H = 12, E_b = 8, V_i = 4); see the module docstring."""
-    s, l = _positive("side", side), _positive("pleat", pleat)
+    s, l = positive("side", side, PatternError), positive("pleat", pleat, PatternError)
     try:
         phi = float(twist_deg)
     except (TypeError, ValueError):

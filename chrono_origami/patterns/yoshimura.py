@@ -41,7 +41,8 @@ Table 4 coordinates, with the supports of sec. 4.2.2 and the tip load.
 import numpy as np
 
 from ..crease.pattern import CreasePattern
-from ..structure.structure import DOOR, SLIDING, Load, Structure, Support
+from ..structure.structure import Load, Structure, Support
+from ..structure.hinges import DOOR, SLIDING
 from ..tools.errors import PatternError, StructureError
 
 #: Paper values (sec. 3.4.3): long side of the isosceles triangles and their base angle (deg).

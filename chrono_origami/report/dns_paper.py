@@ -1,16 +1,6 @@
-"""The files of the discrete null space paper's scenes (``analysis.dns_paper``): invariants and conditioning."""
-import csv
-import os
-
-
-def write_csv(path, header, rows):
-    """A CSV with full precision (%.17g; text as it is)."""
-    os.makedirs(os.path.dirname(os.path.abspath(path)) or ".", exist_ok=True)
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        for r in rows:
-            w.writerow([x if isinstance(x, str) else "%.17g" % float(x) for x in r])
+"""The files of the discrete null space paper's scenes (``analysis.dns_paper``): invariants and conditioning,
+written by ``tables.write_csv``."""
+from .tables import write_csv
 
 
 def write_invariants(series, path):

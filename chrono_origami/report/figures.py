@@ -1,7 +1,7 @@
 """Figures of structures and folds with matplotlib, in the style of the paper's figures.
 
 Panels are shaded by the angle of their normal to a fixed light direction;
-hinges are drawn in their kind's style (``HingeStyle``: door hinges dashed,
+hinges are drawn in their kind's style (:mod:`.styles`: door hinges dashed,
 sliding hinges solid), boundary edges thin black.
 With a static result, hinges are coloured by an internal action instead
 (:mod:`.hinge_colors`: ``|F|`` by default, or N, TP, TO, MT, MP, MO, ``|M|``),
@@ -17,6 +17,7 @@ import os
 import numpy as np
 
 from ..structure import hinges
+from .styles import style
 
 LIGHT = np.array([0.3, -0.5, 0.8])
 
@@ -64,8 +65,9 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
         ax.plot(*X[list(e)].T, color="black", lw=1.0, zorder=2)
     colors = None if coloring is None else coloring.colors()
     for h, kind in zip(pat.hinges, structure.kinds):
-        color, lw = (kind.style.line_color, 1.6) if colors is None else (tuple(colors[h.index]), 3.2)
-        ax.plot(*X[list(h.vertices)].T, color=color, lw=lw, ls=kind.style.line, zorder=3, gid=f"hinge {h.index + 1}")
+        st = style(kind)
+        color, lw = (st.line_color, 1.6) if colors is None else (tuple(colors[h.index]), 3.2)
+        ax.plot(*X[list(h.vertices)].T, color=color, lw=lw, ls=st.line, zorder=3, gid=f"hinge {h.index + 1}")
     if coloring is not None:
         _color_bar(fig, ax, coloring, X, pat)
     for s in structure.supports:
@@ -85,7 +87,7 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
         for h in pat.hinges:
             ax.text(*X[list(h.vertices)].mean(0), str(h.index + 1), color="darkred", fontsize=8, ha="center", zorder=6)
     frame_axes(ax, X, view)
-    legend = ", ".join(f"{k.name} hinges {k.style.line_name}" for k, _ in hinges.census(structure.hinge_kinds))
+    legend = ", ".join(f"{k.name} hinges {style(k).line_name}" for k, _ in hinges.census(structure.hinge_kinds))
     ax.set_title(title or f"{structure.name}: {legend}", fontsize=10 if coloring is not None else None)
     return save_figure(fig, path)
 
@@ -101,7 +103,9 @@ def _color_bar(fig, ax, coloring, X, pat):
     sm.set_array([])
     h, v = coloring.largest()
     bar = fig.colorbar(sm, ax=ax, shrink=0.6, pad=0.08)
-    bar.set_label(f"{coloring.label}; largest {abs(v):.4g} at hinge {h + 1}")
+    bar.set_label(f"{coloring.label}; {coloring.largest_text()}")
+    if coloring.round_off is not None:           # every hinge 0: no hinge is the largest
+        return
     bar.ax.axhline(v, color="black", lw=1.5)
     mid = X[list(pat.hinges[h].vertices)].mean(0)
     ax.text(*mid, f" {coloring.component} = {v:.4g} (hinge {h + 1})", color="black", fontsize=8, zorder=7,

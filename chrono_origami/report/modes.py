@@ -7,12 +7,12 @@ structure the modes were taken from (any object with ``pattern``, ``structure``,
 :class:`~chrono_origami.engines.chrono.system.ChronoStructure`), so nothing here needs
 PyChrono. Numbering is 1-based; lambda in rad/s, f in Hz (``|Im lambda| / 2 pi``).
 """
-import csv
 import os
 
 import numpy as np
 
 from ..structure.foldfile import write_fold
+from .tables import write_csv
 
 #: columns of ``modes.csv``
 CSV_HEADER = ("mode", "eig_real", "eig_imag", "freq_hz", "stable")
@@ -28,7 +28,7 @@ def row_count(n):
 def mode_rows(result, modes=None):
     """CSV rows (mode, eig_real, eig_imag, freq_hz, stable), 1-based, sorted by frequency (``result.modes``)."""
     modes = result.modes if modes is None else modes
-    return [(k + 1, m.eigenvalue.real, m.eigenvalue.imag, m.freq_hz, m.stable) for k, m in enumerate(modes)]
+    return [(k + 1, m.eigenvalue.real, m.eigenvalue.imag, m.freq_hz, bool(m.stable)) for k, m in enumerate(modes)]
 
 
 def modes_table(result, n=None, title=None):
@@ -72,14 +72,7 @@ def comparison_table(comparison, n=None):
 
 def write_modes_csv(result, path):
     """``mode,eig_real,eig_imag,freq_hz,stable`` sorted by frequency; zero and spurious modes left out. The path."""
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    with open(path, "w") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(CSV_HEADER)
-        for k, re, im, hz, st in mode_rows(result):
-            w.writerow((k, f"{re:.10e}", f"{im:.10e}", f"{hz:.10e}", str(bool(st)).lower()))
-    return path
+    return write_csv(path, CSV_HEADER, mode_rows(result))
 
 
 def panel_vertices(built):

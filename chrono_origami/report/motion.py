@@ -1,7 +1,8 @@
 """The files of a motion (a ``results.motion.TimeHistory``), and what the ``dynamics`` command and the
 dynamics scenes do with a finished (or stopped) motion.
 
-Files (:func:`write_history`), numbers ``%.17g``, hinges, panels and vertices 1-based:
+Files (:func:`write_history`), written by ``tables.write_csv`` (every float as the shortest text that
+reads back to it), hinges, panels and vertices 1-based:
 ``energy.csv`` (t,kinetic,potential,spring,work,dissipated,balance_error),
 ``momentum.csv`` (t,px,py,pz,Lx,Ly,Lz), ``constraints.csv`` (t,violation),
 ``hinges_t.csv`` (t,hinge,panel,MT,MP,MO,N,TP,TO), ``supports_t.csv``
@@ -12,13 +13,11 @@ Files (:func:`write_history`), numbers ``%.17g``, hinges, panels and vertices 1-
 of :func:`write_history`, write Irrlicht PNG frames and/or play the
 motion in a window at its own pace (one output frame per output interval).
 """
-import csv
 import os
 import sys
 
-import numpy as np
-
 from ..results.statics import HINGE_COLUMNS, SUPPORT_COLUMNS
+from .tables import write_csv
 
 
 def finish(history, out_dir=None, png_dir=None, viz=False, stream=None, peaks=("MO", "N")):
@@ -65,47 +64,34 @@ FILES = ("energy.csv", "momentum.csv", "constraints.csv", "hinges_t.csv", "suppo
 
 
 # ======================================================================= writers
-def _number(x):
-    return "%.17g" % float(x)
-
-
-def _write_csv(path, header, rows):
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        for r in rows:
-            w.writerow([str(x) if isinstance(x, (int, np.integer)) else _number(x) for x in r])
-
-
 def write_energy_csv(history, path):
     """``t,kinetic,potential,spring,work,dissipated,balance_error``."""
     h = history
     cols = (h.t, h.kinetic, h.potential, h.spring, h.work, h.dissipated, h.balance_error)
-    _write_csv(path, ENERGY_HEADER, zip(*cols))
+    write_csv(path, ENERGY_HEADER, zip(*cols))
 
 
 def write_momentum_csv(history, path):
     """``t,px,py,pz,Lx,Ly,Lz`` (global frame; L about the origin)."""
     h = history
-    _write_csv(path, MOMENTUM_HEADER, ((t, *p, *L) for t, p, L in zip(h.t, h.linear_momentum, h.angular_momentum)))
+    write_csv(path, MOMENTUM_HEADER, ((t, *p, *L) for t, p, L in zip(h.t, h.linear_momentum, h.angular_momentum)))
 
 
 def write_constraints_csv(history, path):
     """``t,violation`` (largest scaled constraint violation)."""
-    _write_csv(path, CONSTRAINT_HEADER, zip(history.t, history.constraint_violation))
+    write_csv(path, CONSTRAINT_HEADER, zip(history.t, history.constraint_violation))
 
 
 def write_hinges_csv(history, path):
     """``t,hinge,panel,MT,MP,MO,N,TP,TO``: every hinge row of every output frame."""
     rows = ((t, *r) for k, t in enumerate(history.t) for r in history.hinge_rows(k))
-    _write_csv(path, HINGE_T_HEADER, rows)
+    write_csv(path, HINGE_T_HEADER, rows)
 
 
 def write_supports_csv(history, path):
     """``t,panel,vertex,Fx,Fy,Fz``: every support reaction of every output frame (force on the panel)."""
     rows = ((t, *r) for k, t in enumerate(history.t) for r in history.support_rows(k))
-    _write_csv(path, SUPPORT_T_HEADER, rows)
+    write_csv(path, SUPPORT_T_HEADER, rows)
 
 
 def write_motion_fold(history, path):

@@ -1,11 +1,17 @@
-"""Paper-style tables of hinge internal actions and support reactions: text, CSV, Markdown, LaTeX.
+"""Tables and CSV files: the one writer of every CSV the project writes, and the paper-style printed tables.
 
-Numbers are 1-based like the paper; hinge, panel, vertex and state numbers
-are integers. Printed tables (text, Markdown, LaTeX) use the paper's ``%.4e``
-and print an entry below ``ZERO_RTOL`` (1e-12) times the table's largest
-magnitude -- round-off, where the paper prints 0 -- as 0. CSV files keep the
-raw values with every digit (the shortest text that reads back to the same
-float, Python's ``repr``), for post-processing.
+CSV (:func:`csv_text`, :func:`write_csv`; every CSV file goes through them:
+``hinges.csv``, ``supports.csv``, ``self_stress.csv``, ``modes.csv``, the
+motion's and the fold's files, the discrete null space scenes' files):
+integers as integers, text as it is, booleans ``true``/``false``, and every
+other number in one format, the shortest text that reads back to the very
+float computed (Python's ``repr``), for post-processing.
+
+Printed tables (text, Markdown, LaTeX) are for reading: numbers are 1-based
+like the paper; hinge, panel, vertex and state numbers are integers; values
+use the paper's ``%.4e`` and an entry below ``ZERO_RTOL`` (1e-12) times the
+table's largest magnitude -- round-off, where the paper prints 0 -- is
+printed as 0.
 Hinge columns: hinge, panel, MT, MP, MO, N, TP, TO (see ``results`` for the
 frame and sign convention). Support columns: panel, vertex, Fx, Fy, Fz.
 """
@@ -35,11 +41,16 @@ def _printed(rows):
     return [[str(int(x)) if i < 2 else value(x) for i, x in enumerate(r)] for r in rows]
 
 
-def _exact(x):
-    """CSV cell: an integer as such, a float as the shortest text that reads back to it, a text as it is."""
+def cell(x):
+    """A CSV cell (module doc): text as it is, a boolean as true/false, an integer as such, any other number as
+    the shortest text that reads back to the same float."""
     if isinstance(x, str):
         return x
-    return str(int(x)) if isinstance(x, (int, np.integer)) else repr(float(x))
+    if isinstance(x, (bool, np.bool_)):
+        return "true" if x else "false"
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    return repr(float(x))
 
 
 def text_table(header, rows, title=None):
@@ -84,17 +95,18 @@ def csv_text(header, rows, comment=None):
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header)
     for r in rows:
-        w.writerow([_exact(x) for x in r])
+        w.writerow([cell(x) for x in r])
     return buf.getvalue()
 
 
 def write_csv(path, header, rows, comment=None):
-    """Write :func:`csv_text` to ``path``, making its folder."""
+    """Write :func:`csv_text` to ``path``, making its folder; returns ``path``."""
     import os
 
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w") as f:
+    with open(path, "w", newline="") as f:
         f.write(csv_text(header, rows, comment))
+    return path
 
 
 def minimum_norm_label(result):

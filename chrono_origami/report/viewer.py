@@ -58,11 +58,13 @@ import tempfile
 import time
 
 import numpy as np
-import pychrono as chrono
 
-from ..engines.chrono import links as lk, system as chsys
+from ..engines.chrono import links as lk, system as chsys   # first: PyChrono is probed before it is imported
+from .styles import chrono_glyph, style
 from ..structure import hinges
 from ..tools.errors import ViewerError
+
+import pychrono as chrono  # noqa: E402,I001
 
 try:
     import pychrono.irrlicht as chronoirr
@@ -243,7 +245,7 @@ def is_blank(image):
 def hinge_legend(structure, colored=False):
     """"1 door hinge (blue), 15 sliding hinges (red)": the count and colour of each kind present (``colored``: the
     hinges are coloured by a force, so their glyph names the kind: "1 door hinge (barrel)")."""
-    return ", ".join(f"{n} {k.name} hinge{'s' if n != 1 else ''} ({k.style.glyph if colored else k.style.color_name})"
+    return ", ".join(f"{n} {k.name} hinge{'s' if n != 1 else ''} ({style(k).glyph if colored else style(k).color_name})"
                      for k, n in hinges.census(structure.hinge_kinds))
 
 
@@ -366,7 +368,8 @@ class StructureView:
                 print(f"notice: Chrono data folder {self.data_path!r} lacks "
                       + ", ".join(f"{f} ({what})" for f, what in missing) + "; drawing without them",
                       file=sys.stderr)
-        self.built = built if built is not None else chsys.build_system(structure, visual=True)
+        self.built = built if built is not None else chsys.build_system(structure, visual=True,
+                                                                          hinge_glyph=chrono_glyph)
         self.coloring = coloring
         if coloring is not None:
             self._color_hinges(coloring)

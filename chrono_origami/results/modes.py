@@ -1,7 +1,7 @@
 """The records of a modal analysis, common to the engines: the linearised system and its modes.
 
 :class:`SystemMatrices` (M, R, K, Cq at an equilibrium), :class:`Mode`,
-:class:`ModalResult`, :class:`KcComparison`. The equations, coordinates and
+:class:`ModalResult`, :class:`KcComparison`, :class:`Linearised`. The equations, coordinates and
 how modes are classified are in :mod:`chrono_origami.analysis.modal` (the
 solvers); tables, CSV and mode animations in :mod:`chrono_origami.report.modes`.
 """
@@ -150,3 +150,22 @@ class KcComparison:
 
     with_kc: ModalResult
     without_kc: ModalResult
+
+
+@dataclass
+class Linearised:
+    """A structure's linearised equations at a static equilibrium, as an engine's ``modal`` gives them.
+
+    ``matrices`` (with Kc unless it was switched off) and ``equilibrium`` (the
+    engine's record of the static state); ``matrices_without_kc`` and
+    ``equilibrium_without_kc``: the same state without Kc, when asked;
+    ``built``: the engine's model (Chrono: the ``ChronoStructure``, for mode
+    animations), ``springs``: its crease springs (or None).
+    """
+
+    matrices: SystemMatrices
+    equilibrium: object = None
+    matrices_without_kc: SystemMatrices = None
+    equilibrium_without_kc: object = None
+    built: object = None
+    springs: object = None

@@ -91,8 +91,10 @@ import numpy as np
 from ..crease import faces as facelib
 from ..crease.pattern import CreasePattern
 from ..tools.errors import FoldFileError, PatternError, StructureError
+from ..tools.geometry import rotation_angle
 from . import hinges
-from .structure import DOOR, Load, Structure, Support
+from .hinges import DOOR
+from .structure import Load, Structure, Support
 
 SPEC = 1.2
 #: Fold angles (degrees) at most this large are written as flat hinges ("U").
@@ -290,6 +292,24 @@ def describe_frames(source):
         titles = "" if not t0 else f"; {t0}" if a == b or t0 == t1 else f"; {t0} ... {t1}"
         out.append(f"{span} ({cls or 'no class'}{titles})")
     return ", ".join(out)
+
+
+def frame_summary(source, frame):
+    """(frame number k, number of frames, one line saying which frame ``frame`` names and what it is, the file's
+    title) of a FOLD file, e.g. ``(20, 21, "frame 20 of 0-20, the last (foldedForm; t = 1 s)", "miura")``."""
+    data, src = _load(source)
+    k = _frame_index(data, frame, src)
+    n = 1 + len(_file_frames(data, src))
+    keys, _ = _resolve_frame(data, k, src)
+    classes = keys.get("frame_classes", [])
+    classes = ", ".join(c for c in classes if isinstance(c, str)) if isinstance(classes, list) else ""
+    title = keys.get("frame_title") if k else None
+    what = "; ".join(x for x in (classes, title if isinstance(title, str) else "") if x)
+    place = ", the last" if k == n - 1 and n > 1 else ""
+    top = data.get("file_title")
+    if not isinstance(top, str) or not top:
+        top = os.path.splitext(os.path.basename(src))[0] if src != "FOLD data" else "structure"
+    return k, n, f"frame {k} of 0-{n - 1}{place}" + (f" ({what})" if what else ""), top
 
 
 def _resolve_frame(data, k, src):
@@ -826,7 +846,7 @@ def fold_angles(pattern, vertices=None):
         p, q = h.panels
         t = (X[b] - X[a]) / np.linalg.norm(X[b] - X[a])   # as run by face p
         mp, mq = pat.panel_normal(p), pat.panel_normal(q)
-        out.append(math.degrees(math.atan2(-t @ np.cross(mp, mq), mp @ mq)))
+        out.append(math.degrees(-rotation_angle(t, mp, mq)))
     return out
 
 

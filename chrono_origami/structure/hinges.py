@@ -6,15 +6,30 @@ Every engine, analysis and drawing looks the name up here (:func:`get`)
 instead of branching on it; an unknown name is refused when the
 ``Structure`` is made.
 
-Built-in kinds (paper sec. 3):
+Built-in kinds:
 
 * ``"door"`` (:data:`DOOR`): revolute joint, only the rotation about the hinge
-  axis is free; 5 rows; eq. (6), or eq. (15) in the point form;
+  axis is free; 5 rows; the paper's eq. (6), or eq. (15) in the point form;
 * ``"sliding"`` (:data:`SLIDING`): cylindrical joint, rotation about and
   translation along the axis are free; 4 rows; eq. (4), or eq. (13);
 * ``"joined"`` (:data:`JOINED`): the FOLD format's "J" edge, the two panels
-  welded together; 6 rows (``engines.reference.operators.joined_hinge``); no point
-  form (points on the axis cannot lock the rotation about it).
+  welded together; 6 rows; no point form (points on the axis cannot lock the
+  rotation about it);
+* ``"spherical"`` (:data:`SPHERICAL`): a ball joint at the edge midpoint, the
+  three rotations free, 3 rows (eq. 14 at the midpoint, also its point form).
+  It is the pinned connection of space frames: it carries forces and no
+  moments, so it releases the moments a door hinge would lock in (and a
+  structure needs other constraints for the rotations it frees).
+
+Everything an engine needs follows from ``free``: the reference engine's
+rows (:meth:`HingeKind.rows`, the linearisation of the exact constraints
+:meth:`HingeKind.residuals`; for door and sliding hinges they are the paper's
+printed operators, which ``tests/test_operators.py`` keeps as a cross-check),
+the fold constraints, the Chrono mate mask and lock class
+(``engines.chrono.links``), the discrete null space pair
+(``engines.reference.dns.structure``), the counting rules' constraint count,
+which drives a hinge takes and the crease-spring axes. How a kind is drawn is
+the report's (``report.styles``).
 
 Conventions
 -----------
@@ -37,12 +52,12 @@ Row order, by engine:
 
 * Chrono links (mate and lock): Chrono's order x, y, z, rx, ry, rz of the
   locked coordinates (:attr:`HingeKind.locked`, :attr:`HingeKind.mask`);
-* reference "hinge" form (``hinge_operator``) and the exact fold constraints
-  (:meth:`HingeKind.residual`): the rotation rows first -- relative rotation
-  about n, about m, about t, those locked (eq. 4's c_1, c_2) -- then the
-  translation rows: p_2 - p_1 in global components when x, y and z are all
-  locked (eq. 6's c_3), else its components along m, n, t that are locked
-  (eq. 4) (:attr:`HingeKind.hinge_row_kinds`);
+* reference "hinge" form (:meth:`HingeKind.rows`) and the exact fold
+  constraints (:meth:`HingeKind.residual`): the rotation rows first --
+  relative rotation about n, about m, about t, those locked (eq. 4's c_1,
+  c_2) -- then the translation rows: p_2 - p_1 in global components when x,
+  y and z are all locked (eq. 6's c_3), else its components along m, n, t
+  that are locked (eq. 4) (:attr:`HingeKind.hinge_row_kinds`);
 * reference and Chrono "points" form: the :class:`PointConstraint` of
   ``points`` in order, two rows per point slider (eq. 8: along m and n of the
   line's panel), three per spherical hinge (eq. 14: global x, y, z).
@@ -52,33 +67,20 @@ translation row (a force).
 
 Entries of a record
 -------------------
-``name``; ``free``; ``hinge_operator``, the reference "hinge" form: a
-callable ``(t1, m1, n1, p1, t2, m2, n2, p2) -> (n_rows x 12)`` with the
-signature and velocity convention of ``engines.reference.operators``, or its
-``"module:function"`` path (imported on first use); ``points``, the point
-form (``None``: the kind has none); ``lock``, the name of the PyChrono
-``ChLinkLock`` class whose mask is the kind's (``None``: none), looked up only
-when a Chrono system is built with ``hinge_form="lock"``; ``style``, how
-figures and the viewer draw it (:class:`HingeStyle`); ``description``.
-Derived from ``free`` and used by the consumers: the Chrono mate mask, the
-exact fold constraints and their Jacobian, row kinds, which drives a hinge
-takes (rotation needs rz free, slide needs z free), the crease-spring axes,
-the counting rules' constraint count. Nothing here imports PyChrono or an
-engine module.
+``name``; ``free``; ``points``, the point form (``None``: the kind has
+none); ``description``. Nothing here imports PyChrono or an engine module.
 
-How to add a kind (two files)
------------------------------
-1. ``reference/operators.py``: its "hinge"-form operator (the row order
-   above), unless one there fits;
-2. this file: ``register(HingeKind(name, free, "chrono_origami.engines.reference.operators:function",
-   HingeStyle(...), points=..., lock=...))`` below the built-in kinds, with
-   one of the :data:`GLYPHS` (a new glyph is a third file, ``chrono/system.py``).
-
-The engines, folding, counting, FOLD files, figures and the viewer then take
-the new name. ``tests/test_hinges.py`` registers test kinds (a spherical and a
-prismatic hinge, a welded 6-row joint) and runs them end to end.
+How to add a kind
+-----------------
+One ``register(HingeKind(name, free, points=..., description=...))`` call,
+here below the built-in kinds or in a user's script (``unregister`` takes it
+out again). Its drawing style is optional: without an entry in
+``report.styles.STYLES`` it is drawn in the default style. A set of free
+motions that Chrono's ``ChLinkLock`` family or the discrete null space
+integrator lacks makes those two (and only those) refuse the kind with one
+line. ``tests/test_hinges.py`` registers test kinds (a prismatic hinge, a
+welded 6-row joint) and runs them end to end.
 """
-import importlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,8 +92,6 @@ from ..tools.geometry import newell_normal, skew
 MOTIONS = ("x", "y", "z", "rx", "ry", "rz")
 #: order of the rotation rows in the "hinge" form and the fold constraints: about n, m, t
 ROTATION_ORDER = ("ry", "rx", "rz")
-#: hinge glyphs that ``engines.chrono.system`` can draw
-GLYPHS = ("barrel", "rod", "ball")
 #: point constraints of the "points" form and their number of rows
 POINT_ROWS = {"spherical": 3, "slider": 2}
 #: where a point constraint sits: a vertex of the edge (as run by p) or the midpoint
@@ -131,42 +131,12 @@ class PointConstraint:
 
 
 @dataclass(frozen=True)
-class HingeStyle:
-    """How a kind is drawn.
-
-    line_color, line, line_name: matplotlib colour, line style and its name
-    in the figure title ("dashed"); color, color_name: RGB (0-1) of the
-    Chrono glyph and its name in the viewer's title; glyph: one of
-    :data:`GLYPHS` ("barrel": a cylinder along the edge, "rod": a thin rod
-    with a sleeve, "ball": a sphere at the midpoint).
-    """
-
-    line_color: str
-    line: str
-    line_name: str
-    color: tuple
-    color_name: str
-    glyph: str
-
-    def __post_init__(self):
-        if self.glyph not in GLYPHS:
-            raise StructureError(f"hinge glyph {self.glyph!r}; expected one of {GLYPHS}")
-        c = tuple(float(x) for x in self.color)
-        if len(c) != 3 or not all(0.0 <= x <= 1.0 for x in c):
-            raise StructureError(f"hinge colour must be 3 numbers in [0, 1], got {self.color!r}")
-        object.__setattr__(self, "color", c)
-
-
-@dataclass(frozen=True)
 class HingeKind:
     """A hinge kind (see the module docstring for every entry and convention)."""
 
     name: str
     free: tuple
-    hinge_operator: object
-    style: HingeStyle
     points: tuple = None
-    lock: str = None
     description: str = ""
 
     def __post_init__(self):
@@ -182,8 +152,6 @@ class HingeKind:
                 raise StructureError(f"hinge kind {self.name!r} frees one of {pair} but not the other; "
                                      "m and n differ between the two panels, so they go together")
         object.__setattr__(self, "free", free)
-        if not (callable(self.hinge_operator) or (isinstance(self.hinge_operator, str) and ":" in self.hinge_operator)):
-            raise StructureError(f"hinge kind {self.name!r}: hinge_operator must be a callable or 'module:function'")
         if self.points is not None:
             pts = tuple(self.points)
             rows = sum(c.n_rows for c in pts)
@@ -226,15 +194,6 @@ class HingeKind:
     def frees(self, motion):
         """True when ``motion`` (one of :data:`MOTIONS`) is free."""
         return motion in self.free
-
-    @property
-    def operator(self):
-        """The reference "hinge"-form operator (imported on first use when given as 'module:function')."""
-        op = self.hinge_operator
-        if callable(op):
-            return op
-        module, _, attr = op.partition(":")
-        return getattr(importlib.import_module(module), attr)
 
     # ------------------------------------------------------------ exact constraints (folding)
     def residual(self, Rp, up, Rq, uq, frame, P, jacobian=True):
@@ -294,6 +253,24 @@ class HingeKind:
         return F, J
 
 
+    def rows(self, t, m, n, P):
+        """The "hinge"-form rows at a consistent configuration: (n_rows x 12), or (H x n_rows x 12) for arrays.
+
+        t, m, n: the hinge frame, P: the midpoint (scaled positions in the
+        reference engine), each (3,) or (H, 3). The rows act on the velocities
+        (omega_p, w_p, omega_q, w_q) of ``engines.reference.operators`` (a
+        point x moves with omega x x + w): the Jacobian of :meth:`residuals`
+        with both panels at rest (g = identity), in the same row order. For
+        door and sliding hinges these are the paper's eqs. (6) and (4).
+        """
+        one = np.ndim(P) == 1
+        t, m, n, P = (np.atleast_2d(np.asarray(x, float)) for x in (t, m, n, P))
+        R = np.broadcast_to(np.eye(3), (len(P), 3, 3))
+        u = np.zeros_like(P)
+        _, J = self.residuals(R, u, R, u, (t, m, n), P)
+        return J[0] if one else J
+
+
 # ------------------------------------------------------------------ registry
 #: the registered kinds by name, in registration order
 KINDS = {}
@@ -347,24 +324,19 @@ def census(kind_names):
 
 # ------------------------------------------------------------------ built-in kinds
 DOOR = register(HingeKind(
-    "door", ("rz",), "chrono_origami.engines.reference.operators:door_hinge",
-    HingeStyle("0.95", "--", "dashed", (0.15, 0.35, 0.85), "blue", "barrel"),
-    points=(PointConstraint("spherical", "a"), PointConstraint("slider", "b", "p")),
-    lock="ChLinkLockRevolute",
+    "door", ("rz",), points=(PointConstraint("spherical", "a"), PointConstraint("slider", "b", "p")),
     description="door hinge (revolute joint): only the rotation about the hinge axis is free")).name
 SLIDING = register(HingeKind(
-    "sliding", ("z", "rz"), "chrono_origami.engines.reference.operators:sliding_hinge",
-    HingeStyle("0.1", "-", "solid", (0.85, 0.20, 0.15), "red", "rod"),
-    points=(PointConstraint("slider", "a", "q"), PointConstraint("slider", "b", "p")),
-    lock="ChLinkLockCylindrical",
+    "sliding", ("z", "rz"), points=(PointConstraint("slider", "a", "q"), PointConstraint("slider", "b", "p")),
     description="sliding hinge (cylindrical joint): rotation about and translation along the hinge axis are free")).name
 JOINED = register(HingeKind(
-    "joined", (), "chrono_origami.engines.reference.operators:joined_hinge",
-    HingeStyle("0.35", ":", "dotted", (0.35, 0.35, 0.35), "grey", "barrel"),
-    lock="ChLinkLockLock",
-    description="joined edge (FOLD 'J'): the two panels are welded together, nothing is free")).name
+    "joined", (), description="joined edge (FOLD 'J'): the two panels are welded together, nothing is free")).name
+SPHERICAL = register(HingeKind(
+    "spherical", ("rx", "ry", "rz"), points=(PointConstraint("spherical", "mid"),),
+    description="spherical hinge (ball joint) at the edge midpoint: the three rotations are free")).name
 
 
+# ------------------------------------------------------------------ hinge frames
 def hinge_geometry(pattern, h, vertices=None):
     """(t, m, n, midpoint, a, b) of hinge h in the frame of its first panel."""
     X = pattern.vertices if vertices is None else vertices

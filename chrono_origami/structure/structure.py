@@ -25,10 +25,6 @@ from ..tools.errors import StructureError
 from . import hinges
 from .hinges import DOOR, SLIDING
 
-#: the built-in kinds (``hinges.names()`` lists every registered kind)
-HINGE_KINDS = (DOOR, SLIDING)
-
-
 @dataclass(frozen=True)
 class Support:
     """Vertex ``vertex`` of panel ``panel`` held in the global directions ``dofs`` (subset of "xyz")."""

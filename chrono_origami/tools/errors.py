@@ -2,7 +2,25 @@
 
 Messages name what is wrong with 1-based numbers (panel 3, vertex 12,
 hinge 7), the numbering of the paper's tables and of every CSV we write.
+Every exception class of the package is here, with :func:`positive`, the one
+check of a positive number.
 """
+import math
+
+
+
+def positive(name, value, error=None, unit=None):
+    """``value`` as a finite float > 0, else ``error`` (default :class:`OrigamiError`) saying
+    "NAME must be a positive number[ of UNIT], got VALUE"."""
+    error = error or OrigamiError
+    what = f"{name} must be a positive number{f' of {unit}' if unit else ''}, got {value!r}"
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise error(what) from None
+    if not (math.isfinite(x) and x > 0):
+        raise error(what)
+    return x
 
 
 class OrigamiError(ValueError):
@@ -82,6 +100,13 @@ class ViewerError(OrigamiError):
     """
 
 
+class SettingError(OrigamiError):
+    """An environment setting of the program (e.g. ``CHRONO_ORIGAMI_BLAS_THREADS``) is not understood.
+
+    A usage problem: the command line exits with code 2.
+    """
+
+
 class ChronoUnavailable(ImportError):
     """PyChrono is not installed: the Chrono engine cannot run."""
 
@@ -134,3 +159,18 @@ class SingularConfigurationError(SolverError):
 
 class UsageError(Exception):
     """The command was called wrongly (a missing file, contradictory options): exit code 2."""
+
+
+class SpecError(OrigamiError):
+    """A sweep spec has an unknown key or a bad value; the message names the key, its table and, from a file,
+    its line (a usage error: the command line exits with code 2)."""
+
+
+class SchedulerError(OrigamiError):
+    """The Dask scheduler cannot be reached, the local cluster cannot start, or Dask is not installed (a usage
+    error: exit code 2)."""
+
+
+class StoreError(OrigamiError):
+    """A sweep's output folder cannot be used: in use by another sweep, or not writable (a usage error: exit
+    code 2)."""

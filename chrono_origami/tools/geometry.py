@@ -2,6 +2,17 @@
 import numpy as np
 
 
+def rotation_angle(axis, a, b):
+    """Signed angle (rad, in (-pi, pi]) turning ``a`` into ``b`` about ``axis`` (right-hand rule), for vectors
+    normal to the axis: atan2(axis . (a x b), a . b). Arrays (..., 3) give (...).
+
+    Hinges: the relative rotation of panel q about t (as run by p), from p's normal to q's, is
+    rotation_angle(t, m_p, m_q); the FOLD fold angle (positive valley) is its negative.
+    """
+    a, b, axis = np.asarray(a, float), np.asarray(b, float), np.asarray(axis, float)
+    return np.arctan2(np.sum(axis * np.cross(a, b), axis=-1), np.sum(a * b, axis=-1))
+
+
 def skew(v):
     """Skew matrix [v] with [v] @ w = v x w; for v of shape (..., 3), one per vector: (..., 3, 3)."""
     v = np.asarray(v, float)

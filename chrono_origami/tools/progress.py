@@ -16,12 +16,13 @@ class Progress:
     """``label [#####     ]  42%  t = 0.42 / 1 s extra``, redrawn when the percentage changes.
 
     total: end time (s); enabled: True, False, or None (only when the stream is a terminal).
+    ``unit``: what is counted instead of time (e.g. "cases": ``42 / 100 cases extra``).
     """
 
-    def __init__(self, total, enabled, stream=None, width=30, label="folding"):
+    def __init__(self, total, enabled, stream=None, width=30, label="folding", unit=None):
         self.stream = sys.stderr if stream is None else stream
         self.enabled = stderr_is_terminal(self.stream) if enabled is None else bool(enabled)
-        self.total, self.width, self.label = total, width, label
+        self.total, self.width, self.label, self.unit = total, width, label, unit
         self.last = -1
 
     def update(self, t, extra=""):
@@ -33,7 +34,8 @@ class Progress:
             return
         self.last = pct
         bar = "#" * int(frac * self.width)
-        self.stream.write(f"\r{self.label} [{bar:<{self.width}}] {pct:3d}%  t = {t:.4g} / {self.total:.4g} s {extra}")
+        where = f"t = {t:.4g} / {self.total:.4g} s" if self.unit is None else f"{t:g} / {self.total:g} {self.unit}"
+        self.stream.write(f"\r{self.label} [{bar:<{self.width}}] {pct:3d}%  {where} {extra}")
         if frac >= 1.0:
             self.stream.write("\n")
         self.stream.flush()

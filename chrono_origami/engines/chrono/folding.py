@@ -31,21 +31,16 @@ positions, as in the reference engine; from t0 on Chrono folds alone.
 """
 
 import numpy as np
+import pychrono as chrono
 import scipy.sparse as sp
 
 from ...results.fold import FoldHistory
-from ...tools import memory
-from ...tools.errors import ChronoUnavailable, SingularConfigurationError, SolverError
-from ...tools.jacobian import SINGULAR_RTOL, Jacobian
-from ...tools.progress import Progress
-
-try:
-    import pychrono as chrono
-except ImportError as e:   # pragma: no cover - exercised only without PyChrono
-    raise ChronoUnavailable("Chrono folding needs PyChrono (conda install -c projectchrono pychrono)") from e
-
 from ...structure.hinges import hinge_geometry
 from ...structure.structure import Structure
+from ...tools import memory
+from ...tools.errors import SingularConfigurationError, SolverError, positive
+from ...tools.jacobian import SINGULAR_RTOL, Jacobian
+from ...tools.progress import Progress
 from . import statics as chan
 from .links import chframe, vec
 from .system import build_system
@@ -149,17 +144,6 @@ def _column_scale(n, L):
     return sc
 
 
-def _positive(name, value):
-    """``value`` as a finite float > 0, else ValueError naming the argument."""
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number of seconds, got {value!r}") from None
-    if not (np.isfinite(x) and x > 0):
-        raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
-    return x
-
-
 @memory.guarded(lambda problem, *a, **k: f"folding {memory.about(problem)} in Chrono")
 def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rtol=SINGULAR_RTOL, progress=None,
          log=None, max_iterations=30, start=None, linalg="auto"):
@@ -173,8 +157,8 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
     sigma ratio's linear algebra, as in ``engines.reference.folding.newton.fold``.
     """
     T = float(problem.duration)
-    frame_interval = T / 20 if frame_interval is None else _positive("frame_interval", frame_interval)
-    dt = T / 200 if dt is None else _positive("dt", dt)
+    frame_interval = T / 20 if frame_interval is None else positive("frame_interval", frame_interval, ValueError, "seconds")
+    dt = T / 200 if dt is None else positive("dt", dt, ValueError, "seconds")
     cf = ChronoFold(problem)
     sys_ = cf.built.system
     hist = FoldHistory(problem, cf.L, engine="chrono")
@@ -199,8 +183,8 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
     if ratio < singular_rtol:
         raise SingularConfigurationError(
             f"{problem.name}: the start configuration is singular for this fold in Chrono (Cq sigma ratio "
-            f"{ratio:.2e}); start from a regular configuration folded by the reference engine: "
-            f"fold(problem, start=regular_start(problem, t0))", t, cf.vertices(), hist, ratio)
+            f"{ratio:.2e}); leave it with from_singular=True (the reference engine's first step, then Chrono: "
+            f"fold(problem, start=regular_start(problem, t0)))", t, cf.vertices(), hist, ratio)
     n_frames = int(np.floor(T / frame_interval + 1e-9))
     frame_times = [k * frame_interval for k in range(1, n_frames + 1) if k * frame_interval > t + 1e-12 * T]
     if not frame_times or frame_times[-1] < T * (1 - 1e-12):

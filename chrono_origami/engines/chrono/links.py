@@ -4,10 +4,11 @@ All are ``ChLinkMateGeneric`` subclasses with the constrained-DOF mask set in
 the constructor, except the hinges in the lock formulation (``ChLinkLock``
 classes, e.g. ``ChLinkLockRevolute`` / ``ChLinkLockCylindrical``: x, y, z, e1,
 e2 and x, y, e1, e2 locked). The hinge classes come from the hinge kinds
-(``chrono_origami.structure.hinges``): :func:`mate_class` (mask = the kind's locked
-motions) and :func:`lock_class` (the kind's ``lock`` class), made once per
-kind; :class:`DoorHinge`, :class:`SlidingHinge`, :class:`DoorHingeLock` and
-:class:`SlidingHingeLock` are those of the built-in kinds.
+(``chrono_origami.structure.hinges``): :func:`mate_class` (mask = the kind's
+locked motions) and :func:`lock_class` (the ``ChLinkLock`` class of the kind's
+free motions, :data:`LOCK_CLASSES`), made once per kind; :class:`DoorHinge`,
+:class:`SlidingHinge`, :class:`DoorHingeLock` and :class:`SlidingHingeLock`
+are those of the built-in kinds.
 
 Hinge link frame (how the reactions map onto the paper's tables)
 ----------------------------------------------------------------
@@ -251,6 +252,16 @@ class _LockLink:
 
 
 # ------------------------------------------------------------------ hinge classes by kind
+#: the ``ChLinkLock`` class whose mask frees exactly these motions of the hinge link frame (Z the hinge axis):
+#: a kind's lock form, looked up by its ``free``; a kind whose free motions are not here has none
+LOCK_CLASSES = {
+    (): "ChLinkLockLock",
+    ("rz",): "ChLinkLockRevolute",
+    ("z", "rz"): "ChLinkLockCylindrical",
+    ("z",): "ChLinkLockPrismatic",
+    ("rx", "ry", "rz"): "ChLinkLockSpherical",
+    ("x", "y", "rz"): "ChLinkLockPlanar",
+}
 _MATE_CLASSES = {}
 _LOCK_CLASSES = {}
 
@@ -273,18 +284,20 @@ def mate_class(kind):
 
 
 def lock_class(kind):
-    """The ``ChLinkLock`` hinge class of ``kind`` (its ``lock`` entry), same frame as the mate hinge."""
+    """The ``ChLinkLock`` hinge class of ``kind`` (:data:`LOCK_CLASSES` of its free motions), same frame as the
+    mate hinge."""
     cls = _LOCK_CLASSES.get(kind)
     if cls is None:
-        if kind.lock is None:
-            raise StructureError(f"{kind.name} hinges have no lock form (their kind names no ChLinkLock class); "
-                                 "use hinge_form 'mate' or 'points'")
-        base = getattr(chrono, kind.lock, None)
+        lock = LOCK_CLASSES.get(kind.free)
+        if lock is None:
+            raise StructureError(f"{kind.name} hinges have no lock form (no ChLinkLock class frees exactly "
+                                 f"{', '.join(kind.free) or 'nothing'}); use hinge_form 'mate' or 'points'")
+        base = getattr(chrono, lock, None)
         if base is None:
-            raise StructureError(f"{kind.name} hinges: PyChrono has no class {kind.lock!r} (their kind's lock entry)")
+            raise StructureError(f"{kind.name} hinges: this PyChrono has no class {lock!r} (their lock form)")
         cls = type(_class_name(kind, "HingeLock"), (_LockLink, base), {
             "BASE": base, "KIND": kind.name, "constrained": kind.locked, "__module__": __name__,
-            "__doc__": f"{kind.description or kind.name} in the lock formulation (``{kind.lock}``), same frame "
+            "__doc__": f"{kind.description or kind.name} in the lock formulation (``{lock}``), same frame "
                        f"as the mate hinge."})
         _LOCK_CLASSES[kind] = cls
     return cls

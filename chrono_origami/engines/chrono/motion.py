@@ -103,6 +103,7 @@ from ...structure.hinges import hinge_geometry
 from ...structure.properties import panel_mass_properties
 from ...structure.structure import Structure
 from ...tools.errors import DynamicsError, OrigamiError, StructureError
+from ...tools.geometry import rotation_angle
 from ...tools.progress import Progress
 from . import links as lk, statics as chan
 from .matrices import body_mass_matrix
@@ -196,14 +197,12 @@ class _Axis:
 
     def measure(self):
         """(psi, psi_dot, t_now): unwrapped angle from the initial configuration, its rate, the current axis."""
-        qp, qq = self.bp.GetRot(), self.bq.GetRot()
-        rel = qp.GetConjugate() * qq                  # q relative to p, in p's reference axes
-        v = np.array([rel.e1, rel.e2, rel.e3])
-        a = 2.0 * math.atan2(float(v @ self.t_ref), rel.e0)
-        a = (a + math.pi) % (2 * math.pi) - math.pi
+        Rp = _rotation(self.bp)
+        rel = Rp.T @ _rotation(self.bq)               # q relative to p, in p's reference axes
+        a = float(rotation_angle(self.t_ref, self.m_ref, rel @ self.m_ref))
         a += 2 * math.pi * round((self.psi - a) / (2 * math.pi))
         self.psi = a
-        t_now = _rotation(self.bp) @ self.t_ref
+        t_now = Rp @ self.t_ref
         rate = float((lk.arr(self.bq.GetAngVelParent()) - lk.arr(self.bp.GetAngVelParent())) @ t_now)
         return a, rate, t_now
 

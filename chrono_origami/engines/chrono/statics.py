@@ -58,7 +58,7 @@ from ...tools.progress import Stages
 from .. import operator
 from ..operator import Model
 from . import links as lk
-from .matrices import active_bodies, generalized_forces, length_scale, raw_matrices
+from .matrices import active_bodies, generalized_forces, length_scale, raw_matrices, system_matrices
 from .system import build_system
 
 #: relative equilibrium residual accepted after a Chrono solve (:class:`Equilibrium`)
@@ -387,6 +387,32 @@ def static_equilibrium(system, use_tangent_stiffness=True, max_iterations=MAX_IT
     """
     return static_analysis(system, "nonlinear", "sparse_qr", max_iterations, use_tangent_stiffness, None, assemble,
                       length, check)
+
+
+def linearise(system, use_tangent_stiffness=True, equilibrium=True, max_iterations=None, length=None,
+              kc_correction=True, load_stiffness=True, damping=True):
+    """(SystemMatrices, Equilibrium): ``system`` taken to its static equilibrium, then its M, R, K, Cq there.
+
+    equilibrium: True finds it with Kc (:func:`static_equilibrium`), ``"no-kc"`` without Kc, False only
+    checks the current state (:class:`~chrono_origami.tools.errors.SolverError` when it is not an
+    equilibrium). The matrices (``matrices.system_matrices``) have Kc when ``use_tangent_stiffness``.
+    ``max_iterations``: of the static analysis (None: :data:`MAX_ITERATIONS`).
+    """
+    max_iterations = MAX_ITERATIONS if max_iterations is None else max_iterations
+    if equilibrium is True:
+        eq = static_equilibrium(system, True, max_iterations, length)
+    elif equilibrium == "no-kc":
+        eq = static_equilibrium(system, False, max_iterations, length)
+    elif equilibrium is False:
+        eq = check_equilibrium(system, length)
+        if not eq.converged:
+            raise SolverError(f"the current state is not an equilibrium: relative residual {eq.residual:.3g} "
+                              f"(largest on {eq.worst_body}), constraint violation {eq.violation:.3g}; run the "
+                              "static analysis (equilibrium=True)")
+    else:
+        raise ValueError(f"equilibrium must be True, False or 'no-kc', got {equilibrium!r}")
+    mats = system_matrices(system, use_tangent_stiffness, load_stiffness, kc_correction, length, damping=damping)
+    return mats, eq
 
 
 def static(structure, allow_indeterminate=False, hinge_form="mate", method="linear", solver="auto",

@@ -20,8 +20,10 @@ Per hinge, links from :mod:`.links` ("hinge 12 (sliding)") for its kind
   slider (b of p on the axis of q); sliding = two point sliders (a of q on
   the axis of p, b of p on the axis of q).
 
-Each hinge carries its kind's glyph (``HingeStyle``: door hinges a blue
-barrel, sliding hinges a red rod with a sleeve).
+With ``hinge_glyph`` (a function of the kind giving (glyph, RGB); the
+report's ``styles.chrono_glyph`` for the viewer) each hinge link carries a
+glyph of :data:`GLYPHS` in its kind's colour (door hinges a blue barrel,
+sliding hinges a red rod with a sleeve).
 
 Per support, a :class:`~.links.VertexSupport` between the panel and the
 ground ("support 2 at vertex 7 (xz)"). Loads are ``ChForce`` dead loads: a
@@ -91,7 +93,7 @@ class ChronoStructure:
     nominal_mass: list = field(default_factory=list)   # True where the panel mass is nominal
     com: np.ndarray = None      # reference centres of mass (P x 3)
     panel_shapes: list = field(default_factory=list)   # visual mesh per panel (visual=True)
-    hinge_shapes: list = field(default_factory=list)   # visual shapes per hinge (visual=True)
+    hinge_shapes: list = field(default_factory=list)   # visual shapes per hinge (visual=True with hinge_glyph)
 
     @property
     def pattern(self):
@@ -208,7 +210,7 @@ def panel_mesh_shape(points, thickness, com, color=PANEL_COLOR):
     return shape
 
 
-#: hinge glyphs (``hinges.GLYPHS``): visual shapes for a hinge of length l and radius r, centred on the midpoint,
+#: hinge glyphs (``report.styles.GLYPHS``): visual shapes for a hinge of length l and radius r, centred on the midpoint,
 #: Z along the axis
 GLYPHS = {
     "barrel": lambda l, r: [chrono.ChVisualShapeCylinder(r, 0.9 * l)],                       # a thick cylinder
@@ -218,11 +220,13 @@ GLYPHS = {
 }
 
 
-def _hinge_shape(kind, length, radius):
-    """The visual shapes of a hinge of ``kind``: its style's glyph, in its colour."""
-    shapes = GLYPHS[kind.style.glyph](length, radius)
+def _hinge_shape(glyph, color, length, radius):
+    """The visual shapes of ``glyph`` (a name of :data:`GLYPHS`) in ``color`` (RGB, 0-1)."""
+    if glyph not in GLYPHS:
+        raise StructureError(f"hinge glyph {glyph!r}; expected one of {tuple(GLYPHS)}")
+    shapes = GLYPHS[glyph](length, radius)
     for shape in shapes:
-        shape.SetColor(_color(kind.style.color))
+        shape.SetColor(_color(color))
     return shapes
 
 
@@ -246,13 +250,15 @@ def _point_links(kind, name, bodies, p, q, places, vertex_names, R, kc):
 
 
 def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffness=True, ground=None,
-                 visual=True, anchor=False, hinges=True):
+                 visual=True, anchor=False, hinges=True, hinge_glyph=None):
     """Build ``structure`` into ``system`` (a new ``ChSystemNSC`` by default) and return a :class:`ChronoStructure`.
 
     ``ground``: an existing fixed body to attach the supports to (default: a
     new fixed body "ground"). ``anchor``: also weld panel 1 to the ground
     (only for the static analysis of unsupported structures). ``hinges``:
     False builds no hinge links (``chrono.tolerance`` puts elastic bushings there).
+    ``visual``: panel and support shapes; with ``hinge_glyph`` (kind -> (glyph,
+    RGB), e.g. ``chrono_origami.report.styles.chrono_glyph``) also a glyph per hinge.
     In an existing system, the structure's gravity (if any) must equal the
     system's.
     """
@@ -355,13 +361,13 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
             items = [(link, 2)]
         for link, _ in items:
             system.AddLink(link)
-        if visual:
+        if visual and hinge_glyph is not None:
             first, _ = items[0]
             f2 = first.GetFrame2Abs()   # keep the frame alive: GetPos() returns a reference into it
             o = arr(f2.GetPos())
             offset = R.T @ (mid - o)
             length = float(np.linalg.norm(X[b] - X[a]))
-            shapes = _hinge_shape(kind, length, 0.02 * L)
+            shapes = _hinge_shape(*hinge_glyph(kind), length, 0.02 * L)
             for shape in shapes:
                 first.AddVisualShape(shape, chframe(offset))
             hinge_shapes.append(shapes)

@@ -1,13 +1,14 @@
-"""Assembly of the structure's compatibility operator from the paper's operators.
+"""Assembly of the structure's compatibility operator (the reference engine's).
 
 The result is an ``engines.operator.Model``, scaled as that module says
 (positions (x - x0) / L, multipliers in moment units).
 
-Hinge frames (``structure.hinges.hinge_frames``): for hinge h with vertices (a, b) as run by its first panel p,
-t = (b - a)/|b - a|, m = normal of panel p made orthogonal to t, n = t x m;
-P is the edge midpoint. Each hinge's rows come from its kind
-(``chrono_origami.structure.hinges``): form "hinge", the kind's ``hinge_operator``
-(eqs. 4, 6 for sliding and door hinges); form "points", its point
+Hinge frames (``structure.hinges.hinge_frames``): for hinge h with vertices
+(a, b) as run by its first panel p, t = (b - a)/|b - a|, m = normal of panel p
+made orthogonal to t, n = t x m; P is the edge midpoint. Each hinge's rows
+come from its kind (``chrono_origami.structure.hinges``): form "hinge",
+``HingeKind.rows`` (the linearisation of the kind's exact constraints: the
+paper's eqs. 4, 6 for sliding and door hinges); form "points", its point
 constraints -- point sliders (eq. 8) and spherical hinges (eq. 14) at the
 vertices a, b or the midpoint, as eqs. (13), (15) compose them.
 """
@@ -19,7 +20,7 @@ from ...tools.errors import StructureError
 from ..operator import Model
 from . import operators as op
 
-#: hinge forms: "hinge" uses eqs. (4) and (6); "points" uses eqs. (13) and (15).
+#: hinge forms: "hinge" the kinds' rows (eqs. 4 and 6 for sliding and door hinges); "points" eqs. (13) and (15).
 FORMS = ("hinge", "points")
 AXES = {"x": np.array([1.0, 0, 0]), "y": np.array([0, 1.0, 0]), "z": np.array([0, 0, 1.0])}
 
@@ -39,29 +40,11 @@ def point_form(kind, h, m, n, places):
 
 
 def _kind_rows(kind, form, hs, t, m, n, P, A, B):
-    """Rows (k x n_rows x 12) of the hinges ``hs`` of one kind, by one batched call of its operator.
-
-    A registered operator that does not take batches (module ``hinges``) is called hinge by hinge.
-    """
-    def one(i):
-        if form == "hinge":
-            return kind.operator(t[i], m[i], n[i], P[i], t[i], m[i], n[i], P[i])
-        return point_form(kind, hs[i], m[i], n[i], {"a": A[i], "b": B[i], "mid": P[i]})
-
-    want = (len(hs), kind.n_rows, 12)
-    try:
-        rows = np.asarray(kind.operator(t, m, n, P, t, m, n, P) if form == "hinge" else
-                          point_form(kind, hs[0], m, n, {"a": A, "b": B, "mid": P}))
-    except (ValueError, IndexError, TypeError):
-        rows = None
-    if rows is None or rows.shape != want:
-        rows = np.array([one(i) for i in range(len(hs))])
-    if rows.shape != want:
-        bad = next(i for i in range(len(hs)) if np.shape(one(i)) != want[1:])
-        got = np.shape(one(bad))
-        raise StructureError(f"hinge {hs[bad] + 1}: the {form} form of {kind.name} hinges gives "
-                             f"{' x '.join(map(str, got))} rows, expected {kind.n_rows} x 12")
-    return rows
+    """Rows (k x n_rows x 12) of the hinges ``hs`` of one kind: its linearised constraints (``HingeKind.rows``,
+    form "hinge") or its point constraints (form "points")."""
+    if form == "hinge":
+        return kind.rows(t, m, n, P)
+    return point_form(kind, hs[0], m, n, {"a": A, "b": B, "mid": P})
 
 
 def assemble(structure, form="hinge"):

@@ -71,19 +71,6 @@ def door_hinge(t1, m1, n1, p1, t2, m2, n2, p2):
     return np.concatenate([rot, trans], axis=-2)
 
 
-def joined_hinge(t1, m1, n1, p1, t2, m2, n2, p2):
-    """Joined edge (FOLD "J": the faces joined rigidly): 6 rows, nothing free.
-
-    The door hinge's rows, eq. (6), with the relative rotation about t locked
-    too (after the other two rotations, as ``hinges`` orders rotation rows):
-    the derivative of (n_2.m_1 - n_1.m_2) / 2, built like eq. (4)'s c_1, c_2.
-    """
-    D = door_hinge(t1, m1, n1, p1, t2, m2, n2, p2)
-    nm = np.cross(n1, m2) + np.cross(n2, m1)
-    z = np.zeros_like(nm)
-    return np.concatenate([D[..., :2, :], 0.5 * _rows(_row(-nm, z, nm, z)), D[..., 2:, :]], axis=-2)
-
-
 def point_slider(m1, n1, p2):
     """Point slider, eq. (8): point P of body 2 slides on the line of body 1 (normals m_1, n_1)."""
     return _rows(

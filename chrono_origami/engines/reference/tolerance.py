@@ -459,3 +459,20 @@ def randomized_covariance(structure, spec, solver, probes, seed=0, stage=None):
         if stage is not None:
             stage(f"randomized covariance: probe {start + k} of {probes}")
     return acc / probes
+
+
+#: the last few factored solvers of this process, by the identity of (structure, stiffness): Monte Carlo samples
+#: of one structure share one factorisation
+_SOLVERS = []
+_SOLVER_CACHE = 4
+
+
+def cached_solver(structure, stiffness):
+    """The :class:`Solver` of ``structure`` with ``stiffness``, the one made last time for the same two objects."""
+    for s, k, solver in _SOLVERS:
+        if s is structure and k is stiffness:
+            return solver
+    solver = Solver(structure, stiffness)
+    _SOLVERS.insert(0, (structure, stiffness, solver))
+    del _SOLVERS[_SOLVER_CACHE:]
+    return solver

@@ -18,4 +18,3 @@ integration of constrained mechanical systems, Part II: Multibody dynamics*
 * :mod:`.structure`: a Structure's panels and hinges as a multibody system,
   and :func:`run`, the reference engine of ``chrono_origami.analysis.dynamics``.
 """
-from .structure import run  # noqa: F401

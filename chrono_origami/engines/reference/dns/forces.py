@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ....tools.geometry import rotation_angle
 from .body import cross, vec
 
 
@@ -60,7 +61,7 @@ class HingeTerm:
         x = np.sum(mp * mq, axis=-1)
         c = cross(mp, mq)
         y = -np.sum(t * c, axis=-1)
-        phi = np.arctan2(y, x)
+        phi = -rotation_angle(t, mp, mq)
         den = x * x + y * y
         ax, ay = (-y / den)[..., None], (x / den)[..., None]
         d_t = ay * (-c)

@@ -1,4 +1,4 @@
-"""Lower kinematic pairs between two bodies (Part II, sec. 4.5), and vertex supports.
+"""Lower kinematic pairs between two bodies (Part II, sec. 4.5), a welded pair, and vertex supports.
 
 Each pair joins body 1 (``b1``; None = the world, fixed at the origin with
 directors e_1, e_2, e_3) and body 2 (``b2``), with geometry in body
@@ -29,8 +29,8 @@ unchanged: they only need the relative rotation to be about n^1.
 
 Joint velocity order and units ("a" angle, "t" translation) follow the paper:
 S (omega^2: a, a, a), R (theta_dot), C (u_dot, theta_dot), P (u_dot),
-E (u_dot_1, u_dot_2, theta_dot); a vertex support: (omega: a, a, a) then the
-free translations.
+E (u_dot_1, u_dot_2, theta_dot); W (welded: none); a vertex support: (omega:
+a, a, a) then the free translations.
 """
 import numpy as np
 
@@ -142,6 +142,12 @@ class Spherical(Pair):
         super().__init__(b1, b2, label)
         self.rho1, self.rho2 = np.asarray(rho1, float), np.asarray(rho2, float)
 
+    @classmethod
+    def between(cls, q0, b1, b2, x1, x2, axis=None, m=None, a=None, label=None):
+        """The pair from global joint points x1 (on b1) and x2 (on b2) at q0 (the other arguments, which the
+        axial pairs take, are ignored)."""
+        return cls(b1, b2, local(Pair.q_of(q0, b1), x1), local(Pair.q_of(q0, b2), x2), label)
+
     def add_rows(self, C, q0, owner=None):
         self.rows = self._translation_rows(C, E3, owner)
         return self.rows
@@ -200,7 +206,7 @@ class VertexSupport(Pair):
 
 
 class _Axial(Pair):
-    """Pairs with an axis n^1 and vectors m^1_alpha (C, R, P, E)."""
+    """Pairs with an axis n^1 and vectors m^1_alpha (C, R, P, E, W)."""
 
     def __init__(self, b1, b2, rho1, rho2, n1, m1=None, a2=None, label=None):
         super().__init__(b1, b2, label)
@@ -236,6 +242,17 @@ class _Axial(Pair):
 
     def _mid(self, q1, q2):
         return vec(q1, self.n1), vec(q1, self.m1[0]), vec(q1, self.m1[1]), vec(q2, self.rho2)
+
+    def _rotation_lock_rows(self, C, q0, owner):
+        """Rows locking the whole relative rotation: the axis rows (n^1)^T a_alpha^2 and (m^1_1)^T a_2^2, each at
+        its value in q0 (independent while a_alpha^2 stay near normal to n^1: the pairs are built with
+        a_alpha^2 = m^1_alpha in q0)."""
+        rows = self._axis_rows(C, q0, owner)
+        m = _vc(self.b1, self.m1[0])
+        a = _vc(self.b2, self.a2[1])
+        eta = float(vec(self.q_of(q0, self.b1), self.m1[0]) @ vec(self.q_of(q0, self.b2), self.a2[1]))
+        rows.append(C.add_row(quad=[(m, a, 1.0)], const=-eta, kind="r", owner=owner))
+        return rows
 
     def _slides(self, q0):
         Q1, Q2 = self.q_of(q0, self.b1), self.q_of(q0, self.b2)
@@ -305,12 +322,41 @@ class Cylindrical(_Axial):
         return dq2, W2
 
 
-class Prismatic(_Axial):
-    """P pair (eq. 129): (m^1_alpha)^T (p^2 - p^1) = 0 and d_1^1.d_2^2, d_2^1.d_3^2, d_3^1.d_1^2 constant; slide u."""
+class Welded(_Axial):
+    """W pair: body 2 welded to body 1, p^2 = p^1 and the relative rotation locked (6 rows); no joint
+    velocity (t^2 = A t^1: v^2 = v^1 + omega^1 x (phi^2 - phi^1), omega^2 = omega^1)."""
+
+    kind = "W"
+    units = ()
+
+    def add_rows(self, C, q0, owner=None):
+        self.rows = self._translation_rows(C, E3, owner) + self._rotation_lock_rows(C, q0, owner)
+        return self.rows
+
+    def edge(self, q1, q2):
+        A, B = _blocks(len(q2), self.r)
+        A[:, :3, 3:] = skew(q1[:, 0] - q2[:, 0])
+        return A, B
+
+    def reparam(self, q1n, dq1, W1, q2n, mu, state=None):
+        W2 = np.broadcast_to(W1, (len(mu), 3, 3))
+        dq2 = np.empty((len(mu), 4, 3))
+        dq2[:, 1:] = _rotate_rows(W2, q2n[1:])
+        dq2[:, 0] = _follow(dq1, self.rho1, dq2[:, 1:], self.rho2)
+        return dq2, W2
+
+
+class Prismatic(Welded):
+    """P pair (eq. 129): (m^1_alpha)^T (p^2 - p^1) = 0 and the relative rotation locked; slide u along n^1:
+    the welded pair plus the slide.
+
+    The rotation rows are those of :meth:`_Axial._rotation_lock_rows`, not the paper's
+    d_1^1.d_2^2, d_2^1.d_3^2, d_3^1.d_1^2, which are dependent at some relative orientations of the
+    directors (a quarter turn about d_1); the null space and the reparametrisation are the paper's.
+    """
 
     kind = "P"
     units = ("t",)
-    ROT = ((0, 1), (1, 2), (2, 0))
 
     def initial_state(self, q0):
         d, Q1 = self._slides(q0)
@@ -318,28 +364,18 @@ class Prismatic(_Axial):
 
     def add_rows(self, C, q0, owner=None):
         ms = [_vc(self.b1, m) for m in self.m1]
-        rows = self._translation_rows(C, ms, owner)
-        Q1, Q2 = self.q_of(q0, self.b1), self.q_of(q0, self.b2)
-        for i, j in self.ROT:
-            eta = float(Q1[1 + i] @ Q2[1 + j])
-            rows.append(C.add_row(quad=[(_vc(self.b1, E3[i]), _vc(self.b2, E3[j]), 1.0)], const=-eta, kind="r",
-                                  owner=owner))
-        self.rows = rows
-        return rows
+        self.rows = self._translation_rows(C, ms, owner) + self._rotation_lock_rows(C, q0, owner)
+        return self.rows
 
     def edge(self, q1, q2):
+        A, B = super().edge(q1, q2)
         _, m1, m2, _ = self._mid(q1, q2)
-        A, B = _blocks(len(q2), 1)
-        A[:, :3, 3:] = skew(q1[:, 0] - q2[:, 0])
         B[:, :3, 0] = cross(m1, m2)
         return A, B
 
     def reparam(self, q1n, dq1, W1, q2n, mu, state=None):
-        W2 = np.broadcast_to(W1, (len(mu), 3, 3))
-        dq2 = np.empty((len(mu), 4, 3))
-        dq2[:, 1:] = _rotate_rows(W2, q2n[1:])
-        dq2[:, 0] = (_follow(dq1, self.rho1, dq2[:, 1:], self.rho2) + mu[:, :1] * vec(q1n, self.n1)
-                     + (state[0] + mu[:, :1]) * vec(dq1, self.n1))
+        dq2, W2 = super().reparam(q1n, dq1, W1, q2n, mu, state)
+        dq2[:, 0] += mu[:, :1] * vec(q1n, self.n1) + (state[0] + mu[:, :1]) * vec(dq1, self.n1)
         return dq2, W2
 
 

@@ -10,9 +10,12 @@ Model
   properties of ``chrono_origami.structure.properties`` (a prism of the panel's
   thickness; ``mass_properties`` overrides them per panel), in the initial
   configuration; its directors are its principal axes.
-* A door hinge is a revolute pair, a sliding hinge a cylindrical pair
-  (:mod:`.pairs`), on the hinge axis t as run by its first panel p, through
-  the edge midpoint. The open-loop tree is grown breadth-first from the
+* A hinge is the pair of :data:`PAIRS` that frees its kind's motions
+  (``HingeKind.free``): a door hinge a revolute pair, a sliding hinge a
+  cylindrical pair, a joined edge a welded pair, a spherical hinge a
+  spherical pair (:mod:`.pairs`), on the hinge axis t as run by its first
+  panel p, through the edge midpoint; a kind whose free motions no pair has
+  is refused with one line. The open-loop tree is grown breadth-first from the
   fixed panels and supports (``Multibody``); a tree hinge's body 1 is its
   parent, a closure hinge's body 1 the deeper of its panels (as the paper's
   loop closure, eq. 190). The translation rows of a sliding hinge use body
@@ -72,16 +75,22 @@ from ....inputs.motion import InitialState, check_inputs, consistent_velocities,
 from ....results.motion import TimeHistory
 from ....results.statics import SupportReaction, hinge_actions
 from ....structure.properties import panel_mass_properties
-from ....structure.structure import SLIDING
 from ....tools.errors import DynamicsError, OrigamiError, StructureError
 from ....tools.geometry import newell_normal
 from ....tools.progress import Progress
 from .body import Body, local, pint, pint_t
 from .forces import HingeTerm
 from .multibody import Multibody
-from .pairs import Cylindrical, Revolute, VertexSupport
+from .pairs import Cylindrical, Planar, Prismatic, Revolute, Spherical, VertexSupport, Welded
 from .schemes import SCHEMES, generalised_velocities, integrate
 
+#: the pair of each set of free motions of a hinge kind (``HingeKind.free``; axis t, through the midpoint)
+PAIRS = {(): Welded, ("rz",): Revolute, ("z", "rz"): Cylindrical, ("z",): Prismatic, ("rx", "ry", "rz"): Spherical,
+         ("x", "y", "rz"): Planar}
+#: pairs whose rotation rows lock the whole relative rotation (their body-2 vectors are body 1's m, n at q0)
+_LOCKED_ROTATION = (Welded, Prismatic)
+#: index of the relative rotation rate about the axis in the joint velocities of a pair (chain_velocities)
+_AXIS_RATE = {"R": 0, "C": 1, "E": 2}
 #: Largest number of panels the reference engine takes by default (dense steps).
 MAX_BODIES = 200
 AXES = {"x": np.array([1.0, 0, 0]), "y": np.array([0, 1.0, 0]), "z": np.array([0, 0, 1.0])}
@@ -187,15 +196,19 @@ class Model:
         st, pat = self.structure, self.structure.pattern
         X, normals, q0 = self._geom
         pairs, self.hinge_pair, self.support_pair, self.skipped_supports = [], [], [], []
-        for h, hinge in enumerate(pat.hinges):
+        for h, (hinge, kind) in enumerate(zip(pat.hinges, st.kinds)):
             a, b = hinge.vertices
             t = (X[b] - X[a]) / np.linalg.norm(X[b] - X[a])
             b1, b2 = orient[h]
             mid = 0.5 * (X[a] + X[b])
-            cls = Cylindrical if st.hinge_kinds[h] == SLIDING else Revolute
+            cls = PAIRS.get(kind.free)
+            if cls is None:
+                raise StructureError(f"hinge {h + 1}: the reference dynamics engine has no pair for {kind.name} "
+                                     f"hinges (free motions {', '.join(kind.free)}); use engine='chrono'")
+            m = _frame(normals[b1], t)
+            a2 = m if cls in _LOCKED_ROTATION else _rotation_vectors(q0[b2], normals[b2], t)
             self.hinge_pair.append(len(pairs))
-            pairs.append(cls.between(q0, b1, b2, mid, mid, t, _frame(normals[b1], t),
-                                     _rotation_vectors(q0[b2], normals[b2], t), label=("hinge", h)))
+            pairs.append(cls.between(q0, b1, b2, mid, mid, t, m, a2, label=("hinge", h)))
         for k, s in enumerate(st.supports):
             if s.panel in fixed:
                 self.support_pair.append(None)
@@ -418,7 +431,9 @@ def chain_velocities(model, hinge_rates, root_twist=None):
         if not pos:
             raise StructureError(f"hinge {h + 1} is not in the open-loop tree")
         sl = mb.slices[pos[0]]
-        nu[sl.start + (1 if mb.pairs[k].kind == "C" else 0)] = rate
+        if mb.pairs[k].kind not in _AXIS_RATE:
+            raise StructureError(f"hinge {h + 1}: its pair has no rotation rate about the hinge axis")
+        nu[sl.start + _AXIS_RATE[mb.pairs[k].kind]] = rate
     for p, tw in (root_twist or {}).items():
         pos = [i for i, (b, kk) in enumerate(mb.order) if b == p and kk is None]
         if not pos:

@@ -32,7 +32,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ....structure.hinges import hinge_geometry
-from ....tools.geometry import skew
+from ....tools.geometry import rotation_angle, skew
 
 
 def _rot(R, x):
@@ -181,7 +181,7 @@ class FoldConstraints:
     def drive_values(self, R, u):
         """Current relative angle (rad) or slide (length) of every driven hinge, from the start."""
         p1, p2, t1, a, b = self._drive_terms(R, u)
-        angle = np.arctan2(_dot(np.cross(a, b), t1), _dot(a, b))
+        angle = rotation_angle(t1, a, b)
         return np.where(self.drive_slide, _dot(p2 - p1, t1) * self.L, angle)
 
     # --------------------------------------------------------- F and Jacobian

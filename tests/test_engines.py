@@ -1,0 +1,150 @@
+"""Which engine runs: PyChrono is probed in a child interpreter, so a build that kills the interpreter cannot.
+
+A PyChrono built for another processor dies at ``import pychrono`` with
+"Illegal instruction" (issue 20). A stand-in ``pychrono`` package that calls
+``os.abort()`` on import plays it here: put first on PYTHONPATH of a child
+process, it must leave a pytest run green with every Chrono test skipped for
+that reason, and the automatic engine choice must fall back to the reference
+engine with one line.
+"""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chrono_origami import engines
+from chrono_origami.structure.foldfile import write_fold
+from chrono_origami.patterns import miura
+
+ROOT = Path(__file__).resolve().parents[1]
+CRASH = "kills the interpreter at import (Aborted, SIGABRT)"
+
+
+@pytest.fixture
+def crashing_pychrono(tmp_path):
+    """Environment whose ``import pychrono`` aborts the interpreter (a stand-in package first on PYTHONPATH)."""
+    pkg = tmp_path / "standin" / "pychrono"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("import os\nos.abort()\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(pkg.parent), str(ROOT)]))
+    r = subprocess.run([sys.executable, "-c", "import pychrono"], env=env, capture_output=True, timeout=60)
+    assert r.returncode < 0, "the stand-in must kill the interpreter"
+    return env
+
+
+SMALL_TESTS = {
+    "test_small.py": '''
+import pytest
+from chrono_origami import engines
+
+
+@pytest.mark.chrono
+def test_marked():
+    import pychrono  # noqa: F401
+
+
+def test_the_engine_choice_falls_back_with_one_line(capsys):
+    assert engines.resolve() == "reference"
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "kills the interpreter at import" in err[0] and "reference engine" in err[0]
+
+
+def test_import_here_raises_instead_of_killing():
+    with pytest.raises(ImportError, match="kills the interpreter at import"):
+        import pychrono  # noqa: F401
+''',
+    # a Chrono test module by its name (marked by conftest) and one that skips itself at import
+    "test_chrono_by_name.py": '''
+def test_by_name():
+    import pychrono  # noqa: F401
+''',
+    "test_chrono_module.py": '''
+import pytest
+from chrono_origami import engines
+
+chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
+
+
+def test_never_collected():
+    pass
+''',
+}
+
+
+def test_a_pychrono_that_kills_the_interpreter_leaves_the_test_run_green(tmp_path, crashing_pychrono):
+    run = tmp_path / "run"
+    run.mkdir()
+    shutil.copy(ROOT / "tests" / "conftest.py", run / "conftest.py")   # the project's own test configuration
+    (run / "pytest.ini").write_text("[pytest]\nmarkers =\n    chrono: needs PyChrono\n")
+    for name, text in SMALL_TESTS.items():
+        (run / name).write_text(text)
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", str(run)], cwd=run,
+                       env=crashing_pychrono, capture_output=True, text=True, timeout=300)
+    out = r.stdout
+    assert r.returncode == 0, out + r.stderr
+    assert "2 passed, 3 skipped" in out
+    skipped = [line for line in out.splitlines() if line.startswith("SKIPPED")]
+    assert len(skipped) == 3 and all(CRASH in line for line in skipped), skipped
+    assert ("chrono: 0 tests that need PyChrono ran (0 passed, 0 failed), 2 skipped; 1 test module(s) not collected "
+            "(PyChrono (") in out and "test_chrono_module.py" in out.split("tests that need PyChrono")[-1]
+
+
+def test_the_command_line_falls_back_to_the_reference_engine(tmp_path, crashing_pychrono):
+    path = tmp_path / "cantilever.fold"
+    write_fold(miura.miura_cantilever(), path)
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "chrono_origami", "static", str(path), *args], cwd=tmp_path,
+                              env=crashing_pychrono, capture_output=True, text=True, timeout=300)
+
+    r = run()
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == [line for line in r.stderr.splitlines() if line.startswith("note: ")]
+    assert len(r.stderr.splitlines()) == 1 and CRASH in r.stderr and "using the reference engine" in r.stderr
+    assert "Table" in r.stdout or "MT" in r.stdout
+    r = run("--engine", "chrono")
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
+    assert r.stderr.startswith("error: the chrono engine needs PyChrono, which cannot be used here")
+    assert CRASH in r.stderr
+    # nor does the viewer of a reference run: one line, the usage exit code
+    r = run("--engine", "reference", "--viz")
+    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and CRASH in r.stderr, r.stderr
+    # the Chrono names of the public API raise instead of killing the interpreter
+    r = subprocess.run([sys.executable, "-c", "import chrono_origami as co\ntry:\n    co.build_system\n"
+                        "except ImportError as e:\n    print(type(e).__name__, e)\n"],
+                       env=crashing_pychrono, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.startswith("ChronoUnavailable") and CRASH in r.stdout, r.stdout + r.stderr
+
+
+def test_a_probe_answer_is_inherited_by_child_processes_and_keyed_on_the_installation(tmp_path):
+    """A child of a probed process does not probe again; another PyChrono (another key) is probed afresh."""
+    code = "from chrono_origami import engines\nprint(engines.chrono_available(), engines.chrono_unavailable_reason())"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop(engines.PROBE_ENV, None)
+    r = subprocess.run([sys.executable, "-c", code + "\nimport os\nprint(os.environ.get(engines.PROBE_ENV, ''))"],
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    first, cached = r.stdout.splitlines()
+    if not cached:                       # no PyChrono installation at all: nothing probed, nothing cached
+        assert first == f"False {engines.NOT_INSTALLED}"
+        return
+    key, status = cached.split(":", 1)
+    assert first == ("True None" if status == "ok" else f"False {status}")
+    # a made-up answer under the same key is believed (no second probe)...
+    env[engines.PROBE_ENV] = f"{key}:made-up reason"
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert r.stdout.strip() == "False made-up reason"
+    # ...but not under another installation's key
+    env[engines.PROBE_ENV] = "0123456789abcdef:made-up reason"
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert r.stdout.strip() == first
+
+
+@pytest.mark.chrono
+def test_the_installed_pychrono_is_detected_and_used():
+    """Where PyChrono works (this project's machines), the probe finds it and the automatic choice is Chrono."""
+    assert engines.chrono_available() and engines.chrono_unavailable_reason() is None
+    assert engines.resolve() == "chrono" and engines.resolve("chrono") == "chrono"
