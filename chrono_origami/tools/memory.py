@@ -27,15 +27,23 @@ _lock = threading.Lock()
 _limit = None  # (resource module, soft, hard) to restore
 
 
+def _proc_kb(path, key):
+    """The value in bytes of the line ``key: N kB`` of a /proc file, or None."""
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def available():
     """Available physical memory in bytes (MemAvailable of /proc/meminfo), or None where unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
+    avail = _proc_kb("/proc/meminfo", "MemAvailable")
+    if avail is not None:
+        return avail
     try:
         return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
@@ -60,14 +68,7 @@ def check(what, need, avail=None):
 
 def _address_space():
     """Current virtual memory size of this process in bytes (VmSize), or None."""
-    try:
-        with open("/proc/self/status") as f:
-            for line in f:
-                if line.startswith("VmSize:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
+    return _proc_kb("/proc/self/status", "VmSize")
 
 
 def _warm_up():
