@@ -195,3 +195,18 @@ def test_a_count_beyond_the_memory_ends_in_one_line(tmp_path, monkeypatch, capsy
     assert code == app.EXIT_INPUT and len(err) == 1
     assert err[0].startswith("error: ") and "operator" in err[0] and "needs about" in err[0]
     assert "1 MB is available" in err[0]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ts.box_pleat(0), "n must be a whole number >= 1, got 0"),
+    (lambda: ts.box_pleat(3, size=-1.0), "size must be a positive number of length units, got -1.0"),
+    (lambda: ts.square_twist_tessellation(2, spacing="a"), "spacing must be a positive number of length units, got 'a'"),
+    (lambda: ts.square_twist_tessellation(2, twist_deg=0), "twist_deg must lie strictly between 0 and 90 degrees, got 0"),
+    (lambda: ts.square_twist_tessellation(2, twist_deg="x"), "twist_deg must be an angle in degrees, got 'x'"),
+])
+def test_bad_tessellation_arguments_are_named_in_one_line(call, message):
+    from chrono_origami.tools.errors import PatternError
+
+    with pytest.raises(PatternError) as e:
+        call()
+    assert str(e.value) == message

@@ -5,7 +5,7 @@ from +z, normals +z), all door hinges, unsupported and unloaded: a crease
 pattern as it leaves an editor, to be counted (flat, they are singular
 configurations with many mechanisms) or folded. Lengths in any consistent
 unit. Counts of the flat state, with every hinge a door hinge (checked
-against the dense SVD in ``tests/test_tessellations.py``):
+against the dense SVD in ``tests/test_flat_patterns.py``):
 
 ========================  ===========================  =================  ==================
 pattern                   panels                       M                  S
@@ -47,7 +47,7 @@ import numpy as np
 
 from ..crease.pattern import CreasePattern
 from ..structure.structure import DOOR, Structure
-from ..tools.errors import PatternError
+from ..tools.errors import PatternError, positive
 
 
 def _count(name, n, minimum=1):
@@ -57,13 +57,7 @@ def _count(name, n, minimum=1):
 
 
 def _length(name, x):
-    try:
-        x = float(x)
-    except (TypeError, ValueError):
-        raise PatternError(f"{name} must be a positive length, got {x!r}") from None
-    if not (np.isfinite(x) and x > 0):
-        raise PatternError(f"{name} must be a positive length, got {x!r}")
-    return x
+    return positive(name, x, PatternError, "length units")
 
 
 # ------------------------------------------------------------------ box pleat
