@@ -299,3 +299,32 @@ def test_triangular_solves_need_no_lu(k):
         exact = sla.solve_triangular(M, b, lower=M is not R)
         assert np.abs(M @ x - b).max() <= 1e-13 * np.abs(M).max() * np.abs(x).max()
         assert np.abs(x - exact).max() <= 1e-8 * np.abs(exact).max()
+
+
+def test_a_long_strip_nears_singularity_as_a_cantilever_beam():
+    """Why the 10^5-panel strip is not determined by the rank rule (README, Scale): its smallest singular value
+    relative to the largest falls as columns^-1.5, the square root of a cantilever's L^3 tip compliance (the hinges'
+    rows as unit springs), so it reaches 1e-8 near 28,000 columns (4.1e-9 at 50,000, by the sparse count and by
+    an LU of the square Cs). The sparse count's smallest kept value is the dense SVD's."""
+    ratio = {}
+    for cols in (50, 500):
+        s = mi.miura_cantilever(columns=cols)
+        c = counting.count(s, linalg="sparse")
+        assert (c.M, c.S) == (0, 0)
+        ratio[cols] = c.gap[0]
+    d = counting.count(mi.miura_cantilever(columns=50), linalg="dense")
+    assert ratio[50] == pytest.approx(d.gap[0], rel=1e-6) == pytest.approx(1.347e-4, rel=1e-3)
+    assert np.log10(ratio[50] / ratio[500]) == pytest.approx(1.5, abs=0.03)
+
+
+def test_a_nearly_singular_structure_is_told_apart_from_a_mechanism():
+    """With the rule at 1e-5 sigma_max the 1,000-panel strip has two near-mechanisms (4.1e-6 and 6.1e-6 sigma_max,
+    far above round-off): the refusal says so. An exact mechanism (the all-door patch) gets no such note."""
+    s = mi.miura_cantilever(columns=500)
+    with pytest.raises(IndeterminateError) as e:
+        statics.solve(s, rtol=1e-5)
+    assert (e.value.M, e.value.S) == (2, 2)
+    assert "nearly singular: the largest singular value counted as zero is 6.1e-06 sigma_max" in str(e.value)
+    with pytest.raises(IndeterminateError) as e:
+        statics.solve(mi.miura_patch(6, 6))
+    assert "nearly singular" not in str(e.value)

@@ -191,6 +191,9 @@ def describe_indeterminacy(structure, counts, tol=1e-6):
     """
     model = counts.model
     lines = []
+    note = near_singular_note(counts)
+    if note:
+        lines.append("  " + note)
 
     def stress_line(mu, label):
         hinges = [h + 1 for h, rows in enumerate(model.hinge_rows) if np.abs(mu[rows]).max(initial=0) > tol]
@@ -217,6 +220,24 @@ def describe_indeterminacy(structure, counts, tol=1e-6):
     else:
         lines.append(motion_line(counts.mechanism_sample(), f"the {counts.M} mechanisms move"))
     return "\n".join(lines)
+
+
+#: A dropped singular value above this fraction of the rank tolerance is not round-off: the dropped ones of exact
+#: mechanisms and self-stress states lie at 1e-16 to 3e-12 sigma_max (dense SVD; the sparse path's bounds),
+#: those of nearly singular structures near the tolerance (4e-9 to 6e-9 sigma_max on the 10^5-panel strip).
+NEAR_SINGULAR = 1e-2
+
+
+def near_singular_note(counts):
+    """One sentence when the largest singular value counted as zero is far above round-off (more than
+    :data:`NEAR_SINGULAR` times the rank tolerance): the structure is nearly, not exactly, singular; else ''."""
+    dropped = float(counts.gap[1]) if counts.gap is not None and len(counts.gap) > 1 else 0.0
+    if not dropped > NEAR_SINGULAR * counts.rtol:
+        return ""
+    return (f"nearly singular: the largest singular value counted as zero is {dropped:.2g} sigma_max, under the rank "
+            f"rule's {counts.rtol:.0e} sigma_max but far above round-off, so M and S count near-mechanisms (a very "
+            f"slender structure, or one near a singular configuration), not exact ones (the Python API's rtol sets "
+            f"the rule)")
 
 
 def number_ranges(numbers, max_items=12):
