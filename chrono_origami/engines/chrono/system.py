@@ -340,13 +340,14 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
 
     hinge_links = []
     X = pat.vertices
+    mids, frames = lk.hinge_link_frames(pat) if hinges else (None, None)
     for h, kind in enumerate(structure.kinds if hinges else ()):
         if h % 1000 == 0:
             stage(f"hinge {h + 1} of {len(pat.hinges)}")
         hinge = pat.hinges[h]
         a, b = hinge.vertices
         p, q = hinge.panels
-        mid, R = lk.hinge_link_frame(pat, h)
+        mid, R = mids[h], frames[h]
         name = f"hinge {h + 1} ({kind.name})"
         kc = use_tangent_stiffness
         if hinge_form == "points":
