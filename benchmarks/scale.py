@@ -29,6 +29,12 @@ the sizes from 1,000 panels up, and the dense/sparse crossover of the count:
 folded, tower and flat structures, the number of columns from which the sparse
 path is faster, against ``linalg.DENSE_LIMIT``.
 
+``--targets``: Origami Simulator's 75 x 75 ``BoxPleatTessellation.fold`` counted
+(``count`` in Python; ``chrono-origami count`` on both engines, with
+``--facets crease`` and as the file means it), the flat Yoshimura wedge with
+M = 2,011 and the flat 1 x 2,001 Miura-ori chain (``miura-chain``, M = 2,000),
+and the 10,000-panel strip built, counted and solved on the Chrono engine.
+
 ``--huge``: the reference engine at 3 x 10^4 and 10^5 panels (the patch and the
 box pleat counted, the strip counted and solved), one case at a time, with
 wall time and peak memory.
@@ -37,6 +43,7 @@ wall time and peak memory.
     python3 benchmarks/scale.py --max-panels 3000 --engines reference --families box-pleat,yoshimura
     python3 benchmarks/scale.py --huge                # 3 x 10^4 and 10^5 panels (up to 16 GB)
     python3 benchmarks/scale.py --crossover           # only the dense/sparse crossover
+    python3 benchmarks/scale.py --targets             # issue 19's other targets (75 x 75 box pleat, 2,000 M)
 """
 import argparse
 import json
@@ -51,7 +58,7 @@ program_threads()   # the program's own choice of BLAS threads (--blas all: one 
 SIZES = (100, 300, 1000, 3000, 10000)
 HUGE = (30000, 100000)
 FAMILIES = ("miura-door", "miura-iso", "kresling", "box-pleat", "miura-flat", "square-twist", "yoshimura")
-COUNTED_ONLY = {"miura-door", "box-pleat", "miura-flat", "square-twist", "yoshimura"}
+COUNTED_ONLY = {"miura-door", "box-pleat", "miura-flat", "square-twist", "yoshimura", "miura-chain"}
 #: sizes of a family that differ from SIZES (the flat wedge: about P / 2 mechanisms; 2,011 at 3,782 panels)
 FAMILY_SIZES = {"yoshimura": (100, 300, 1000, 3782)}
 HUGE_FAMILIES = ("miura-door", "miura-iso", "box-pleat")
@@ -79,6 +86,10 @@ def make(family, panels):
         return miura.miura_patch(n, n, fold_angle_deg=0.0)
     if family == "square-twist":
         return tessellations.square_twist_tessellation(max(2, round((panels ** 0.5 + 1) / 2)))
+    if family == "miura-chain":
+        from chrono_origami.structure.structure import Structure
+
+        return Structure(miura.miura_pattern(1, panels, fold_angle_deg=0.0), name=f"flat 1 x {panels} Miura-ori chain")
     if family == "yoshimura":
         k = max(2, round(panels ** 0.5))
         return yoshimura.wedge_structure(yoshimura.wedge_pattern(k), k, kind="door", supported=False, loaded=False)
@@ -196,6 +207,60 @@ def crossover():
               f"{linalg.DENSE_LIMIT}")
 
 
+def _command_count(path, engine, extra=()):
+    """Wall time of ``chrono-origami count PATH --engine ENGINE`` (a fresh process, imports included) and its
+    "M = .., S = .." line."""
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    t0 = time.perf_counter()
+    r = subprocess.run([sys.executable, "-m", "chrono_origami", "count", path, "--engine", engine, *extra],
+                       capture_output=True, text=True, env=env)
+    t = time.perf_counter() - t0
+    if r.returncode:
+        return t, "failed: " + (r.stderr.strip().splitlines() or ["(no message)"])[-1]
+    line = next((x for x in r.stdout.splitlines() if x.startswith("M = ")), "(no count line)")
+    return t, line.split(";")[0]
+
+
+def targets():
+    """Issue 19's targets that are not in the --huge run: Origami Simulator's 75 x 75 box pleat counted (in Python
+    and from the command, both engines), the flat patterns with 2,000 mechanisms, the 10,000-panel strip on the
+    Chrono engine."""
+    import importlib.util
+    import os
+    import tempfile
+
+    print("issue 19's targets (seconds):")
+    for family, panels, engine, keys in (("box-pleat", 5625, "reference", ("assemble", "count")),
+                                         ("yoshimura", 3782, "reference", ("assemble", "count")),
+                                         ("miura-chain", 2001, "reference", ("assemble", "count")),
+                                         ("miura-iso", 10000, "chrono", ("ch.build", "ch.count", "ch.static"))):
+        out, err = _run(["--one", family, str(panels), engine])
+        if err:
+            print(f"  {family} {panels} {engine}: failed: {err}", flush=True)
+            continue
+        r = out[-1]
+        times = ", ".join(f"{k} {r[k]:.3g}" for k in keys if k in r)
+        print(f"  {family} P = {r['P']:,} ({engine}): M = {r['M']:,}, S = {r['S']:,}; {times}; "
+              f"peak {r['peak_MB']:,.0f} MB", flush=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location("styles", os.path.join(here, "..", "tests", "styles.py"))
+    styles = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(styles)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "BoxPleatTessellation.fold")
+        with open(path, "w") as f:
+            json.dump(styles.box_pleat_simulator(75), f)
+        for extra, what in ((("--facets", "crease"), "every line a crease, 5,625 quads"),
+                            ((), "as Origami Simulator means it, its F lines facets")):
+            for engine in ("reference", "chrono"):
+                t, line = _command_count(path, engine, extra)
+                print(f"  count BoxPleatTessellation.fold {' '.join(extra)} --engine {engine} ({what}): "
+                      f"{t:.2f} s, {line}", flush=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--max-panels", type=int, default=10000)
@@ -203,6 +268,7 @@ def main(argv=None):
     ap.add_argument("--families", default=",".join(FAMILIES))
     ap.add_argument("--huge", action="store_true", help="3 x 10^4 and 10^5 panels, reference engine")
     ap.add_argument("--crossover", action="store_true", help="only the dense/sparse crossover")
+    ap.add_argument("--targets", action="store_true", help="issue 19's targets outside --huge")
     ap.add_argument("--one", nargs=3, metavar=("FAMILY", "PANELS", "ENGINE"), help=argparse.SUPPRESS)
     ap.add_argument("--crossover-one", metavar="FAMILY", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -214,6 +280,9 @@ def main(argv=None):
         return 0
     if args.crossover:
         crossover()
+        return 0
+    if args.targets:
+        targets()
         return 0
     families = [f for f in args.families.split(",") if f]
     if args.huge:

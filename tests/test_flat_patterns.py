@@ -31,6 +31,7 @@ from chrono_origami.engines.reference import counting  # noqa: E402
 from chrono_origami.engines.reference.model import assemble  # noqa: E402
 from chrono_origami.structure.structure import Structure  # noqa: E402
 from chrono_origami.tools import sparseqr  # noqa: E402
+from styles import box_pleat_simulator as origami_simulator_box_pleat  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -140,28 +141,6 @@ def test_null_directions_that_leave_no_small_pivot_are_found():
     c = counting.count(s)
     assert (c.M, c.S) == (2 * (n - 1), 4 * (n - 1) ** 2)
     assert c.gap[1] <= 1e-9 and c.gap[0] > 1e-3
-
-
-def origami_simulator_box_pleat(n):
-    """A box pleat written the way Origami Simulator exports BoxPleatTessellation.fold: the x-z plane, coordinates
-    rounded to single precision, y off the plane by 1e-22, F/M/V/B assignments, fold angles (null on the border)."""
-    s = ts.box_pleat(n)
-    pat = s.pattern
-    X = pat.vertices
-    noise = np.random.default_rng(0).uniform(-2e-22, 2e-22, len(X))
-    coords = np.column_stack([X[:, 0], noise, X[:, 1]]).astype(np.float32).astype(float)
-    hinge_assign = dict(zip((h.vertices for h in pat.hinges), ts.box_pleat_assignment(pat, n)))
-    edges, assign, angles = [], [], []
-    for a, b in pat.edges:
-        x = hinge_assign.get((a, b), hinge_assign.get((b, a), "B"))
-        edges.append([int(a), int(b)])
-        assign.append(x)
-        angles.append({"M": -180, "V": 180, "F": 0, "B": None}[x])
-    return {"file_spec": 1.1, "file_creator": "Origami Simulator: http://git.amandaghassaei.com/OrigamiSimulator/",
-            "file_classes": ["singleModel"], "frame_title": "BoxPleatTessellation", "frame_classes": ["foldedForm"],
-            "frame_attributes": ["3D"], "frame_unit": "unit", "vertices_coords": coords.tolist(),
-            "edges_vertices": edges, "edges_assignment": assign, "edges_foldAngle": angles,
-            "faces_vertices": [[int(v) for v in loop] for loop in pat.panels]}
 
 
 @pytest.mark.parametrize("engine", ["reference", pytest.param("chrono", marks=pytest.mark.chrono)])
