@@ -445,7 +445,7 @@ def test_as_dict_is_one_based():
 def test_cli_design_writes_the_hinge_kinds(tmp_path, capsys):
     src, dst = tmp_path / "vertex.fold", tmp_path / "designed.fold"
     write_fold(all_door(miura.miura_single_vertex()), src)
-    # the free vertex keeps its mechanism (M = 1): design writes the design, then exits 3 as static does (issue 18)
+    # the free vertex keeps its mechanism (M = 1): design writes it, then exits 3 as static does (design && static stops)
     assert cli.main(["design", str(src), "-o", str(dst), "--door", "4"]) == 3
     out, err = capsys.readouterr()
     assert err == ("error: single-vertex Miura-ori: not isostatic after design: M = 1 mechanism remains: design keeps "

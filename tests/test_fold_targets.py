@@ -1,4 +1,5 @@
-"""Folding to a file's target angles (issue 18): percent, FOLD's sign, frames, M/V kept, inexact geometry.
+"""Folding to a file's target angles (edges_foldAngle, SVG opacity): percent, FOLD's sign, frames, M/V kept,
+inexact geometry.
 
 Every pattern folds from flat to its targets at 100 % with no holds, against
 its closed form: the Miura-ori (``patterns.miura``), the Yoshimura wedge (the

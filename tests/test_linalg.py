@@ -92,7 +92,7 @@ def test_auto_switches_at_the_dense_limit(monkeypatch):
 
 def test_the_dense_sparse_switch_is_at_DENSE_LIMIT_columns():
     """"auto" is dense up to and including linalg.DENSE_LIMIT columns and sparse from one more, whatever the rows
-    (the limit itself is read from the constant, which issue 19 may move)."""
+    (the limit itself is read from the constant, so that moving it needs no edit here)."""
     n = linalg.DENSE_LIMIT
     for m in (1, n // 2, n, 4 * n):
         assert linalg.choose_method((m, n)) == "dense"

@@ -116,3 +116,14 @@ def test_the_module_paths_and_names_the_readme_and_docs_give_exist():
         stale += [f"{page.name}: {p}" for p in re.findall(r"chrono_origami/[\w/]*\.py", text) if not (ROOT / p).exists()]
         stale += [f"{page.name}: {d}" for d in re.findall(r"\bchrono_origami(?:\.\w+)+", text) if not resolves(d)]
     assert stale == []
+
+
+def test_no_text_points_at_an_issue_number():
+    """A reader cannot look up "issue 18": docs, docstrings and comments say what is meant instead."""
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("**/*.md"), *(ROOT / "chrono_origami").glob("**/*.py"),
+             *(ROOT / "tests").glob("**/*.py"), *(ROOT / "scenes").glob("**/*.py"),
+             *(ROOT / "benchmarks").glob("**/*.py")]
+    pointer = re.compile(r"\bissues?\s*#?\d+|\bissue\s+\d+'s", re.I)
+    found = [f"{p.relative_to(ROOT)}:{n}" for p in pages if p.name != "test_public_api.py"
+             for n, line in enumerate(p.read_text().splitlines(), 1) if pointer.search(line)]
+    assert found == []

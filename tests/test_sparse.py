@@ -254,4 +254,4 @@ def test_the_nullity_limit_is_a_one_line_project_error():
     assert app.exit_code(err.value) == app.EXIT_INPUT
     assert f"of the {A.shape[0]} x {A.shape[1]} operator" in app.message(err.value)
     assert "linalg='dense'" in str(err.value)                      # the Python API names its keyword...
-    assert "--linalg dense" in app.message(err.value)              # ...the command line its option (issue 18)
+    assert "--linalg dense" in app.message(err.value)              # ...the command line its option, not a keyword
