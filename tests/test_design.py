@@ -570,12 +570,13 @@ def editor_single_vertex(path, turn=0.0):
 def test_design_refuses_a_mirror_that_holds_to_only_one_percent(tmp_path, capsys):
     """`design --mirror x` on a single vertex whose vertex 8 is turned by 0.03 rad (its mirror image, vertex 2's,
     misses it by 0.0284, about 1 % of the pattern size 3.04; every hinge keeps its length, so only the position
-    check sees it): one line naming the vertex and the miss, exit 1, no file; the exact pattern passes and
+    check sees it): one line naming the option, the vertex and the miss, exit 2 (an option value the structure
+    refuses), no file; the exact pattern passes and
     keeps the mirror's orbit (1, 4) together."""
     skew = editor_single_vertex(tmp_path / "skew.fold", turn=0.03)
-    assert cli.main(["design", str(skew), "--mirror", "x", "-o", str(tmp_path / "skew-d.fold")]) == 1
+    assert cli.main(["design", str(skew), "--mirror", "x", "-o", str(tmp_path / "skew-d.fold")]) == 2
     out, err = capsys.readouterr()
-    assert err == ("error: the symmetry does not map hinge 1 (vertices 5-2) onto a hinge: the image of vertex 2 is "
+    assert err == ("error: --mirror x: the symmetry does not map hinge 1 (vertices 5-2) onto a hinge: the image of vertex 2 is "
                    "0.0284 from the nearest vertex (8), more than 1e-06 x the pattern size (3.04e-06)\n")
     assert not (tmp_path / "skew-d.fold").exists()
     exact = editor_single_vertex(tmp_path / "exact.fold")
