@@ -114,3 +114,30 @@ def test_cli_figure_of_an_indeterminate_structure_is_drawn_by_kind(tmp_path, cap
     out = capsys.readouterr().out
     assert "hinges coloured by force resultant |F|, viridis from 0 to" in out
     assert "(the minimum-norm answer)\nfigure written to" in out
+
+
+def test_round_off_forces_are_drawn_as_zero_and_said_so(tmp_path, capsys):
+    """The cantilever's tip load moved onto a held vertex (vertex 19 of panel 11, held in x, y, z): the supports
+    carry it all, every hinge action is round-off (1e-16 of the load). The caption says so and names no hinge;
+    every hinge takes the colour of 0 (viridis' start); the colour bar names no largest hinge."""
+    st = miura.miura_cantilever().with_loads("19:0,0,-5:p11", replace=True)
+    result = analysis.static(st, "reference")
+    raw = max(np.linalg.norm(np.asarray(a.values)[3:]) for a in result.hinge_actions)
+    assert raw < 1e-12
+    c = hinge_colors.coloring(result, "F")
+    assert c.round_off == pytest.approx(raw) and c.vmax == 0.0 and not np.any(c.values)
+    assert c.caption() == (f"hinges coloured by force resultant |F|: every hinge carries 0 to round-off (at most "
+                           f"{raw:.2g}, against loads and reactions up to 5), all in the colour of 0")
+    fig = draw_structure(st, None, coloring=c)
+    start = np.array(matplotlib.colormaps["viridis"](0.0)[:3])
+    for rgb in line_colors(fig).values():
+        np.testing.assert_allclose(rgb, start, atol=1e-12)
+    assert "every hinge 0 to round-off" in fig.axes[-1].get_ylabel()
+    assert not [t for t in fig.axes[0].texts if t.get_gid() == "largest"]
+    matplotlib.pyplot.close(fig)
+    # the signed components too: grey, the middle of coolwarm
+    assert hinge_colors.coloring(result, "MO").fraction(0.0) == 0.5
+    fold = tmp_path / "tip.fold"
+    write_fold(st, fold)
+    assert cli.main(["static", str(fold), "--engine", "reference", "--figure", str(tmp_path / "f.png")]) == 0
+    assert "every hinge carries 0 to round-off" in capsys.readouterr().out

@@ -127,3 +127,43 @@ def test_public_names():
     s = co.miura.miura_single_vertex()
     r = co.design(co.propose_support(s).structure)         # co.design is callable, like co.count
     assert isinstance(r, DesignResult) and (r.M_after, r.S_after) == (1, 0)
+
+
+@pytest.mark.parametrize("name", ["square twist", "miura cantilever", "flat miura sheet"])
+def test_the_mechanism_stops_leave_no_mechanism_and_the_same_self_stress(name):
+    """After the proposal, one held direction per mechanism, where it moves most (mechanism_stops): with them
+    M = 0 and S is the free structure's (each row raises the rank by one); the report gives them as --support
+    forms. Removing any one of them frees one mechanism again."""
+    from chrono_origami.analysis.support_proposal import mechanism_stops, stop_line
+    from chrono_origami.structure.boundary import support_text
+
+    build, P, M_free, S_free = CASES[name]
+    prop = propose_support(build())
+    c = analysis.count(prop.structure, "reference")
+    stops = mechanism_stops(prop.structure, c)
+    assert sum(len(s.dofs) for s in stops) == M_free
+    held = prop.structure.with_supports(*stops)
+    after = analysis.count(held, "reference")
+    assert (after.M, after.S) == (0, S_free)
+    for s in stops:
+        for d in s.dofs:
+            fewer = analysis.count(without(held, s, d), "reference")
+            assert (fewer.M, fewer.S) == (1, S_free)
+    line = stop_line(prop.structure, c)
+    assert line.startswith(" ".join(f"--support {support_text(s)}" for s in stops))
+    assert f"with {'it' if M_free == 1 else 'them'} M = 0 and S = {S_free}, unchanged" in line
+    assert f"to stop {'it' if M_free == 1 else 'them'}: --support " in prop.report(c)
+
+
+def test_no_mechanism_stops_without_supports_or_beyond_the_limit():
+    """A free structure gets no stops (its rigid motions first: --support auto); nor do more mechanisms than
+    STOP_LIMIT (the report then names the panels that move most)."""
+    from chrono_origami.analysis.support_proposal import STOP_LIMIT, mechanism_stops
+
+    free = CASES["square twist"][0]()
+    assert mechanism_stops(free, analysis.count(free, "reference")) == ()
+    sheet = propose_support(miura.miura_patch(8, 8, 60.0, 0.0)).structure
+    c = analysis.count(sheet, "reference")
+    assert c.M > STOP_LIMIT and mechanism_stops(sheet, c) == ()
+    assert "to stop them: hold more vertices of the panels that move most" in propose_support(
+        miura.miura_patch(8, 8, 60.0, 0.0)).report(c)

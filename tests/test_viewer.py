@@ -121,7 +121,8 @@ def check_picture(img, structure):
 @needs_xvfb
 def test_scene_screenshot_kresling_module(tmp_path):
     png = tmp_path / "kresling.png"
-    r = xvfb([sys.executable, "scenes/kresling_module.py", "--engine", "reference", "--screenshot", png])
+    r = xvfb([sys.executable, "scenes/kresling_module.py", "--engine", "reference", "--screenshot", png,
+              "--color-by", "kind"])
     assert r.returncode == 0, r.stderr
     assert f"screenshot written to {png}" in r.stdout
     assert "Traceback" not in r.stderr and "fall back to OpenGL" not in r.stderr
@@ -142,7 +143,8 @@ def test_cli_screenshot_miura_cantilever(tmp_path):
     fold = tmp_path / "miura.fold"
     write_fold(structure, fold)
     png = tmp_path / "miura.png"
-    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png])
+    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png,
+              "--color-by", "kind"])
     assert r.returncode == 0, r.stderr
     img = load_png(png)
     m, body, X, eye = check_picture(img, structure)
@@ -425,3 +427,33 @@ def test_screenshot_colours_hinges_by_force_with_the_figures_map(tmp_path):
     assert sum(count(purple, mids[k]) > 3 * count(yellow, mids[k]) for k in others) >= 13   # one may hide behind 16
     # no door-blue or sliding-red glyph is left: every hinge is coloured by its force
     assert (m["door"] & body).mean() < 1e-4 and (m["sliding"] & body).mean() < 1e-4
+
+
+@needs_xvfb
+def test_screenshot_default_is_the_figures_colouring(tmp_path):
+    """Without --color-by the viewer colours hinges as --figure does: by |F| when the statics is determined (the
+    same picture as --color-by F, and the same caption), by kind when it is not (the Kresling tower with door
+    hinges under the proposed support: M = 0, S = 9, exit 3, door blue glyphs and the one-line notice)."""
+    from chrono_origami.structure.structure import Structure
+
+    fold = tmp_path / "miura.fold"
+    write_fold(miura.miura_cantilever(), fold)
+    pics = {}
+    for name, extra in (("default", []), ("F", ["--color-by", "F"])):
+        pics[name] = tmp_path / f"{name}.png"
+        r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot",
+                  pics[name], *extra])
+        assert r.returncode == 0, r.stderr
+        assert ("hinges coloured by force resultant |F|, viridis from 0 to 13.81; largest |F| = 13.81 at hinge 16"
+                in r.stdout)
+    a, b = load_png(pics["default"]), load_png(pics["F"])
+    assert a.shape == b.shape and np.abs(a.astype(int) - b.astype(int)).max() <= 2
+    tower = tmp_path / "tower.fold"
+    write_fold(Structure(kresling.kresling_tower(2, door_module=None).pattern), tower)
+    png = tmp_path / "tower.png"
+    r = xvfb([sys.executable, "-m", "chrono_origami", "static", tower, "--engine", "reference", "--screenshot", png,
+              "--support", "auto", "--load", "max-z:0,0,-1"])
+    assert r.returncode == 3, r.stderr
+    assert "hinges drawn by kind, not coloured by |F|: the statics is not determined" in r.stdout
+    m = classes(load_png(png))
+    assert (m["door"][BAND:]).mean() > 0.005 and (m["sliding"][BAND:]).mean() < 1e-4

@@ -737,7 +737,7 @@ def explain(structure, result, rtol=RANK_RTOL, linalg="auto"):
     the counting rules' generic values, is singular: folding it changes the counts. Mechanisms are named by the
     panels that move most; design never changes M, supports can.
     """
-    from .support_proposal import mechanism_lines
+    from .support_proposal import mechanism_lines, stop_line
 
     st = result.structure(structure)
     reason, advice = [], []
@@ -753,7 +753,9 @@ def explain(structure, result, rtol=RANK_RTOL, linalg="auto"):
                       f"keeps M (a sliding hinge frees a motion, never stops one){free}")
         advice.append(f"mechanisms of the design{free}:")
         advice += mechanism_lines(c)
-        advice.append("  what could help: supports that hold the moving panels (--support SELECTOR:DOFS; the "
+        stop = stop_line(st, c)
+        advice.append(f"  what could help: supports that stop them, e.g. {stop}" if stop else
+                      "  what could help: supports that hold the moving panels (--support SELECTOR:DOFS; the "
                       "support command names what a minimal support leaves free), then design again")
     if _flat(st.pattern):
         reason.append("the configuration is flat (singular): fold it first")

@@ -57,6 +57,8 @@ ROUND_OFF = 1e-8
 LIST_MECHANISMS = 5
 #: panels named per mechanism
 LIST_PANELS = 5
+#: the report gives supports that stop the mechanisms up to this many mechanisms (one held direction each)
+STOP_LIMIT = 12
 
 
 @dataclass
@@ -108,15 +110,18 @@ class SupportProposal:
             for s, text in zip(self.supports, self.texts()):
                 lines.append(f"  {s.panel + 1:>5}  {s.vertex + 1:>6}  {s.dofs:<4}  {text}")
         if counts is not None:
-            lines += still_free(self.structure, counts, self.rank_before == 0 and bool(self.supports))
+            lines += still_free(self.structure, counts, self.rank_before == 0 and bool(self.supports),
+                                "--support auto" if self.supports else None)
         return "\n".join(lines)
 
 
-def still_free(structure, counts, fresh=True):
-    """Lines naming what a supported structure can still do: M, S and each mechanism's most moving panels.
+def still_free(structure, counts, fresh=True, accept=None):
+    """Lines naming what a supported structure can still do: M, S and each mechanism's most moving panels, and
+    the supports that stop them (:func:`stop_line`).
 
     ``fresh``: the supports are a proposal on a structure that had none (so the mechanisms are exactly the free
-    structure's internal ones).
+    structure's internal ones). ``accept``: the option that accepts the proposal (``--support auto``), written
+    before the stops, which complete it.
     """
     M, S = counts.M, counts.S
     lines = [f"with it: M = {M} mechanism{'s' if M != 1 else ''}, S = {S} self-stress state{'s' if S != 1 else ''}"]
@@ -127,9 +132,82 @@ def still_free(structure, counts, fresh=True):
            "structure's internal mechanisms)" if fresh else "")
     lines.append(f"it does not stop the {M} mechanisms{why}:" if M != 1 else f"it does not stop the mechanism{why}:")
     lines += mechanism_lines(counts)
-    lines.append("to stop them: hold more vertices of the panels that move most (--support SELECTOR:DOFS, e.g. "
-                 "a vertex of one of them)" + (", or make sliding hinges door hinges" if structure.n_sliding else ""))
+    stop = stop_line(structure, counts)
+    lines.append(f"to stop {'it' if M == 1 else 'them'}: {accept + ' ' if accept else ''}{stop}" if stop else
+                 "to stop them: hold more vertices of the panels that move most (--support SELECTOR:DOFS, e.g. "
+                    "a vertex of one of them)" + (", or make sliding hinges door hinges" if structure.n_sliding else ""))
     return lines
+
+
+def stop_line(structure, counts):
+    """The ``--support`` forms of :func:`mechanism_stops` and what they leave (M = 0, S unchanged), in one line;
+    None when there are none to give."""
+    stops = mechanism_stops(structure, counts)
+    if not stops:
+        return None
+    forms = " ".join(f"--support {support_text(s)}" for s in stops)
+    n = sum(len(s.dofs) for s in stops)
+    return (f"{forms} ({n} more held direction{'s' if n != 1 else ''}, one per mechanism, where "
+            f"{'it moves' if counts.M == 1 else 'they move'} most; with {'it' if n == 1 else 'them'} M = 0 and "
+            f"S = {counts.S}, unchanged)")
+
+
+def mechanism_stops(structure, counts, limit=STOP_LIMIT):
+    """Supports (0-based records, one held direction each, on the vertex's lowest-numbered panel) that stop every
+    mechanism of a supported structure, or () when there are none or more than ``limit`` mechanisms, or their
+    basis is not formed.
+
+    Holding vertex x of panel p in direction e is the row e . (w_p + omega_p x (x - x0)) on the velocities; on
+    the mechanisms (the orthonormal null basis N of the structure's operator, ``counts.mechanisms``) it is the
+    M-vector a = row . N. Rows are taken one at a time, each the candidate whose component orthogonal to the rows
+    taken is largest (the direction that moves most in what is still free), until M are taken: the M x M matrix
+    of their a's is then invertible, so with them no mechanism remains (M = 0), and each row raises the rank by
+    one, so S is unchanged. A structure without supports (M counts internal mechanisms only) gets none: its
+    rigid-body motions come first (``--support auto``).
+    """
+    M = counts.M
+    if M == 0 or M > limit or not structure.supports or counts.model is None:
+        return ()
+    try:
+        N = np.asarray(counts.mechanisms)
+    except SolverError:
+        return ()
+    if N.shape[1] != M:
+        return ()
+    pat = structure.pattern
+    model = counts.model
+    x = (pat.vertices - model.x0) / model.L
+    cand, rows = [], []
+    for v in range(pat.n_vertices):
+        if not pat.vertex_panels[v]:
+            continue
+        p = pat.vertex_panels[v][0]
+        block = N[6 * p:6 * p + 6]
+        for d in "xyz":
+            if any(s.vertex == v and s.panel == p and d in s.dofs for s in structure.supports):
+                continue
+            e = np.eye(3)["xyz".index(d)]
+            cand.append((v, p, d))
+            rows.append(np.concatenate([np.cross(x[v], e), e]) @ block)
+    if not rows:
+        return ()
+    A = np.array(rows)
+    scale = np.linalg.norm(A, axis=1).max()
+    taken, Q = [], np.zeros((0, M))
+    while len(taken) < M:
+        resid = A - (A @ Q.T) @ Q
+        norms = np.linalg.norm(resid, axis=1)
+        k = int(np.argmax(norms))
+        if not norms[k] > 1e-6 * scale:
+            return ()
+        taken.append(k)
+        Q = np.vstack([Q, resid[k] / norms[k]])
+    by = {}
+    for k in taken:
+        v, p, d = cand[k]
+        by.setdefault((v, p), "")
+        by[(v, p)] += d
+    return tuple(Support(v, p, "".join(a for a in "xyz" if a in ds)) for (v, p), ds in by.items())
 
 
 def mechanism_lines(counts, n_list=LIST_MECHANISMS, n_panels=LIST_PANELS):

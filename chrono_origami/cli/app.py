@@ -3,7 +3,7 @@
 Every command (``python -m chrono_origami COMMAND``) and every scene
 (``scenes/*.py``) runs through :func:`run`: an exception it knows becomes one
 line ``error: ...`` on stderr, without a traceback, and the exit code of
-:data:`EXIT_CODES`. Bad options are argparse's (exit 2, with the usage line).
+:data:`EXIT_CODES`. Bad options are argparse's, in one line too (:class:`ArgumentParser`, exit 2).
 """
 import argparse
 import os
@@ -140,6 +140,7 @@ FLAGS = {
     "fix_geometry=True": "--fix-geometry",
     "keep_geometry=True": "--keep-geometry",
     "pattern_check.diagnose": "the check command (check FILE)",
+    "support_proposal.mechanism_stops": "the support command (support FILE)",
 }
 
 
@@ -180,10 +181,18 @@ def run(fn, *args, **kw):
             return code
 
 
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser, whose errors (a bad option or value: exit 2) are one line ``error: ...`` naming the
+    option, like every other error of the command line, rather than the whole usage before it."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"error: {message} ({self.prog} --help lists the options)\n")
+
+
 def parser(description):
     """A new parser whose help ends with the exit codes; ``description`` may be a docstring (its first line is used)."""
-    return argparse.ArgumentParser(description=description.strip().splitlines()[0], epilog=exit_codes_text(),
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    return ArgumentParser(description=description.strip().splitlines()[0], epilog=exit_codes_text(),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def scene(ap, build, analyse, argv=None):
@@ -221,8 +230,8 @@ def command(name, help, options):
 
 def build_parser():
     prog = "python -m chrono_origami" if os.path.basename(sys.argv[0]) == "__main__.py" else "chrono-origami"
-    ap = argparse.ArgumentParser(prog=prog, description="Isostatic thick-origami structures from FOLD files.",
-                                 epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = ArgumentParser(prog=prog, description="Isostatic thick-origami structures from FOLD files.",
+                        epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (help, options, fn) in _COMMANDS.items():
         p = sub.add_parser(name, help=help, description=help, parents=[options(help)], add_help=False,

@@ -8,7 +8,9 @@ naming the worst vertices and panels (1-based). ``--fix -o NEW.fold`` writes
 the least-squares correction of the vertex positions to a new file (never
 the input), with the largest vertex move; ``--max-move D`` refuses a larger
 one. Exit 0 when the geometry is exact (or the correction was written), 1
-when it is inexact.
+when it is inexact, or when a quadrilateral mesh's multipliers miss closing by
+more than a rounding (not rigidly foldable with its assignment: said in one
+line, without the correction's advice).
 """
 import os
 
@@ -44,7 +46,10 @@ def check_command(args):
         return app.EXIT_OK
     inexact = bool(rep.inexact or rep.open_faces)
     if not args.fix:
-        if inexact:
+        unfoldable = rep.unfoldable(structure.name)
+        if unfoldable:          # not a rounding: no correction of the positions can help
+            print(unfoldable)
+        elif inexact:
             print("the geometry is inexact: fold with --fix-geometry, or write a corrected file with --fix -o "
                   "NEW.fold")
         return app.EXIT_INPUT if inexact else app.EXIT_OK

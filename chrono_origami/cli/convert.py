@@ -14,7 +14,7 @@ def _options(description):
     ap.add_argument("-o", "--output", metavar="FILE.fold", required=True, help="the FOLD file to write")
     ap.add_argument("--facets", choices=foldfile.FACETS, default=None,
                     help="yellow facet lines: facet (merged into rigid faces, default) or crease (written as 'F')")
-    ap.add_argument("--merge-tol", type=inputs.positive_float, default=None,
+    ap.add_argument("--merge-tol", type=inputs.merge_fraction, default=None,
                     help="merge line ends closer than this fraction of the sheet size (default 1e-3)")
     return ap
 

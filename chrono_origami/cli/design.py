@@ -41,16 +41,16 @@ def options(description):
     parser.add_argument("--prefer", metavar="H,H,...", default="",
                         help="hinges (1-based) in decreasing preference for sliding; the design written is then "
                              "the greedy one in this order, not the best-ranked")
-    parser.add_argument("--rotation", metavar="N", type=int, default=None,
+    parser.add_argument("--rotation", metavar="N", type=_rotation, default=None,
                         help="respect N-fold rotational symmetry about the z axis through the vertices' centroid")
     parser.add_argument("--mirror", choices=("x", "y", "z"), action="append", default=[],
                         help="respect mirror symmetry in the plane normal to this axis through the centroid "
                              "(repeatable)")
-    parser.add_argument("--max-subsets", type=int, default=MAX_SUBSETS,
+    parser.add_argument("--max-subsets", type=inputs.nonnegative_int, default=MAX_SUBSETS,
                         help=f"enumerate every minimal assignment up to this many candidates (default {MAX_SUBSETS})")
-    parser.add_argument("--improve", type=int, default=0, metavar="PASSES",
+    parser.add_argument("--improve", type=inputs.nonnegative_int, default=0, metavar="PASSES",
                         help="exchange-search passes on the condition number when enumeration is too large")
-    parser.add_argument("--samples", type=int, default=SAMPLES,
+    parser.add_argument("--samples", type=inputs.nonnegative_int, default=SAMPLES,
                         help=f"random greedy orders when enumeration is too large (default {SAMPLES})")
     parser.add_argument("--report", metavar="FILE.txt",
                         help="write the full report here (default when the screen shows a summary: beside -o, "
@@ -58,6 +58,11 @@ def options(description):
     linalg_option(parser)
     inputs.add_structure_options(parser)
     return parser
+
+
+def _rotation(text):
+    """argparse type of ``--rotation``: an integer N >= 2 (N-fold symmetry)."""
+    return inputs.integer(text, 2, "an integer N >= 2 (N-fold symmetry)")
 
 
 def hinge_list(option, text, H):

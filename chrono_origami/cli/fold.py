@@ -98,7 +98,7 @@ def options(description):
     ap.add_argument("--along", action="append", default=[], metavar="V:AXIS", help="vertices moving only along an axis")
     ap.add_argument("--in-plane", action="append", default=[], metavar="V:NORMAL", help="vertices moving in a plane")
     ap.add_argument("--block", action="append", default=[], metavar="V:DOFS", help="vertices held in directions, e.g. 14:xy")
-    ap.add_argument("--frames", type=int, default=20, help="stored frames (default 20)")
+    ap.add_argument("--frames", type=inputs.positive_int, default=20, help="stored frames (default 20)")
     ap.add_argument("--from-singular", action="store_true", help="leave a singular (e.g. flat) start")
     return output_options(ap)
 

@@ -12,7 +12,8 @@ adds :func:`add_structure_options` and calls :func:`with_structure_options`:
     supports in the text form of :mod:`chrono_origami.boundary` (1-based),
     e.g. ``--support 4:xyz``, ``--support min-z:z``; ``auto`` adds the minimal
     support that stops the six rigid-body motions
-    (:mod:`chrono_origami.support_proposal`), after the others;
+    (:mod:`chrono_origami.analysis.support_proposal`) to the supports before it (the
+    options apply in the order given);
 ``--load SELECTOR:FX,FY,FZ[:pP]`` (repeatable)
     point loads, each selected vertex taking the force;
 ``--replace-supports``, ``--replace-loads``
@@ -29,9 +30,10 @@ import argparse
 import math
 import os
 import sys
+from dataclasses import replace
 
 from ..structure.boundary import SYNTAX
-from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, read_structure
+from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, frame_summary, read_structure
 from ..tools.errors import FoldFileError, StructureError, UsageError
 
 
@@ -58,7 +60,7 @@ def add_input(ap):
     ap.add_argument("--facets", choices=FACETS, default=None,
                     help="what 'F' edges are: crease (the FOLD spec: a flat crease, a hinge; default for FOLD "
                          "files) or facet (Origami Simulator: a line inside a rigid face; default for SVG)")
-    ap.add_argument("--merge-tol", type=positive_float, default=None,
+    ap.add_argument("--merge-tol", type=merge_fraction, default=None,
                     help="SVG: merge line ends closer than this fraction of the sheet size (default 1e-3)")
     return ap
 
@@ -102,7 +104,10 @@ def choose_frame(args, default=None):
 def read_input(args, default_frame=None):
     """The :class:`~chrono_origami.structure.Structure` of ``args.file`` (FOLD or SVG, with ``--frame``,
     ``--facets``, ``--merge-tol``); a missing file or a frame it does not have is a usage error (exit 2),
-    and so is a file of several frames without ``--frame`` (unless ``default_frame`` is given)."""
+    and so is a file of several frames without ``--frame`` (unless ``default_frame`` is given). A file of
+    several frames gets one line saying which frame is read (``fold.fold: frame 20 of 0-20, the last
+    (foldedForm; t = 1 s)``), and the structure is named by the file's title and the frame
+    (``miura, frame 20 (t = 1 s)``)."""
     from .app import flags
 
     check_exists(args.file)
@@ -111,18 +116,36 @@ def read_input(args, default_frame=None):
     note = (structure.notes or {}).get("fold", {}).get("facets_note")
     if note:
         print(f"note: {flags(note)}")
+    if not args.file.lower().endswith(".svg") and frame_count(args.file) > 1:
+        # a history (fold --out's fold.fold) or a file of several frames: say which frame is analysed, and name
+        # the structure by the file and the frame (a frame's own title, "t = 1 s", says too little)
+        k, n, line, top = frame_summary(args.file, frame)
+        print(f"{args.file}: {line}")
+        name = structure.name
+        structure = replace(structure, name=f"{top}, frame {k}" + (f" ({name})" if name not in (top, "") and
+                                                                     name != f"{top} (frame {k})" else ""))
     return structure
+
+
+def integer(text, low, expected):
+    """``int(text)`` when at least ``low``; else argparse's error: ``expected`` (not an integer) or the bound."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if n < low:
+        raise argparse.ArgumentTypeError(f"must be at least {low}, got {n}")
+    return n
 
 
 def positive_int(text):
     """argparse type: an integer >= 1."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
-    return n
+    return integer(text, 1, "a positive integer")
+
+
+def nonnegative_int(text):
+    """argparse type: an integer >= 0."""
+    return integer(text, 0, "an integer >= 0")
 
 
 def _float(text, ok, expected, out_of_range):
@@ -134,6 +157,12 @@ def _float(text, ok, expected, out_of_range):
     if not (math.isfinite(x) and ok(x)):
         raise argparse.ArgumentTypeError(out_of_range)
     return x
+
+
+def merge_fraction(text):
+    """argparse type of ``--merge-tol``: a fraction of the sheet size in [0, 0.1)."""
+    return _float(text, lambda x: 0 <= x < 0.1, "a fraction of the sheet size",
+                  f"must be a fraction of the sheet size in [0, 0.1), got {text}")
 
 
 def positive_float(text):
@@ -187,8 +216,9 @@ def add_structure_options(ap):
                               f"SELECTOR: {SYNTAX} (chrono_origami/boundary.py, docs/file-formats.md)")
     g.add_argument("--support", action="append", default=[], metavar="SEL:DOFS[:pP]|auto",
                    help="hold the selected vertices in the global directions DOFS (a subset of xyz), on panel P "
-                        "(default: the lowest-numbered panel at each vertex); repeatable; 'auto': the proposed "
-                        "minimal support that stops the six rigid-body motions (see the support command)")
+                        "(default: the lowest-numbered panel at each vertex); repeatable, applied in the order given; "
+                        "'auto': the proposed minimal support that stops the six rigid-body motions, completing the "
+                        "supports before it (see the support command)")
     g.add_argument("--load", action="append", default=[], metavar="SEL:FX,FY,FZ[:pP]",
                    help="point force (global frame) at each selected vertex, on panel P (default: shared by the "
                         "panels at the vertex); repeatable")
@@ -211,7 +241,10 @@ def add_structure_options(ap):
 def with_structure_options(structure, args, out=None):
     """``structure`` with the supports, loads and self-weight of ``args`` (module doc).
 
-    ``--support auto`` is applied last, to what the other options leave, and its proposal is printed to ``out``.
+    The ``--support`` options apply in the order given: ``--support auto`` completes the supports of the file and
+    of the ``--support`` options before it (its proposal printed to ``out``), so ``--support X --support auto``
+    completes X, and ``--support auto --support Y`` adds Y to the proposal (as the support command's "to stop"
+    line gives Y).
     A value the structure refuses is a :class:`.app.UsageError` (exit code 2) naming the option.
     """
     from dataclasses import replace
@@ -234,10 +267,13 @@ def with_structure_options(structure, args, out=None):
         elif had and given:
             them = "them" if had != 1 else "it"
             print(f"{option} adds to the structure's {had} {items} (--replace-{what} drops {them})", file=out)
-    auto = False
     for text in args.support:
         if text.strip().lower() == "auto":
-            auto = True
+            from ..analysis.support_proposal import propose_support
+
+            proposal = propose_support(structure)
+            print(proposal.accepted(), file=out)
+            structure = proposal.structure
             continue
         structure = _option("--support", text, lambda: structure.with_supports(text, origin="--support"))
     for text in args.load:
@@ -246,12 +282,6 @@ def with_structure_options(structure, args, out=None):
         g = args.gravity if args.gravity is not None else STANDARD_GRAVITY
         structure = _option("--self-weight" if args.gravity is None else "--gravity", None,
                             lambda: structure.with_self_weight(g))
-    if auto:
-        from ..analysis.support_proposal import propose_support
-
-        proposal = propose_support(structure)
-        print(proposal.accepted(), file=out)
-        structure = proposal.structure
     return structure
 
 

@@ -51,7 +51,7 @@ def options(ap):
                     help="colour each hinge in --figure, --viz and --screenshot by this internal action of the "
                          "result (one colour map and scale in all three): F (force resultant |F|), M (moment "
                          "resultant |M|), or a signed component N, TP, TO, MT, MP, MO; 'kind': door and sliding "
-                         "colours. Default: F in --figure, kind in the viewer")
+                         "colours. Default: F when the statics is determined (or --min-norm), else kind")
     ap.add_argument("--viz", action="store_true", help="open the structure in Chrono's Irrlicht viewer")
     ap.add_argument("--screenshot", metavar="FILE", help="render one frame of the Irrlicht view to a PNG")
     inputs.add_structure_options(ap)
@@ -181,8 +181,7 @@ def _views(structure, args, result=None, out=None):
     if not wanted:
         return
     by = getattr(args, "color_by", None)
-    fig_by = "|F|" if by is None else by                  # the defaults: forces in the figure, kinds in the viewer
-    view_by = "kind" if by is None else by
+    fig_by = view_by = "|F|" if by is None else by         # the default: |F| (by kind when not determined)
     view = getattr(args, "viz", False) or getattr(args, "screenshot", None)
     needed = ({fig_by} if getattr(args, "figure", None) else set()) | ({view_by} if view else set())
     colorings = {}

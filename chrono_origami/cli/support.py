@@ -4,8 +4,10 @@ Prints the fewest held vertex directions that, added to the structure's
 supports, stop the six rigid-body motions (:mod:`chrono_origami.support_proposal`),
 as a table and as ``--support`` text forms, then counts the supported
 structure and names what is still free: its mechanisms, with the panels that
-move most. ``-o FILE.fold`` writes the structure with the proposal. Every
-command that takes supports accepts the proposal with ``--support auto``.
+move most, and (up to ``support_proposal.STOP_LIMIT`` mechanisms) the held
+directions that stop them, as a line to copy: ``--support auto --support ...``.
+``-o FILE.fold`` writes the structure with the proposal. Every command that
+takes supports accepts the proposal with ``--support auto``.
 """
 import sys
 
@@ -44,6 +46,7 @@ def support_command(args, out=None):
         print(f"written to {args.output}", file=out)
     # what is still free: counted last, so that the proposal is out even when the count fails
     counts = analysis.count(proposal.structure, engines.resolve(args.engine), linalg=args.linalg)
-    print("\n".join(still_free(proposal.structure, counts, proposal.rank_before == 0 and bool(proposal.supports))),
+    print("\n".join(still_free(proposal.structure, counts, proposal.rank_before == 0 and bool(proposal.supports),
+                               "--support auto" if proposal.supports else None)),
           file=out)
     return app.EXIT_OK

@@ -270,7 +270,8 @@ def solve(structure, counts, allow_indeterminate=False, rtol=RANK_RTOL, form="hi
             raise SolverError(f"{structure.name}: equilibrium residual {rel:.3g} after the solve (ill-conditioned)")
         raise IndeterminateError(
             f"{structure.name}: the loads cannot be equilibrated (relative residual {rel:.3g}); "
-            f"the structure has M = {counts.M} mechanisms that the loads excite", counts.M, counts.S,
+            f"the structure has M = {counts.M} mechanisms that the loads excite (supports can stop them: "
+            f"support_proposal.mechanism_stops names held directions that do)", counts.M, counts.S,
             describe_indeterminacy(structure, counts))
     result = StaticResult(structure, "reference", status, counts.M, counts.S,
                           multiplier_actions(structure, model, mu), _reactions(structure, model, mu), rel,

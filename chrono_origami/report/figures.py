@@ -103,7 +103,9 @@ def _color_bar(fig, ax, coloring, X, pat):
     sm.set_array([])
     h, v = coloring.largest()
     bar = fig.colorbar(sm, ax=ax, shrink=0.6, pad=0.08)
-    bar.set_label(f"{coloring.label}; largest {abs(v):.4g} at hinge {h + 1}")
+    bar.set_label(f"{coloring.label}; {coloring.largest_text()}")
+    if coloring.round_off is not None:           # every hinge 0: no hinge is the largest
+        return
     bar.ax.axhline(v, color="black", lw=1.5)
     mid = X[list(pat.hinges[h].vertices)].mean(0)
     ax.text(*mid, f" {coloring.component} = {v:.4g} (hinge {h + 1})", color="black", fontsize=8, zorder=7,

@@ -21,6 +21,12 @@ magnitude (for ``|F|`` and ``|M|`` both sides agree). The scale's end is the
 largest magnitude over all hinges, so the hinge that carries it gets the
 map's end colour (or its start, for a negative component); the colour bar
 labels that value and its hinge.
+
+Round-off: when every hinge's value is below :data:`ROUND_OFF` of the loads'
+scale (the largest applied force or support reaction; times the structure's
+size for moments), e.g. a load applied at a vertex held in its direction,
+the hinges carry nothing: the values are set to 0 (every hinge the colour of
+0), the caption says so, and no hinge is named as the largest.
 """
 from dataclasses import dataclass
 
@@ -34,6 +40,8 @@ COMPONENTS = ("|F|", "|M|", "N", "TP", "TO", "MT", "MP", "MO")
 SEQUENTIAL = "viridis"
 #: colour map of the signed components (-largest .. +largest)
 DIVERGING = "coolwarm"
+#: values below this fraction of the loads' scale (module doc) are round-off: the hinges carry nothing
+ROUND_OFF = 1e-10
 NAMES = {"|F|": "force resultant |F|", "|M|": "moment resultant |M|", "N": "normal force N (> 0 tension)",
          "TP": "parallel shear TP", "TO": "orthogonal shear TO", "MT": "twisting moment MT",
          "MP": "parallel moment MP", "MO": "orthogonal moment MO"}
@@ -77,6 +85,8 @@ class HingeColoring:
     vmax: float
     cmap: str
     label: str
+    #: the largest |value| before it was found to be round-off (module doc), else None
+    round_off: float = None
 
     @property
     def signed(self):
@@ -85,7 +95,9 @@ class HingeColoring:
     def fraction(self, x):
         """Position of the value ``x`` on the map, 0 (start) .. 1 (end)."""
         span = self.vmax - self.vmin
-        return np.clip((np.asarray(x, float) - self.vmin) / span, 0.0, 1.0) if span > 0 else np.full(np.shape(x), 0.5)
+        if span > 0:
+            return np.clip((np.asarray(x, float) - self.vmin) / span, 0.0, 1.0)
+        return np.full(np.shape(x), 0.5 if self.signed else 0.0)     # every value 0: the colour of 0
 
     def colors(self):
         """RGB (H x 3, 0..1) of every hinge."""
@@ -96,11 +108,24 @@ class HingeColoring:
         h = int(np.argmax(np.abs(self.values))) if len(self.values) else 0
         return h, float(self.values[h]) if len(self.values) else 0.0
 
+    def largest_text(self):
+        """"largest 13.81 at hinge 16" (1-based), or that every hinge carries nothing (round-off)."""
+        if self.round_off is not None:
+            return f"every hinge 0 to round-off (at most {self.round_off:.2g})"
+        h, v = self.largest()
+        return f"largest {abs(v):.4g} at hinge {h + 1}"
+
     def caption(self):
         """One line: what the colours show and the largest value, 1-based hinge."""
+        if self.round_off is not None:
+            return (f"hinges coloured by {self.label}: every hinge carries 0 to round-off (at most "
+                    f"{self.round_off:.2g}, against loads and reactions up to {self.scale_text}), all in the "
+                    f"colour of 0")
         h, v = self.largest()
         return (f"hinges coloured by {self.label}, {self.cmap} from {self.vmin:.4g} to {self.vmax:.4g}; largest "
                 f"|{self.component.strip('|')}| = {abs(v):.4g} at hinge {h + 1}")
+
+    scale_text = ""
 
 
 def coloring(result, name="|F|"):
@@ -108,9 +133,25 @@ def coloring(result, name="|F|"):
     name = component(name)
     values = hinge_values(result, name)
     top = float(np.abs(values).max(initial=0.0))
+    force = load_scale(result)
+    moment = name in ("|M|", "MT", "MP", "MO")
+    scale = force * (result.structure.pattern.size if moment else 1.0)
+    raw = None
+    if top <= ROUND_OFF * scale:            # nothing but round-off (module doc)
+        raw, values, top = top, np.zeros_like(values), 0.0
     if name in ("|F|", "|M|"):
-        return HingeColoring(name, values, 0.0, top, SEQUENTIAL, NAMES[name])
-    return HingeColoring(name, values, -top, top, DIVERGING, NAMES[name])
+        c = HingeColoring(name, values, 0.0, top, SEQUENTIAL, NAMES[name], raw)
+    else:
+        c = HingeColoring(name, values, -top, top, DIVERGING, NAMES[name], raw)
+    c.scale_text = f"{force:.4g}" + (" (times the size)" if moment else "")
+    return c
+
+
+def load_scale(result):
+    """The loads' scale of a static result: the largest applied point force, support reaction or panel weight."""
+    forces = [float(np.linalg.norm(f)) for _, _, f in result.structure.panel_loads()]
+    forces += [float(np.linalg.norm(r.force)) for r in result.support_reactions]
+    return max(forces, default=0.0)
 
 
 def colormap(name):

@@ -50,14 +50,16 @@ class FoldHistory:
 
         Each frame inherits the topology from frame 0 and sets its
         ``vertices_coords`` and fold angles; ``frame_title`` and the custom key
-        ``origami:time`` give its fold time (s).
+        ``origami:time`` give its fold time (s). ``file_title`` is the structure's name,
+        ``file_description`` says which fold made the history.
         """
         from ..structure import foldfile
 
         st = self.problem.structure
         start = st.with_pattern(st.pattern.with_vertices(self.vertices[0]))
         d = foldfile.fold_dict(start, frames=[np.asarray(X) for X in self.vertices[1:]], times=self.times[1:])
-        d["file_title"] = f"{self.problem.name}: fold history ({self.engine} engine)"
+        d["file_title"] = st.name            # the structure's name: a frame read back is "<name>, frame k (t = ...)"
+        d["file_description"] = f"{self.problem.name}: fold history ({self.engine} engine)"
         # rates as a person reads them: a rotation in FOLD's sign (rad/s of fold angle, valley positive)
         d["origami:drives"] = [{"hinge": dr.hinge + 1, "kind": dr.kind,
                                 "rate": (-1 if dr.kind == "rotation" else 1) * dr.speed(self.problem.duration)}

@@ -294,6 +294,24 @@ def describe_frames(source):
     return ", ".join(out)
 
 
+def frame_summary(source, frame):
+    """(frame number k, number of frames, one line saying which frame ``frame`` names and what it is, the file's
+    title) of a FOLD file, e.g. ``(20, 21, "frame 20 of 0-20, the last (foldedForm; t = 1 s)", "miura")``."""
+    data, src = _load(source)
+    k = _frame_index(data, frame, src)
+    n = 1 + len(_file_frames(data, src))
+    keys, _ = _resolve_frame(data, k, src)
+    classes = keys.get("frame_classes", [])
+    classes = ", ".join(c for c in classes if isinstance(c, str)) if isinstance(classes, list) else ""
+    title = keys.get("frame_title") if k else None
+    what = "; ".join(x for x in (classes, title if isinstance(title, str) else "") if x)
+    place = ", the last" if k == n - 1 and n > 1 else ""
+    top = data.get("file_title")
+    if not isinstance(top, str) or not top:
+        top = os.path.splitext(os.path.basename(src))[0] if src != "FOLD data" else "structure"
+    return k, n, f"frame {k} of 0-{n - 1}{place}" + (f" ({what})" if what else ""), top
+
+
 def _resolve_frame(data, k, src):
     """(keys of frame k with inheritance applied, key -> prefix naming where it came from)."""
     frames = _file_frames(data, src)

@@ -83,9 +83,10 @@ class Report:
     degree: list = field(default_factory=list)
     kawasaki: list = field(default_factory=list)
     maekawa: list = field(default_factory=list)
-    #: panels (0-based) of the multiplier closure and its miss |log product| (module doc)
+    #: panels (0-based) of the multiplier closure, their vertex loops (0-based) and the miss |log product|
     faces: list = field(default_factory=list)
     closure: list = field(default_factory=list)
+    loops: list = field(default_factory=list)
 
     @property
     def constrained(self):
@@ -97,6 +98,31 @@ class Report:
         """0-based panels whose multiplier closure misses by more than EXACT, worst first."""
         out = [(c, p) for p, c in zip(self.faces, self.closure) if not c <= EXACT]
         return [p for _, p in sorted(out, key=lambda x: -x[0] if np.isfinite(x[0]) else -np.inf)]
+
+    @property
+    def unfoldable_faces(self):
+        """0-based panels whose multiplier closure misses by more than :data:`NEAR` (or whose vertices have no
+        folding branch with the assignment's signs), worst first: not a rounding; with this mountain-valley
+        assignment the quadrilateral mesh has no rigid fold from the flat state."""
+        return [p for p in self.open_faces if not self.closure[self.faces.index(p)] <= NEAR]
+
+    def unfoldable(self, name, worst=3):
+        """One line naming the panels of :attr:`unfoldable_faces` and their vertices (1-based), or None."""
+        bad = self.unfoldable_faces
+        if not bad:
+            return None
+
+        def one(p):
+            c = self.closure[self.faces.index(p)]
+            loop = self.loops[self.faces.index(p)] if self.loops else []
+            miss = f"by {c:.2g}" if np.isfinite(c) else "(a vertex has no folding branch with its signs)"
+            return f"panel {p + 1} (vertices {', '.join(str(v + 1) for v in loop)}) {miss}"
+
+        more = f" and {len(bad) - worst} more panels" if len(bad) > worst else ""
+        return (f"{name}: not rigidly foldable: the fold-angle multipliers of its flat-foldable degree-4 vertices do "
+                f"not close around {'; '.join(one(p) for p in bad[:worst])}{more} (|log product|; a rounding "
+                f"misses by less than {NEAR:g}): with this mountain-valley assignment the quadrilateral mesh has no "
+                f"rigid fold from the flat state")
 
     @property
     def inexact(self):
@@ -123,7 +149,8 @@ class Report:
         if self.faces:
             bad_f = self.open_faces
             lines.append(f"rigid foldability of the quadrilateral mesh (fold-angle multipliers closing around "
-                         f"{len(self.faces)} panels{', telling once Kawasaki holds' if bad else ''}): "
+                         f"{len(self.faces)} panel{'s' if len(self.faces) != 1 else ''}"
+                         f"{', telling once Kawasaki holds' if bad else ''}): "
                          f"{len(self.faces) - len(bad_f)} close (<= {EXACT:g}), "
                          f"{len(bad_f)} do not"
                          + (": worst panels " + ", ".join(f"{p + 1} ({self.closure[self.faces.index(p)]:.2g})"
@@ -340,6 +367,7 @@ def diagnose(structure):
         faces = _Faces(pat, letters, P)
         rep.faces = faces.faces
         rep.closure = [abs(x) for x in faces.values(P)]
+        rep.loops = [list(loop) for loop in faces.loops]
     return rep
 
 
@@ -412,11 +440,18 @@ def message(structure, rep):
 def prepare(structure, fix=False, keep=False, max_move=None):
     """(structure to fold from a flat start, note or None), module doc: as it is when exact or when no panel is
     constrained (a single vertex folds anyway) or with ``keep``; corrected when ``fix``; else
-    :class:`GeometryError` naming the worst vertex."""
+    :class:`GeometryError` naming the worst vertex. A quadrilateral mesh whose multipliers miss closing by more
+    than a rounding (:attr:`Report.unfoldable_faces`) is refused at once, naming the panel and its vertices,
+    unless ``keep``."""
     if fix and keep:
         raise StructureError("fix_geometry=True and keep_geometry=True exclude each other")
     rep = diagnose(structure)
-    if not rep.flat or not rep.inexact:
+    if not rep.flat:
+        return structure, None
+    if rep.unfoldable_faces and not keep:
+        raise GeometryError(rep.unfoldable(structure.name) + "; see pattern_check.diagnose, or fold with "
+                            "keep_geometry=True to try all the same", rep)
+    if not rep.inexact:
         return structure, None
     worst = rep.inexact[0]
     if keep or not (rep.constrained or fix):
