@@ -10,8 +10,8 @@ hinges (``miura_patch(n, n, 60, 0)``):
 * ``with``: ``Structure.with_supports("min-y:z")`` and
   ``.with_loads("max-y:0,0,-1")`` (parse, select, validate);
 * ``count``: M and S of the proposed structure on the sparse path, up to
-  ``--count-limit`` panels (the flat sheet has M = 2 (n - 1) mechanisms; the
-  sparse path resolves up to ``sparseqr.NULLITY_LIMIT`` = 400 of them).
+  ``--count-limit`` panels (the flat sheet has M = 2 (n - 1) mechanisms, all
+  in the out-of-plane block of its operator: ``tools/sparseqr.py``).
 
 Target: the proposal and the selections under 1 s at 100,000 panels, growing
 linearly (exponent b of time ~ P^b near 1).

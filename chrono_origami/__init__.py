@@ -9,7 +9,8 @@ The names a user needs, from the crease pattern to the report::
     result = co.static(structure)                  # hinge actions, support reactions
     print(co.tables.format_result(result))
 
-* pattern builders (modules): ``miura``, ``yoshimura``, ``kresling``, ``simple``;
+* pattern builders (modules): ``miura``, ``yoshimura``, ``kresling``, ``simple``, ``tessellations``
+  (the flat box pleat and square-twist tessellation);
 * the structure: ``CreasePattern``, ``Structure``, ``Support``, ``Load``,
   ``DOOR``, ``SLIDING``; ``read_structure`` (FOLD or SVG) and ``write_fold``;
 * supports and loads: methods of ``Structure`` that return a new structure,
@@ -50,6 +51,7 @@ _EXPORTS = {
     "yoshimura": ("patterns.yoshimura", None),
     "kresling": ("patterns.kresling", None),
     "simple": ("patterns.simple", None),
+    "tessellations": ("patterns.tessellations", None),
     "CreasePattern": ("crease.pattern", "CreasePattern"),
     "Structure": ("structure.structure", "Structure"),
     "Support": ("structure.structure", "Support"),

@@ -7,6 +7,8 @@ angle as the line's opacity (|angle| / 180), coordinates rounded to
 ``fold_file``: a FOLD dict of a flat pattern with an assignment and target
 angles (FOLD sign), optionally without faces (a crease-pattern editor's
 file) or with rounded coordinates.
+``box_pleat_simulator``: the n x n box pleat as Origami Simulator exports
+``BoxPleatTessellation.fold`` (also read by ``benchmarks/scale.py --targets``).
 """
 import json
 
@@ -59,3 +61,27 @@ def fold_file(path, pattern, letters, angles, faces=True, digits=None, creator="
     with open(path, "w") as f:
         json.dump(d, f)
     return path
+
+
+def box_pleat_simulator(n):
+    """A box pleat written the way Origami Simulator exports BoxPleatTessellation.fold: the x-z plane, coordinates
+    rounded to single precision, y off the plane by 1e-22, F/M/V/B assignments, fold angles (null on the border)."""
+    from chrono_origami.patterns import tessellations as ts
+
+    s = ts.box_pleat(n)
+    pat = s.pattern
+    X = pat.vertices
+    noise = np.random.default_rng(0).uniform(-2e-22, 2e-22, len(X))
+    coords = np.column_stack([X[:, 0], noise, X[:, 1]]).astype(np.float32).astype(float)
+    hinge_assign = dict(zip((h.vertices for h in pat.hinges), ts.box_pleat_assignment(pat, n)))
+    edges, assign, angles = [], [], []
+    for a, b in pat.edges:
+        x = hinge_assign.get((a, b), hinge_assign.get((b, a), "B"))
+        edges.append([int(a), int(b)])
+        assign.append(x)
+        angles.append({"M": -180, "V": 180, "F": 0, "B": None}[x])
+    return {"file_spec": 1.1, "file_creator": "Origami Simulator: http://git.amandaghassaei.com/OrigamiSimulator/",
+            "file_classes": ["singleModel"], "frame_title": "BoxPleatTessellation", "frame_classes": ["foldedForm"],
+            "frame_attributes": ["3D"], "frame_unit": "unit", "vertices_coords": coords.tolist(),
+            "edges_vertices": edges, "edges_assignment": assign, "edges_foldAngle": angles,
+            "faces_vertices": [[int(v) for v in loop] for loop in pat.panels]}

@@ -200,7 +200,8 @@ def test_branch_tangent_is_the_same_on_both_paths(name):
 
 @pytest.mark.parametrize("n, method", [(14, "sparse"), (16, "auto")])
 def test_flat_miura_beyond_the_nullity_limit_folds_to_the_closed_form(n, method):
-    """Flat 14 x 14 and 16 x 16 patches (S = 676 and 900 self-stress states, more than sparseqr.NULLITY_LIMIT;
+    """Flat 14 x 14 and 16 x 16 patches (S = 676 and 900 self-stress states, more than the 400 null directions
+    the sparse path once resolved;
     16 x 16 is beyond DENSE_LIMIT, so "auto" is sparse) folded from flat to 30 degrees in four steps on the
     assignment's branch: every vertex within 1e-10 of the rigid fold (pattern size ~ n)."""
     prob, a = flat_miura_fold(n)
@@ -209,7 +210,7 @@ def test_flat_miura_beyond_the_nullity_limit_folds_to_the_closed_form(n, method)
     assert linalg.choose_method(J.shape, method) == "sparse"
     mechanisms = linalg.null_space(J, 1e-9, "sparse").dim
     assert mechanisms == 2 * n - 3
-    assert J.shape[0] - (J.shape[1] - mechanisms) == 4 * (n - 1) ** 2 > sparseqr.NULLITY_LIMIT
+    assert J.shape[0] - (J.shape[1] - mechanisms) == 4 * (n - 1) ** 2 > 400
     H = fold(prob, allow_singular_start=True, assignment=a, linalg=method, frame_interval=1.0, dt=0.25, dt_max=0.25)
     assert H.singular_start and len(H.steps) == 4 and H.max_residual < 1e-12
     assert aligned_distance(H.final, miura.miura_vertices(n, n, fold_angle_deg=30.0)) < 1e-10

@@ -11,7 +11,7 @@ import chrono_origami as co
 from chrono_origami.analysis import statics as analysis, design, dynamics, fold as folding, modal, support_proposal
 from chrono_origami.inputs import fold as fold_inputs
 from chrono_origami.structure import foldfile, hinges, structure
-from chrono_origami.patterns import kresling, miura, simple, yoshimura
+from chrono_origami.patterns import kresling, miura, simple, tessellations, yoshimura
 from chrono_origami.report import tables
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,6 +20,7 @@ README_BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_t
 
 def test_the_public_names_are_the_package_objects():
     expected = {"miura": miura, "yoshimura": yoshimura, "kresling": kresling, "simple": simple,
+                "tessellations": tessellations,
                 "Structure": structure.Structure, "Support": structure.Support, "Load": structure.Load,
                 "DOOR": hinges.DOOR, "SLIDING": hinges.SLIDING, "read_structure": foldfile.read_structure,
                 "write_fold": foldfile.write_fold, "count": analysis.count, "static": analysis.static,

@@ -37,7 +37,7 @@ search (swap one sliding and one door hinge while the condition number
 drops; on the Yoshimura wedge it ends on the paper's Fig. 7 design).
 
 N comes from :func:`chrono_origami.tools.linalg.null_space`: a dense SVD of C_B up
-to ``dense_limit`` columns (6P; default ``linalg.DENSE_LIMIT``), else
+to ``dense_limit`` columns (6P; default :data:`DENSE_LIMIT`), else
 shift-invert Lanczos on C_B^T C_B with a sparse LU (no dense matrix of the
 size of C is formed). Rank decisions: singular values below
 ``rtol * sigma_max(C_B)`` are zero (``linalg.RANK_RTOL``).
@@ -76,8 +76,9 @@ from ..engines.reference.counting import count
 from ..engines.reference.model import assemble
 from ..structure.hinges import get as get_kind, hinge_geometry
 from ..structure.hinges import DOOR, SLIDING
+from ..tools import memory
 from ..tools.errors import DesignError, OrigamiError
-from ..tools.linalg import DENSE_LIMIT, RANK_RTOL, choose_method, min_norm_lstsq, null_space
+from ..tools.linalg import RANK_RTOL, choose_method, min_norm_lstsq, null_space
 from ..tools.progress import Stages
 from ..tools.threads import with_blas_threads
 
@@ -92,6 +93,11 @@ MAX_RANKED = 100
 EXPLAIN_STATES = 200
 #: Relative difference within which two condition numbers (or largest forces) tie in the ranking (:func:`_ranked`).
 TIE_RTOL = 1e-9
+
+#: The search's null space (a dense SVD of C_B) and its exchange search (dense eigenvalues of 6P x 6P matrices)
+#: run up to this many columns 6P; the sparse null space above, without the exchange search. The design's own
+#: switch, not the rank and solve crossover ``linalg.DENSE_LIMIT`` (200), which its re-counts follow.
+DENSE_LIMIT = 1500
 
 
 @dataclass
@@ -593,6 +599,7 @@ def _ranked(designs):
 
 
 # ------------------------------------------------------------------ entry point
+@memory.guarded(lambda structure, *a, **k: f"the design search of {memory.about(structure)}")
 @with_blas_threads
 def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=MAX_SUBSETS, samples=SAMPLES,
            improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=None,
@@ -770,7 +777,7 @@ def _explain_states(st, c, result, advice):
     model = c.model
     H = result.n_hinges
     try:
-        whole = (c.linalg == "dense" and c.S <= EXPLAIN_STATES) or c.S <= operator.LIST_LIMIT
+        whole = c.S <= max(EXPLAIN_STATES, operator.LIST_LIMIT)    # either path forms a basis this small
         Y = c.self_stresses if whole else c.self_stress_sample()[:, None]
     except OrigamiError:
         Y = c.self_stress_sample()[:, None]

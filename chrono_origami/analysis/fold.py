@@ -10,6 +10,7 @@ a percent (the reference engine's ``engines.reference.folding.targets``, which
 only it has), after checking a flat pattern's geometry
 (``structure.pattern_check``).
 """
+from ..tools import memory
 from .. import engines
 from ..tools.errors import SolverError
 from ..tools.threads import with_blas_threads
@@ -53,6 +54,7 @@ def regular_start(problem, time, assignment=None, linalg="auto"):
     return time, hist.final
 
 
+@memory.guarded(lambda structure, *a, **k: f"folding {memory.about(structure)} to its target angles")
 @with_blas_threads
 def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geometry=False, keep_geometry=False,
                     max_move=None, engine=None, **options):

@@ -74,9 +74,9 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ..results.modes import KcComparison, ModalResult, Mode
-from ..tools import linalg
+from ..tools import linalg, memory
 from ..tools.errors import IndeterminateError, StructureError
-from ..tools.linalg import DENSE_LIMIT, RANK_RTOL, SMALL_OPERATOR
+from ..tools.linalg import RANK_RTOL, SMALL_OPERATOR
 from ..tools.threads import with_blas_threads
 
 #: |mu| below this fraction of the reference |mu| (||K|| / ||M||, scaled) is a zero mode (|lambda| <= 1e-3 of its root)
@@ -89,6 +89,10 @@ INFINITE_RATIO = 1e12
 SPARSE_COMPLIANCE = 1e-12
 METHODS = ("auto", "nullspace", "augmented", "sparse")
 MODE_KINDS = ("oscillatory", "unstable", "zero", "spurious")
+#: ``method="auto"``: null-space reduction (dense QZ: every mode) up to this many coordinates, the lowest modes by
+#: sparse shift-and-invert above (a dense QZ of a 1,500 x 1,500 pencil takes about 45 s on one core). Not the
+#: rank and solve switch ``linalg.DENSE_LIMIT``: the dense pencil gives every mode, the sparse solve a few.
+DENSE_LIMIT = 1500
 
 
 # ======================================================================= eigen solvers
@@ -312,6 +316,11 @@ def solve_sparse(mats, n_modes=20, shift=None, max_rounds=5):
     cs = _constraint_scale(K, M)
     H = (K + shift * R + shift * shift * M) if damped else (K + shift * M)
     KKT = sp.bmat([[H, cs * Cq.T], [cs * Cq, -SPARSE_COMPLIANCE * cs * sp.identity(m)]], format="csc") if m else H
+    from ..tools import sparseqr
+
+    need, how = sparseqr.lu_memory(KKT)
+    memory.check(f"the sparse LU of the {KKT.shape[0]:,} x {KKT.shape[1]:,} shifted modal system ({how} from its "
+                 f"structure)", need)
     t0 = time.perf_counter()
     lu = spla.splu(sp.csc_matrix(KKT), permc_spec="COLAMD")
     t_fact = time.perf_counter() - t0
@@ -377,6 +386,7 @@ def solve_sparse(mats, n_modes=20, shift=None, max_rounds=5):
     return out
 
 
+@memory.guarded(lambda mats, *a, **k: f"the modal analysis of {mats.n:,} coordinates and {mats.m:,} constraints")
 @with_blas_threads
 def solve_modes(mats, method="auto", n_modes=None, remove_redundant=True, shift=None, rtol=RANK_RTOL):
     """Modes of the linearised system ``mats`` (:class:`SystemMatrices`) by ``method`` (module doc).
@@ -389,6 +399,10 @@ def solve_modes(mats, method="auto", n_modes=None, remove_redundant=True, shift=
         raise ValueError(f"unknown method {method!r}; expected one of {METHODS}")
     if method == "auto":
         method = "nullspace" if mats.n <= DENSE_LIMIT else "sparse"
+    if method != "sparse":      # dense pencils: the first-order one of a damped system is twice the size
+        N = (2 if mats.R.nnz else 1) * (mats.n + (mats.m if method == "augmented" else 0))
+        memory.check(f"the dense {method} modal analysis of {mats.n:,} coordinates ({N:,} x {N:,} pencil)",
+                     8 * 8 * N * N)
     if method == "nullspace":
         out = solve_nullspace(mats, rtol)
     elif method == "augmented":

@@ -9,16 +9,19 @@ and figures come out; ``options`` go to the engine (``form``/``hinge_form``,
 from .. import engines
 from ..engines.reference.counting import counting_rules
 from ..structure.hinges import DOOR
+from ..tools import memory
 from ..tools.threads import with_blas_threads
 
 
 @with_blas_threads
+@memory.guarded(lambda structure, *a, **k: f"counting {memory.about(structure)}")
 def count(structure, engine=None, **options):
     """Numeric counts (``results.counts.Counts``) from the chosen engine's constraint Jacobian."""
     return engines.get(engine).count(structure, **options)
 
 
 @with_blas_threads
+@memory.guarded(lambda structure, *a, **k: f"the statics of {memory.about(structure)}")
 def static(structure, engine=None, allow_indeterminate=False, **options):
     """Hinge internal actions and support reactions (``results.statics.StaticResult``)."""
     return engines.get(engine).static(structure, allow_indeterminate=allow_indeterminate, **options)

@@ -25,8 +25,8 @@ EXIT_INDETERMINATE = 3
 EXIT_CODES = {
     EXIT_OK: "done (static: the structure is isostatic, or --min-norm was given)",
     EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file, a hinge, vertex or panel number the "
-                "structure does not have, a solver that did not converge, a view (--viz, --screenshot) that "
-                "cannot be opened",
+                "structure does not have, a solver that did not converge, an analysis that does not fit in the "
+                "memory, a view (--viz, --screenshot) that cannot be opened",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
                 "an engine that is not installed, a --support, --load or --self-weight value the structure "
                 "refuses (a vertex not on the panel, a NaN force, an unknown selector, an empty selection), "
@@ -124,6 +124,8 @@ def exit_code(exc):
         return EXIT_INPUT
     if isinstance(exc, OSError):      # reading errors are FoldFileError: an OSError is an output
         return EXIT_USAGE
+    if isinstance(exc, MemoryError):  # outside the analyses' memory guards (which raise InsufficientMemoryError)
+        return EXIT_INPUT
     return None
 
 
@@ -155,6 +157,8 @@ def message(exc):
     """One line naming what went wrong, in the command line's words (:func:`flags`)."""
     if isinstance(exc, OSError) and not isinstance(exc, ChronoUnavailable):
         return f"cannot write{' ' + str(exc.filename) if exc.filename else ''}: {exc.strerror or exc}"
+    if isinstance(exc, MemoryError):
+        return f"out of memory{': ' + str(exc).splitlines()[0] if str(exc).strip() else ''}"
     return flags(str(exc).split("\n", 1)[0])
 
 

@@ -41,6 +41,7 @@ import scipy.sparse.linalg as spla
 from ..results.counts import Counts, _remove_rigid, rigid_motions
 from ..results.statics import StaticResult, SupportReaction, hinge_actions
 from ..tools import linalg as la
+from ..tools import memory
 from ..tools.errors import FreeBodyError, IndeterminateError, SolverError
 from ..tools.linalg import RANK_RTOL
 from ..tools.progress import Stages
@@ -90,7 +91,7 @@ class Model:
         return np.asarray(w[3:]).ravel() / self.L, np.asarray(w[:3]).ravel()
 
 
-def count(model, supported, rtol=RANK_RTOL, linalg="auto", stage=None):
+def count(model, supported, rtol=RANK_RTOL, linalg="auto", stage=None, pattern=None):
     """Numeric M and S of the operator ``model`` (:class:`~chrono_origami.results.counts.Counts`).
 
     ``supported``: the structure has supports (else its 6 rigid motions are
@@ -99,13 +100,46 @@ def count(model, supported, rtol=RANK_RTOL, linalg="auto", stage=None):
     "sparse" (:func:`chrono_origami.tools.linalg.choose_method`). Both paths
     apply the same rank rule: singular values at most ``rtol`` times the
     largest are zero. ``stage``: a ``progress.Stages`` callback, or None.
+    ``pattern``: the structure's crease pattern; when it is flat, the sparse
+    path ranks the operator in the plane's frame (:func:`flat_columns`).
     """
     m, n = model.Cs.shape
     if la.choose_method((m, n), linalg) == "dense":
         if stage is not None:
             stage(f"dense SVD of the {m} x {n} operator")
         return _count_dense(model, rtol, supported)
-    return _count_sparse(model, rtol, supported, stage)
+    return _count_sparse(model, rtol, supported, stage, pattern)
+
+
+#: A pattern whose vertices all lie within this fraction of its size of one plane is flat: its operator is ranked
+#: in the plane's frame, where it splits into independent blocks (:func:`flat_columns`).
+FLAT_RTOL = 1e-12
+
+
+def plane_frame(pattern):
+    """Rows e1, e2, n (3 x 3, orthonormal) of the plane of a flat pattern -- every vertex within
+    :data:`FLAT_RTOL` x its size of the plane -- or None."""
+    X = np.asarray(pattern.vertices, float)
+    if len(X) < 3:
+        return None
+    c = X - X.mean(axis=0)
+    Vt = np.linalg.svd(c, full_matrices=False)[2]
+    if Vt.shape[0] < 3 or np.abs(c @ Vt[2]).max() > FLAT_RTOL * (pattern.size or 1.0):
+        return None
+    return Vt
+
+
+def flat_columns(pattern, n_bodies):
+    """The orthogonal column change (6P x 6P, sparse) that turns each body's (omega, w / L) into the frame of a flat
+    pattern's plane, or None: the operator of a flat pattern then falls into an out-of-plane block (omega . e1,
+    omega . e2, w . n: the mechanisms) and an in-plane block (``tools.sparseqr.blocks``)."""
+    Q = plane_frame(pattern)
+    if Q is None:
+        return None
+    block = np.zeros((6, 6))
+    block[:3, :3] = Q.T
+    block[3:, 3:] = Q.T
+    return sp.block_diag([block] * n_bodies, format="csr")
 
 
 def _count_dense(model, rtol, supported):
@@ -126,20 +160,18 @@ def _count_dense(model, rtol, supported):
     return c
 
 
-def _count_sparse(model, rtol, supported, stage=None):
+def _count_sparse(model, rtol, supported, stage=None, pattern=None):
     from ..tools import sparseqr
 
     C = model.Cs
     m, n = C.shape
+    columns = flat_columns(pattern, model.n_bodies) if pattern is not None else None
     try:
-        r = sparseqr.rank(C, rtol, stage=stage)
+        r = sparseqr.rank(C, rtol, stage=stage, columns=columns)
     except sparseqr.SparseBackendUnavailable as exc:
         need = la.gigabytes(la.dense_memory((m, n)))
         raise SolverError(f"counting the {m} x {n} operator: the sparse path needs pyspqr (pip install pyspqr); "
                           f"the dense SVD would need {need} (linalg='dense')") from exc
-    except sparseqr.NullityLimitError as exc:
-        raise SolverError(f"sparse counting of the {m} x {n} operator: {exc}; count it densely "
-                          f"(linalg='dense', {la.gigabytes(la.dense_memory((m, n)))})") from exc
     M = n - r.rank - (0 if supported else 6)
     return Counts(M, m - r.rank, r.rank, n, m, supported, r.gap, r.sigma_max, "sparse", rtol, model, _sparse=r)
 
@@ -189,6 +221,9 @@ def describe_indeterminacy(structure, counts, tol=1e-6):
     """
     model = counts.model
     lines = []
+    note = near_singular_note(counts)
+    if note:
+        lines.append("  " + note)
 
     def stress_line(mu, label):
         hinges = [h + 1 for h, rows in enumerate(model.hinge_rows) if np.abs(mu[rows]).max(initial=0) > tol]
@@ -215,6 +250,24 @@ def describe_indeterminacy(structure, counts, tol=1e-6):
     else:
         lines.append(motion_line(counts.mechanism_sample(), f"the {counts.M} mechanisms move"))
     return "\n".join(lines)
+
+
+#: A dropped singular value above this fraction of the rank tolerance is not round-off: the dropped ones of exact
+#: mechanisms and self-stress states lie at 1e-16 to 3e-12 sigma_max (dense SVD; the sparse path's bounds),
+#: those of nearly singular structures near the tolerance (4e-9 to 6e-9 sigma_max on the 10^5-panel strip).
+NEAR_SINGULAR = 1e-2
+
+
+def near_singular_note(counts):
+    """One sentence when the largest singular value counted as zero is far above round-off (more than
+    :data:`NEAR_SINGULAR` times the rank tolerance): the structure is nearly, not exactly, singular; else ''."""
+    dropped = float(counts.gap[1]) if counts.gap is not None and len(counts.gap) > 1 else 0.0
+    if not dropped > NEAR_SINGULAR * counts.rtol:
+        return ""
+    return (f"nearly singular: the largest singular value counted as zero is {dropped:.2g} sigma_max, under the rank "
+            f"rule's {counts.rtol:.0e} sigma_max but far above round-off, so M and S count near-mechanisms (a very "
+            f"slender structure, or one near a singular configuration), not exact ones (the Python API's rtol sets "
+            f"the rule)")
 
 
 def number_ranges(numbers, max_items=12):
@@ -256,6 +309,11 @@ def solve(structure, counts, allow_indeterminate=False, rtol=RANK_RTOL, form="hi
             mu = sla.solve(Ad, -f) if counts.isostatic and square else sla.lstsq(Ad, -f, cond=rtol)[0]
         elif counts.isostatic and square:
             stage(f"sparse LU of the {A.shape[0]} x {A.shape[1]} equilibrium operator")
+            from ..tools import sparseqr
+
+            need, how = sparseqr.lu_memory(A)
+            memory.check(f"the sparse LU of the {A.shape[0]:,} x {A.shape[1]:,} equilibrium operator ({how} from its "
+                         f"structure)", need)
             mu = spla.splu(A).solve(-f)
         else:
             stage(f"least squares (LSMR) on the {A.shape[0]} x {A.shape[1]} equilibrium operator")

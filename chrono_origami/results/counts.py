@@ -76,19 +76,26 @@ class Counts:
         """
         if self.S == 0:
             return np.zeros(self.n_constraints)
-        if self._sparse is None or self._sparse.qr is None or self._sparse.qr.transposed:
+        if self._sparse is None:
             B = self.self_stresses
             z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
         else:
-            z = _range_residual(self, np.random.default_rng(seed).standard_normal(self.n_constraints))
+            z = self._sparse.project_left_null(np.random.default_rng(seed).standard_normal(self.n_constraints))
         return z / np.linalg.norm(z)
 
     def mechanism_sample(self, seed=0):
-        """A generic mechanism (6P,), unit norm (zero vector when M = 0)."""
+        """A generic mechanism (6P,), unit norm (zero vector when M = 0): a random vector projected on null(Cs)
+        (the sparse path needs no basis), rigid motions removed when unsupported."""
         if self.M == 0:
             return np.zeros(self.n_dof)
-        B = self.mechanisms
-        z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
+        if self._sparse is None:
+            B = self.mechanisms
+            z = B @ np.random.default_rng(seed).standard_normal(B.shape[1])
+        else:
+            z = self._sparse.project_right_null(np.random.default_rng(seed).standard_normal(self.n_dof))
+            if not self.supported:
+                R = rigid_motions(self.model.n_bodies)
+                z = z - R @ (R.T @ z)
         return z / np.linalg.norm(z)
 
 
@@ -122,29 +129,15 @@ def _check_basis_size(counts, rows, cols, what):
 
 def _mechanism_basis(counts):
     r = counts._sparse
-    if not r.qr.transposed:        # the null vectors found are null(Cs)
-        return _remove_rigid(r.null_vectors, counts.model.n_bodies, counts.supported)
-    _check_basis_size(counts, counts.n_dof, counts.M, "mechanism")
-    from ..tools import sparseqr
-    other = sparseqr.rank(counts.model.Cs, counts.rtol, sigma_max=r.sigma_max, side="right")
-    return _remove_rigid(other.null_vectors, counts.model.n_bodies, counts.supported)
+    if r.transposed:               # the null vectors found are null(Cs^T): null(Cs) needs a second factor
+        _check_basis_size(counts, counts.n_dof, counts.M, "mechanism")
+    return _remove_rigid(r.right_null(), counts.model.n_bodies, counts.supported)
 
 
 def _left_null_basis(counts):
     r = counts._sparse
-    if r.qr.transposed:            # the null vectors found are null(Cs^T)
-        return r.null_vectors
     if counts.S == 0:
         return np.zeros((counts.n_constraints, 0))
-    _check_basis_size(counts, counts.n_constraints, counts.S, "self-stress")
-    from ..tools import sparseqr
-    other = sparseqr.rank(counts.model.Cs, counts.rtol, sigma_max=r.sigma_max, side="left")
-    return other.null_vectors
-
-
-def _range_residual(counts, g, steps=8):
-    """g - Cs x with x the least-squares fit, by the sparse path's regularised R and iterative refinement."""
-    from ..tools import sparseqr
-
-    r = counts._sparse
-    return sparseqr.range_residual(r, counts.model.Cs, g, steps)
+    if not r.transposed:
+        _check_basis_size(counts, counts.n_constraints, counts.S, "self-stress")
+    return r.left_null()

@@ -10,14 +10,17 @@ from ..tools.geometry import newell_normal
 
 
 def panel_frame(points):
-    """Orthonormal panel frame (e1, e2, m) as columns: e1 along the first edge, m the loop normal."""
+    """Orthonormal panel frame (e1, e2, m) as columns: e1 along the first edge, m the loop normal.
+
+    ``points``: one polygon (k, 3), or a stack of polygons (..., k, 3): frames (..., 3, 3).
+    """
     P = np.asarray(points, float)
-    m = newell_normal(P)
-    m = m / np.linalg.norm(m)
-    e1 = P[1] - P[0]
-    e1 = e1 - (e1 @ m) * m
-    e1 /= np.linalg.norm(e1)
-    return np.column_stack([e1, np.cross(m, e1), m])
+    m = np.cross(P, np.roll(P, -1, axis=-2)).sum(axis=-2)         # Newell's normal, one per polygon
+    m = m / np.linalg.norm(m, axis=-1, keepdims=True)
+    e1 = P[..., 1, :] - P[..., 0, :]
+    e1 = e1 - (e1 * m).sum(axis=-1, keepdims=True) * m
+    e1 = e1 / np.linalg.norm(e1, axis=-1, keepdims=True)
+    return np.stack([e1, np.cross(m, e1), m], axis=-1)
 
 
 def polygon_moments(xy):
@@ -25,47 +28,66 @@ def polygon_moments(xy):
 
     Returns (A, (cx, cy), (Ixx, Iyy, Ixy)) with Ixx = int y^2 dA, Iyy = int x^2 dA,
     Ixy = int x y dA, coordinates taken from the centroid. Positive for a
-    counter-clockwise loop.
+    counter-clockwise loop. ``xy``: (k, 2), or (..., k, 2) for a stack of polygons.
     """
-    x, y = np.asarray(xy, float).T
-    xn, yn = np.roll(x, -1), np.roll(y, -1)
+    xy = np.asarray(xy, float)
+    x, y = xy[..., 0], xy[..., 1]
+    xn, yn = np.roll(x, -1, axis=-1), np.roll(y, -1, axis=-1)
     c = x * yn - xn * y
-    A = 0.5 * c.sum()
-    cx = ((x + xn) * c).sum() / (6 * A)
-    cy = ((y + yn) * c).sum() / (6 * A)
-    Ixx = ((y * y + y * yn + yn * yn) * c).sum() / 12
-    Iyy = ((x * x + x * xn + xn * xn) * c).sum() / 12
-    Ixy = ((x * yn + 2 * x * y + 2 * xn * yn + xn * y) * c).sum() / 24
-    Ixx -= A * cy * cy
-    Iyy -= A * cx * cx
-    Ixy -= A * cx * cy
-    return A, np.array([cx, cy]), (Ixx, Iyy, Ixy)
+    A = 0.5 * c.sum(axis=-1)
+    cx = ((x + xn) * c).sum(axis=-1) / (6 * A)
+    cy = ((y + yn) * c).sum(axis=-1) / (6 * A)
+    Ixx = ((y * y + y * yn + yn * yn) * c).sum(axis=-1) / 12
+    Iyy = ((x * x + x * xn + xn * xn) * c).sum(axis=-1) / 12
+    Ixy = ((x * yn + 2 * x * y + 2 * xn * yn + xn * y) * c).sum(axis=-1) / 24
+    Ixx = Ixx - A * cy * cy
+    Iyy = Iyy - A * cx * cx
+    Ixy = Ixy - A * cx * cy
+    return A, np.stack([cx, cy], axis=-1), (Ixx, Iyy, Ixy)
 
 
 def prism_mass_properties(points, thickness, density):
     """(mass, centre of mass, inertia tensor about the centre of mass, global frame).
 
     ``points``: the polygon (mid-surface), ``thickness``: prism height along
-    the panel normal.
+    the panel normal. A stack of polygons (..., k, 3) with thicknesses (...)
+    gives stacked results.
     """
     P = np.asarray(points, float)
     F = panel_frame(P)
-    local = (P - P[0]) @ F
-    A, c2, (Ixx, Iyy, Ixy) = polygon_moments(local[:, :2])
-    h, rho = float(thickness), float(density)
+    P0 = P[..., :1, :]
+    local = (P - P0) @ F
+    A, c2, (Ixx, Iyy, Ixy) = polygon_moments(local[..., :2])
+    h, rho = np.asarray(thickness, float), float(density)
     mass = rho * h * A
-    com = P[0] + F[:, :2] @ c2 + F[:, 2] * local[:, 2].mean()
-    J = rho * h * np.array([
-        [Ixx + A * h * h / 12, -Ixy, 0.0],
-        [-Ixy, Iyy + A * h * h / 12, 0.0],
-        [0.0, 0.0, Ixx + Iyy],
-    ])
-    return mass, com, F @ J @ F.T
+    com = P0[..., 0, :] + (F[..., :, :2] @ c2[..., None])[..., 0] + F[..., :, 2] * local[..., 2].mean(axis=-1)[..., None]
+    bend = A * h * h / 12
+    z = np.zeros_like(A * h)
+    J = (rho * h)[..., None, None] * np.stack([np.stack([Ixx + bend, -Ixy + z, z], -1),
+                                               np.stack([-Ixy + z, Iyy + bend, z], -1),
+                                               np.stack([z, z, Ixx + Iyy + z], -1)], -2)
+    J = F @ J @ np.swapaxes(F, -1, -2)
+    if mass.ndim == 0:
+        return float(mass), com, J
+    return mass, com, J
 
 
 def panel_mass_properties(pattern, p, thickness, density):
     """Mass properties of panel ``p`` of a crease pattern (see :func:`prism_mass_properties`)."""
     return prism_mass_properties(pattern.panel_points(p), thickness, density)
+
+
+def panels_mass_properties(pattern, thickness, density):
+    """(mass (P,), centre of mass (P, 3), inertia (P, 3, 3)) of every panel, polygons of a size at a time."""
+    P = pattern.n_panels
+    mass, com, J = np.zeros(P), np.zeros((P, 3)), np.zeros((P, 3, 3))
+    h = np.broadcast_to(np.asarray(thickness, float), (P,))
+    sizes = np.array([len(loop) for loop in pattern.panels])
+    for k in np.unique(sizes):
+        idx = np.flatnonzero(sizes == k)
+        loops = np.array([pattern.panels[p] for p in idx])
+        mass[idx], com[idx], J[idx] = prism_mass_properties(pattern.vertices[loops], h[idx], density)
+    return mass, com, J
 
 
 def tetrahedron_mass_properties(points, density):

@@ -88,6 +88,11 @@ class SolverError(OrigamiError):
     """A numerical solve failed its residual or constraint checks."""
 
 
+class InsufficientMemoryError(SolverError):
+    """An analysis needs more memory than is available: the message names the operator or system (its size) and
+    the memory needed (an estimate) or available; the command line prints it as one line and exits with code 1."""
+
+
 class ViewerError(OrigamiError):
     """Chrono's Irrlicht view cannot be opened or rendered (no display, no OpenGL, blank frame, bad file name).
 
@@ -133,10 +138,6 @@ class ExpressionError(OrigamiError):
 
 class SparseBackendUnavailable(ImportError):
     """pyspqr (SuiteSparseQR) is not installed."""
-
-
-class NullityLimitError(SolverError):
-    """The null space of the factored matrix is larger than :data:`~chrono_origami.tools.sparseqr.NULLITY_LIMIT` (a project error: one line, exit 1)."""
 
 
 class SingularConfigurationError(SolverError):

@@ -46,7 +46,10 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from . import sparseqr
-from .errors import SolverError
+from .errors import InsufficientMemoryError, SolverError
+from .memory import FRACTION
+from .memory import available as available_memory
+from .memory import gigabytes
 
 #: Relative tolerance of every rank decision: singular values below ``RANK_RTOL * sigma_max`` are zero.
 #: Round-off in a scaled operator is about 1e-13 sigma_max (Chrono writes its matrices with 13 significant
@@ -54,11 +57,14 @@ from .errors import SolverError
 #: singular than 1e-8 is reported as singular (``gap`` shows how close).
 RANK_RTOL = 1e-8
 
-#: Largest number of columns (unknowns) of an operator handled densely under ``method="auto"`` -- here, in
-#: the design search (null space of C, ranking) and in the modal analysis (null-space reduction); above it
-#: the sparse methods run. 1500 columns are 250 rigid bodies: a dense SVD of a 2400 x 1500 operator takes
-#: about 3 s on one core (gesdd), a dense QZ of a 1500 x 1500 pencil about 45 s.
-DENSE_LIMIT = 1500
+#: Largest number of columns (unknowns) of an operator handled densely under ``method="auto"`` (counts, null
+#: spaces and solves: counting, statics, the design search, folding); above it the sparse methods run. Chosen
+#: from ``benchmarks/scale.py``'s crossover on the project's 2-core machine, one BLAS thread: the dense count
+#: (full SVD, both bases) is faster up to 150 columns, the sparse one from 216 columns on folded patches and
+#: towers (384 on a flat box pleat), and the two are within 0.01 s between; at 1,350 columns the dense count
+#: takes 4.7 s, the sparse one 0.08 s. (The modal analysis has its own switch, ``modal.DENSE_LIMIT``: its dense
+#: pencil gives every mode.)
+DENSE_LIMIT = 200
 
 #: Operators of at most this size are handled by LAPACK on the formed matrix even on a sparse path
 #: (ARPACK needs k < N - 1 eigenpairs and gains nothing on small operators).
@@ -66,8 +72,11 @@ SMALL_OPERATOR = 60
 
 METHODS = ("auto", "dense", "sparse")
 
+#: The sparse path forms a basis of null(A^T) (``null_space(left=True)``) of at most this many numbers.
+LEFT_BASIS_ENTRIES = 50_000_000
+
 #: Forcing the dense method is refused when its SVD needs more than this fraction of the available memory.
-DENSE_MEMORY_FRACTION = 0.8
+DENSE_MEMORY_FRACTION = FRACTION
 
 
 @dataclass
@@ -111,7 +120,7 @@ def choose_method(shape, method="auto"):
     if method == "dense":
         need, avail = dense_memory(shape), available_memory()
         if avail is not None and need > DENSE_MEMORY_FRACTION * avail:
-            raise SolverError(f"the dense SVD of the {m} x {n} operator needs about {gigabytes(need)} of memory, "
+            raise InsufficientMemoryError(f"the dense SVD of the {m} x {n} operator needs about {gigabytes(need)} of memory, "
                               f"{gigabytes(avail)} is available; use the sparse method")
     return method
 
@@ -120,26 +129,6 @@ def dense_memory(shape):
     """Bytes the dense method holds at once: the operator (and its copy), U (m x m), Vt (n x n), LAPACK's work."""
     m, n = shape
     return 8 * (2 * m * n + m * m + n * n + 4 * min(m, n) ** 2)
-
-
-def available_memory():
-    """Available physical memory in bytes (MemAvailable of /proc/meminfo), or None where unknown."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return None
-
-
-def gigabytes(nbytes):
-    """'1.7 GB' or '350 MB'."""
-    return f"{nbytes / 2 ** 30:.1f} GB" if nbytes >= 2 ** 30 else f"{nbytes / 2 ** 20:.0f} MB"
 
 
 def _method(A, method):
@@ -232,7 +221,7 @@ def _sparse_qr(A, rtol, left):
         return NullSpace(np.eye(n), 0, 0.0, (np.nan, 0.0), np.eye(m) if left else None, "sparse")
     r = sparseqr.rank(A, rtol, side="right")
     L = None
-    if left and m - r.rank <= sparseqr.NULLITY_LIMIT:
+    if left and m * (m - r.rank) <= LEFT_BASIS_ENTRIES:
         L = sparseqr.rank(A, rtol, sigma_max=r.sigma_max, side="left").null_vectors
     return NullSpace(r.null_vectors, r.rank, r.sigma_max, r.gap, L, "sparse")
 
@@ -241,7 +230,7 @@ def null_space(A, rtol=RANK_RTOL, method="auto", left=False):
     """:class:`NullSpace` of the m x n operator ``A`` (dense array or SciPy sparse) by ``method`` (module doc).
 
     ``left``: also an orthonormal basis of null(A^T) (dense; sparse with
-    pyspqr when its dimension is at most ``sparseqr.NULLITY_LIMIT``; else None). The Gram fallback examines the
+    pyspqr when it has at most :data:`LEFT_BASIS_ENTRIES` numbers; else None). The Gram fallback examines the
     eigenpairs of A^T A nearest zero; when the null space has n - 2 or more
     dimensions ARPACK cannot look past it and all of them are taken as null.
     """

@@ -52,6 +52,7 @@ import scipy.sparse as sp
 from ...results.fold import FoldHistory
 from ...structure.hinges import hinge_geometry
 from ...structure.structure import Structure
+from ...tools import memory
 from ...tools.errors import SingularConfigurationError, SolverError, positive
 from ...tools.jacobian import SINGULAR_RTOL, Jacobian
 from ...tools.progress import Progress
@@ -191,6 +192,7 @@ def _predict(system, bodies, past, t, h):
         body.SetRot(chrono.QuatFromRotVec(vec(r)) * q)
 
 
+@memory.guarded(lambda problem, *a, **k: f"folding {memory.about(problem)} in Chrono")
 def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rtol=SINGULAR_RTOL, progress=None,
          log=None, max_iterations=30, start=None, linalg="auto"):
     """Fold ``problem`` in Chrono; returns a :class:`~chrono_origami.results.fold.FoldHistory` (``engine="chrono"``).

@@ -88,13 +88,20 @@ def chframe(origin, R=None):
 
 def hinge_link_frame(pattern, h):
     """(origin, R) of hinge ``h``'s link frame: midpoint, columns (m_q, n_q, t_q) of the second panel q."""
-    hinge = pattern.hinges[h]
-    a, b = hinge.vertices
-    q = hinge.panels[1]
+    mid, R = hinge_link_frames(pattern, [h])
+    return mid[0], R[0]
+
+
+def hinge_link_frames(pattern, hs=None):
+    """(origins (k x 3), R (k x 3 x 3)) of the link frames (:func:`hinge_link_frame`) of the hinges ``hs``
+    (default: all), computed at once."""
+    hs = range(len(pattern.hinges)) if hs is None else hs
+    ab = np.array([pattern.hinges[h].vertices for h in hs], dtype=np.int64).reshape(-1, 2)
+    q = np.array([pattern.hinges[h].panels[1] for h in hs], dtype=np.int64)
     X = pattern.vertices
-    F = edge_frame(X[b], X[a], pattern.panel_normal(q))   # columns n, t, m of q
-    n, t, m = F.T
-    return 0.5 * (X[a] + X[b]), np.column_stack([m, n, t])
+    a, b = X[ab[:, 0]], X[ab[:, 1]]
+    F = edge_frame(b, a, pattern.panel_normals[q])         # columns n, t, m of q
+    return 0.5 * (a + b), F[:, :, [2, 0, 1]]               # columns m, n, t
 
 
 def line_frame(origin, direction):

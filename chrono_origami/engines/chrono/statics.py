@@ -223,7 +223,7 @@ def count(structure, hinge_form="mate", rtol=RANK_RTOL, built=None, workdir=None
         built = build_system(structure, hinge_form=hinge_form, visual=False)
     model = chrono_model(built, workdir)
     with Stages("counting M and S") as stage:
-        return operator.count(model, len(built.structure.supports) > 0, rtol, linalg, stage)
+        return operator.count(model, len(built.structure.supports) > 0, rtol, linalg, stage, built.structure.pattern)
 
 
 # ------------------------------------------------------------------ statics

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pychrono as chrono
 
-from ...structure.properties import panel_frame, panel_mass_properties, prism_mass_properties
+from ...structure.properties import panel_frame, panels_mass_properties
 from ...structure.structure import Structure
 from ...tools.errors import StructureError
 from ...tools.geometry import best_rigid_alignment
@@ -287,8 +287,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
             raise StructureError(f"{structure.name}: the structure's gravity {tuple(structure.gravity)} differs from "
                                  f"the system's gravitational acceleration {tuple(g)}")
         if structure.gravity is None and np.any(g != 0):
-            massive = sum(panel_mass_properties(pat, p, structure.thickness[p], structure.density)[0] > 0
-                          for p in range(pat.n_panels))
+            massive = int(np.count_nonzero(panels_mass_properties(pat, structure.thickness, structure.density)[0] > 0))
             if massive:
                 gs = tuple(float(x) for x in g)
                 raise StructureError(f"{structure.name}: the structure's gravity is None but the system's "
@@ -305,14 +304,18 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
 
     bodies, nominal, coms, panel_shapes, hinge_shapes = [], [], [], [], []
     stage = Stages("building the Chrono system")
+    masses, centres, inertias = panels_mass_properties(pat, structure.thickness, structure.density)
+    light = ~(masses > 0)
+    if light.any():
+        nominal_props = panels_mass_properties(pat, NOMINAL_THICKNESS * L, 1.0)
     for p in range(pat.n_panels):
         if p % 1000 == 0:
             stage(f"panel {p + 1} of {pat.n_panels}")
         h = structure.thickness[p]
-        mass, com, J = panel_mass_properties(pat, p, h, structure.density)
-        is_nominal = not (mass > 0)
+        mass, com, J = masses[p], centres[p], inertias[p]
+        is_nominal = bool(light[p])
         if is_nominal:
-            mass, _, J = prism_mass_properties(pat.panel_points(p), NOMINAL_THICKNESS * L, 1.0)
+            mass, J = nominal_props[0][p], nominal_props[2][p]
         body = chrono.ChBody()
         body.SetName(f"panel {p + 1}")
         body.SetMass(float(mass))
@@ -337,13 +340,14 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
 
     hinge_links = []
     X = pat.vertices
+    mids, frames = lk.hinge_link_frames(pat) if hinges else (None, None)
     for h, kind in enumerate(structure.kinds if hinges else ()):
         if h % 1000 == 0:
             stage(f"hinge {h + 1} of {len(pat.hinges)}")
         hinge = pat.hinges[h]
         a, b = hinge.vertices
         p, q = hinge.panels
-        mid, R = lk.hinge_link_frame(pat, h)
+        mid, R = mids[h], frames[h]
         name = f"hinge {h + 1} ({kind.name})"
         kc = use_tangent_stiffness
         if hinge_form == "points":

@@ -28,12 +28,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...tools import linalg as la
+from ...tools import memory
 from ...tools.linalg import RANK_RTOL
 from ...tools.progress import Stages
 from .. import operator
 from .model import assemble
 
 
+@memory.guarded(lambda structure, *a, **k: f"counting {memory.about(structure)}")
 def count(structure, form="hinge", rtol=RANK_RTOL, model=None, linalg="auto"):
     """Numeric M and S of ``structure`` (:class:`~chrono_origami.results.counts.Counts`) by ``operator.count``.
 
@@ -45,7 +47,7 @@ def count(structure, form="hinge", rtol=RANK_RTOL, model=None, linalg="auto"):
         if model is None:
             stage("assembling the operator")
             model = assemble(structure, form)
-        return operator.count(model, len(structure.supports) > 0, rtol, linalg, stage)
+        return operator.count(model, len(structure.supports) > 0, rtol, linalg, stage, structure.pattern)
 
 
 # ------------------------------------------------------------------ counting rules

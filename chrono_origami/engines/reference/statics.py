@@ -5,12 +5,14 @@ self-stress state like the paper's Table 8.
 """
 import numpy as np
 
+from ...tools import memory
 from ...tools.errors import StructureError
 from ...tools.linalg import RANK_RTOL
 from .. import operator
 from .counting import count
 
 
+@memory.guarded(lambda structure, *a, **k: f"the statics of {memory.about(structure)}")
 def solve(structure, form="hinge", allow_indeterminate=False, rtol=RANK_RTOL, counts=None, linalg="auto"):
     """Hinge internal actions and support reactions of ``structure`` under its loads (``operator.solve``).
 

@@ -34,10 +34,10 @@ import numpy as np
 
 from ....results.fold import FoldHistory
 from ....tools import linalg as _linalg
-from ....tools.errors import NullityLimitError, SingularConfigurationError, SolverError
+from ....tools import memory as _memory
+from ....tools.errors import SingularConfigurationError, SolverError
 from ....tools.jacobian import SINGULAR_RTOL, Jacobian
 from ....tools.progress import Progress
-from ....tools.sparseqr import NULLITY_LIMIT
 from .constraints import FoldConstraints
 from .lie import exp_update, reorthonormalize
 from ....inputs.fold import file_assignment
@@ -75,6 +75,7 @@ def _describe_free(C, jac, k=3):
     return f"a free motion moves panels {panels} most"
 
 
+@_memory.guarded(lambda problem, *a, **k: f"folding {_memory.about(problem)}")
 def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TOL,
          singular_rtol=SINGULAR_RTOL, allow_singular_start=False, assignment=None, progress=None, log=None,
          linalg="auto"):
@@ -123,11 +124,8 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
     ratio0 = jac.sigma_ratio()
     if J.shape[0] < J.shape[1] or ratio0 < _linalg.RANK_RTOL:
         # free motions at the start: a singular start, or a fold that drives and holds too little
-        try:
-            n_free = max(_linalg.null_space(J, _linalg.RANK_RTOL, method).dim, 1)
-            free = f"{n_free} free direction(s)"
-        except NullityLimitError:
-            free = f"more than {NULLITY_LIMIT} free directions"
+        n_free = max(_linalg.null_space(J, _linalg.RANK_RTOL, method).dim, 1)
+        free = f"{n_free} free direction(s)"
         msg = (f"{problem.name}: the start configuration is singular for this fold: the constraint Jacobian has "
                f"{free} ({_describe_free(C, jac)}); the drives and vertex holds do not "
                f"determine the motion here")
