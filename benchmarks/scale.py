@@ -43,7 +43,7 @@ wall time and peak memory.
     python3 benchmarks/scale.py --max-panels 3000 --engines reference --families box-pleat,yoshimura
     python3 benchmarks/scale.py --huge                # 3 x 10^4 and 10^5 panels (up to 16 GB)
     python3 benchmarks/scale.py --crossover           # only the dense/sparse crossover
-    python3 benchmarks/scale.py --targets             # issue 19's other targets (75 x 75 box pleat, 2,000 M)
+    python3 benchmarks/scale.py --targets             # the other scale targets (75 x 75 box pleat, 2,000 M)
 """
 import argparse
 import json
@@ -225,14 +225,14 @@ def _command_count(path, engine, extra=()):
 
 
 def targets():
-    """Issue 19's targets that are not in the --huge run: Origami Simulator's 75 x 75 box pleat counted (in Python
+    """The scale targets that are not in the --huge run: Origami Simulator's 75 x 75 box pleat counted (in Python
     and from the command, both engines), the flat patterns with 2,000 mechanisms, the 10,000-panel strip on the
     Chrono engine."""
     import importlib.util
     import os
     import tempfile
 
-    print("issue 19's targets (seconds):")
+    print("scale targets (seconds):")
     for family, panels, engine, keys in (("box-pleat", 5625, "reference", ("assemble", "count")),
                                          ("yoshimura", 3782, "reference", ("assemble", "count")),
                                          ("miura-chain", 2001, "reference", ("assemble", "count")),
@@ -268,7 +268,7 @@ def main(argv=None):
     ap.add_argument("--families", default=",".join(FAMILIES))
     ap.add_argument("--huge", action="store_true", help="3 x 10^4 and 10^5 panels, reference engine")
     ap.add_argument("--crossover", action="store_true", help="only the dense/sparse crossover")
-    ap.add_argument("--targets", action="store_true", help="issue 19's targets outside --huge")
+    ap.add_argument("--targets", action="store_true", help="the scale targets outside --huge")
     ap.add_argument("--one", nargs=3, metavar=("FAMILY", "PANELS", "ENGINE"), help=argparse.SUPPRESS)
     ap.add_argument("--crossover-one", metavar="FAMILY", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)

@@ -1,4 +1,4 @@
-"""Supports and loads through the command line, on files written in other tools' styles (issue 18).
+"""Supports and loads through the command line (--support, --load, --self-weight), on other tools' files.
 
 Files made here as other tools write them, none by our writer: an Origami Simulator FOLD export of the flat square
 twist (sheet in the y = 0 plane, coordinates rounded to 3 decimals, null fold angles, reversed face loops), a

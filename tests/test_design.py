@@ -407,7 +407,8 @@ def test_bad_input_names_the_hinge():
     perm[0], perm[20] = 20, 0                 # a short vertical hinge onto an inclined one
     with pytest.raises(DesignError, match="symmetry 1 maps hinge 1 .* onto hinge 21 .*not a symmetry"):
         design(yo, symmetry=[perm])
-    with pytest.raises(DesignError, match="does not map hinge 1 .* onto a hinge"):
+    with pytest.raises(DesignError, match=r"does not map hinge 15 \(vertices 22-26\) onto a hinge: the image of "
+                                          r"vertex 26 is 1.07 from the nearest vertex \(26\)"):
         hinge_permutation(yo.pattern, rotation_about([0, 0, 1], 0.3))
 
 
@@ -445,7 +446,7 @@ def test_as_dict_is_one_based():
 def test_cli_design_writes_the_hinge_kinds(tmp_path, capsys):
     src, dst = tmp_path / "vertex.fold", tmp_path / "designed.fold"
     write_fold(all_door(miura.miura_single_vertex()), src)
-    # the free vertex keeps its mechanism (M = 1): design writes the design, then exits 3 as static does (issue 18)
+    # the free vertex keeps its mechanism (M = 1): design writes it, then exits 3 as static does (design && static stops)
     assert cli.main(["design", str(src), "-o", str(dst), "--door", "4"]) == 3
     out, err = capsys.readouterr()
     assert err == ("error: single-vertex Miura-ori: not isostatic after design: M = 1 mechanism remains: design keeps "
@@ -548,3 +549,37 @@ def test_ranking_ties_are_relative_not_rounded():
     e = Design((2,), 0, 1, condition=0.5, max_force=None, verified=True)        # S = 1: after every S = 0 design
     f = Design((4,), 0, 0)                                                       # not re-counted: last
     assert [x.sliding for x in _ranked([f, e, d, c, b, a])] == [(3,), (5,), (0,), (1,), (2,), (4,)]
+
+
+def editor_single_vertex(path, turn=0.0):
+    """The flat single-vertex Miura-ori (sector angle 60 deg; zigzag hinges 1 = 5-2 and 4 = 5-8 mirror images in
+    the plane x = sqrt(3)/2) as a text editor writes it: 2D coordinates, no faces, an M/V assignment; vertex 8
+    turned by ``turn`` rad in the plane about the centre vertex 5 (every length and panel kept)."""
+    s = np.sqrt(3) / 2
+    X = np.array([[0, 0], [0, 1], [0, 2], [s, -0.5], [s, 0.5], [s, 1.5], [2 * s, 0], [2 * s, 1], [2 * s, 2]])
+    c, r = X[4], X[7] - X[4]
+    X[7] = c + [r[0] * np.cos(turn) - r[1] * np.sin(turn), r[0] * np.sin(turn) + r[1] * np.cos(turn)]
+    path.write_text(json.dumps({
+        "file_spec": 1.1, "file_creator": "a text editor", "vertices_coords": X.tolist(),
+        "edges_vertices": [[0, 1], [1, 2], [2, 5], [5, 8], [8, 7], [7, 6], [6, 3], [3, 0],
+                           [4, 1], [3, 4], [4, 5], [7, 4]],
+        "edges_assignment": ["B"] * 8 + ["M", "M", "V", "M"]}))
+    return path
+
+
+def test_design_refuses_a_mirror_that_holds_to_only_one_percent(tmp_path, capsys):
+    """`design --mirror x` on a single vertex whose vertex 8 is turned by 0.03 rad (its mirror image, vertex 2's,
+    misses it by 0.0284, about 1 % of the pattern size 3.04; every hinge keeps its length, so only the position
+    check sees it): one line naming the vertex and the miss, exit 1, no file; the exact pattern passes and
+    keeps the mirror's orbit (1, 4) together."""
+    skew = editor_single_vertex(tmp_path / "skew.fold", turn=0.03)
+    assert cli.main(["design", str(skew), "--mirror", "x", "-o", str(tmp_path / "skew-d.fold")]) == 1
+    out, err = capsys.readouterr()
+    assert err == ("error: the symmetry does not map hinge 1 (vertices 5-2) onto a hinge: the image of vertex 2 is "
+                   "0.0284 from the nearest vertex (8), more than 1e-06 x the pattern size (3.04e-06)\n")
+    assert not (tmp_path / "skew-d.fold").exists()
+    exact = editor_single_vertex(tmp_path / "exact.fold")
+    code = cli.main(["design", str(exact), "--mirror", "x", "-o", str(tmp_path / "exact-d.fold")])
+    out, err = capsys.readouterr()
+    assert code == 3 and "symmetry" not in err                     # flat: M and S remain, said in one line
+    assert "sliding hinges" in out and "[1, 4] (greedy)" in out and (tmp_path / "exact-d.fold").exists()

@@ -1,7 +1,7 @@
 """Which engine runs: PyChrono is probed in a child interpreter, so a build that kills the interpreter cannot.
 
 A PyChrono built for another processor dies at ``import pychrono`` with
-"Illegal instruction" (issue 20). A stand-in ``pychrono`` package that calls
+"Illegal instruction", and took a whole test run down with it. A stand-in ``pychrono`` package that calls
 ``os.abort()`` on import plays it here: put first on PYTHONPATH of a child
 process, it must leave a pytest run green with every Chrono test skipped for
 that reason, and the automatic engine choice must fall back to the reference

@@ -1,4 +1,5 @@
-"""Folding to a file's target angles (issue 18): percent, FOLD's sign, frames, M/V kept, inexact geometry.
+"""Folding to a file's target angles (edges_foldAngle, SVG opacity): percent, FOLD's sign, frames, M/V kept,
+inexact geometry.
 
 Every pattern folds from flat to its targets at 100 % with no holds, against
 its closed form: the Miura-ori (``patterns.miura``), the Yoshimura wedge (the
@@ -338,6 +339,37 @@ def test_check_names_the_inexact_vertices_and_writes_a_correction(tmp_path, caps
     assert code == 2 and "never overwritten" in err
     code, out, err = run(capsys, "check", path, "--fix", "-o", tmp_path / "x.fold", "--max-move", "1e-4")
     assert code == 1 and "would move vertex" in err and "more than the accepted 0.0001" in err
+
+
+def editor_vertex(path, letters):
+    """A single degree-4 vertex (the 5th, 1-based) on a square as a text editor writes it: 2D integer and 1-digit
+    coordinates, no faces, the boundary split at the creases' ends, ``letters`` on the 4 creases."""
+    doc = {"file_spec": 1.1, "file_creator": "a text editor", "frame_classes": ["creasePattern"],
+           "vertices_coords": [[0, 0], [1, 0], [1, 1], [0, 1], [0.5, 0.5], [0.5, 0], [1, 0.5], [0.5, 1], [0, 0.5]],
+           "edges_vertices": [[0, 5], [5, 1], [1, 6], [6, 2], [2, 7], [7, 3], [3, 8], [8, 0],
+                              [4, 5], [4, 6], [4, 7], [4, 8]],
+           "edges_assignment": ["B"] * 8 + list(letters)}
+    path.write_text(json.dumps(doc, indent=1))
+    return path
+
+
+def test_check_names_a_maekawa_miss_as_the_assignments_not_the_geometrys(tmp_path, capsys):
+    """All four creases valleys: |#M - #V| = 4 at vertex 5 (Kawasaki exact), named in one line saying the
+    assignment cannot fold flat there and moving vertices cannot help, exit 1 (also after --fix); 3 valleys and
+    a mountain (|#M - #V| = 2) pass with exit 0 and no Maekawa line."""
+    code, out, err = run(capsys, "check", editor_vertex(tmp_path / "valleys.fold", "VVVV"))
+    assert code == 1, err
+    assert "1 interior vertex; Kawasaki" in out and "1 exact (<= 1e-09 rad)" in out
+    assert "Maekawa (|#M - #V| = 2) missed at 1 vertex: 5 (|#M - #V| = 4)" in out
+    line = [x for x in out.splitlines() if "cannot fold flat" in x]
+    assert line == ["valleys: the mountain-valley assignment cannot fold flat at vertex 5 (a vertex folded flat "
+                    "has |#M - #V| = 2): moving vertices cannot change that; change the assignment there, or fold "
+                    "part of the way (fold --percent below 100), which a rigid fold may still allow"]
+    code, out, err = run(capsys, "check", tmp_path / "valleys.fold", "--fix", "-o", tmp_path / "fixed.fold")
+    assert code == 1 and "wrote" in out and "largest vertex move 0" in out and "cannot fold flat at vertex 5" in out
+    code, out, err = run(capsys, "check", editor_vertex(tmp_path / "ok.fold", "VMVV"))
+    assert code == 0, out + err
+    assert "Maekawa" not in out and "cannot fold flat" not in out
 
 
 def test_fold_refuses_inexact_geometry_before_folding_and_fixes_it_in_memory(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""Issue 18's acceptance: user journeys through the command line, from files written in other tools' styles.
+"""User journeys through the command line, from files written in other tools' styles to hinge forces.
 
 Every file is made by ``tests/journey_files.py`` from closed forms computed there with numpy (never by
 chrono_origami's writer), as the other tools write them: Origami Simulator SVGs (Illustrator paths, coordinates

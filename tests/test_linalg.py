@@ -92,7 +92,7 @@ def test_auto_switches_at_the_dense_limit(monkeypatch):
 
 def test_the_dense_sparse_switch_is_at_DENSE_LIMIT_columns():
     """"auto" is dense up to and including linalg.DENSE_LIMIT columns and sparse from one more, whatever the rows
-    (the limit itself is read from the constant, which issue 19 may move)."""
+    (the limit itself is read from the constant, so that moving it needs no edit here)."""
     n = linalg.DENSE_LIMIT
     for m in (1, n // 2, n, 4 * n):
         assert linalg.choose_method((m, n)) == "dense"
@@ -127,8 +127,8 @@ def test_count_fold_design_and_modal_analysis_switch_at_the_limit(monkeypatch):
     for limit, method in ((J.shape[1], "dense"), (J.shape[1] - 1, "sparse")):
         monkeypatch.setattr(linalg, "DENSE_LIMIT", limit)
         assert Jacobian(J).method == method
-    # the design search: its dense_limit is its own constant (its exchange search takes dense eigenvalues: issue 19
-    # moved the count's switch, measured, to 200 columns and left the design's at 1,500), and the null space of its
+    # the design search: its dense_limit is its own constant (its exchange search takes dense eigenvalues: the
+    # count's switch was moved, measured, to 200 columns and the design's left at 1,500), and the null space of its
     # operator follows it
     assert __import__("inspect").signature(design.design).parameters["dense_limit"].default == design.DENSE_LIMIT
     assert (limit0, design.DENSE_LIMIT) == (200, 1500)

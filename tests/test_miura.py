@@ -319,7 +319,7 @@ def test_fold_tangent_is_the_mechanism():
     (lambda: mi.miura_patch(3, 0), PatternError, "cols must be an integer >= 1"),
     (lambda: mi.miura_patch(3, 3, sector_angle_deg=90.0), PatternError, r"sector angle must be in \(0, 90\)"),
     (lambda: mi.miura_patch(3, 3, hinge_kind="hinge"), StructureError, "hinge_kind must be 'door', 'sliding', 'joined' or 'spherical'"),
-    (lambda: mi.miura_patch(3, 3, b=0.0), PatternError, "segment length b must be positive"),
+    (lambda: mi.miura_patch(3, 3, b=0.0), PatternError, "segment length b must be a positive length"),
 ])
 def test_bad_input_is_named(call, error, message):
     with pytest.raises(error, match=message):

@@ -77,3 +77,39 @@ def test_planarity_tolerance_is_a_parameter():
     CreasePattern(X, [(0, 1, 2, 3)])  # within the default 1e-3 of the panel size
     with pytest.raises(PatternError, match="panel 1 is not planar: vertex"):
         CreasePattern(X, [(0, 1, 2, 3)], planarity_rtol=1e-6)
+
+
+@pytest.mark.parametrize("alpha, theta", [(60.0, 50.0), (45.0, 120.0), (75.0, 10.0)])
+def test_fold_angles_of_a_miura_vertex_from_coordinates_match_the_closed_form(alpha, theta):
+    """The one fold angle from coordinates (``hinge_rotations``) and its two readings, FOLD's (degrees, valley
+    positive: ``foldfile.fold_angles``) and the drive's (rad, minus FOLD's: ``inputs.fold.hinge_angle``), at the
+    interior vertex of a folded 2 x 2 Miura-ori: the straight creases fold by theta with opposite signs (the
+    module's closed form, tan beta = sin(theta / 2) tan alpha), the zigzag creases by pi - C with one sign, C the
+    dihedral of the spherical triangle with sides alpha, pi - alpha and the angle gamma between the straight
+    segments (cos gamma = -cos 2 beta): cos C = (cos^2 alpha - cos 2 beta) / sin^2 alpha."""
+    from chrono_origami.crease.pattern import hinge_rotations
+    from chrono_origami.inputs.fold import hinge_angle
+    from chrono_origami.patterns import miura
+    from chrono_origami.structure import foldfile
+
+    flat = miura.miura_pattern(2, 2, sector_angle_deg=alpha, fold_angle_deg=0.0)
+    X = miura.miura_vertices(2, 2, sector_angle_deg=alpha, fold_angle_deg=theta)
+    a = np.radians(alpha)
+    beta, _ = miura.fold_parameters(alpha, theta)
+    C = np.arccos((np.cos(a) ** 2 - np.cos(2 * beta)) / np.sin(a) ** 2)
+    v = 1 * 3 + 1                                                      # vertex (1, 1): the interior one
+    fold = dict(zip(flat.edges, foldfile.fold_angles(flat, X)))
+    straight = [h for h in flat.hinges if v in h.vertices and abs(np.diff(X[list(h.vertices), 0])[0]) < 1e-12]
+    zigzag = [h for h in flat.hinges if v in h.vertices and h not in straight]
+    assert len(straight) == len(zigzag) == 2
+    s = [fold[tuple(sorted(h.vertices))] for h in straight]
+    z = [fold[tuple(sorted(h.vertices))] for h in zigzag]
+    np.testing.assert_allclose(np.abs(s), theta, atol=1e-12)
+    np.testing.assert_allclose(np.abs(z), np.degrees(np.pi - C), atol=1e-10)
+    assert s[0] * s[1] < 0 and z[0] * z[1] > 0                         # Maekawa: 3 of one sign, 1 of the other
+    rot = hinge_rotations(flat, X)
+    for h in flat.hinges:
+        e = tuple(sorted(h.vertices))
+        assert hinge_angle(flat, X, h.index) == rot[h.index] == pytest.approx(-np.radians(fold[e]), abs=1e-15)
+    np.testing.assert_array_equal(hinge_rotations(flat), 0.0)
+    assert foldfile.fold_angles(flat, X)[flat.edges.index(flat.boundary_edges[0])] == 0.0

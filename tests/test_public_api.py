@@ -89,3 +89,47 @@ def test_readme_python_block_runs(code, tmp_path, monkeypatch, capsys):
     scale = max(np.abs(a.values).max() for a in ref.hinge_actions)
     for a, b in zip(result.hinge_actions, ref.hinge_actions):
         np.testing.assert_allclose(a.values, b.values, atol=1e-7 * scale)
+
+
+def test_the_module_paths_and_names_the_readme_and_docs_give_exist():
+    """Every ``chrono_origami/...py`` path and ``chrono_origami.a.b`` name in README.md and docs/ is a file of the
+    package or a name it imports, so that a reader who follows one finds it."""
+    import importlib
+
+    def resolves(dotted):
+        parts = dotted.split(".")
+        for k in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module(".".join(parts[:k]))
+            except ImportError:
+                continue
+            try:
+                for name in parts[k:]:
+                    obj = getattr(obj, name)
+            except AttributeError:
+                return False
+            return True
+        return False
+
+    stale = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("**/*.md"))]:
+        text = page.read_text()
+        stale += [f"{page.name}: {p}" for p in re.findall(r"chrono_origami/[\w/]*\.py", text) if not (ROOT / p).exists()]
+        stale += [f"{page.name}: {d}" for d in re.findall(r"\bchrono_origami(?:\.\w+)+", text) if not resolves(d)]
+    assert stale == []
+
+
+def test_no_text_points_at_an_issue_number():
+    """A reader cannot look up "issue 18": docs, docstrings, comments and benchmarks say what is meant instead."""
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("**/*.md"), *(ROOT / "chrono_origami").glob("**/*.py"),
+             *(ROOT / "tests").glob("**/*.py"), *(ROOT / "scenes").glob("**/*.py"),
+             *(ROOT / "benchmarks").glob("**/*.py")]
+    pointer = re.compile(r"\bissues?\s*#?\d+|\bissue\s+\d+'s", re.I)
+    found = []
+    for p in pages:
+        if p.name == "test_public_api.py":
+            continue
+        for n, line in enumerate(p.read_text().splitlines(), 1):
+            if pointer.search(line):
+                found.append(f"{p.relative_to(ROOT)}:{n}")
+    assert found == []

@@ -1,6 +1,6 @@
 """Fabrication tolerances with the reference engine: the linear theory, its closed-form statistics, Monte Carlo.
 
-Issue 21's acceptance (without Chrono, sweeps or Dask): a hand-solved
+What the tolerance analysis must show (without Chrono, sweeps or Dask): a hand-solved
 hyperstatic example, no locked-in force in isostatic structures (every paper
 scene, to round-off), linearity in the tolerance, closed form = Monte Carlo
 within 3 standard errors; and the equivalence of the saddle-point solve with

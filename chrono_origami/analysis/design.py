@@ -274,7 +274,8 @@ def orbits(n_hinges, symmetry=()):
 def hinge_permutation(pattern, matrix, center=(0.0, 0.0, 0.0), rtol=1e-6):
     """Hinge permutation of the isometry x -> matrix (x - center) + center (rotation or mirror).
 
-    Raises :class:`DesignError` naming the first hinge whose image is not a hinge.
+    A hinge end's image must lie within ``rtol`` x the pattern size of a vertex. Raises :class:`DesignError`
+    naming the vertex whose image misses most (and its hinge), or the first hinge whose image is not a hinge.
     """
     R = np.asarray(matrix, float)
     c = np.asarray(center, float)
@@ -282,13 +283,19 @@ def hinge_permutation(pattern, matrix, center=(0.0, 0.0, 0.0), rtol=1e-6):
     tol = rtol * pattern.size
     where = {tuple(sorted(h.vertices)): h.index for h in pattern.hinges}
     tree = cKDTree(pattern.vertices)
+    ends = sorted({v for h in pattern.hinges for v in h.vertices})
+    d, j = tree.query(X[ends]) if ends else (np.zeros(0), np.zeros(0, int))
+    image = dict(zip(ends, j))
+    if len(ends) and d.max() > tol:                      # name the vertex whose image misses most
+        k = int(np.argmax(d))
+        v = ends[k]
+        h = next(h for h in pattern.hinges if v in h.vertices)
+        raise DesignError(f"the symmetry does not map hinge {h.index + 1} (vertices {h.vertices[0] + 1}-"
+                          f"{h.vertices[1] + 1}) onto a hinge: the image of vertex {v + 1} is {d[k]:.3g} from the "
+                          f"nearest vertex ({j[k] + 1}), more than {rtol:g} x the pattern size ({tol:.3g})")
     perm = []
     for h in pattern.hinges:
-        ends = []
-        for v in h.vertices:
-            d, j = tree.query(X[v])
-            ends.append(j if d <= tol else None)
-        key = tuple(sorted(ends)) if None not in ends else None
+        key = tuple(sorted(int(image[v]) for v in h.vertices))
         if key not in where:
             raise DesignError(f"the symmetry does not map hinge {h.index + 1} (vertices "
                               f"{h.vertices[0] + 1}-{h.vertices[1] + 1}) onto a hinge")

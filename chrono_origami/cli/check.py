@@ -10,7 +10,10 @@ the input), with the largest vertex move; ``--max-move D`` refuses a larger
 one. Exit 0 when the geometry is exact (or the correction was written), 1
 when it is inexact, or when a quadrilateral mesh's multipliers miss closing by
 more than a rounding (not rigidly foldable with its assignment: said in one
-line, without the correction's advice).
+line, without the correction's advice), or when the M/V assignment misses
+Maekawa's condition at a vertex (it cannot fold flat there; a fold part of the
+way may still exist: said in one line, also after ``--fix``, which cannot
+change an assignment).
 """
 import os
 
@@ -45,6 +48,7 @@ def check_command(args):
     if not rep.flat:
         return app.EXIT_OK
     inexact = bool(rep.inexact or rep.open_faces)
+    unflat = rep.unflat(structure.name)     # the assignment, not the positions: no correction can help
     if not args.fix:
         unfoldable = rep.unfoldable(structure.name)
         if unfoldable:          # not a rounding: no correction of the positions can help
@@ -52,7 +56,9 @@ def check_command(args):
         elif inexact:
             print("the geometry is inexact: fold with --fix-geometry, or write a corrected file with --fix -o "
                   "NEW.fold")
-        return app.EXIT_INPUT if inexact else app.EXIT_OK
+        if unflat:
+            print(unflat)
+        return app.EXIT_INPUT if inexact or unflat else app.EXIT_OK
     fixed, move, k, after = pattern_check.correct(structure, args.max_move, rep)
     with app.output(args.output):
         foldfile.write_fold(fixed, args.output)
@@ -60,4 +66,6 @@ def check_command(args):
     print(f"wrote {args.output}: largest vertex move {move:.3g}{where}; after the correction:")
     for line in after.summary():
         print(line)
-    return app.EXIT_OK
+    if unflat:
+        print(unflat)
+    return app.EXIT_INPUT if unflat else app.EXIT_OK

@@ -34,7 +34,7 @@ from dataclasses import replace
 
 from ..structure.boundary import SYNTAX
 from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, frame_summary, read_structure
-from ..tools.errors import FoldFileError, StructureError, UsageError
+from ..tools.errors import FoldFileError, StructureError, UsageError, positive
 
 
 def frame_choice(text):
@@ -167,7 +167,7 @@ def merge_fraction(text):
 
 def positive_float(text):
     """argparse type: a finite number > 0."""
-    return _float(text, lambda x: x > 0, "a positive number", f"expected a positive number, got {text!r}")
+    return positive(None, text, argparse.ArgumentTypeError)
 
 
 def twist_deg(text):

@@ -37,6 +37,7 @@ from functools import cached_property
 import numpy as np
 
 from ..tools.errors import PatternError
+from ..tools.geometry import rotation_angle
 
 #: Default planarity tolerance: largest distance of a panel vertex from the
 #: panel's mean plane, as a fraction of the panel's largest vertex distance.
@@ -321,6 +322,28 @@ def panel_normals(vertices, panels, normal_rule="newell"):
         a, b, c = X[flat[start]], X[flat[start + 1]], X[flat[start + 2]]
         n = np.cross(b - a, c - b)
     return n / np.linalg.norm(n, axis=1, keepdims=True)
+
+
+def hinge_rotations(pattern, vertices=None, hinges=None):
+    """Relative rotation (rad, in (-pi, pi]) of each hinge (0-based ``hinges``, default all, in hinge order) at
+    ``vertices`` (default the pattern's): the angle turning the normal of its first panel p into that of its
+    second q about t = (x_b - x_a) / |x_b - x_a|, (a, b) as run by p (right-hand rule; normals by the pattern's
+    ``normal_rule``): ``tools.geometry.rotation_angle(t, m_p, m_q)``, 0 when flat.
+
+    The one computation of a fold angle from coordinates. It is the driven angle of ``inputs.fold`` (from a flat
+    start) as it is; the FOLD fold angle (``edges_foldAngle``: valley positive, degrees) is minus it in degrees.
+    """
+    X = pattern.vertices if vertices is None else np.asarray(vertices, float)
+    H = [pattern.hinges[h] for h in (range(len(pattern.hinges)) if hinges is None else hinges)]
+    if not H:
+        return np.zeros(0)
+    used = sorted({p for hg in H for p in hg.panels})
+    row = {p: i for i, p in enumerate(used)}
+    N = panel_normals(X, [pattern.panels[p] for p in used], pattern.normal_rule)
+    a, b = (np.array([hg.vertices[k] for hg in H]) for k in (0, 1))
+    t = X[b] - X[a]
+    t /= np.linalg.norm(t, axis=1, keepdims=True)
+    return rotation_angle(t, N[[row[hg.panels[0]] for hg in H]], N[[row[hg.panels[1]] for hg in H]])
 
 
 def _loop_edges(loop):

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..crease.pattern import CreasePattern
+from ..crease.pattern import CreasePattern, hinge_rotations
 from ..structure.structure import Structure
 from ..tools.errors import OrigamiError, StructureError, positive
 
@@ -201,21 +201,10 @@ def hinge_angle(pattern, vertices, h):
     """Signed angle (rad) from the normal of hinge h's first panel to that of its second, about t.
 
     For a fold from a flat start this is the driven relative rotation; t is
-    the hinge axis as run by the first panel.
+    the hinge axis as run by the first panel: ``crease.pattern.hinge_rotations``
+    as it is (the FOLD fold angle is minus it).
     """
-    from ..tools.geometry import newell_normal, rotation_angle
-
-    X = np.asarray(vertices, float)
-    hinge = pattern.hinges[h]
-    a, b = hinge.vertices
-    p, q = hinge.panels
-    t = X[b] - X[a]
-    t /= np.linalg.norm(t)
-    n1 = newell_normal(X[list(pattern.panels[p])])
-    n2 = newell_normal(X[list(pattern.panels[q])])
-    n1 /= np.linalg.norm(n1)
-    n2 /= np.linalg.norm(n2)
-    return float(rotation_angle(t, n1, n2))
+    return float(hinge_rotations(pattern, vertices, [h])[0])
 
 
 def parse_hinges(text, n_hinges):

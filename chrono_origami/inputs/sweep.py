@@ -115,7 +115,7 @@ class Param:
         bad = (self.low is not None and (value < self.low or (self.low_open and value == self.low))) or \
               (self.high is not None and (value > self.high or (self.high_open and value == self.high)))
         if bad:
-            return None, f"must be {'an integer' if self.kind == 'int' else 'a number'} {self.bounds_text()}, " \
+            return None, f"must be {'an integer' if self.kind == 'int' else 'a finite number'} {self.bounds_text()}, " \
                          f"got {value!r}"
         return value, None
 

@@ -105,7 +105,7 @@ import numpy as np
 from ..crease.pattern import CreasePattern
 from ..structure.structure import Load, Structure, Support
 from ..structure.hinges import DOOR, SLIDING
-from ..tools.errors import PatternError, StructureError
+from ..tools.errors import PatternError, StructureError, positive
 
 #: Twists (rad) at which a module is singular: M = 1, S = 1 (see module docstring).
 SINGULAR_TWISTS = (np.pi / 6, -5 * np.pi / 6)
@@ -138,8 +138,7 @@ def _check_geometry(modules, height, diameter, twist, handedness):
     if isinstance(modules, bool) or not isinstance(modules, (int, np.integer)) or modules < 1:
         raise PatternError(f"modules must be a whole number >= 1, got {modules!r}")
     for name, x in (("height", height), ("diameter", diameter)):
-        if not (np.isscalar(x) and np.isfinite(x) and x > 0):
-            raise PatternError(f"{name} must be a positive length, got {x!r}")
+        positive(name, x, PatternError, noun="length")
     if not (np.isscalar(twist) and np.isfinite(twist)):
         raise PatternError(f"twist must be a finite angle in radians, got {twist!r}")
     if not -np.pi < twist <= np.pi:

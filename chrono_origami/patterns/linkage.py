@@ -40,16 +40,14 @@ import numpy as np
 from ..crease.pattern import CreasePattern
 from ..structure.properties import tetrahedron_mass_properties
 from ..structure.structure import Structure
-from ..tools.errors import PatternError
+from ..tools.errors import PatternError, positive
 
 #: The paper's data: side L (m), angle gamma (rad), density (kg/m^3).
 SIDE, GAMMA, DENSITY = 0.1, 0.16 * np.pi, 1000.0
 
 
 def _frame(side, gamma):
-    L = float(side)
-    if not (np.isfinite(L) and L > 0):
-        raise PatternError(f"side must be a positive length, got {side!r}")
+    L = positive("side", side, PatternError, noun="length")
     if not (np.isfinite(gamma) and 0 < gamma < np.pi / 2):
         raise PatternError(f"gamma must lie strictly between 0 and pi/2, got {gamma!r}")
     H = np.array([[0, L, 0], [L, L, 0], [L, L, -L], [L, 0, -L], [0, 0, -L], [0, 0, 0]], float)

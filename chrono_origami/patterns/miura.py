@@ -87,7 +87,7 @@ from ..crease.pattern import CreasePattern
 from ..structure import hinges
 from ..structure.structure import Load, Structure, Support
 from ..structure.hinges import DOOR, SLIDING
-from ..tools.errors import PatternError, StructureError
+from ..tools.errors import PatternError, StructureError, positive
 
 #: Internal mechanisms of a folded Miura-ori of any size (sec. 4.2.1: "regular
 #: Miura-ori origami structures always possess just one internal mechanism");
@@ -197,8 +197,7 @@ def cantilever_vertices(columns=COLUMNS, fold_angle_deg=FOLD_ANGLE_DEG, height=H
     """
     _check_count("columns", columns)
     for name, x in (("height", height), ("short_base", short_base), ("long_base", long_base)):
-        if not (np.isfinite(x) and x > 0):
-            raise PatternError(f"the trapezoid {name} must be a positive length, got {x!r}")
+        positive(f"the trapezoid {name}", x, PatternError, noun="length")
     if not long_base > short_base:
         raise PatternError(f"long_base ({long_base}) must exceed short_base ({short_base}): the panels are right "
                            "trapezoids with a slanted zigzag side")
@@ -278,8 +277,7 @@ def miura_vertices(rows, cols, sector_angle_deg=60.0, fold_angle_deg=60.0, a=1.0
     _check_count("rows", rows)
     _check_count("cols", cols)
     for name, x in (("a", a), ("b", b)):
-        if not (np.isfinite(x) and x > 0):
-            raise PatternError(f"the segment length {name} must be positive, got {x!r}")
+        positive(f"the segment length {name}", x, PatternError, noun="length")
     beta, psi = fold_parameters(sector_angle_deg, fold_angle_deg)
     i, j = np.meshgrid(np.arange(cols + 1), np.arange(rows + 1), indexing="ij")
     i, j = i.ravel(), j.ravel()

@@ -43,7 +43,7 @@ import numpy as np
 from ..crease.pattern import CreasePattern
 from ..structure.structure import Load, Structure, Support
 from ..structure.hinges import DOOR, SLIDING
-from ..tools.errors import PatternError, StructureError
+from ..tools.errors import PatternError, StructureError, positive
 
 #: Paper values (sec. 3.4.3): long side of the isosceles triangles and their base angle (deg).
 LONG_SIDE = 1.8
@@ -150,10 +150,8 @@ def _panels(n):
 def wedge_pattern(n=N_BASE, long_side=LONG_SIDE, base_angle_deg=BASE_ANGLE_DEG):
     """Flat wedge in the x-z plane (y = 0); numbering and orientation as in the module docstring."""
     n = _check_n(n)
-    a = float(long_side)
+    a = positive("long_side", long_side, PatternError, noun="length")
     alpha = float(base_angle_deg)
-    if not (np.isfinite(a) and a > 0):
-        raise PatternError(f"long_side must be a positive length, got {long_side!r}")
     if not (np.isfinite(alpha) and 0 < alpha < 90):
         raise PatternError(f"base_angle_deg must lie strictly between 0 and 90 degrees, got {base_angle_deg!r}")
     h = 0.5 * a * np.tan(np.radians(alpha))

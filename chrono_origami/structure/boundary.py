@@ -58,7 +58,7 @@ import re
 
 import numpy as np
 
-from ..tools.errors import StructureError
+from ..tools.errors import StructureError, number
 from .foldfile import MAX_MAGNITUDE   # the largest number accepted anywhere: forces as in FOLD files
 
 #: tolerance of position comparisons, as a fraction of the structure's size (bounding-box diagonal)
@@ -101,13 +101,7 @@ def split_top(text, sep):
 
 
 def _number(text, what):
-    try:
-        x = float(text)
-    except ValueError:
-        raise BoundaryError(f"{what}: {text.strip()!r} is not a number") from None
-    if not math.isfinite(x):
-        raise BoundaryError(f"{what}: {text.strip()!r} is not a finite number")
-    return x
+    return number(text, f"{what}: {text.strip()!r} is not a finite number", BoundaryError)
 
 
 def _numbers(text, n, what):
@@ -294,12 +288,7 @@ def parse_force(text, what="load"):
         raise BoundaryError(f"{what}: the force must be three numbers FX,FY,FZ, got {text!r}")
     out = []
     for s in items:
-        try:
-            x = float(s)
-        except ValueError:
-            raise BoundaryError(f"{what}: the force must be three numbers FX,FY,FZ, got {text!r}") from None
-        if not math.isfinite(x):
-            raise BoundaryError(f"{what}: the force must be three finite numbers, got {s.strip()!r} in {text!r}")
+        x = number(s, f"{what}: the force must be three finite numbers, got {s.strip()!r} in {text!r}", BoundaryError)
         if abs(x) > MAX_MAGNITUDE:
             raise BoundaryError(f"{what}: {s.strip()} is beyond the largest accepted magnitude {MAX_MAGNITUDE:g} "
                                 f"(results would overflow)")

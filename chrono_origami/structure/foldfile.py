@@ -89,9 +89,8 @@ import os
 import numpy as np
 
 from ..crease import faces as facelib
-from ..crease.pattern import CreasePattern
+from ..crease.pattern import CreasePattern, hinge_rotations
 from ..tools.errors import FoldFileError, PatternError, StructureError
-from ..tools.geometry import rotation_angle
 from . import hinges
 from .hinges import DOOR
 from .structure import Load, Structure, Support
@@ -831,23 +830,11 @@ def fold_angles(pattern, vertices=None):
     """Fold angle (degrees) of every edge, in ``pattern.edges`` order; 0 on boundary edges.
 
     FOLD sign: positive valley (the two face normals point into each other),
-    negative mountain; the magnitude is the angle between the normals.
+    negative mountain; the magnitude is the angle between the normals: minus
+    the hinge's relative rotation (``crease.pattern.hinge_rotations``) in degrees.
     """
-    X = pattern.vertices if vertices is None else np.asarray(vertices, float)
-    pat = pattern if vertices is None else pattern.with_vertices(X)
-    by_edge = {tuple(sorted(h.vertices)): h for h in pat.hinges}
-    out = []
-    for e in pat.edges:
-        h = by_edge.get(e)
-        if h is None:
-            out.append(0.0)
-            continue
-        a, b = h.vertices
-        p, q = h.panels
-        t = (X[b] - X[a]) / np.linalg.norm(X[b] - X[a])   # as run by face p
-        mp, mq = pat.panel_normal(p), pat.panel_normal(q)
-        out.append(math.degrees(-rotation_angle(t, mp, mq)))
-    return out
+    rot = dict(zip((tuple(sorted(h.vertices)) for h in pattern.hinges), hinge_rotations(pattern, vertices)))
+    return [math.degrees(-rot[e]) if e in rot else 0.0 for e in pattern.edges]
 
 
 def assignments(pattern, angles):

@@ -140,7 +140,7 @@ class Report:
         n = len(self.vertices)
         k = np.array([x for x in self.kawasaki if np.isfinite(x)])
         bad = self.inexact
-        lines = [f"{n} interior vertices; Kawasaki (alternating sum of sector angles): "
+        lines = [f"{_count(n, 'interior vertex', 'interior vertices')}; Kawasaki (alternating sum of sector angles): "
                  f"{int(np.sum(k <= EXACT))} exact (<= {EXACT:g} rad), {len(bad)} inexact "
                  f"({EXACT:g} to {NEAR:g} rad: rounded coordinates), {int(np.sum(k > NEAR))} not flat-foldable "
                  f"(> {NEAR:g} rad), {n - len(k)} of odd degree"]
@@ -155,11 +155,32 @@ class Report:
                          f"{len(bad_f)} do not"
                          + (": worst panels " + ", ".join(f"{p + 1} ({self.closure[self.faces.index(p)]:.2g})"
                                                           for p in bad_f[:worst]) if bad_f else ""))
-        mk = [(v, m) for v, m in zip(self.vertices, self.maekawa) if m is not None and m != 0]
+        mk = self.maekawa_misses
         if mk:
-            lines.append(f"Maekawa (|#M - #V| = 2) missed at {len(mk)} vertices: "
+            lines.append(f"Maekawa (|#M - #V| = 2) missed at {_count(len(mk), 'vertex', 'vertices')}: "
                          + ", ".join(f"{v + 1} (|#M - #V| = {m + 2})" for v, m in mk[:worst]))
         return lines
+
+    @property
+    def maekawa_misses(self):
+        """(0-based vertex, |#M - #V| - 2) where the file's M/V assignment misses Maekawa's condition."""
+        return [(v, m) for v, m in zip(self.vertices, self.maekawa) if m is not None and m != 0]
+
+    def unflat(self, name, worst=3):
+        """One line on :attr:`maekawa_misses` (1-based vertices) and what they mean for folding, or None."""
+        mk = self.maekawa_misses
+        if not mk:
+            return None
+        more = f" and {len(mk) - worst} more" if len(mk) > worst else ""
+        return (f"{name}: the mountain-valley assignment cannot fold flat at "
+                f"{'vertex' if len(mk) == 1 else 'vertices'} {', '.join(str(v + 1) for v, _ in mk[:worst])}{more} "
+                f"(a vertex folded flat has |#M - #V| = 2): moving vertices cannot change that; change the "
+                f"assignment there, or fold part of the way (fold --percent below 100), which a rigid fold may "
+                f"still allow")
+
+
+def _count(n, one, many):
+    return f"{n} {one if n == 1 else many}"
 
 
 def _plane(X):

@@ -2,25 +2,31 @@
 
 Messages name what is wrong with 1-based numbers (panel 3, vertex 12,
 hinge 7), the numbering of the paper's tables and of every CSV we write.
-Every exception class of the package is here, with :func:`positive`, the one
-check of a positive number.
+Every exception class of the package is here, with :func:`number`, the one
+parse of a finite number, and :func:`positive`, the one check of a positive
+number.
 """
 import math
 
 
-
-def positive(name, value, error=None, unit=None):
-    """``value`` as a finite float > 0, else ``error`` (default :class:`OrigamiError`) saying
-    "NAME must be a positive number[ of UNIT], got VALUE"."""
+def number(value, message, error=None, ok=None):
+    """``value`` as a finite float (and ``ok(x)`` when given), else ``error`` (default :class:`OrigamiError`) of
+    ``message``: the one parse of a finite number."""
     error = error or OrigamiError
-    what = f"{name} must be a positive number{f' of {unit}' if unit else ''}, got {value!r}"
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise error(what) from None
-    if not (math.isfinite(x) and x > 0):
-        raise error(what)
+        raise error(message) from None
+    if not (math.isfinite(x) and (ok is None or ok(x))):
+        raise error(message)
     return x
+
+
+def positive(name, value, error=None, unit=None, noun="number"):
+    """``value`` as a finite float > 0, else ``error`` (default :class:`OrigamiError`) saying
+    "NAME must be a positive NOUN[ of UNIT], got VALUE" (without a name: "must be ...")."""
+    what = f"must be a positive {noun}{f' of {unit}' if unit else ''}, got {value!r}"
+    return number(value, f"{name} {what}" if name else what, error, lambda x: x > 0)
 
 
 class OrigamiError(ValueError):
