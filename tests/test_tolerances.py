@@ -236,6 +236,25 @@ def test_monte_carlo_sample_is_a_pure_function():
     assert stats.samples == 5
 
 
+def test_monte_carlo_keeps_its_samples_drawn_once():
+    """keep=True: the samples the statistics come from, each seed drawn once (the histogram's; no second run)."""
+    st = HYPERSTATIC["two door hinges in series"]()
+    spec = imp.ToleranceSpec(1e-4)
+    seeds = []
+
+    def counting_map(fn, ss):
+        seeds.extend(ss)
+        return [fn(s) for s in ss]
+
+    stats = tl.monte_carlo(st, spec, 4, engine="reference", seed=11, map=counting_map, keep=True)
+    assert seeds == [11, 12, 13, 14]
+    X = stats.info["X"]
+    assert X.shape == (4, len(st.pattern.hinges), 2, 6)
+    assert np.array_equal(X[0], tl.monte_carlo_sample(st, spec, 11, engine="reference"))
+    assert np.array_equal(tl.reduce_samples(st, spec, imp.HingeStiffness(), X).sd, stats.sd)
+    assert "X" not in tl.monte_carlo(st, spec, 2, engine="reference", seed=11).info
+
+
 def test_engine_none_follows_the_one_default_rule():
     """The engine of one set of errors and of the Monte Carlo samples defaults to ``engines``' one rule (Chrono where
     PyChrono imports, else the reference engine), decided once per Monte Carlo run; the closed form has none."""

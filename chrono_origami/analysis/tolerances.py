@@ -210,14 +210,11 @@ def monte_carlo_sample(structure, spec, seed, stiffness=None, engine=None, loads
 
 
 @with_blas_threads
-def monte_carlo(structure, spec, samples, stiffness=None, engine=None, seed=0, map=map):
-    """Monte Carlo statistics (:class:`LockedInStatistics`, method "monte carlo") from ``samples`` samples.
-
-    Sample k uses seed ``seed + k``; ``map(fn, seeds)`` runs
-    :func:`monte_carlo_sample` on them (the built-in map by default; a pool's
-    or a Dask client's map in parallel). ``engine``: "reference", "chrono" or
-    None (``engines``' rule, decided here once for every sample).
-    """
+def monte_carlo_samples(structure, spec, samples, stiffness=None, engine=None, seed=0, map=map):
+    """The (samples, H, 2, 6) locked-in hinge actions of ``samples`` samples: sample k uses seed ``seed + k``;
+    ``map(fn, seeds)`` runs :func:`monte_carlo_sample` on them (the built-in map by default; a pool's or a Dask
+    client's map in parallel). ``engine``: "reference", "chrono" or None (``engines``' rule, decided here once
+    for every sample)."""
     if not (isinstance(samples, (int, np.integer)) and samples >= 2):
         raise StructureError(f"samples must be an integer >= 2, got {samples!r}")
     from functools import partial
@@ -225,10 +222,22 @@ def monte_carlo(structure, spec, samples, stiffness=None, engine=None, seed=0, m
     engine = engines.resolve(engine)
     stiffness = stiffness or imp.HingeStiffness()
     fn = partial(monte_carlo_sample, structure, spec, stiffness=stiffness, engine=engine)
+    return np.array(list(map(fn, [int(seed) + k for k in range(samples)])))
+
+
+@with_blas_threads
+def monte_carlo(structure, spec, samples, stiffness=None, engine=None, seed=0, map=map, keep=False):
+    """Monte Carlo statistics (:class:`LockedInStatistics`, method "monte carlo") from ``samples`` samples
+    (:func:`monte_carlo_samples`, its arguments). ``keep``: also keep the samples' array as ``info["X"]``
+    (samples x H x 2 x 6 floats; for a histogram), so that they are drawn once."""
+    engine = engines.resolve(engine)
+    stiffness = stiffness or imp.HingeStiffness()
     t0 = time.perf_counter()
-    X = np.array(list(map(fn, [int(seed) + k for k in range(samples)])))
+    X = monte_carlo_samples(structure, spec, samples, stiffness, engine, seed, map)
     stats = reduce_samples(structure, spec, stiffness, X)
     stats.info.update(engine=engine, seconds=time.perf_counter() - t0)
+    if keep:
+        stats.info["X"] = X
     return stats
 
 

@@ -31,7 +31,6 @@ a measured-errors file: one line, exit code 2; a hinge, panel or vertex the
 structure does not have: one line, exit code 1.
 """
 import os
-from functools import partial
 
 import numpy as np
 
@@ -149,10 +148,9 @@ def tolerance_command(args):
     samples = None
     if args.samples:
         with cluster.executor(args.scheduler, args.workers, args.connect_timeout) as ex:
-            mc = tl.monte_carlo(structure, spec, args.samples, stiffness, engine, seed=args.seed, map=ex.map)
-            if args.histogram:
-                one = partial(tl.monte_carlo_sample, structure, spec, stiffness=stiffness, engine=engine)
-                samples = np.array(ex.map(one, [args.seed + k for k in range(args.samples)]))
+            mc = tl.monte_carlo(structure, spec, args.samples, stiffness, engine, seed=args.seed, map=ex.map,
+                                keep=bool(args.histogram))
+        samples = mc.info.pop("X", None)
         named[f"Monte Carlo ({args.samples}, {engine})"] = mc
     print(rep.summary_table(named, "largest locked-in |action| over hinges: 95th and 99th percentiles "
                                    "(each component's marginal)"))
