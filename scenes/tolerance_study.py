@@ -10,12 +10,13 @@ along the axis, vertex positions per panel). Hinges: the default stiffness
 (1e8 N/m and 1e7 N m/rad per metre of hinge; ``chrono_origami.imperfections``).
 
 Prints the table of the largest locked-in 95th and 99th percentiles per
-component (closed form, reference engine) and writes, with --out DIR,
+component (closed form: the linear theory) and writes, with --out DIR,
 ``summary.csv`` (one row per design: M, S and the flat summary of
 ``analysis.tolerances.summary``, Monte Carlo percentiles of the largest over hinges
 included), ``<design>/locked_in.csv`` per design, and ``histogram.png``: the
 distribution of the largest locked-in |N| over hinges in --samples Monte
-Carlo samples per design (--engine reference or chrono; they run on Dask,
+Carlo samples per design (--engine chrono or reference, by default chrono
+where PyChrono imports; they run on Dask,
 --scheduler local|serial|tcp://HOST:PORT, a local cluster by default). --plot-tolerance
 FILE.png draws the largest locked-in action of the all-door cantilever
 against the tolerance, linear theory against Chrono's assembly.
@@ -84,7 +85,7 @@ def analyse(args):
 
 def _analyse(args, mc_map):
     spec = imp.ToleranceSpec(args.tol, distribution="normal", seed=args.seed)
-    engine = engines.resolve(args.engine)
+    engine = engines.resolve(args.engine) if args.samples else None    # the samples' engine, decided once
     stiffness = imp.HingeStiffness()
     named, groups, rows = {}, [], []
     for family, group in designs():
@@ -144,8 +145,9 @@ ap._negative_number_matcher = app.NEGATIVE_NUMBER   # "--tol -1e-4" is a (bad) v
 ap.add_argument("--tol", type=float, default=TOLERANCE, help="tolerance in metres (default 1e-4: 0.1 mm)")
 ap.add_argument("--samples", type=positive_int, default=300, help="Monte Carlo samples per design (default 300)")
 ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-ap.add_argument("--engine", choices=engines.ENGINES, default="reference",
-                help="engine of the Monte Carlo samples (default reference: the linear theory)")
+ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                help="engine of the Monte Carlo samples (default: chrono where PyChrono imports, else reference "
+                     "-- the linear theory, which the closed form is)")
 ap.add_argument("--scheduler", default=None, metavar="local|serial|ADDRESS",
                 help="where the Monte Carlo samples run: a local Dask cluster (default, or $CHRONO_ORIGAMI_SCHEDULER), "
                      "this process, or a Dask scheduler, e.g. tcp://HOST:8786")

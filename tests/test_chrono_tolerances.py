@@ -37,21 +37,64 @@ def _values(st, engine, errors, loads=False, stiffness=None):
     return tl.side_values(st, tl.locked_in(st, errors=errors, engine=engine, loads=loads, stiffness=stiffness))
 
 
-@pytest.mark.parametrize("name", list(HYPERSTATIC))
-def test_chrono_equals_reference(name):
-    """Small tolerance (1e-6 of the structure's size): Chrono's linear part equals the reference to 1e-6 of the
-    largest action; Chrono's raw answer within 100 tol / l_min of it (the nonlinearity, l_min the shortest hinge)."""
-    st = HYPERSTATIC[name]()
-    L = st.pattern.size
-    err = imp.sample(st, imp.ToleranceSpec(1e-6 * L, seed=5))
-    ref = _values(st, "reference", err)
-    plus, minus = _values(st, "chrono", err), _values(st, "chrono", err.scaled(-1.0))
+def _equal_at_small_tolerance(st, ref, plus, minus):
+    """Chrono's answers ``plus`` and ``minus`` (errors of 1e-6 of the size L, and their opposite) against the
+    reference ``ref``: the odd part within 1e-6 of the largest action, the raw answer within 100 tol / l_min (the
+    nonlinearity, l_min the shortest hinge). Returns the largest action."""
     scale = np.abs(ref).max()
     assert scale > 0
     assert np.abs(0.5 * (plus - minus) - ref).max() <= 1e-6 * scale
     X = st.pattern.vertices
     lmin = min(np.linalg.norm(X[h.vertices[1]] - X[h.vertices[0]]) for h in st.pattern.hinges)
-    assert np.abs(plus - ref).max() <= 100 * 1e-6 * L / lmin * scale
+    assert np.abs(plus - ref).max() <= 100 * 1e-6 * st.pattern.size / lmin * scale
+    return scale
+
+
+@pytest.mark.parametrize("name", list(HYPERSTATIC))
+def test_chrono_equals_reference(name):
+    """Small tolerance (1e-6 of the structure's size): Chrono's linear part equals the reference to 1e-6 of the
+    largest action; Chrono's raw answer within 100 tol / l_min of it (the nonlinearity, l_min the shortest hinge)."""
+    st = HYPERSTATIC[name]()
+    err = imp.sample(st, imp.ToleranceSpec(1e-6 * st.pattern.size, seed=5))
+    ref = _values(st, "reference", err)
+    plus, minus = _values(st, "chrono", err), _values(st, "chrono", err.scaled(-1.0))
+    scale = _equal_at_small_tolerance(st, ref, plus, minus)
+
+
+def _one_support_fewer(structure, k):
+    """``structure`` without support ``k``: one more mechanism, its rigid motion about the other supports."""
+    return replace(structure, supports=structure.supports[:k] + structure.supports[k + 1:])
+
+
+#: hyperstatic structures with mechanisms (M > 0) or without supports (rigid motions), both held fixed
+WITH_MECHANISMS = {
+    "miura cantilever all door, support 2 removed":
+        lambda: _one_support_fewer(HYPERSTATIC["miura cantilever all door"](), 1),
+    "kresling tower 2 doors, support 3 removed": lambda: _one_support_fewer(HYPERSTATIC["kresling tower 2 doors"](), 2),
+    "square twist folded, free": STRUCTURES["square twist folded"],
+    "four-panel ring, free": STRUCTURES["four-panel ring"],
+    "square twist flat, free": STRUCTURES["square twist"],
+}
+
+
+@pytest.mark.parametrize("name", list(WITH_MECHANISMS))
+def test_chrono_holds_mechanisms_and_rigid_motions_and_equals_reference(name):
+    """M > 0, and free structures: Chrono holds the coordinates that ``engines.operator.held_dofs`` chooses from its
+    own count (M of them, 6 more without supports), as the reference engine does. Its linear part equals the
+    reference to 1e-6 of the largest action, its raw answer is within 100 tol / l_min, and the holds carry no force
+    (round-off) and moments below 1e-6 of the largest action x L (second order in the errors)."""
+    from chrono_origami.analysis import statics as analysis
+
+    st = WITH_MECHANISMS[name]()
+    counts = analysis.count(st, "reference")
+    assert counts.M > 0 and counts.S > 0
+    err = imp.sample(st, imp.ToleranceSpec(1e-6 * st.pattern.size, seed=5))
+    ref = _values(st, "reference", err)
+    res = tl.locked_in(st, errors=err, engine="chrono")
+    assert res.info["held_coordinates"] == counts.M + (0 if st.supports else 6)
+    plus, minus = tl.side_values(st, res), _values(st, "chrono", err.scaled(-1.0))
+    scale = _equal_at_small_tolerance(st, ref, plus, minus)
+    assert res.info["held_force"] <= 1e-12 * scale and res.info["held_moment"] <= 1e-6 * scale * st.pattern.size
 
 
 def test_chrono_with_loads_equals_reference():

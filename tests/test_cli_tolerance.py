@@ -61,7 +61,7 @@ def test_measured_errors_hand_value(strip, tmp_path):
     m = tmp_path / "measured.csv"
     m.write_text("hinge,panel,position\n1,1,1e-4\n")
     out = tmp_path / "out"
-    p = run(strip, "--measured", m, "--out", out)
+    p = run(strip, "--measured", m, "--engine", "reference", "--out", out)
     assert p.returncode == 0, p.stderr
     Fy = 1e-4 / (2 / K_T + 1 / (2 * K_R))
     rows = {(int(r["hinge"]), int(r["panel"])): r for r in read_csv(out / "hinges.csv")}
@@ -71,9 +71,30 @@ def test_measured_errors_hand_value(strip, tmp_path):
     assert f"{-Fy:.4e}" in p.stdout
 
 
+def test_engine_defaults_to_the_one_rule(strip, tmp_path):
+    """Without --engine, measured errors and Monte Carlo samples use Chrono where PyChrono imports, else the
+    reference engine (``engines.resolve``); the closed-form statistics are the same either way."""
+    from chrono_origami import engines
+
+    expected = engines.resolve(None, notice=False)
+    m = tmp_path / "measured.csv"
+    m.write_text("hinge,panel,position\n1,1,1e-4\n")
+    p = run(strip, "--measured", m)
+    assert p.returncode == 0, p.stderr
+    assert f"of the measured errors, {expected} engine" in p.stdout
+    p = run(strip, "--tol", "1e-4", "--samples", "3", "--scheduler", "serial", "--out", tmp_path / "a")
+    assert p.returncode == 0, p.stderr
+    assert f"Monte Carlo (3, {expected})" in p.stdout
+    q = run(strip, "--tol", "1e-4", "--samples", "3", "--scheduler", "serial", "--engine", "reference", "--out",
+            tmp_path / "b")
+    assert q.returncode == 0, q.stderr
+    assert (tmp_path / "a" / "locked_in.csv").read_text() == (tmp_path / "b" / "locked_in.csv").read_text()
+
+
 def test_statistics_outputs(strip, tmp_path):
     out = tmp_path / "out"
-    p = run(strip, "--tol", "1e-4", "--samples", "50", "--out", out, "--histogram", tmp_path / "h.png")
+    p = run(strip, "--tol", "1e-4", "--samples", "50", "--engine", "reference", "--out", out, "--histogram",
+            tmp_path / "h.png")
     assert p.returncode == 0, p.stderr
     assert "S = 4" in p.stdout and "p95_N" in p.stdout
     rows = read_csv(out / "locked_in.csv")
@@ -110,7 +131,8 @@ def test_unknown_key_in_measured_errors_one_line_exit_2(strip, tmp_path):
 def test_scene_tolerance_study(tmp_path):
     """The scene: all door against the paper's isostatic designs; isostatic designs lock in nothing."""
     out = tmp_path / "ts"
-    p = subprocess.run([sys.executable, str(ROOT / "scenes" / "tolerance_study.py"), "--samples", "20", "--out", out],
+    p = subprocess.run([sys.executable, str(ROOT / "scenes" / "tolerance_study.py"), "--samples", "20", "--engine",
+                        "reference", "--out", out],
                        cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=600)
     assert p.returncode == 0, p.stderr
     rows = read_csv(out / "summary.csv")

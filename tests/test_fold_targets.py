@@ -424,3 +424,34 @@ def test_co_fold_takes_the_files_assignment(tmp_path):
     wrong[0] = -wrong[0]
     with pytest.raises(SolverError, match="not rigidly foldable"):
         fold(prob, allow_singular_start=True, assignment=wrong)
+
+
+def test_the_target_folds_branch_jump_guard_compares_vertex_displacements(monkeypatch):
+    """The target fold shares the Newton fold's guard (``newton.jumped``): a 4 x 4 Miura patch from 40 to 60 degrees
+    whose first corrector is made to converge 0.75 of the predictor's vertex displacement away from it: rejected,
+    the step halved, the fold ends at the targets. (The guard once compared the corrector with h max |v|, radians
+    and lengths of the body velocities together: 0.90 of the predictor's vertex displacement here, so that
+    corrector passed.)"""
+    from chrono_origami.engines.reference.folding import newton, targets as tg
+
+    pat = miura.miura_pattern(4, 4, fold_angle_deg=40.0)
+    T = miura.miura_vertices(4, 4, fold_angle_deg=60.0)
+    real, calls = tg._Split.correct, []
+
+    def shifted_on_the_first_call(self, Rp, up, t, *args, **kw):
+        calls.append(t)
+        Rn, un, it, res, ok = real(self, Rp, up, t, *args, **kw)
+        if len(calls) == 1:
+            R0, u0 = self.C.start()
+            d = newton._distance(self.C, R0, u0, Rp, up)
+            Fh, Jh, Fs, Js, Ft, _ = self.evaluate(R0, u0, 0.0)
+            v = self.solve(Jh, Js, np.zeros(len(Fh)), -Ft)
+            assert 0.5 * t * np.abs(v).max() > 0.85 * d                 # the old measure would have let it pass
+            un = un + np.array([0.0, 0.0, 0.75 * d])
+        return Rn, un, it, res, ok
+
+    monkeypatch.setattr(tg._Split, "correct", shifted_on_the_first_call)
+    H = fold_to_targets(Structure(pat), targets_of(pat, T), 100.0, frame_interval=1.0, dt=0.1, dt_max=0.1)
+    assert calls[:2] == [0.1, 0.05]                                    # rejected at 0.1, retried with half the step
+    assert H.steps[0][:2] == (0.05, 0.05)
+    assert aligned_distance(H.final, T) < 1e-12 and H.target_miss[0] < 1e-9

@@ -286,6 +286,79 @@ def test_a_converged_state_far_from_the_predictor_is_rejected_and_the_step_halve
     assert H.max_residual < 1e-11
 
 
+
+def _miura_patch_fold(rows, cols):
+    """A rows x cols Miura-ori patch folded from 40 to 50 degrees by its first straight crease, panel 1 held."""
+    st = miura.miura_patch(rows, cols, fold_angle_deg=40.0)
+    return FoldProblem(st, [Drive(rows - 1, angle=np.radians(10.0))], (), 1.0)
+
+
+def test_the_branch_jump_guard_compares_vertex_displacements_whatever_the_number_of_panels(monkeypatch):
+    """The guard compares like with like: the corrector (predictor -> converged state) and the predictor (start of
+    the step -> predictor), both as the largest vertex displacement / L. A 6 x 8 Miura patch (48 panels) whose
+    first Newton correction is made to converge twice as far from the predictor as the predictor moved: rejected,
+    the step halved, the fold ends where an undisturbed fold ends. (The guard once compared the corrector with
+    h |v|_2, the 2-norm of all 6N body velocities, radians and lengths together: 11.8 times the predictor's vertex
+    displacement here, growing as sqrt(N), so that jump passed.)"""
+    prob = _miura_patch_fold(6, 8)
+    plain = fold(prob, frame_interval=1.0, dt=0.1, dt_max=0.1)
+    assert [round(s[1], 12) for s in plain.steps] == [0.1] * 10
+    real, calls = fold_newton.newton, []
+
+    def twice_the_predictor_away_on_the_first_call(C, Rp, up, time, *args, **kw):
+        calls.append(time)
+        Rn, un, it, res, ok = real(C, Rp, up, time, *args, **kw)
+        if len(calls) == 1:
+            R0, u0 = C.start()
+            d = fold_newton._distance(C, R0, u0, Rp, up)
+            F, J, Ft = C.evaluate(R0, u0, 0.0)
+            v = np.linalg.lstsq(J.toarray(), -Ft, rcond=None)[0]
+            assert 0.5 * time * np.linalg.norm(v) > 5 * d          # the old measure would have let it pass
+            un = un + np.array([0.0, 0.0, 2.0 * d])                # every panel 2 d further: converged, far away
+        return Rn, un, it, res, ok
+
+    monkeypatch.setattr(fold_newton, "newton", twice_the_predictor_away_on_the_first_call)
+    H = fold(prob, frame_interval=1.0, dt=0.1, dt_max=0.1)
+    assert calls[:2] == [0.1, 0.05]                                # rejected at 0.1, retried with half the step
+    assert H.steps[0][:2] == (0.05, 0.05)
+    np.testing.assert_allclose(H.final, plain.final, rtol=0, atol=1e-12)
+
+
+def test_no_accepted_step_near_the_kresling_turning_point_has_a_corrector_over_half_its_predictor(monkeypatch):
+    """A real fold where predictors get poor: the Kresling module driven to its turning point (the slide along the
+    mechanism reaches a maximum at t = 0.41590 s). Every accepted step's corrector is at most
+    half (``newton.JUMP_RATIO``) its predictor, both the largest vertex displacement / L; some steps were
+    rejected for it and halved. (The mixed measure accepted the step 0.4125 -> 0.415625 s, corrector 0.55 of
+    the predictor.)"""
+    real_newton, real_accept = fold_newton.newton, fold_newton.accept
+    calls, accepted = [], []
+
+    def newton(C, Rp, up, time, *args, **kw):
+        out = real_newton(C, Rp, up, time, *args, **kw)
+        calls.append((C, Rp, up, out[0], out[1], out[4]))
+        return out
+
+    def accept(hist, C, R, u, *args):
+        accepted.append((len(calls) - 1, R, u))
+        return real_accept(hist, C, R, u, *args)
+
+    monkeypatch.setattr(fold_newton, "newton", newton)
+    monkeypatch.setattr(fold_newton, "accept", accept)
+    with pytest.raises(SingularConfigurationError):
+        fold(examples.kresling_problem(slide_rate=1.0, duration=2.0), frame_interval=0.1)
+    C = calls[0][0]
+    start = C.start()
+    ratios = []
+    for k, R, u in accepted:
+        _, Rp, up, Rn, un, _ = calls[k]
+        ratios.append(fold_newton._distance(C, Rp, up, Rn, un) / fold_newton._distance(C, *start, Rp, up))
+        start = (R, u)
+    assert len(ratios) >= 20 and max(ratios) <= 0.5 and max(ratios) > 0.3
+    converged = {k for k, c in enumerate(calls) if c[5]}
+    rejected = converged - {k for k, _, _ in accepted} - {len(calls) - 1}   # the last: the singular stop
+    assert len(rejected) >= 2                                      # the guard rejected (and halved) steps
+
+
 # ------------------------------------------------------------------ inputs and outputs
 @pytest.mark.parametrize("make, message", [
     (lambda p: FoldProblem(p, [Drive(99, rate=1.0)], ()), "driven hinge 100 does not exist"),
@@ -441,6 +514,33 @@ def test_chrono_folds_the_yoshimura_wedge_from_the_reference_regular_start():
     np.testing.assert_allclose(ch.drive_values[-1], -0.005 * 4.0, atol=1e-9)
     assert ch.max_residual < 1e-10 and min(ch.sigma_ratios) > 1e-6
     assert "Chrono started at t = 1 s" in ch.notes[0]
+
+
+@pytest.mark.chrono
+@chrono_only
+def test_chrono_folds_the_whole_yoshimura_wedge_at_round_off_in_two_newton_iterations_a_step():
+    """Sec. 3.4.3, the full 200 s (dt 1 s, frames every 20 s), as the fold command runs it.
+
+    Chrono's position assembly stops on its Newton update (``folding.UPDATE_TOL``): from the extrapolated
+    predictor every step takes 2 or 3 iterations (one sparse QR factorisation each). With tolerances below the
+    round-off floor of |C| and |Dx| (1e-15, 1e-16) 181 of the 200 calls ran all 30 iterations: 117 s instead of 4.
+    Chrono agrees with the reference engine converged to round-off (Newton ``tol=1e-14``, max|F| 1.5e-15) to
+    3.5e-14 at every frame; with the reference's default ``TOL`` (1e-12, reached 4.2e-14) to 8.6e-14.
+    """
+    from chrono_origami.analysis.fold import fold as co_fold
+
+    prob = examples.yoshimura_problem()
+    ch = co_fold(prob, "chrono", from_singular=True, frame_interval=20.0)
+    tight = fold(prob, frame_interval=20.0, allow_singular_start=True, tol=1e-14)
+    assert ch.times == pytest.approx([1.0] + [20.0 * k for k in range(1, 11)])
+    assert max(s[3] for s in tight.steps) < 1e-14
+    for a, b in zip(tight.vertices[1:], ch.vertices[1:]):
+        assert np.abs(a - b).max() < 7e-14
+    iterations = np.array([s[2] for s in ch.steps])
+    assert len(iterations) == 199 and iterations.min() >= 1 and iterations.max() <= 3
+    assert iterations.mean() < 2.1
+    assert ch.max_residual < 1e-14 and min(ch.sigma_ratios) > 1e-5
+    np.testing.assert_allclose(ch.drive_values[-1], -0.005 * 200.0, atol=1e-9)
 
 
 @pytest.mark.chrono

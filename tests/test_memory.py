@@ -39,6 +39,31 @@ def test_the_guard_turns_an_allocation_beyond_the_memory_into_one_line(monkeypat
     np.ones((10_000, 10_000)).sum()                               # and the allocation works again
 
 
+
+def test_a_cxx_allocation_failure_in_chrono_is_one_line_too(monkeypatch):
+    """PyChrono raises C++'s std::bad_alloc as RuntimeError("std::bad_alloc"): inside a guard it is one line like a
+    MemoryError (the Chrono fold's first assembly under a small limit); any other RuntimeError passes unchanged."""
+    monkeypatch.setattr(memory, "available", lambda: 100 * 2 ** 20)
+    with pytest.raises(InsufficientMemoryError) as err:
+        with memory.guard("folding a 400-panel pattern in Chrono"):
+            raise RuntimeError("std::bad_alloc")
+    assert one_line(err) == ("folding a 400-panel pattern in Chrono needs more memory than the 100 MB available "
+                             "(std::bad_alloc)")
+    with pytest.raises(RuntimeError, match="^something else$"):
+        with memory.guard("a step"):
+            raise RuntimeError("something else")
+
+
+def test_the_guards_name_what_they_fold_count_or_solve():
+    """``memory.about``, which the analyses' guards use in their one line: the name and the panels of a structure, a
+    fold problem or a pattern."""
+    from chrono_origami.inputs.fold import Drive, FoldProblem
+
+    s = miura.miura_patch(20, 20)
+    assert memory.about(s) == "Miura-ori patch 20 x 20 (400 panels)"
+    assert memory.about(FoldProblem(s, [Drive(19, angle=0.1)], (), 1.0)) == "Miura-ori patch 20 x 20 (400 panels)"
+    assert memory.about(s.pattern).endswith("(400 panels)") and memory.about(None) == "the structure"
+
 def test_check_names_the_step_and_both_amounts(monkeypatch):
     monkeypatch.setattr(memory, "available", lambda: 2 ** 30)
     memory.check("a small step", 2 ** 20)

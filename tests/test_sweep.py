@@ -258,12 +258,12 @@ def test_a_door_case_equals_the_analyses_it_comes_from():
     expected = tl.summary(tl.locked_in_statistics(st, spec, imp.HingeStiffness()))
     for k, v in expected.items():
         assert row[k] == pytest.approx(v, rel=1e-12, abs=1e-300), k
-    mc = tl.summary(tl.monte_carlo(st, spec, 6, seed=case.params["seed"]))
+    mc = tl.summary(tl.monte_carlo(st, spec, 6, engine="reference", seed=case.params["seed"]))
     assert row["locked_max_p99_N"] == pytest.approx(mc["locked_max_p99_N"], rel=1e-12)
     assert row["mc_samples"] == 6 and row["locked_p99_N"] > 1e3       # a 0.2 mm misfit on 1 m panels
     # forces under the tip load, elastic hinges: the total answer with no misfit, in equilibrium
     zero = imp.Errors(np.zeros((7, 2, 5)), np.zeros((len(imp.vertex_slots(st.pattern)), 3)))
-    res = tl.locked_in(st, errors=zero, loads=True)
+    res = tl.locked_in(st, errors=zero, engine="reference", loads=True)
     vals = np.abs(tl.side_values(st, res)).reshape(-1, 6)
     assert row["max_N"] == pytest.approx(vals[:, tl.COMPONENTS.index("N")].max(), rel=1e-12)
     assert row["max_MO"] == pytest.approx(vals[:, tl.COMPONENTS.index("MO")].max(), rel=1e-12)
@@ -513,8 +513,8 @@ def test_monte_carlo_through_the_executor_map_equals_the_builtin_map():
     st = miura.miura_cantilever(columns=2).with_hinge_kinds(["door"] * 4)
     spec = imp.ToleranceSpec(1e-4)
     with cluster.executor("serial") as ex:
-        a = tl.monte_carlo(st, spec, 8, seed=5, map=ex.map)
-    b = tl.monte_carlo(st, spec, 8, seed=5)
+        a = tl.monte_carlo(st, spec, 8, engine="reference", seed=5, map=ex.map)
+    b = tl.monte_carlo(st, spec, 8, engine="reference", seed=5)
     np.testing.assert_array_equal(a.sd, b.sd)
     np.testing.assert_array_equal(a.max_p99, b.max_p99)
 
@@ -525,7 +525,7 @@ def test_tolerance_command_monte_carlo_on_a_scheduler(tmp_path):
     fold = str(tmp_path / "c.fold")
     co.write_fold(miura.miura_cantilever(columns=2).with_hinge_kinds(["door"] * 4), fold)
     code, out, err = cli("tolerance", fold, "--tol", "1e-4", "--samples", "20", "--scheduler", "serial",
-                         "--out", str(tmp_path / "t"))
+                         "--engine", "reference", "--out", str(tmp_path / "t"))
     assert code == 0, err
     assert "Monte Carlo (20, reference)" in out
     code, _, err = cli("tolerance", fold, "--tol", "1e-4", "--samples", "20", "--scheduler", "tcp://127.0.0.1:1",

@@ -195,8 +195,8 @@ def test_monte_carlo_samples_on_the_cluster_equal_the_serial_ones(dask_cluster):
     spec = imp.ToleranceSpec(1e-4, distribution="uniform")
     with cluster.executor(dask_cluster.address) as ex:
         assert ex.workers == 2
-        on_cluster = tl.monte_carlo(st, spec, 40, seed=3, map=ex.map)
-    here = tl.monte_carlo(st, spec, 40, seed=3)
+        on_cluster = tl.monte_carlo(st, spec, 40, engine="reference", seed=3, map=ex.map)
+    here = tl.monte_carlo(st, spec, 40, engine="reference", seed=3)
     np.testing.assert_array_equal(on_cluster.sd, here.sd)
     np.testing.assert_array_equal(on_cluster.max_p95, here.max_p95)
 

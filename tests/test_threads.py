@@ -70,6 +70,31 @@ def test_the_number_of_threads_and_its_override(monkeypatch, setting, expected):
         assert blas() == before
 
 
+def test_a_given_number_of_threads_overrides_an_outer_choice_and_says_so(monkeypatch):
+    """``chosen_blas_threads(n)`` (each task of ``tools.cluster``): n threads even inside an outer choice, with
+    CHRONO_ORIGAMI_BLAS_THREADS = n inside, so an analysis in it keeps n; the outer choice and the variable are
+    restored after it, and after an exception."""
+    monkeypatch.setenv(threads.ENV, "2")
+    with threadpool_limits(1, user_api="blas"):
+        before = blas()
+        with threads.chosen_blas_threads():
+            assert set(blas().values()) == {2}
+            with threads.chosen_blas_threads(1):
+                assert set(blas().values()) == {1} and os.environ[threads.ENV] == "1"
+                with threads.chosen_blas_threads():      # an analysis inside keeps the given number
+                    assert set(blas().values()) == {1}
+            assert set(blas().values()) == {2} and os.environ[threads.ENV] == "2"
+            with pytest.raises(RuntimeError):
+                with threads.chosen_blas_threads(1):
+                    raise RuntimeError
+            assert set(blas().values()) == {2} and os.environ[threads.ENV] == "2"
+        assert blas() == before
+    monkeypatch.delenv(threads.ENV)
+    with threads.chosen_blas_threads(2):
+        assert os.environ[threads.ENV] == "2"
+    assert threads.ENV not in os.environ
+
+
 @pytest.mark.parametrize("setting", ["0", "-1", "two", "1.5", "all cores"])
 def test_a_bad_setting_is_one_line_naming_the_variable(monkeypatch, capsys, tmp_path, setting):
     monkeypatch.setenv(threads.ENV, setting)

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_the_suite_has_a_per_test_time_limit(request):
     options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert request.config.pluginmanager.hasplugin("timeout"), "pytest-timeout is not installed (pip install -e '.[test]')"
-    assert float(request.config.getini("timeout")) == options["timeout"] == 600
+    assert float(request.config.getini("timeout")) == options["timeout"] == 65
     assert options["timeout_method"] == "signal"
 
 

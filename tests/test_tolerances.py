@@ -63,7 +63,7 @@ def test_hand_solved_two_door_hinges_in_series():
     side = pat.hinges[h1].panels.index(0)
     err.side[h1, side, 4] = s                                    # position along panel 1's t = +y
     stiffness = imp.HingeStiffness(K_T, K_R)
-    res = tl.locked_in(st, errors=err, stiffness=stiffness)
+    res = tl.locked_in(st, errors=err, stiffness=stiffness, engine="reference")
     Fy = s / (2.0 / K_T + 1.0 / (2.0 * K_R))
     a = res.action(h1, 1).as_dict()
     assert a["TP"] == pytest.approx(-Fy, rel=1e-9)
@@ -134,8 +134,8 @@ def test_hyperstatic_structure_locks_in_force_isostatic_design_does_not():
     iso = mi.miura_cantilever()
     door = iso.with_hinge_kinds([DOOR] * len(iso.hinge_kinds))
     spec = imp.ToleranceSpec(1e-4)
-    a = np.abs(tl.side_values(door, tl.locked_in(door, spec))).max()
-    b = np.abs(tl.side_values(iso, tl.locked_in(iso, spec))).max()
+    a = np.abs(tl.side_values(door, tl.locked_in(door, spec, engine="reference"))).max()
+    b = np.abs(tl.side_values(iso, tl.locked_in(iso, spec, engine="reference"))).max()
     assert a > 1.0 and b < 1e-12 * a
 
 
@@ -143,8 +143,8 @@ def test_locked_in_forces_linear_in_tolerance():
     """The same errors scaled by 10 give 10 times the locked-in actions; the statistics scale likewise."""
     st = HYPERSTATIC["miura cantilever all door"]()
     spec = imp.ToleranceSpec(1e-5, seed=2)
-    a = tl.side_values(st, tl.locked_in(st, spec))
-    b = tl.side_values(st, tl.locked_in(st, errors=imp.sample(st, spec).scaled(10.0)))
+    a = tl.side_values(st, tl.locked_in(st, spec, engine="reference"))
+    b = tl.side_values(st, tl.locked_in(st, errors=imp.sample(st, spec).scaled(10.0), engine="reference"))
     assert np.abs(b - 10 * a).max() <= 1e-9 * np.abs(b).max()
     s1 = tl.locked_in_statistics(st, spec)
     s2 = tl.locked_in_statistics(st, spec.scaled(10.0))
@@ -183,7 +183,7 @@ def test_closed_form_equals_monte_carlo_normal():
     st = HYPERSTATIC["miura cantilever all door"]()
     spec = imp.ToleranceSpec(1e-4, seed=0)
     ex = tl.locked_in_statistics(st, spec, method="exact")
-    mc = tl.monte_carlo(st, spec, 2000, seed=100)
+    mc = tl.monte_carlo(st, spec, 2000, engine="reference", seed=100)
     live = ex.sd > 0
     assert live.sum() > 100 and np.all(mc.sd[~live] <= 1e-9 * ex.sd.max())
     for a, b, se in ((ex.sd, mc.sd, mc.se_sd), (ex.p95, mc.p95, mc.se_p95), (ex.p99, mc.p99, mc.se_p99)):
@@ -205,7 +205,7 @@ def test_uniform_errors_standard_deviation_and_monte_carlo():
     spec = imp.ToleranceSpec(1e-3, distribution="uniform")
     ex = tl.locked_in_statistics(st, spec)
     assert np.all(np.isnan(ex.p95))
-    mc = tl.monte_carlo(st, spec, 1500, seed=7)
+    mc = tl.monte_carlo(st, spec, 1500, engine="reference", seed=7)
     live = ex.sd > 0
     z = np.abs(ex.sd - mc.sd)[live] / mc.se_sd[live]
     assert z.max() < 4.5 and (z > 3).mean() <= 0.02
@@ -228,12 +228,49 @@ def test_randomized_closed_form_within_its_stated_accuracy():
 def test_monte_carlo_sample_is_a_pure_function():
     st = HYPERSTATIC["two door hinges in series"]()
     spec = imp.ToleranceSpec(1e-4)
-    a = tl.monte_carlo_sample(st, spec, 11)
-    b = tl.monte_carlo_sample(series_strip(), imp.ToleranceSpec(1e-4), 11)
-    c = tl.monte_carlo_sample(st, spec, 12)
+    a = tl.monte_carlo_sample(st, spec, 11, engine="reference")
+    b = tl.monte_carlo_sample(series_strip(), imp.ToleranceSpec(1e-4), 11, engine="reference")
+    c = tl.monte_carlo_sample(st, spec, 12, engine="reference")
     assert np.array_equal(a, b) and not np.array_equal(a, c)
-    stats = tl.monte_carlo(st, spec, 5, seed=11)
+    stats = tl.monte_carlo(st, spec, 5, engine="reference", seed=11)
     assert stats.samples == 5
+
+
+def test_monte_carlo_keeps_its_samples_drawn_once():
+    """keep=True: the samples the statistics come from, each seed drawn once (the histogram's; no second run)."""
+    st = HYPERSTATIC["two door hinges in series"]()
+    spec = imp.ToleranceSpec(1e-4)
+    seeds = []
+
+    def counting_map(fn, ss):
+        seeds.extend(ss)
+        return [fn(s) for s in ss]
+
+    stats = tl.monte_carlo(st, spec, 4, engine="reference", seed=11, map=counting_map, keep=True)
+    assert seeds == [11, 12, 13, 14]
+    X = stats.info["X"]
+    assert X.shape == (4, len(st.pattern.hinges), 2, 6)
+    assert np.array_equal(X[0], tl.monte_carlo_sample(st, spec, 11, engine="reference"))
+    assert np.array_equal(tl.reduce_samples(st, spec, imp.HingeStiffness(), X).sd, stats.sd)
+    assert "X" not in tl.monte_carlo(st, spec, 2, engine="reference", seed=11).info
+
+
+def test_engine_none_follows_the_one_default_rule():
+    """The engine of one set of errors and of the Monte Carlo samples defaults to ``engines``' one rule (Chrono where
+    PyChrono imports, else the reference engine), decided once per Monte Carlo run; the closed form has none."""
+    import inspect
+
+    from chrono_origami import engines
+
+    for fn in (tl.locked_in, tl.monte_carlo_sample, tl.monte_carlo):
+        assert inspect.signature(fn).parameters["engine"].default is None, fn.__name__
+    st = HYPERSTATIC["two door hinges in series"]()
+    spec = imp.ToleranceSpec(1e-4)
+    expected = engines.resolve(None, notice=False)
+    assert tl.locked_in(st, spec).engine == expected
+    assert tl.monte_carlo(st, spec, 3, seed=4).info["engine"] == expected
+    assert np.array_equal(tl.monte_carlo_sample(st, spec, 4), tl.monte_carlo_sample(st, spec, 4, engine=expected))
+    assert tl.locked_in_statistics(st, spec).sd.max() > 0
 
 
 def test_summary_keys_and_rows():

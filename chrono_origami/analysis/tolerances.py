@@ -21,10 +21,14 @@ Engines: ``"reference"`` (the linear theory, ``engines.reference.tolerance``) an
 ``"chrono"`` (the imperfect panels assembled on bushing hinges and solved
 by Chrono's nonlinear statics, ``engines.chrono.tolerance``); each provides one
 function of the engine interface, ``locked_in(structure, errors, stiffness,
-loads)`` (:func:`engine_locked_in`). The closed-form statistics are the
-linear theory's, the reference engine's alone. This analysis defaults to the
-reference engine (``engine="reference"``), not to the one rule of
-``engines``: its Monte Carlo samples compare with that closed form.
+loads)`` (:func:`engine_locked_in`). ``engine=None`` (the default) follows
+the one rule of ``engines``: Chrono where PyChrono imports, else the
+reference engine. What has an engine is :func:`locked_in` of one set of
+errors and the Monte Carlo samples; the closed-form statistics are the
+linear theory, engine-neutral math (computed with the reference engine's
+sparse operators, whichever engine the samples use). Chrono's assembly takes
+structures with mechanisms and rigid motions as the reference engine does:
+it holds a few coordinates fixed (``engines.operator.held_dofs``).
 
 Statistics. Errors drawn as ``structure.imperfections.ToleranceSpec`` says are
 linear in the raw components xi (independent, zero mean, variances D), so
@@ -135,10 +139,11 @@ def errors_of(structure, spec=None, errors=None, seed=None):
 
 
 @with_blas_threads
-def locked_in(structure, spec=None, stiffness=None, engine="reference", errors=None, seed=None, loads=False):
+def locked_in(structure, spec=None, stiffness=None, engine=None, errors=None, seed=None, loads=False):
     """Hinge actions (``results.StaticResult``, status "elastic") of ``structure`` with elastic hinges and
     fabrication errors: ``errors`` (measured, ``structure.imperfections.read_measured``) or drawn from ``spec`` with
-    ``seed`` (default the spec's). ``loads``: with the structure's loads (the total), else the locked-in part."""
+    ``seed`` (default the spec's). ``loads``: with the structure's loads (the total), else the locked-in part.
+    ``engine``: "reference", "chrono", or None (``engines``' rule)."""
     err = errors_of(structure, spec, errors, seed)
     return engine_locked_in(engine)(structure, err, stiffness or imp.HingeStiffness(), loads)
 
@@ -157,7 +162,8 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
     distribution: normal gives sd and percentiles, uniform sd only);
     ``stiffness``: ``structure.imperfections.HingeStiffness`` (default: its defaults).
     ``method``: "auto", "exact" or "randomized" (``probes`` probes, ``seed``).
-    Reference engine, sparse throughout: the whole-structure operator is never dense.
+    The linear theory, the same whichever engine samples (the reference engine's operators), sparse
+    throughout: the whole-structure operator is never dense.
     ``solver``: a ``reference.tolerance.Solver`` of this structure and stiffness, to reuse its counts and
     factorisation (a sweep's case also solves its loads with it).
     """
@@ -191,34 +197,47 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
 
 
 @with_blas_threads
-def monte_carlo_sample(structure, spec, seed, stiffness=None, engine="reference", loads=False):
+def monte_carlo_sample(structure, spec, seed, stiffness=None, engine=None, loads=False):
     """One Monte Carlo sample: the (H, 2, 6) locked-in hinge actions for the errors drawn with ``seed``.
 
     A pure function of its arguments (structure, spec, seed, stiffness,
-    engine): the same arguments give the same array in any process.
+    engine): the same arguments give the same array in any process. Give the
+    engine by name when samples run in other processes (``None`` there is each
+    process's own choice): :func:`monte_carlo` does.
     """
     res = locked_in(structure, spec, stiffness, engine, seed=seed, loads=loads)
     return side_values(structure, res)
 
 
 @with_blas_threads
-def monte_carlo(structure, spec, samples, stiffness=None, engine="reference", seed=0, map=map):
-    """Monte Carlo statistics (:class:`LockedInStatistics`, method "monte carlo") from ``samples`` samples.
-
-    Sample k uses seed ``seed + k``; ``map(fn, seeds)`` runs
-    :func:`monte_carlo_sample` on them (the built-in map by default; a pool's
-    or a Dask client's map in parallel).
-    """
+def monte_carlo_samples(structure, spec, samples, stiffness=None, engine=None, seed=0, map=map):
+    """The (samples, H, 2, 6) locked-in hinge actions of ``samples`` samples: sample k uses seed ``seed + k``;
+    ``map(fn, seeds)`` runs :func:`monte_carlo_sample` on them (the built-in map by default; a pool's or a Dask
+    client's map in parallel). ``engine``: "reference", "chrono" or None (``engines``' rule, decided here once
+    for every sample)."""
     if not (isinstance(samples, (int, np.integer)) and samples >= 2):
         raise StructureError(f"samples must be an integer >= 2, got {samples!r}")
     from functools import partial
 
+    engine = engines.resolve(engine)
     stiffness = stiffness or imp.HingeStiffness()
     fn = partial(monte_carlo_sample, structure, spec, stiffness=stiffness, engine=engine)
+    return np.array(list(map(fn, [int(seed) + k for k in range(samples)])))
+
+
+@with_blas_threads
+def monte_carlo(structure, spec, samples, stiffness=None, engine=None, seed=0, map=map, keep=False):
+    """Monte Carlo statistics (:class:`LockedInStatistics`, method "monte carlo") from ``samples`` samples
+    (:func:`monte_carlo_samples`, its arguments). ``keep``: also keep the samples' array as ``info["X"]``
+    (samples x H x 2 x 6 floats; for a histogram), so that they are drawn once."""
+    engine = engines.resolve(engine)
+    stiffness = stiffness or imp.HingeStiffness()
     t0 = time.perf_counter()
-    X = np.array(list(map(fn, [int(seed) + k for k in range(samples)])))
+    X = monte_carlo_samples(structure, spec, samples, stiffness, engine, seed, map)
     stats = reduce_samples(structure, spec, stiffness, X)
-    stats.info.update(engine=engines.resolve(engine, notice=False), seconds=time.perf_counter() - t0)
+    stats.info.update(engine=engine, seconds=time.perf_counter() - t0)
+    if keep:
+        stats.info["X"] = X
     return stats
 
 

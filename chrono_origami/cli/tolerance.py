@@ -5,10 +5,10 @@
 
 With ``--tol`` (and the per-component ``--offset``, ``--tilt``,
 ``--position``, ``--vertex``; ``--distribution normal|uniform``; ``--seed``):
-the closed-form statistics (reference engine, sparse), printed as the
-largest p95 / p99 per component and, per hinge side, the p95 table; with
-``--samples N`` also a Monte Carlo run of N samples (``--engine``: reference
-or chrono) and, with ``--histogram F.png``, the distribution of the largest
+the closed-form statistics (the linear theory, sparse: no engine), printed
+as the largest p95 / p99 per component and, per hinge side, the p95 table;
+with ``--samples N`` also a Monte Carlo run of N samples (``--engine``:
+chrono or reference, by default chrono where PyChrono imports) and, with ``--histogram F.png``, the distribution of the largest
 locked-in |N| over hinges. The samples run on Dask (``chrono_origami.tools.cluster``):
 ``--scheduler local`` (default: a local cluster of ``--workers`` processes,
 one BLAS thread each), ``serial`` (this process) or a scheduler's address
@@ -18,8 +18,8 @@ the reference engine and, where PyChrono imports, Chrono's assembly.
 
 With ``--measured FILE.csv`` (``hinge,panel,offset_m,offset_n,tilt_m,tilt_n,position``;
 ``--measured-vertices FILE.csv``: ``panel,vertex,dx,dy,dz``; see
-``chrono_origami.imperfections``): the hinge actions of those errors,
-``--loads`` with the structure's loads too.
+``chrono_origami.imperfections``): the hinge actions of those errors
+(``--engine``, as above), ``--loads`` with the structure's loads too.
 
 Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
 per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
@@ -31,7 +31,6 @@ a measured-errors file: one line, exit code 2; a hinge, panel or vertex the
 structure does not have: one line, exit code 1.
 """
 import os
-from functools import partial
 
 import numpy as np
 
@@ -61,9 +60,9 @@ def _tolerance_options(description):
     ap.add_argument("--measured-vertices", metavar="FILE.csv", help="measured vertex errors per panel")
     ap.add_argument("--loads", action="store_true", help="--measured: with the structure's loads (total actions)")
     ap.add_argument("--samples", type=inputs.positive_int, default=None, help="Monte Carlo samples")
-    ap.add_argument("--engine", choices=engines.ENGINES, default="reference",
-                    help="engine of --measured and of the Monte Carlo samples (default reference; the closed form "
-                         "is the reference engine's)")
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help="engine of --measured and of the Monte Carlo samples (default: chrono where PyChrono "
+                         "imports, else reference; the closed form is the linear theory, no engine's)")
     ap.add_argument("--method", choices=tl.METHODS, default="auto", help="closed-form statistics method")
     ap.add_argument("--probes", type=inputs.positive_int, default=tl.PROBES, help="probes of --method randomized")
     ap.add_argument("--scheduler", default=None, metavar="local|serial|ADDRESS",
@@ -123,7 +122,7 @@ def tolerance_command(args):
     stiffness = stiffness_of(args)
     spec = spec_of(args) if args.tol is not None else None
     structure = inputs.read_input(args)
-    engine = engines.resolve(args.engine)
+    engine = engines.resolve(args.engine) if spec is None or args.samples else None   # only what samples or measures
     if spec is None:
         try:
             errors = imp.read_measured(structure, args.measured, args.measured_vertices)
@@ -150,10 +149,9 @@ def tolerance_command(args):
     samples = None
     if args.samples:
         with cluster.executor(args.scheduler, args.workers, args.connect_timeout) as ex:
-            mc = tl.monte_carlo(structure, spec, args.samples, stiffness, engine, seed=args.seed, map=ex.map)
-            if args.histogram:
-                one = partial(tl.monte_carlo_sample, structure, spec, stiffness=stiffness, engine=engine)
-                samples = np.array(ex.map(one, [args.seed + k for k in range(args.samples)]))
+            mc = tl.monte_carlo(structure, spec, args.samples, stiffness, engine, seed=args.seed, map=ex.map,
+                                keep=bool(args.histogram))
+        samples = mc.info.pop("X", None)
         named[f"Monte Carlo ({args.samples}, {engine})"] = mc
     print(rep.summary_table(named, "largest locked-in |action| over hinges: 95th and 99th percentiles "
                                    "(each component's marginal)"))

@@ -17,7 +17,10 @@ both give a :class:`Model`, and the rest is common:
   self-stress or the panels that move), unless ``allow_indeterminate=True``:
   then it returns the minimum-norm particular solution (in the scaled
   multipliers), labelled ``status="minimum-norm"``, together with the
-  self-stress states, any multiple of which may be added.
+  self-stress states, any multiple of which may be added;
+* :func:`null_basis` and :func:`held_dofs`: the coordinates to hold fixed
+  so that the mechanisms and rigid motions are gone and no self-equilibrated
+  force changes (the tolerance analyses of both engines).
 
 Scaling (documented because every count and solve depends on it): positions
 enter as x' = (x - x0) / L, with x0 the centroid of the vertices and L the
@@ -35,7 +38,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ..results.counts import Counts, _remove_rigid, counted, counts_text
+from ..results.counts import Counts, _remove_rigid, counted, counts_text, rigid_motions
 from ..results.statics import StaticResult, SupportReaction, hinge_actions
 from ..tools import linalg as la
 from ..tools import memory
@@ -179,6 +182,33 @@ EQUILIBRIUM_RTOL = 1e-9
 
 #: Self-stress states and mechanisms listed one by one up to this many; above, the hinges and panels involved.
 LIST_LIMIT = 20
+
+
+def null_basis(counts):
+    """Orthonormal-column basis (6P x k) of null(Cs): the mechanisms, and the rigid motions when unsupported."""
+    parts = []
+    if counts.M:
+        parts.append(counts.mechanisms)
+    if not counts.supported:
+        parts.append(rigid_motions(counts.model.n_bodies))
+    if not parts:
+        return np.zeros((counts.n_dof, 0))
+    return np.hstack(parts)
+
+
+def held_dofs(N):
+    """Columns (scaled coordinates (omega, w / L) of the bodies, 6 a body) to hold fixed so that Cs without them
+    has full column rank, for a basis N of null(Cs) (:func:`null_basis`): pivoted QR of N^T. Holding them removes
+    the mechanisms and rigid motions and, for self-equilibrated forces, changes no multiplier (both engines'
+    tolerance analyses)."""
+    if N.shape[1] == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, R, piv = sla.qr(N.T, mode="economic", pivoting=True)
+    k = N.shape[1]
+    d = np.abs(np.diag(R))
+    if d[-1] < 1e-8 * d[0]:
+        raise SolverError("the null space of the operator could not be held by fixing coordinates")
+    return np.sort(piv[:k])
 
 
 def describe_indeterminacy(structure, counts, tol=1e-6):

@@ -25,7 +25,8 @@ every array above 128 kB); the local cluster's workers start without it
 
 BLAS threads: every task runs inside a BLAS thread limit of ``blas_threads``
 (default :data:`WORKER_BLAS_THREADS`, one), set by threadpoolctl in the
-process that runs it, whatever the cluster, with the program's own setting
+process that runs it (``tools.threads.chosen_blas_threads(n)``), whatever
+the cluster and whatever an outer block chose, with the program's own setting
 ``CHRONO_ORIGAMI_BLAS_THREADS`` set to the same number while it runs: a
 worker with one thread runs one case at a time on one core. Dask's worker processes also start with
 OMP/MKL/OPENBLAS_NUM_THREADS = 1 (Dask's own ``distributed.nanny.pre-spawn-environ``).
@@ -43,7 +44,7 @@ import sys
 from contextlib import contextmanager
 
 from .errors import SchedulerError
-from .threads import ENV as BLAS_ENV
+from .threads import ENV as BLAS_ENV, chosen_blas_threads
 
 #: environment variable giving the default scheduler ("local", "serial" or an address)
 ENV = "CHRONO_ORIGAMI_SCHEDULER"
@@ -73,32 +74,14 @@ def resolve(scheduler=None):
     return scheduler
 
 
-@contextmanager
-def _blas_limit(n):
-    """BLAS runs with ``n`` threads inside the block (threadpoolctl), and the program's own setting
-    ``$CHRONO_ORIGAMI_BLAS_THREADS`` says ``n`` too, so that an analysis that chooses its threads keeps them."""
-    from threadpoolctl import threadpool_limits
-
-    old = os.environ.get(BLAS_ENV)
-    os.environ[BLAS_ENV] = str(n)
-    try:
-        with threadpool_limits(limits=n, user_api="blas"):
-            yield
-    finally:
-        if old is None:
-            os.environ.pop(BLAS_ENV, None)
-        else:
-            os.environ[BLAS_ENV] = old
-
-
 def _task(item, fn, blas_threads):
     """Run ``fn(item)`` with ``blas_threads`` BLAS threads (on a worker or here)."""
-    with _blas_limit(blas_threads):
+    with chosen_blas_threads(blas_threads):
         return fn(item)
 
 
 def _chunk(items, fn, blas_threads):
-    with _blas_limit(blas_threads):
+    with chosen_blas_threads(blas_threads):
         return [fn(x) for x in items]
 
 

@@ -6,8 +6,9 @@ operator and its size) and both amounts. :func:`guard` is the backstop for
 needs that cannot be estimated beforehand (a sparse factor's fill, SuperLU's
 LU, ARPACK's work): inside it the process's address space may grow by the
 available memory only (``RLIMIT_AS``, Linux), so an allocation beyond it
-fails as a MemoryError -- instead of the kernel's out-of-memory killer ending
-the process without a word -- and the guard turns that into one line.
+fails as a MemoryError (in Chrono: a C++ ``std::bad_alloc``, which PyChrono
+raises as a RuntimeError) -- instead of the kernel's out-of-memory killer
+ending the process without a word -- and the guard turns that into one line.
 """
 import contextlib
 import functools
@@ -21,6 +22,9 @@ FRACTION = 0.8
 #: The guard lets the address space grow by at least this much (bytes), whatever is available: below it the
 #: machine is out of memory anyway, and the interpreter and its libraries need room to report it.
 GUARD_MARGIN = 512 * 2 ** 20
+
+#: a C++ allocation failure as SWIG wrappers (PyChrono) raise it: ``RuntimeError("std::bad_alloc")``
+CXX_BAD_ALLOC = "std::bad_alloc"
 
 _guards = 0    # guards running (nested, or in several threads): only the first sets the limit, the last lifts it
 _lock = threading.Lock()
@@ -54,6 +58,16 @@ def gigabytes(nbytes):
     """'1.7 GB' or '350 MB'."""
     return f"{nbytes / 2 ** 30:.1f} GB" if nbytes >= 2 ** 30 else f"{nbytes / 2 ** 20:.0f} MB"
 
+
+
+def about(subject):
+    """What an analysis works on, for the guards' messages: "NAME (N panels)" of a structure, of a fold problem
+    (its structure's panels) or of a crease pattern; never raises (the name alone, or "the structure")."""
+    structure = getattr(subject, "structure", subject)
+    pattern = getattr(structure, "pattern", structure)
+    name = getattr(subject, "name", None) or getattr(structure, "name", None) or "the structure"
+    n = getattr(pattern, "n_panels", None)
+    return f"{name} ({n:,} panels)" if isinstance(n, int) else str(name)
 
 def check(what, need, avail=None):
     """Raise :class:`InsufficientMemoryError` when ``need`` bytes exceed :data:`FRACTION` of the available memory.
@@ -104,7 +118,9 @@ def guard(what):
         _guards += 1
     try:
         yield
-    except MemoryError as e:
+    except (MemoryError, RuntimeError) as e:
+        if not isinstance(e, MemoryError) and str(e).strip() != CXX_BAD_ALLOC:
+            raise
         detail = str(e).strip().split("\n")[0]
         raise InsufficientMemoryError(f"{what} needs more memory than the {gigabytes(avail) if avail else 'unknown'} "
                                       f"available{' (' + detail + ')' if detail else ''}") from None

@@ -14,7 +14,8 @@ Override: the environment variable :data:`ENV` (``CHRONO_ORIGAMI_BLAS_THREADS``)
 a positive number of threads or ``all`` (one per core). Anything else is a
 one-line :class:`~chrono_origami.tools.errors.SettingError`.
 
-Where it applies: :func:`chosen_blas_threads` (a context manager) around every
+Where it applies: :func:`chosen_blas_threads` (a context manager; the one place
+that sets BLAS threads, also for the tasks of ``tools.cluster``) around every
 command and scene (``cli.app.run``) and, as the decorator
 :func:`with_blas_threads`, around the public analyses of ``analysis/``
 (``co.count``, ``co.static``, ``co.fold``, ``co.fold_to_targets``,
@@ -60,25 +61,43 @@ def blas_threads():
 
 
 @contextmanager
-def chosen_blas_threads():
-    """Inside the block, BLAS runs with :func:`blas_threads` threads (unless an outer block already chose)."""
+def chosen_blas_threads(n=None):
+    """Inside the block, BLAS runs with :func:`blas_threads` threads (unless an outer block already chose).
+
+    ``n`` (a positive integer): BLAS runs with ``n`` threads whatever an outer
+    block chose, and :data:`ENV` says ``n`` inside the block, so that the
+    analyses in it, and processes it starts, keep that choice; both are
+    restored after it (``tools.cluster``: each task of a sweep or Monte Carlo
+    run, one thread by default).
+    """
     global _depth
-    if _depth:
+    if n is None and _depth:
         _depth += 1
         try:
             yield
         finally:
             _depth -= 1
         return
-    n = blas_threads()
-    import scipy.linalg  # noqa: F401  (loads NumPy's and SciPy's BLAS before they are limited)
+    old_env = os.environ.get(ENV)
+    if n is None:
+        n = blas_threads()
+    else:
+        os.environ[ENV] = str(n)
+    outer = _depth
+    try:
+        import scipy.linalg  # noqa: F401  (loads NumPy's and SciPy's BLAS before they are limited)
 
-    with _libraries().limit(limits=n, user_api="blas"):
-        _depth = 1
-        try:
-            yield
-        finally:
-            _depth = 0
+        with _libraries().limit(limits=n, user_api="blas"):
+            _depth = outer + 1
+            try:
+                yield
+            finally:
+                _depth = outer
+    finally:
+        if old_env is None:
+            os.environ.pop(ENV, None)
+        else:
+            os.environ[ENV] = old_env
 
 
 def _libraries():

@@ -225,6 +225,25 @@ class VertexSupport(_MateLink):
         _MateLink.__init__(self, use_tangent_stiffness, name)
 
 
+class HeldCoordinates(_MateLink):
+    """Scaled coordinates of one panel (body 1) held to the ground (body 2): frame at a fixed point x0 with the
+    global axes, ``coords`` a subset of ("x", "y", "z", "rx", "ry", "rz"): the displacement of the panel's material
+    point at x0 along the global axes and its rotation about them -- the columns (w / L, omega) of the scaled
+    operator of ``engines.operator`` (Chrono's rows: the position of that point and the vector part of the
+    relative rotation quaternion, in global axes). Removes mechanisms and rigid motions where holding them
+    changes no force (``engines.operator.held_dofs``; the tolerance analysis).
+    """
+
+    KIND = "held"
+    COORDS = ("x", "y", "z", "rx", "ry", "rz")
+
+    def __init__(self, coords, use_tangent_stiffness=True, name=None):
+        if not coords or set(coords) - set(self.COORDS) or len(set(coords)) != len(coords):
+            raise ValueError(f"held coordinates must be a non-empty subset of {self.COORDS}, got {coords!r}")
+        self.MASK = tuple(c in coords for c in self.COORDS)
+        _MateLink.__init__(self, use_tangent_stiffness, name)
+
+
 class AnchorLink(_MateLink):
     """Weld of one panel to the ground, used only to remove the rigid-body motions of an unsupported structure.
 

@@ -24,6 +24,14 @@ its d (``structure.imperfections.frame_errors``, exact rotation). The stiffness 
 diagonal in frame B: K_t on the locked translations, K_r on the locked
 rotations (``structure.imperfections.HingeStiffness``).
 
+Mechanisms and rigid motions. A mechanism (M > 0) or an unsupported
+structure leaves Newton's matrix singular (no bushing resists the motion).
+As the reference engine does (``engines.operator.held_dofs``), a few scaled
+coordinates -- chosen by pivoted QR of a basis of null(Cs), here Chrono's own
+count (``statics.count``) -- are held to the ground by
+:class:`~.links.HeldCoordinates` links; they stop those motions and, the
+locked-in forces being self-equilibrated, carry no force to first order.
+
 Supports stay rigid (``links.VertexSupport``), loads are the structure's;
 the static equilibrium is Chrono's ``ChStaticNonLinearAnalysis`` with a
 direct sparse solver, checked by :func:`equilibrium` (the
@@ -39,8 +47,9 @@ from ...results.statics import StaticResult, hinge_actions
 from ...structure import imperfections as imp
 from ...tools.errors import SolverError
 from ...tools.geometry import rotation_about
+from ..operator import held_dofs, null_basis
 from . import links as lk
-from .statics import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, largest_violation, static_analysis, support_reactions
+from .statics import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, count, largest_violation, static_analysis, support_reactions
 from .matrices import generalized_forces
 from .system import build_system
 
@@ -50,6 +59,11 @@ MAX_ITERATIONS = 60
 ROUNDOFF_ULPS = 100
 #: most misfit steps of the continuation when the full misfit does not converge at once (1, 4, 16, 64)
 MAX_STEPS = 64
+#: the scaled coordinates of ``engines.operator`` (omega, w / L) as the held links' coordinates
+_COORDS = ("rx", "ry", "rz", "x", "y", "z")
+#: the last few structures' held coordinates, by identity (Monte Carlo samples of one structure count it once)
+_HELD = []
+_HELD_CACHE = 4
 
 
 def _rotation(alpha):
@@ -72,12 +86,31 @@ class Bushing:
         self.mid_ref = mid_ref
 
 
+def held_coordinates(structure):
+    """(x0, {panel: coordinates}): the scaled coordinates to hold (module doc), from Chrono's count of
+    ``structure`` (``engines.operator.held_dofs`` of its null basis); {} when M = 0 and it is supported.
+    The last few structures' answers are kept (by identity)."""
+    for st, held in _HELD:
+        if st is structure:
+            return held
+    counts = count(structure)
+    cols = held_dofs(null_basis(counts))
+    by_panel = {}
+    for c in cols:
+        by_panel.setdefault(int(c) // 6, []).append(_COORDS[int(c) % 6])
+    held = (counts.model.x0, {p: tuple(cs) for p, cs in sorted(by_panel.items())})
+    _HELD.insert(0, (structure, held))
+    del _HELD[_HELD_CACHE:]
+    return held
+
+
 def build(structure, errors, stiffness=None, loads=False):
     """The Chrono system of ``structure`` with imperfect panels on elastic hinges (module doc).
 
     Returns (built, bushings): ``built`` a :class:`.system.ChronoStructure`
-    without hinge links (its ``hinges`` list is empty), ``bushings`` one
-    :class:`Bushing` per hinge.
+    without hinge links (its ``hinges`` list is empty; ``held``: the
+    :class:`~.links.HeldCoordinates` links of :func:`held_coordinates`),
+    ``bushings`` one :class:`Bushing` per hinge.
     """
     import dataclasses
 
@@ -85,8 +118,15 @@ def build(structure, errors, stiffness=None, loads=False):
     bare = dataclasses.replace(structure, loads=structure.loads if loads else (),
                                gravity=structure.gravity if loads else None)
     pat = structure.pattern
-    built = build_system(bare, visual=False, anchor=not structure.supports, hinges=False)   # bodies, supports, loads
+    built = build_system(bare, visual=False, hinges=False)   # bodies, supports, loads
     system = built.system
+    x0, held = held_coordinates(structure)
+    built.held = []
+    for p, coords in held.items():
+        link = lk.HeldCoordinates(coords, name=f"panel {p + 1} held ({', '.join(coords)} at the centroid)")
+        link.Initialize(built.bodies[p], built.ground, lk.chframe(x0))
+        system.AddLink(link)
+        built.held.append(link)
     container = chrono.ChLoadContainer()
     system.Add(container)
     K = stiffness.hinge_values(structure)
@@ -180,12 +220,12 @@ def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX
     """Hinge actions of the imperfect assembly on elastic hinges, solved in Chrono (``results.StaticResult``,
     engine "chrono", status "elastic"); ``loads``: with the structure's loads, else the misfit alone.
 
-    Needs M = 0 (a mechanism makes Newton's matrix singular). The residual and
-    the support-constraint violation are checked (``SolverError`` otherwise).
+    Mechanisms and rigid motions are held (module doc). The residual and the
+    violation of the supports and holds are checked (``SolverError`` otherwise).
     """
     built, bushings = build(structure, errors, stiffness, loads)
     system = built.system
-    links = list(built.supports) + ([built.anchor] if built.anchor is not None else [])
+    links = list(built.supports) + built.held
     L = structure.pattern.size or 1.0
     alpha_d = imp.frame_errors(structure.pattern, errors)
     stiffness = stiffness or imp.HingeStiffness()
@@ -206,16 +246,19 @@ def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX
         if steps >= MAX_STEPS:
             raise SolverError(f"{structure.name}: the Chrono assembly of the imperfect panels on elastic hinges did "
                               f"not converge in {steps} misfit steps: relative equilibrium residual {rel:.3g} "
-                              f"(tolerance {tol:.3g}), support violation {viol:.3g} (tolerance {CONSTRAINT_TOL:g})"
-                              + ("; the structure has a mechanism (M > 0)?" if rel > 1e-3 else ""))
+                              f"(tolerance {tol:.3g}), support violation {viol:.3g} (tolerance {CONSTRAINT_TOL:g})")
         # continuation: start again from the nominal pose and bring the misfit in by steps
         built, bushings = build(structure, errors, stiffness, loads)
         system = built.system
-        links = list(built.supports) + ([built.anchor] if built.anchor is not None else [])
+        links = list(built.supports) + built.held
         steps *= 4
     actions = hinge_actions(structure.pattern, structure.hinge_kinds, wrenches)
+    held = [lk.reaction_on(link, 1) for link in built.held]    # (force, torque, origin) on the held panel
     info = {"equilibrium_residual": rel, "constraint_violation": viol, "loads": bool(loads),
-            "hinge_model": "ChLoadBodyBodyBushingGeneric", "misfit_steps": steps, "residual_tolerance": tol}
+            "hinge_model": "ChLoadBodyBodyBushingGeneric", "misfit_steps": steps, "residual_tolerance": tol,
+            "held_coordinates": sum(len(link.constrained) for link in built.held),
+            "held_force": max((float(np.linalg.norm(F)) for F, _, _ in held), default=0.0),
+            "held_moment": max((float(np.linalg.norm(T)) for _, T, _ in held), default=0.0)}
     res = StaticResult(structure, "chrono", "elastic", None, None, actions, support_reactions(built), rel, info=info)
     if not np.all(np.isfinite([a.values for a in actions])):
         raise SolverError(f"{structure.name}: the Chrono assembly gave non-finite hinge actions")

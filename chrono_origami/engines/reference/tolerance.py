@@ -29,11 +29,10 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ...results.counts import rigid_motions
 from ...structure import imperfections as imp
 from ...tools.errors import SolverError, StructureError
 from ...tools.geometry import skew
-from ..operator import _reactions, multiplier_actions
+from ..operator import _reactions, held_dofs, multiplier_actions, null_basis
 from .counting import count
 
 #: a component variance below this fraction of its family's largest (on the same hinge side, or anywhere) is
@@ -117,30 +116,6 @@ def flexibility(structure, model, stiffness):
             raise StructureError(f"hinge {h + 1}: the tolerance analysis uses the 'hinge' form of the operators")
         F[rows] = [1.0 / K[h, 1] if k == "r" else 1.0 / (K[h, 0] * model.L ** 2) for k in kinds]
     return F
-
-
-def null_basis(counts):
-    """Orthonormal-column basis (6P x k) of null(Cs): the mechanisms, and the rigid motions when unsupported."""
-    parts = []
-    if counts.M:
-        parts.append(counts.mechanisms)
-    if not counts.supported:
-        parts.append(rigid_motions(counts.model.n_bodies))
-    if not parts:
-        return np.zeros((counts.n_dof, 0))
-    return np.hstack(parts)
-
-
-def held_dofs(N):
-    """Columns (dofs) to hold fixed so that Cs without them has full column rank: pivoted QR of N^T."""
-    if N.shape[1] == 0:
-        return np.zeros(0, dtype=np.int64)
-    _, R, piv = sla.qr(N.T, mode="economic", pivoting=True)
-    k = N.shape[1]
-    d = np.abs(np.diag(R))
-    if d[-1] < 1e-8 * d[0]:
-        raise SolverError("the null space of the operator could not be held by fixing coordinates")
-    return np.sort(piv[:k])
 
 
 class Solver:

@@ -11,8 +11,9 @@ constraints of a fold may be redundant, as the paper's Yoshimura example is).
 
 Step-size control: a step is accepted when Newton converges (max |F| below
 ``tol``, scaled units) within ``max_iter`` iterations with a contracting
-residual and a corrector much shorter than the predictor; otherwise the step
-is halved. After an easy step it grows by 1.5 up to ``dt_max``.
+residual and a corrector shorter than half the predictor, both measured as
+the largest vertex displacement / L (:func:`jumped`: a longer corrector
+jumped to another branch); otherwise the step is halved. After an easy step it grows by 1.5 up to ``dt_max``.
 
 Singularity: the driven fold is regular where the constraint Jacobian J has
 full column rank 6N (one velocity for the given drive rates). The ratio
@@ -45,6 +46,8 @@ from ....inputs.fold import file_assignment
 TOL = 1e-12
 #: near-singular ratio that turns a failed step at dt_min into a singularity report.
 NEAR_SINGULAR_RTOL = 1e-3
+#: a converged step whose corrector is longer than this fraction of its predictor jumped branch (:func:`jumped`)
+JUMP_RATIO = 0.5
 
 
 def newton(C, R, u, time, tol=TOL, max_iter=12, method="auto"):
@@ -155,12 +158,8 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
         v = start_tangent if (start_tangent is not None and t == 0.0) else jac.solve(-Ft)
         Rp, up = exp_update(R, u, (h * v).reshape(-1, 6))
         Rn, un, it, res, ok = newton(C, Rp, up, t + h, tol, method=method)
-        if ok:
-            # the corrector must stay small beside the predictor: no jump to another branch
-            jump = _distance(C, Rp, up, Rn, un)
-            pred = h * np.linalg.norm(v) + 1e-300
-            if jump > 0.5 * pred and jump > 1e3 * tol:
-                ok = False
+        if ok and jumped(C, R, u, Rp, up, Rn, un, tol):
+            ok = False            # the corrector must stay small beside the predictor: no jump to another branch
         if not ok:
             dt = h / 2
             if dt < dt_min:
@@ -228,6 +227,15 @@ def accept(hist, C, R, u, t, h, it, res, ratio, frame_times, fi, T, log, word):
         hist.record(t, C.vertices(R, u), C.drive_values(R, u), res, ratio, it, h)
         fi += 1
     return t, fi
+
+
+def jumped(C, R, u, Rp, up, Rn, un, tol):
+    """Whether a converged corrector jumped to another branch: its length, from the predictor (Rp, up) to the
+    converged state (Rn, un), above ``JUMP_RATIO`` times the predictor's, from the start of the step (R, u) to
+    (Rp, up), and above 1e3 ``tol`` (round-off). Both are measured alike: the largest vertex displacement / L
+    (:func:`_distance`), so the test is the same for any number of panels and mixes no radians with lengths."""
+    corrector = _distance(C, Rp, up, Rn, un)
+    return corrector > JUMP_RATIO * _distance(C, R, u, Rp, up) and corrector > 1e3 * tol
 
 
 def _distance(C, R1, u1, R2, u2):

@@ -58,7 +58,7 @@ from ....tools.jacobian import SINGULAR_RTOL, Jacobian
 from ....tools.progress import Progress
 from .constraints import FoldConstraints
 from .lie import exp_update, reorthonormalize
-from .newton import TOL, accept, schedule
+from .newton import TOL, accept, jumped, schedule
 
 #: "auto" solves on the sparse QR path beyond this many columns (50 panels; LAPACK's SVD-based least squares
 #: of the stacked rows is several times slower there)
@@ -195,11 +195,8 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             v = S.solve(Jh, Js, np.zeros(len(Fh)), -Ft)
         Rp, up = exp_update(R, u, (h * v).reshape(-1, 6))
         Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol, FINAL_STEP if t + h >= T * (1 - 1e-12) else STEP_TOL)
-        if ok:
-            jump = float(np.abs(C.vertices(Rp, up) - C.vertices(Rn, un)).max() / C.L)
-            pred = h * float(np.abs(v.reshape(-1, 6)).max()) + 1e-300
-            if jump > 0.5 * max(pred, 1e-300) and jump > 1e3 * tol:
-                ok = False
+        if ok and jumped(C, R, u, Rp, up, Rn, un, tol):
+            ok = False
         if not ok:
             dt = h / 2
             if dt < dt_min:
