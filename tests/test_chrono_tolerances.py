@@ -6,7 +6,9 @@ locked-in actions differ from the linear theory by a relative O(tol / l)
 points). The part odd in the errors, (A(xi) - A(-xi)) / 2, is the linear
 response to O(tol^2): it equals the reference engine to 1e-6.
 """
+import importlib.util
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,9 +28,21 @@ from catalogue import DETERMINED, STRUCTURES  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 
+
+
+def _scene_design(family, design="all door"):
+    """A design of ``scenes/tolerance_study.py`` (scaled to 1 m panels, loads dropped), as the scene builds it."""
+    spec = importlib.util.spec_from_file_location("tolerance_study",
+                                                  Path(__file__).resolve().parents[1] / "scenes" / "tolerance_study.py")
+    scene = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(scene)
+    return dict(scene.designs())[family][design]
+
+
 HYPERSTATIC = {
     "miura cantilever all door": lambda: mi.miura_cantilever().with_hinge_kinds([DOOR] * 16),
     "yoshimura wedge doors": STRUCTURES["yoshimura wedge doors"],
+    "yoshimura wedge all door, 1 m panels (the scene's)": lambda: _scene_design("Yoshimura wedge (Table 4)"),
     "kresling tower 2 doors": STRUCTURES["kresling tower 2 doors"],
 }
 
@@ -59,6 +73,42 @@ def test_chrono_equals_reference(name):
     ref = _values(st, "reference", err)
     plus, minus = _values(st, "chrono", err), _values(st, "chrono", err.scaled(-1.0))
     scale = _equal_at_small_tolerance(st, ref, plus, minus)
+
+
+def test_chrono_scene_wedge_at_the_scene_tolerance():
+    """The scene's all-door wedge at its 0.1 mm (normal errors, seed 0; 'did not converge in 64 misfit steps'
+    with ``ChSolverSparseQR``): Chrono's Newton with ``ChSolverSparseLU`` converges at the full misfit at once,
+    and its answer is within 100 tol / l_min of the linear theory (the near-mechanism's nonlinearity: 0.7 %)."""
+    st = HYPERSTATIC["yoshimura wedge all door, 1 m panels (the scene's)"]()
+    err = tl.errors_of(st, imp.ToleranceSpec(1e-4, distribution="normal", seed=0), None, 0)
+    res = tl.locked_in(st, errors=err, engine="chrono")
+    assert res.info["solver"] == "sparse_lu" and res.info["misfit_steps"] == 1
+    assert res.info["equilibrium_residual"] <= 1e-8 and res.info["constraint_violation"] <= 1e-9
+    ref = _values(st, "reference", err)
+    X = st.pattern.vertices
+    lmin = min(np.linalg.norm(X[h.vertices[1]] - X[h.vertices[0]]) for h in st.pattern.hinges)
+    rel = np.abs(tl.side_values(st, res) - ref).max() / np.abs(ref).max()
+    assert 1e-4 < rel <= 100 * 1e-4 / lmin
+
+
+def test_chrono_redundant_supports_take_the_rank_revealing_solver():
+    """Supports whose rows are dependent (panel 1 held at all its vertices in x, y and z: more rows than its six
+    coordinates) make Newton's matrix singular: the Chrono engine then solves with ``ChSolverSparseQR``
+    (``newton_solver``), and the answer still equals the reference."""
+    from chrono_origami.structure.structure import Support
+
+    st = HYPERSTATIC["miura cantilever all door"]()
+    assert ct.newton_solver(st) == "sparse_lu"
+    held = {(s.vertex, d) for s in st.supports for d in s.dofs}
+    extra = [Support(v, 0, "".join(d for d in "xyz" if (v, d) not in held)) for v in st.pattern.panels[0]]
+    twice = replace(st, supports=st.supports + tuple(s for s in extra if s.dofs))
+    assert ct.newton_solver(twice) == "sparse_qr"
+    err = imp.sample(twice, imp.ToleranceSpec(1e-6 * twice.pattern.size, seed=5))
+    ref = _values(twice, "reference", err)
+    res = tl.locked_in(twice, errors=err, engine="chrono")
+    assert res.info["solver"] == "sparse_qr"
+    minus = _values(twice, "chrono", err.scaled(-1.0))
+    _equal_at_small_tolerance(twice, ref, tl.side_values(twice, res), minus)
 
 
 def _one_support_fewer(structure, k):
