@@ -76,13 +76,15 @@ def test_chrono_equals_reference(name):
 
 
 def test_chrono_scene_wedge_at_the_scene_tolerance():
-    """The scene's all-door wedge at its 0.1 mm (normal errors, seed 0; 'did not converge in 64 misfit steps'
-    with ``ChSolverSparseQR``): Chrono's Newton with ``ChSolverSparseLU`` converges at the full misfit at once,
-    and its answer is within 100 tol / l_min of the linear theory (the near-mechanism's nonlinearity: 0.7 %)."""
+    """The scene's all-door wedge at its 0.1 mm (normal errors, seed 0; it 'did not converge in 64 misfit steps'
+    when Chrono solved in newtons): in the balanced force unit (``force_scale``) Chrono's Newton converges at the
+    full misfit at once, and its answer is within 100 tol / l_min of the linear theory (the near-mechanism's
+    nonlinearity: 0.7 %)."""
     st = HYPERSTATIC["yoshimura wedge all door, 1 m panels (the scene's)"]()
     err = tl.errors_of(st, imp.ToleranceSpec(1e-4, distribution="normal", seed=0), None, 0)
     res = tl.locked_in(st, errors=err, engine="chrono")
-    assert res.info["solver"] == "sparse_lu" and res.info["misfit_steps"] == 1
+    assert res.info["misfit_steps"] == 1 and res.info["force_scale"] == pytest.approx(
+        1 / imp.HingeStiffness().hinge_values(st)[:, 0].max(), rel=1e-15)
     assert res.info["equilibrium_residual"] <= 1e-8 and res.info["constraint_violation"] <= 1e-9
     ref = _values(st, "reference", err)
     X = st.pattern.vertices
@@ -91,24 +93,40 @@ def test_chrono_scene_wedge_at_the_scene_tolerance():
     assert 1e-4 < rel <= 100 * 1e-4 / lmin
 
 
-def test_chrono_redundant_supports_take_the_rank_revealing_solver():
-    """Supports whose rows are dependent (panel 1 held at all its vertices in x, y and z: more rows than its six
-    coordinates) make Newton's matrix singular: the Chrono engine then solves with ``ChSolverSparseQR``
-    (``newton_solver``), and the answer still equals the reference."""
+def test_chrono_dependent_support_rows():
+    """Supports whose rows are dependent (panel 1 also held at all its vertices in x, y and z: more rows than its
+    six coordinates; they did not converge either when Chrono solved in newtons): Chrono's rank-revealing QR takes
+    them, and the answer's odd part equals the reference to 1e-6."""
     from chrono_origami.structure.structure import Support
 
     st = HYPERSTATIC["miura cantilever all door"]()
-    assert ct.newton_solver(st) == "sparse_lu"
     held = {(s.vertex, d) for s in st.supports for d in s.dofs}
     extra = [Support(v, 0, "".join(d for d in "xyz" if (v, d) not in held)) for v in st.pattern.panels[0]]
-    twice = replace(st, supports=st.supports + tuple(s for s in extra if s.dofs))
-    assert ct.newton_solver(twice) == "sparse_qr"
-    err = imp.sample(twice, imp.ToleranceSpec(1e-6 * twice.pattern.size, seed=5))
-    ref = _values(twice, "reference", err)
-    res = tl.locked_in(twice, errors=err, engine="chrono")
-    assert res.info["solver"] == "sparse_qr"
-    minus = _values(twice, "chrono", err.scaled(-1.0))
-    _equal_at_small_tolerance(twice, ref, tl.side_values(twice, res), minus)
+    more = replace(st, supports=st.supports + tuple(s for s in extra if s.dofs))
+    err = imp.sample(more, imp.ToleranceSpec(1e-6 * more.pattern.size, seed=5))
+    ref = _values(more, "reference", err)
+    plus, minus = _values(more, "chrono", err), _values(more, "chrono", err.scaled(-1.0))
+    _equal_at_small_tolerance(more, ref, plus, minus)
+
+
+def test_chrono_force_unit_changes_nothing():
+    """Chrono solves with every force times c (``force_scale``); the statics is homogeneous in the forces, so
+    the answer (hinge actions and support reactions, loads included) is the same in any force unit: c = 1
+    (newtons) against the default, to 1e-6, on the cantilever where both converge."""
+    st = HYPERSTATIC["miura cantilever all door"]()
+    err = imp.sample(st, imp.ToleranceSpec(1e-5, seed=4))
+    a = tl.locked_in(st, errors=err, engine="chrono", loads=True)
+    default = ct.force_scale
+    try:
+        ct.force_scale = lambda structure, stiffness=None: 1.0
+        b = tl.locked_in(st, errors=err, engine="chrono", loads=True)
+    finally:
+        ct.force_scale = default
+    assert a.info["force_scale"] < 1e-7 and b.info["force_scale"] == 1.0
+    va, vb = tl.side_values(st, a), tl.side_values(st, b)
+    assert np.abs(va - vb).max() <= 1e-6 * np.abs(va).max()
+    ra, rb = (np.array([r.force for r in x.support_reactions]) for x in (a, b))
+    assert np.abs(ra - rb).max() <= 1e-6 * np.abs(ra).max()
 
 
 def _one_support_fewer(structure, k):

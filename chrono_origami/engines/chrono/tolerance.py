@@ -64,7 +64,6 @@ from ...tools.errors import SolverError
 from ...tools.geometry import rotation_about
 from ..operator import held_dofs, null_basis
 from . import links as lk
-from ...tools.linalg import RANK_RTOL
 from .statics import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, count, largest_violation, static_analysis, support_reactions
 from .matrices import generalized_forces
 from .system import build_system
@@ -103,10 +102,8 @@ class Bushing:
 
 
 def held_coordinates(structure):
-    """(x0, {panel: coordinates}, independent): the scaled coordinates to hold (module doc), from Chrono's count of
+    """(x0, {panel: coordinates}): the scaled coordinates to hold (module doc), from Chrono's count of
     ``structure`` (``engines.operator.held_dofs`` of its null basis); {} when M = 0 and it is supported.
-    ``independent``: the rows of the supports and the holds have full row rank (:func:`_independent_rows`), so
-    Newton's matrix is nonsingular and the static analysis can use ``ChSolverSparseLU`` (:func:`newton_solver`).
     The last few structures' answers are kept (by identity)."""
     for st, held in _HELD:
         if st is structure:
@@ -116,45 +113,10 @@ def held_coordinates(structure):
     by_panel = {}
     for c in cols:
         by_panel.setdefault(int(c) // 6, []).append(_COORDS[int(c) % 6])
-    held = (counts.model.x0, {p: tuple(cs) for p, cs in sorted(by_panel.items())},
-            _independent_rows(counts.model, cols))
+    held = (counts.model.x0, {p: tuple(cs) for p, cs in sorted(by_panel.items())})
     _HELD.insert(0, (structure, held))
     del _HELD[_HELD_CACHE:]
     return held
-
-
-def _independent_rows(model, held_cols):
-    """True when the support rows of ``model`` (Chrono's scaled operator) and the held coordinates ``held_cols``
-    together have full row rank. Each such row acts on one panel, so the rank is checked panel by panel (6
-    columns each, singular values at most ``tools.linalg.RANK_RTOL`` of the largest are zero); a row on more
-    than one panel makes the answer False (the caller then takes the rank-revealing QR)."""
-    rows = [r for blk in model.support_rows for r in range(blk.start, blk.stop)]
-    A = model.Cs[rows].tocsr() if rows else None
-    blocks = {}
-    for i in range(len(rows)):
-        cols, vals = A.indices[A.indptr[i]:A.indptr[i + 1]], A.data[A.indptr[i]:A.indptr[i + 1]]
-        panels = set((cols // 6).tolist())
-        if len(panels) != 1:
-            return False
-        row = np.zeros(6)
-        np.add.at(row, cols % 6, vals)
-        blocks.setdefault(panels.pop(), []).append(row)
-    for c in held_cols:
-        row = np.zeros(6)
-        row[int(c) % 6] = 1.0
-        blocks.setdefault(int(c) // 6, []).append(row)
-    for B in blocks.values():
-        sv = np.linalg.svd(np.array(B), compute_uv=False)
-        if len(B) > 6 or sv.min() <= RANK_RTOL * sv.max():
-            return False
-    return True
-
-
-def newton_solver(structure):
-    """The direct sparse solver of Newton's steps for ``structure``'s imperfect assembly: ``ChSolverSparseLU``
-    when its supports and holds are independent (:func:`held_coordinates`; faster, as ``statics.choose_solver``
-    does for determined structures), else ``ChSolverSparseQR`` (dependent rows allowed)."""
-    return "sparse_lu" if held_coordinates(structure)[2] else "sparse_qr"
 
 
 def force_scale(structure, stiffness=None):
@@ -182,7 +144,7 @@ def build(structure, errors, stiffness=None, loads=False, scale=1.0):
     pat = structure.pattern
     built = build_system(bare, visual=False, hinges=False)   # bodies, supports, loads
     system = built.system
-    x0, held, _ = held_coordinates(structure)
+    x0, held = held_coordinates(structure)
     built.held = []
     for p, coords in held.items():
         link = lk.HeldCoordinates(coords, name=f"panel {p + 1} held ({', '.join(coords)} at the centroid)")
@@ -293,19 +255,18 @@ def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX
     links = list(built.supports) + built.held
     L = structure.pattern.size or 1.0
     alpha_d = imp.frame_errors(structure.pattern, errors)
-    solver = newton_solver(structure)
     steps = 1
     while True:
         for k in range(1, steps + 1):
             set_misfit(bushings, alpha_d, k / steps)
-            static_analysis(system, "nonlinear", solver, max_iterations, True, links or None, length=L)
+            static_analysis(system, "nonlinear", "sparse_qr", max_iterations, True, links or None, length=L)
         for again in range(2):       # Newton's correction test can stop short of the residual test: once more
             wrenches = hinge_wrenches(built, bushings)
             rel, viol, ref = equilibrium(built, wrenches, links)
             tol = residual_tolerance(built, stiffness, ref / c)
             if (np.isfinite(rel) and rel <= tol and viol <= CONSTRAINT_TOL) or again or rel > 1e-3:
                 break
-            static_analysis(system, "nonlinear", solver, max_iterations, True, links or None, length=L)
+            static_analysis(system, "nonlinear", "sparse_qr", max_iterations, True, links or None, length=L)
         if np.isfinite(rel) and rel <= tol and viol <= CONSTRAINT_TOL:
             break
         if steps >= MAX_STEPS:
@@ -324,7 +285,7 @@ def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX
     supports = [dataclasses.replace(r, force=np.asarray(r.force) / c) for r in support_reactions(built)]
     info = {"equilibrium_residual": rel, "constraint_violation": viol, "loads": bool(loads),
             "hinge_model": "ChLoadBodyBodyBushingGeneric", "misfit_steps": steps, "residual_tolerance": tol,
-            "solver": solver, "force_scale": c,
+            "force_scale": c,
             "held_coordinates": sum(len(link.constrained) for link in built.held),
             "held_force": max((float(np.linalg.norm(F)) for F, _, _ in held), default=0.0),
             "held_moment": max((float(np.linalg.norm(T)) for _, T, _ in held), default=0.0)}
