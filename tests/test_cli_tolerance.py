@@ -91,6 +91,64 @@ def test_engine_defaults_to_the_one_rule(strip, tmp_path):
     assert (tmp_path / "a" / "locked_in.csv").read_text() == (tmp_path / "b" / "locked_in.csv").read_text()
 
 
+def pair_fold():
+    """Two flat 1 m square panels side by side, one door hinge at x = 1 (vertices 2 and 5), each panel clamped by
+    3-2-1 vertex supports: the hinge is the only compliance between two rigid, fixed panels (S = 5)."""
+    support = [None] * 6
+    support[0], support[3], support[1] = {"dofs": "xyz", "panel": 0}, {"dofs": "xz", "panel": 0}, {"dofs": "z",
+                                                                                                    "panel": 0}
+    support[2], support[5], support[4] = {"dofs": "xyz", "panel": 1}, {"dofs": "xz", "panel": 1}, {"dofs": "z",
+                                                                                                    "panel": 1}
+    return {"file_spec": 1.2, "file_title": "two clamped panels, one door hinge",
+            "vertices_coords": [[x, y, 0] for y in (0, 1) for x in (0, 1, 2)],
+            "faces_vertices": [[0, 1, 4, 3], [1, 2, 5, 4]],
+            "edges_vertices": [[0, 1], [1, 2], [3, 4], [4, 5], [0, 3], [1, 4], [2, 5]],
+            "edges_assignment": ["B", "B", "B", "B", "B", "F", "B"],
+            "edges_origami:hinge": [None] * 5 + ["door", None], "vertices_origami:support": support}
+
+
+@pytest.fixture
+def pair(tmp_path):
+    path = tmp_path / "pair.fold"
+    path.write_text(json.dumps(pair_fold()))
+    return path
+
+
+@pytest.mark.parametrize("engine, rel", [("reference", 1e-9), (None, 1e-3)])
+def test_measured_vertex_errors_hand_value(pair, tmp_path, engine, rel):
+    """Vertex 2 (an end of the hinge) made dz = 0.1 mm too high on panel 1: the hinge frame as made on panel 1 is
+    moved by dz / 2 along the normal and turned by dz / l about the in-plane normal to the hinge; the two panels
+    are rigid and fixed, so the hinge springs take it all: |TO| = K_t dz / 2 = 5,000 N and |MT| = K_r dz / l =
+    1,000 N m on both sides, nothing else (reference engine to 1e-9; the default engine, Chrono where it imports,
+    to 1e-3: its nonlinearity)."""
+    m = tmp_path / "vertices.csv"
+    m.write_text("panel,vertex,dx,dy,dz\n1,2,0,0,1e-4\n")
+    out = tmp_path / "out"
+    p = run(pair, "--measured-vertices", m, *(("--engine", engine) if engine else ()), "--out", out)
+    assert p.returncode == 0, p.stderr
+    rows = read_csv(out / "hinges.csv")
+    assert [(r["hinge"], r["panel"]) for r in rows] == [("1", "1"), ("1", "2")]
+    for r in rows:
+        assert abs(float(r["TO"])) == pytest.approx(K_T * 1e-4 / 2, rel=rel)
+        assert abs(float(r["MT"])) == pytest.approx(K_R * 1e-4 / 1.0, rel=rel)
+        assert all(abs(float(r[k])) <= rel * K_T * 1e-4 for k in ("N", "TP", "MP", "MO"))
+    assert float(rows[0]["TO"]) == pytest.approx(-float(rows[1]["TO"]), rel=rel)   # action and reaction
+
+
+@pytest.mark.parametrize("row, message", [
+    ("1,2,0,nan,1e-4", "line 2: dy must be finite, got 'nan'"),
+    ("1,2,0,,x", "line 2: dz must be a number, got 'x'"),
+    ("1,3,0,0,1e-4", "line 2: vertex 3 is not a vertex of panel 1 (its vertices are 1, 2, 5, 4)"),
+    ("3,1,0,0,1e-4", "line 2: panel 3 does not exist (2 panels)"),
+])
+def test_measured_vertex_errors_bad_row_one_line_exit_2(pair, tmp_path, row, message):
+    m = tmp_path / "vertices.csv"
+    m.write_text(f"panel,vertex,dx,dy,dz\n{row}\n")
+    p = run(pair, "--measured-vertices", m)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip() == f"error: {m}, {message}"
+
+
 def test_statistics_outputs(strip, tmp_path):
     out = tmp_path / "out"
     p = run(strip, "--tol", "1e-4", "--samples", "50", "--engine", "reference", "--out", out, "--histogram",

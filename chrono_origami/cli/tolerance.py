@@ -27,8 +27,9 @@ per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
 summary of ``analysis.tolerances.summary``), ``monte_carlo.csv`` (the same from the
 samples), ``hinges.csv`` (measured errors: the hinge actions). A tolerance
 that is negative or NaN, a bad stiffness, an unknown key or a non-number in
-a measured-errors file: one line, exit code 2; a hinge, panel or vertex the
-structure does not have: one line, exit code 1.
+a measured-errors file, a vertex-errors row whose vertex is not on its
+panel: one line, exit code 2; a hinge or panel the structure does not have
+in the hinge-errors file: one line, exit code 1.
 """
 import os
 

@@ -35,8 +35,10 @@ Measured errors (:func:`read_measured`): a CSV file, one row per hinge side,
 are 0; lengths as above), optionally with vertex rows in a second file
 ``panel,vertex,dx,dy,dz``. A key (column) that is not one of these, or a
 value that is not a number, is a :class:`ToleranceError` naming it (the
-command line: exit code 2); a hinge, panel or vertex the structure does not
-have is a ``StructureError`` (exit code 1, like every such number).
+command line: exit code 2), and so is a vertex row whose vertex is not on its
+panel (the row pairs them wrongly; 1-based panel and vertex named); a hinge
+or panel of the hinge file the structure does not have is a
+``StructureError`` (exit code 1, like every such number).
 
 Per hinge side the errors make a small rigid motion of the hinge frame on
 P, (alpha, d): rotation vector alpha and displacement d of the hinge
@@ -338,8 +340,12 @@ def read_measured(structure, path, vertex_path=None):
             p = _number(vertex_path, i, "panel", r.get("panel", ""), True)
             v = _number(vertex_path, i, "vertex", r.get("vertex", ""), True)
             k = slot_of.get((p - 1, v - 1))
-            if k is None:
-                raise StructureError(f"{vertex_path}, line {i}: vertex {v} is not a vertex of panel {p}")
+            if k is None:       # a bad row of the file (exit code 2), as a non-number is
+                if not 1 <= p <= len(pat.panels):
+                    raise ToleranceError(f"{vertex_path}, line {i}: panel {p} does not exist "
+                                         f"({len(pat.panels)} panels)")
+                raise ToleranceError(f"{vertex_path}, line {i}: vertex {v} is not a vertex of panel {p} (its "
+                                     f"vertices are {', '.join(str(x + 1) for x in pat.panels[p - 1])})")
             vert[k] = [_number(vertex_path, i, c, r.get(c, "")) for c in ("dx", "dy", "dz")]
     return Errors(side, vert)
 
