@@ -138,8 +138,9 @@ def test_measured_vertex_errors_hand_value(pair, tmp_path, engine, rel):
 @pytest.mark.parametrize("row, message", [
     ("1,2,0,nan,1e-4", "line 2: dy must be finite, got 'nan'"),
     ("1,2,0,,x", "line 2: dz must be a number, got 'x'"),
-    ("1,3,0,0,1e-4", "line 2: vertex 3 is not a vertex of panel 1 (its vertices are 1, 2, 5, 4)"),
+    ("1,3,0,0,1e-4", "line 2: vertex 3 is not a vertex of panel 1 (its panels: 2)"),
     ("3,1,0,0,1e-4", "line 2: panel 3 does not exist (2 panels)"),
+    ("2,7,0,0,1e-4", "line 2: vertex 7 does not exist (6 vertices)"),
 ])
 def test_measured_vertex_errors_bad_row_one_line_exit_2(pair, tmp_path, row, message):
     m = tmp_path / "vertices.csv"

@@ -344,8 +344,12 @@ def read_measured(structure, path, vertex_path=None):
                 if not 1 <= p <= len(pat.panels):
                     raise ToleranceError(f"{vertex_path}, line {i}: panel {p} does not exist "
                                          f"({len(pat.panels)} panels)")
+                if not 1 <= v <= len(pat.vertices):
+                    raise ToleranceError(f"{vertex_path}, line {i}: vertex {v} does not exist "
+                                         f"({len(pat.vertices)} vertices)")
+                theirs = [str(q + 1) for q, loop in enumerate(pat.panels) if v - 1 in loop]
                 raise ToleranceError(f"{vertex_path}, line {i}: vertex {v} is not a vertex of panel {p} (its "
-                                     f"vertices are {', '.join(str(x + 1) for x in pat.panels[p - 1])})")
+                                     f"panels: {', '.join(theirs)})")
             vert[k] = [_number(vertex_path, i, c, r.get(c, "")) for c in ("dx", "dy", "dz")]
     return Errors(side, vert)
 
