@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,6 +164,39 @@ def test_statistics_outputs(strip, tmp_path):
     assert max(float(r["p95_TP"]) for r in rows) == pytest.approx(float(summary["locked_p95_TP"]), rel=1e-12)
     assert len(read_csv(out / "monte_carlo.csv")) == 4
     assert (tmp_path / "h.png").stat().st_size > 1000
+
+
+def test_plot_tolerance(strip, tmp_path):
+    """--plot-tolerance: the figure is written, and the data it draws (``analysis.tolerances.force_against_tolerance``
+    for the command's tolerances, 1e-3 to 1e2 times --tol, the same seeded errors scaled): the linear theory's
+    largest locked-in actions are linear in the tolerance (to 1e-9), Chrono's assembly (where PyChrono imports)
+    equals it to 1e-4 at the smallest tolerance and departs from it with the tolerance."""
+    from chrono_origami import engines
+    from chrono_origami.analysis import tolerances as tl
+    from chrono_origami.report import tolerance as rep
+    from chrono_origami.structure import imperfections as imp
+    from chrono_origami.structure.foldfile import read_structure
+
+    png = tmp_path / "force.png"
+    p = run(strip, "--tol", "1e-4", "--plot-tolerance", png, "--top", "1")
+    assert p.returncode == 0, p.stderr
+    assert f"force against tolerance written to {png}" in p.stdout
+    assert png.stat().st_size > 1000
+    st = read_structure(str(strip))
+    tols = 1e-4 * np.logspace(-3, 2, 11)
+    engs = ("reference", "chrono") if engines.chrono_available() else ("reference",)
+    curves, _ = tl.force_against_tolerance(st, imp.ToleranceSpec(1e-4, distribution="normal", seed=0), tols,
+                                           engines_=engs)
+    ref = curves["reference"]
+    live = ref[0] > 1e-9 * ref[0].max()
+    assert live.sum() >= 3 and np.all(np.isfinite(ref))
+    assert np.allclose(ref[:, live] / ref[0, live], (tols / tols[0])[:, None], rtol=1e-9, atol=0)
+    if "chrono" in curves:
+        dev = np.abs(curves["chrono"] - ref)[:, live] / ref[:, live]
+        assert dev[0].max() < 1e-4 and np.nanmax(dev[-1]) > 100 * dev[0].max()
+    again = tmp_path / "again.png"
+    rep.force_tolerance_plot(tols, curves, str(again), title=st.name)
+    assert again.stat().st_size > 1000
 
 
 @pytest.mark.parametrize("args, message", [
