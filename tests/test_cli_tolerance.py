@@ -220,6 +220,46 @@ def test_unknown_key_in_measured_errors_one_line_exit_2(strip, tmp_path):
                                 "hinge, panel, offset_m, offset_n, tilt_m, tilt_n, position")
 
 
+def _table(path):
+    return np.array([[float(v) for k, v in r.items() if k not in ("hinge", "panel")] for r in read_csv(path)])
+
+
+def test_tolerance_takes_the_structure_options(tmp_path):
+    """The journey fold -> support auto -> tolerance: a flat Miura sheet from a faceless editor (no supports in the
+    file) takes ``static``'s --support/--load options. --support auto adds the proposed statically determinate
+    support, which adds no self-stress: the locked-in statistics equal the free structure's (M = 6, S = 36); one
+    more support (vertex 13 held in xyz) adds 2 self-stress states and raises the largest p95 of |N|; measured errors
+    on the supported sheet in the default engine equal the reference's; a bad --support is one line, exit 2."""
+    from test_cli_supports_loads import editor_flat_miura
+
+    path = editor_flat_miura(tmp_path)
+    p = run(path, "--support", "auto", "--tol", "1e-4", "--top", "1", "--out", tmp_path / "auto")
+    assert p.returncode == 0, p.stderr
+    assert "--support auto: 1:xyz:p1 25:xz:p16 5:z:p4 (6 held directions" in p.stdout
+    assert "M = 6, S = 36" in p.stdout
+    q = run(path, "--tol", "1e-4", "--top", "1", "--out", tmp_path / "free")
+    assert q.returncode == 0, q.stderr
+    a, b = _table(tmp_path / "auto" / "locked_in.csv"), _table(tmp_path / "free" / "locked_in.csv")
+    assert np.abs(a - b).max() <= 1e-9 * np.abs(a).max()
+    r = run(path, "--support", "auto", "--support", "13:xyz", "--tol", "1e-4", "--top", "1", "--out", tmp_path / "x")
+    assert r.returncode == 0, r.stderr
+    assert "M = 5, S = 38" in r.stdout
+    more = read_csv(tmp_path / "x" / "summary.csv")[0]
+    assert float(more["locked_p95_N"]) > 1.2 * float(read_csv(tmp_path / "auto" / "summary.csv")[0]["locked_p95_N"])
+    m = tmp_path / "measured.csv"
+    m.write_text("hinge,panel,position\n9,6,1e-4\n")
+    outs = {}
+    for engine in ("reference", None):
+        e = run(path, "--support", "auto", "--measured", m, *(("--engine", engine) if engine else ()), "--out",
+                tmp_path / f"m_{engine}")
+        assert e.returncode == 0, e.stderr
+        outs[engine] = _table(tmp_path / f"m_{engine}" / "hinges.csv")
+    assert np.abs(outs[None] - outs["reference"]).max() <= 1e-3 * np.abs(outs["reference"]).max()
+    bad = run(path, "--support", "99:xyz", "--tol", "1e-4")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert bad.stderr.startswith("error: --support '99:xyz': ")
+
+
 #: the README's closed-form table: largest p95 of |N| over hinges (N), 4 significant digits
 SCENE_P95_N = {"Miura-ori cantilever, all door": "4.0049e+03", "Yoshimura wedge, all door": "2.6113e+03",
                "Kresling tower, 2 modules, all door": "3.1037e+03"}
