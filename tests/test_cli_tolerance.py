@@ -288,12 +288,16 @@ def test_scene_tolerance_study(tmp_path):
     assert "Miura-ori cantilever, all door" in p.stdout
 
 
-def test_measured_errors_of_a_hinge_the_structure_does_not_have_exit_1(strip, tmp_path):
+def test_measured_errors_of_a_hinge_or_side_the_structure_does_not_have_exit_2(strip, tmp_path):
     m = tmp_path / "measured.csv"
     m.write_text("hinge,panel,position\n7,1,1e-4\n")
     p = run(strip, "--measured", m)
-    assert p.returncode == 1
+    assert p.returncode == 2
     assert p.stderr.strip() == f"error: {m}, line 2: hinge 7 does not exist (2 hinges)"
+    m.write_text("hinge,panel,position\n1,3,1e-4\n")
+    p = run(strip, "--measured", m)
+    assert p.returncode == 2
+    assert p.stderr.strip() == f"error: {m}, line 2: panel 3 is not a panel of hinge 1 (its panels are 1 and 2)"
 
 
 @pytest.mark.parametrize("value", ["-1e-4", "nan"])
