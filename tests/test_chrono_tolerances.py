@@ -6,7 +6,9 @@ locked-in actions differ from the linear theory by a relative O(tol / l)
 points). The part odd in the errors, (A(xi) - A(-xi)) / 2, is the linear
 response to O(tol^2): it equals the reference engine to 1e-6.
 """
+import importlib.util
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,9 +28,21 @@ from catalogue import DETERMINED, STRUCTURES  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 
+
+
+def _scene_design(family, design="all door"):
+    """A design of ``scenes/tolerance_study.py`` (scaled to 1 m panels, loads dropped), as the scene builds it."""
+    spec = importlib.util.spec_from_file_location("tolerance_study",
+                                                  Path(__file__).resolve().parents[1] / "scenes" / "tolerance_study.py")
+    scene = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(scene)
+    return dict(scene.designs())[family][design]
+
+
 HYPERSTATIC = {
     "miura cantilever all door": lambda: mi.miura_cantilever().with_hinge_kinds([DOOR] * 16),
     "yoshimura wedge doors": STRUCTURES["yoshimura wedge doors"],
+    "yoshimura wedge all door, 1 m panels (the scene's)": lambda: _scene_design("Yoshimura wedge (Table 4)"),
     "kresling tower 2 doors": STRUCTURES["kresling tower 2 doors"],
 }
 
@@ -59,6 +73,60 @@ def test_chrono_equals_reference(name):
     ref = _values(st, "reference", err)
     plus, minus = _values(st, "chrono", err), _values(st, "chrono", err.scaled(-1.0))
     scale = _equal_at_small_tolerance(st, ref, plus, minus)
+
+
+def test_chrono_scene_wedge_at_the_scene_tolerance():
+    """The scene's all-door wedge at its 0.1 mm (normal errors, seed 0; it 'did not converge in 64 misfit steps'
+    when Chrono solved in newtons): in the balanced force unit (``force_scale``) Chrono's Newton converges at the
+    full misfit at once, and its answer is within 100 tol / l_min of the linear theory (the near-mechanism's
+    nonlinearity: 0.7 %)."""
+    st = HYPERSTATIC["yoshimura wedge all door, 1 m panels (the scene's)"]()
+    err = tl.errors_of(st, imp.ToleranceSpec(1e-4, distribution="normal", seed=0), None, 0)
+    res = tl.locked_in(st, errors=err, engine="chrono")
+    assert res.info["misfit_steps"] == 1 and res.info["force_scale"] == pytest.approx(
+        1 / imp.HingeStiffness().hinge_values(st)[:, 0].max(), rel=1e-15)
+    assert res.info["equilibrium_residual"] <= 1e-8 and res.info["constraint_violation"] <= 1e-9
+    ref = _values(st, "reference", err)
+    X = st.pattern.vertices
+    lmin = min(np.linalg.norm(X[h.vertices[1]] - X[h.vertices[0]]) for h in st.pattern.hinges)
+    rel = np.abs(tl.side_values(st, res) - ref).max() / np.abs(ref).max()
+    assert 1e-4 < rel <= 100 * 1e-4 / lmin
+
+
+def test_chrono_dependent_support_rows():
+    """Supports whose rows are dependent (panel 1 also held at all its vertices in x, y and z: more rows than its
+    six coordinates; they did not converge either when Chrono solved in newtons): Chrono's rank-revealing QR takes
+    them, and the answer's odd part equals the reference to 1e-6."""
+    from chrono_origami.structure.structure import Support
+
+    st = HYPERSTATIC["miura cantilever all door"]()
+    held = {(s.vertex, d) for s in st.supports for d in s.dofs}
+    extra = [Support(v, 0, "".join(d for d in "xyz" if (v, d) not in held)) for v in st.pattern.panels[0]]
+    more = replace(st, supports=st.supports + tuple(s for s in extra if s.dofs))
+    err = imp.sample(more, imp.ToleranceSpec(1e-6 * more.pattern.size, seed=5))
+    ref = _values(more, "reference", err)
+    plus, minus = _values(more, "chrono", err), _values(more, "chrono", err.scaled(-1.0))
+    _equal_at_small_tolerance(more, ref, plus, minus)
+
+
+def test_chrono_force_unit_changes_nothing():
+    """Chrono solves with every force times c (``force_scale``); the statics is homogeneous in the forces, so
+    the answer (hinge actions and support reactions, loads included) is the same in any force unit: c = 1
+    (newtons) against the default, to 1e-6, on the cantilever where both converge."""
+    st = HYPERSTATIC["miura cantilever all door"]()
+    err = imp.sample(st, imp.ToleranceSpec(1e-5, seed=4))
+    a = tl.locked_in(st, errors=err, engine="chrono", loads=True)
+    default = ct.force_scale
+    try:
+        ct.force_scale = lambda structure, stiffness=None: 1.0
+        b = tl.locked_in(st, errors=err, engine="chrono", loads=True)
+    finally:
+        ct.force_scale = default
+    assert a.info["force_scale"] < 1e-7 and b.info["force_scale"] == 1.0
+    va, vb = tl.side_values(st, a), tl.side_values(st, b)
+    assert np.abs(va - vb).max() <= 1e-6 * np.abs(va).max()
+    ra, rb = (np.array([r.force for r in x.support_reactions]) for x in (a, b))
+    assert np.abs(ra - rb).max() <= 1e-6 * np.abs(ra).max()
 
 
 def _one_support_fewer(structure, k):

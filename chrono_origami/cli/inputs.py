@@ -5,7 +5,7 @@ A command that reads a structure adds :func:`add_input` to its parser and
 calls :func:`read_input` on the parsed arguments: new input formats and
 input options (which frame, which faces) belong here, so that every command
 takes them. A command that analyses the structure under supports and loads
-(``static``, ``count``, ``design``, ``dynamics``, the static scenes) also
+(``static``, ``count``, ``design``, ``dynamics``, ``tolerance``, the static scenes) also
 adds :func:`add_structure_options` and calls :func:`with_structure_options`:
 
 ``--support SELECTOR:DOFS[:pP]`` (repeatable), ``--support auto``

@@ -21,14 +21,18 @@ With ``--measured FILE.csv`` (``hinge,panel,offset_m,offset_n,tilt_m,tilt_n,posi
 ``chrono_origami.imperfections``): the hinge actions of those errors
 (``--engine``, as above), ``--loads`` with the structure's loads too.
 
+Supports and loads: the options of ``static`` (``--support SEL:DOFS``, ``--support auto``, ``--load``,
+``--replace-supports``, ...; ``cli.inputs``), applied to the file's structure.
+
 Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
 per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
 (hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
 summary of ``analysis.tolerances.summary``), ``monte_carlo.csv`` (the same from the
 samples), ``hinges.csv`` (measured errors: the hinge actions). A tolerance
 that is negative or NaN, a bad stiffness, an unknown key or a non-number in
-a measured-errors file: one line, exit code 2; a hinge, panel or vertex the
-structure does not have: one line, exit code 1.
+a measured-errors file, a vertex-errors row whose vertex is not on its
+panel: one line, exit code 2; a hinge or panel the structure does not have
+in the hinge-errors file: one line, exit code 1.
 """
 import os
 
@@ -78,6 +82,7 @@ def _tolerance_options(description):
                     help="largest locked-in action against the tolerance")
     ap.add_argument("--top", type=inputs.positive_int, default=40,
                     help="print the p95 table of this many hinge sides with the largest |N| (default 40)")
+    inputs.add_structure_options(ap)
     return ap
 
 
@@ -121,7 +126,7 @@ def tolerance_command(args):
             raise app.UsageError(f"{path}: no such measured-errors file")
     stiffness = stiffness_of(args)
     spec = spec_of(args) if args.tol is not None else None
-    structure = inputs.read_input(args)
+    structure = inputs.with_structure_options(inputs.read_input(args), args)
     engine = engines.resolve(args.engine) if spec is None or args.samples else None   # only what samples or measures
     if spec is None:
         try:

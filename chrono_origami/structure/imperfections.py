@@ -35,8 +35,10 @@ Measured errors (:func:`read_measured`): a CSV file, one row per hinge side,
 are 0; lengths as above), optionally with vertex rows in a second file
 ``panel,vertex,dx,dy,dz``. A key (column) that is not one of these, or a
 value that is not a number, is a :class:`ToleranceError` naming it (the
-command line: exit code 2); a hinge, panel or vertex the structure does not
-have is a ``StructureError`` (exit code 1, like every such number).
+command line: exit code 2), and so is any row naming a hinge, panel or
+vertex the structure does not have, or a panel not of its hinge, or a vertex
+not on its panel (1-based numbers named, as the command line's options'
+are).
 
 Per hinge side the errors make a small rigid motion of the hinge frame on
 P, (alpha, d): rotation vector alpha and displacement d of the hinge
@@ -323,10 +325,10 @@ def read_measured(structure, path, vertex_path=None):
             h = _number(path, i, "hinge", r.get("hinge", ""), True)
             p = _number(path, i, "panel", r.get("panel", ""), True)
             if not 1 <= h <= H:
-                raise StructureError(f"{path}, line {i}: hinge {h} does not exist ({H} hinges)")
+                raise ToleranceError(f"{path}, line {i}: hinge {h} does not exist ({H} hinges)")
             panels = pat.hinges[h - 1].panels
             if p - 1 not in panels:
-                raise StructureError(f"{path}, line {i}: panel {p} is not a panel of hinge {h} "
+                raise ToleranceError(f"{path}, line {i}: panel {p} is not a panel of hinge {h} "
                                      f"(its panels are {panels[0] + 1} and {panels[1] + 1})")
             s = panels.index(p - 1)
             if (h, s) in seen:
@@ -338,8 +340,16 @@ def read_measured(structure, path, vertex_path=None):
             p = _number(vertex_path, i, "panel", r.get("panel", ""), True)
             v = _number(vertex_path, i, "vertex", r.get("vertex", ""), True)
             k = slot_of.get((p - 1, v - 1))
-            if k is None:
-                raise StructureError(f"{vertex_path}, line {i}: vertex {v} is not a vertex of panel {p}")
+            if k is None:       # a bad row of the file (exit code 2), as a non-number is
+                if not 1 <= p <= len(pat.panels):
+                    raise ToleranceError(f"{vertex_path}, line {i}: panel {p} does not exist "
+                                         f"({len(pat.panels)} panels)")
+                if not 1 <= v <= len(pat.vertices):
+                    raise ToleranceError(f"{vertex_path}, line {i}: vertex {v} does not exist "
+                                         f"({len(pat.vertices)} vertices)")
+                theirs = [str(q + 1) for q, loop in enumerate(pat.panels) if v - 1 in loop]
+                raise ToleranceError(f"{vertex_path}, line {i}: vertex {v} is not a vertex of panel {p} (its "
+                                     f"panels: {', '.join(theirs)})")
             vert[k] = [_number(vertex_path, i, c, r.get(c, "")) for c in ("dx", "dy", "dz")]
     return Errors(side, vert)
 

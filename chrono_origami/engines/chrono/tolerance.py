@@ -32,6 +32,19 @@ count (``statics.count``) -- are held to the ground by
 :class:`~.links.HeldCoordinates` links; they stop those motions and, the
 locked-in forces being self-equilibrated, carry no force to first order.
 
+Force unit. Chrono solves with every force multiplied by c = 1 / K_t,max
+(:func:`force_scale`: bushing stiffness, loads, gravity), so that the largest
+bushing stiffness is 1; the answer is divided by c. The nonlinear statics is
+homogeneous in the forces (the same poses, forces times c), so this changes
+no result, but it keeps Newton's matrix [K Cq^T; Cq 0] balanced: in SI units
+K reaches 1e8 to 1e9 next to the O(1) rows of the supports, and Chrono's
+``ChSolverSparseQR`` (Eigen's SparseQR, rank-revealing with a threshold
+relative to the largest column norm) then returned corrections wrong in the
+soft directions and the supports: the door Yoshimura wedge on 1 m panels (a
+near-mechanism: smallest singular value of C 2.6e-4 of the largest) did not
+converge at 0.1 mm even in 64 misfit steps, nor did structures with dependent
+support rows; with c both converge at once.
+
 Supports stay rigid (``links.VertexSupport``), loads are the structure's;
 the static equilibrium is Chrono's ``ChStaticNonLinearAnalysis`` with a
 direct sparse solver, checked by :func:`equilibrium` (the
@@ -40,6 +53,8 @@ force and torque on q, reduced to the current position of q's nominal
 hinge midpoint and rotated back to q's reference orientation, as the
 statics does for links.
 """
+import dataclasses
+
 import numpy as np
 import pychrono as chrono
 
@@ -104,19 +119,28 @@ def held_coordinates(structure):
     return held
 
 
-def build(structure, errors, stiffness=None, loads=False):
+def force_scale(structure, stiffness=None):
+    """The factor c by which :func:`locked_in` multiplies every force in Chrono: 1 / the largest translational
+    hinge stiffness K_t (module doc, "Force unit")."""
+    K = (stiffness or imp.HingeStiffness()).hinge_values(structure)
+    kmax = float(K[:, 0].max()) if len(K) else 0.0
+    return 1.0 / kmax if kmax > 0 else 1.0
+
+
+def build(structure, errors, stiffness=None, loads=False, scale=1.0):
     """The Chrono system of ``structure`` with imperfect panels on elastic hinges (module doc).
 
-    Returns (built, bushings): ``built`` a :class:`.system.ChronoStructure`
+    ``scale``: the force unit's factor c (:func:`force_scale`): the bushings' stiffness and the loads (and
+    gravity) are multiplied by c. Returns (built, bushings): ``built`` a :class:`.system.ChronoStructure`
     without hinge links (its ``hinges`` list is empty; ``held``: the
     :class:`~.links.HeldCoordinates` links of :func:`held_coordinates`),
     ``bushings`` one :class:`Bushing` per hinge.
     """
-    import dataclasses
-
     stiffness = stiffness or imp.HingeStiffness()
-    bare = dataclasses.replace(structure, loads=structure.loads if loads else (),
-                               gravity=structure.gravity if loads else None)
+    scaled_loads = tuple(dataclasses.replace(ld, force=tuple(scale * np.asarray(ld.force, float)))
+                         for ld in structure.loads) if loads else ()
+    gravity = None if not loads or structure.gravity is None else tuple(scale * np.asarray(structure.gravity, float))
+    bare = dataclasses.replace(structure, loads=scaled_loads, gravity=gravity)
     pat = structure.pattern
     built = build_system(bare, visual=False, hinges=False)   # bodies, supports, loads
     system = built.system
@@ -129,7 +153,7 @@ def build(structure, errors, stiffness=None, loads=False):
         built.held.append(link)
     container = chrono.ChLoadContainer()
     system.Add(container)
-    K = stiffness.hinge_values(structure)
+    K = scale * stiffness.hinge_values(structure)
     alpha_d = imp.frame_errors(pat, errors)
     bushings = []
     for h, kind in enumerate(structure.kinds):
@@ -220,15 +244,17 @@ def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX
     """Hinge actions of the imperfect assembly on elastic hinges, solved in Chrono (``results.StaticResult``,
     engine "chrono", status "elastic"); ``loads``: with the structure's loads, else the misfit alone.
 
-    Mechanisms and rigid motions are held (module doc). The residual and the
-    violation of the supports and holds are checked (``SolverError`` otherwise).
+    Mechanisms and rigid motions are held (module doc). Chrono solves in the force unit of :func:`force_scale`
+    (module doc); the answer is in the structure's. The residual and the violation of the supports and holds
+    are checked (``SolverError`` otherwise).
     """
-    built, bushings = build(structure, errors, stiffness, loads)
+    stiffness = stiffness or imp.HingeStiffness()
+    c = force_scale(structure, stiffness)
+    built, bushings = build(structure, errors, stiffness, loads, c)
     system = built.system
     links = list(built.supports) + built.held
     L = structure.pattern.size or 1.0
     alpha_d = imp.frame_errors(structure.pattern, errors)
-    stiffness = stiffness or imp.HingeStiffness()
     steps = 1
     while True:
         for k in range(1, steps + 1):
@@ -237,7 +263,7 @@ def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX
         for again in range(2):       # Newton's correction test can stop short of the residual test: once more
             wrenches = hinge_wrenches(built, bushings)
             rel, viol, ref = equilibrium(built, wrenches, links)
-            tol = residual_tolerance(built, stiffness, ref)
+            tol = residual_tolerance(built, stiffness, ref / c)
             if (np.isfinite(rel) and rel <= tol and viol <= CONSTRAINT_TOL) or again or rel > 1e-3:
                 break
             static_analysis(system, "nonlinear", "sparse_qr", max_iterations, True, links or None, length=L)
@@ -248,18 +274,22 @@ def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX
                               f"not converge in {steps} misfit steps: relative equilibrium residual {rel:.3g} "
                               f"(tolerance {tol:.3g}), support violation {viol:.3g} (tolerance {CONSTRAINT_TOL:g})")
         # continuation: start again from the nominal pose and bring the misfit in by steps
-        built, bushings = build(structure, errors, stiffness, loads)
+        built, bushings = build(structure, errors, stiffness, loads, c)
         system = built.system
         links = list(built.supports) + built.held
         steps *= 4
+    wrenches = [(F / c, M / c) for F, M in wrenches]                 # back to the structure's force unit
     actions = hinge_actions(structure.pattern, structure.hinge_kinds, wrenches)
     held = [lk.reaction_on(link, 1) for link in built.held]    # (force, torque, origin) on the held panel
+    held = [(F / c, T / c, o) for F, T, o in held]
+    supports = [dataclasses.replace(r, force=np.asarray(r.force) / c) for r in support_reactions(built)]
     info = {"equilibrium_residual": rel, "constraint_violation": viol, "loads": bool(loads),
             "hinge_model": "ChLoadBodyBodyBushingGeneric", "misfit_steps": steps, "residual_tolerance": tol,
+            "force_scale": c,
             "held_coordinates": sum(len(link.constrained) for link in built.held),
             "held_force": max((float(np.linalg.norm(F)) for F, _, _ in held), default=0.0),
             "held_moment": max((float(np.linalg.norm(T)) for _, T, _ in held), default=0.0)}
-    res = StaticResult(structure, "chrono", "elastic", None, None, actions, support_reactions(built), rel, info=info)
+    res = StaticResult(structure, "chrono", "elastic", None, None, actions, supports, rel, info=info)
     if not np.all(np.isfinite([a.values for a in actions])):
         raise SolverError(f"{structure.name}: the Chrono assembly gave non-finite hinge actions")
     return res
