@@ -94,8 +94,8 @@ def test_the_command_line_translates_every_keyword_and_leaves_file_keys_alone():
     (faces_origami:thickness) or a longer name (max_thickness=) stays as it is."""
     for keyword, flag in app.FLAGS.items():
         assert app.flags(f"give {keyword} here") == f"give {flag} here"
-    text = "faces_origami:thickness in the file, or thickness=; max_thickness= stays; rtol= stays"
-    assert app.flags(text) == "faces_origami:thickness in the file, or --thickness; max_thickness= stays; rtol= stays"
+    text = "faces_origami:thickness in the file, or thickness=; max_thickness= stays; atol= stays"
+    assert app.flags(text) == "faces_origami:thickness in the file, or --thickness; max_thickness= stays; atol= stays"
     assert app.flags("pass allow_singular_start=True, or use engine='chrono'") == \
         "pass --from-singular, or use --engine chrono"
 

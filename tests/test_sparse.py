@@ -328,3 +328,39 @@ def test_a_nearly_singular_structure_is_told_apart_from_a_mechanism():
     with pytest.raises(IndeterminateError) as e:
         statics.solve(mi.miura_patch(6, 6))
     assert "nearly singular" not in str(e.value)
+
+
+def test_the_rank_rule_from_the_command_line(tmp_path, capsys):
+    """``--rank-rtol`` sets the rank rule of count, static and design: the 1,000-panel strip (smallest singular value
+    1.3e-7 sigma_max) is determined by the default rule (1e-8); with ``--rank-rtol 1e-5`` it has two near-mechanisms,
+    and static's refusal (exit 3) names them nearly singular in the command line's words. Out of (0, 1): exit 2."""
+    from chrono_origami import cli
+    from chrono_origami.structure.foldfile import write_fold
+
+    path = tmp_path / "strip.fold"
+    write_fold(mi.miura_cantilever(columns=500), path)
+
+    def run(*argv):
+        try:
+            code = cli.main([str(a) for a in argv])
+        except SystemExit as e:
+            code = e.code
+        return (code, *capsys.readouterr())
+
+    def counted(out):
+        return next(line for line in out.splitlines() if line.startswith("M = "))
+
+    code, out, err = run("count", path)
+    assert code == 0 and counted(out).startswith("M = 0 mechanisms, S = 0 self-stress states")
+    assert counted(out).endswith(": isostatic")
+    code, out, err = run("count", path, "--rank-rtol", "1e-5")
+    assert code == 0 and counted(out).startswith("M = 2 mechanisms, S = 2 self-stress states")
+    code, out, err = run("static", path, "--rank-rtol", "1e-5", "--engine", "reference")
+    assert code == 3
+    assert "nearly singular: the largest singular value counted as zero is 6.1e-06 sigma_max" in out + err
+    assert "(--rank-rtol sets the rule)" in out + err and "rtol=" not in out + err
+    assert "self-stress state 1 (arbitrary scale): the 10 largest of 2996 rows (--out DIR writes them all)" in out
+    assert len(out.splitlines()) < 80      # the states' 2 x 2,996 rows are not on screen
+    for bad in ("0", "1", "nan", "-1e-9"):
+        code, out, err = run("count", path, "--rank-rtol", bad)
+        assert code == 2 and err.count("\n") == 1 and "--rank-rtol" in err, err

@@ -153,6 +153,7 @@ FLAGS = {
     "density=": "--density",
     "max_move=": "--max-move",
     "percent=": "--percent",
+    "rtol=": "--rank-rtol",
     **{f"tolerance {name}=": f"--{name}" for name in ("tol", "offset", "tilt", "position", "vertex")},
     "pattern_check.diagnose": "the check command (check FILE)",
     "support_proposal.mechanism_stops": "the support command (support FILE)",
@@ -195,7 +196,7 @@ def run(fn, *args, **kw):
             if code is None:
                 raise
             if isinstance(e, IndeterminateError) and e.detail:
-                print(e.detail)
+                print(flags(e.detail))
             print(f"error: {message(e)}", file=sys.stderr)
             return code
 

@@ -23,7 +23,7 @@ import numpy as np
 from ..analysis.design import MAX_SUBSETS, SAMPLES, design, hinge_permutation
 from ..tools.errors import DesignError, IndeterminateError, UsageError
 from . import app, inputs
-from .static import linalg_option
+from .static import linalg_option, rank_options
 
 #: designs and self-stress states shown on screen (the full report lists them all)
 SCREEN_ROWS = 10
@@ -125,7 +125,7 @@ def design_command(args, out=None):
     given = " ".join(f"{o} {t}" for o, t in (("--door", args.door), ("--slide", args.slide)) if t.strip())
     result = inputs.option_value(given or _symmetry_options(args), None, lambda: design(
         structure, door=door, sliding=sliding, symmetry=perms, prefer=prefer, max_subsets=args.max_subsets,
-        samples=args.samples, improve=args.improve, linalg=args.linalg), DesignError)
+        samples=args.samples, improve=args.improve, **rank_options(args)), DesignError)
     _print_report(result, args, out)
     chosen = result.greedy if prefer else result.best
     if args.output:

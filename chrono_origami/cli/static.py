@@ -32,6 +32,7 @@ from ..results.counts import counts_text
 from ..structure import hinges
 from ..structure.hinges import DOOR
 from ..tools.errors import IndeterminateError
+from ..tools.linalg import RANK_RTOL
 from . import app, inputs
 
 
@@ -60,9 +61,26 @@ def options(ap):
 
 
 def linalg_option(ap):
-    """``--linalg auto|dense|sparse``: the rank and solve path (``chrono_origami.tools.linalg.choose_method``)."""
+    """``--linalg auto|dense|sparse``: the rank and solve path (``chrono_origami.tools.linalg.choose_method``);
+    ``--rank-rtol R``: the rank rule (singular values at most R sigma_max are zero; ``tools.linalg.RANK_RTOL``)."""
     ap.add_argument("--linalg", choices=("auto", "dense", "sparse"), default="auto",
                     help="rank, null spaces and solves: dense SVD, sparse QR, or chosen by size (default)")
+    ap.add_argument("--rank-rtol", type=rank_rtol, default=RANK_RTOL, metavar="R",
+                    help=f"the rank rule: singular values at most R x the largest count as zero (default {RANK_RTOL:g}; "
+                         f"a very slender structure, nearly singular, may need a smaller R)")
+
+
+def rank_rtol(text):
+    """argparse type of ``--rank-rtol``: a number in (0, 1)."""
+    r = inputs.positive_float(text)
+    if not r < 1:
+        raise argparse.ArgumentTypeError(f"must be a number between 0 and 1, got {text!r}")
+    return r
+
+
+def rank_options(args):
+    """The count's and solve's keyword options from ``--linalg`` and ``--rank-rtol``."""
+    return {"linalg": args.linalg, "rtol": args.rank_rtol}
 
 
 def parser(description):
@@ -102,7 +120,7 @@ def report(structure, args, out=None):
                             name=f"{structure.name}, all door hinges")
     structure = inputs.prepare(structure, args, out)
     engine = engines.resolve(args.engine)
-    counts = analysis.count(structure, engine, linalg=args.linalg)
+    counts = analysis.count(structure, engine, **rank_options(args))
     summary = analysis.counts_summary(structure, counts)
     print(f"engine: {engine}; {counts_text(counts.M, counts.S)} "
           f"(counting rules: P={summary['P']}, H={summary['H']}, E_b={summary['E_b']}, V_i={summary['V_i']}, "
@@ -117,7 +135,7 @@ def report(structure, args, out=None):
             tables.write_counts(summary, args.out)
     result = None
     if counts.isostatic or args.min_norm:
-        result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, linalg=args.linalg)
+        result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, **rank_options(args))
         print(tables.format_result(result), file=out)
         if args.out:
             summary["status"] = result.status
@@ -130,7 +148,7 @@ def report(structure, args, out=None):
         from ..engines.operator import describe_indeterminacy
 
         print(f"the static problem is not determined (M = {counts.M}, S = {counts.S}):", file=out)
-        print(describe_indeterminacy(structure, counts), file=out)
+        print(app.flags(describe_indeterminacy(structure, counts)), file=out)
     if counts.S:
         write_self_stress(structure, counts, args.out, out)
     _views(structure, args, result, out)
@@ -146,6 +164,11 @@ def check_determined(statics, args):
                                  f"S = {c.S}){wrote}; --min-norm prints the labelled minimum-norm answer", c.M, c.S)
 
 
+#: a self-stress state with more rows (hinge sides) than this is shown by its SCREEN_TOP largest on screen
+SCREEN_ROWS = 60
+SCREEN_TOP = 10
+
+
 def write_self_stress(structure, counts, out_dir, out=None):
     """Print the self-stress states and write self_stress.csv (state, hinge, panel, MT..TO)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
@@ -157,10 +180,14 @@ def write_self_stress(structure, counts, out_dir, out=None):
         return
     rows = []
     for k, acts in enumerate(operator.self_stress_actions(structure, counts)):
-        for a in acts:
-            rows.append((k + 1, a.hinge + 1, a.panel + 1, *a.values))
-        print(tables.text_table(tables.HINGE_HEADER, [r[1:] for r in rows if r[0] == k + 1],
-                                f"self-stress state {k + 1} (arbitrary scale)"), file=out)
+        state = [(a.hinge + 1, a.panel + 1, *a.values) for a in acts]
+        rows += [(k + 1, *r) for r in state]
+        title = f"self-stress state {k + 1} (arbitrary scale)"
+        if len(state) > SCREEN_ROWS:      # a long state: its largest rows on screen, all of them in the file
+            state = sorted(state, key=lambda r: -max(abs(v) for v in r[2:]))[:SCREEN_TOP]
+            where = f"all in {os.path.join(out_dir, 'self_stress.csv')}" if out_dir else "--out DIR writes them all"
+            title += f": the {SCREEN_TOP} largest of {len(acts)} rows ({where})"
+        print(tables.text_table(tables.HINGE_HEADER, state, title), file=out)
     if out_dir:
         with app.output(os.path.join(out_dir, "self_stress.csv")) as path:
             tables.write_csv(path, ("state",) + tables.HINGE_HEADER, rows)
@@ -242,7 +269,7 @@ def maxwell_line(structure, counts, summary):
 def count_command(args):
     structure = inputs.prepare(inputs.read_input(args), args)
     engine = engines.resolve(args.engine)
-    counts = analysis.count(structure, engine, linalg=args.linalg)
+    counts = analysis.count(structure, engine, **rank_options(args))
     s = analysis.counts_summary(structure, counts)
     print(f"{counts_text(s['M'], s['S'])} ({engine} engine: rank {s['rank']} of "
           f"{s['n_constraints']} constraints on {s['n_dof']} velocities)"

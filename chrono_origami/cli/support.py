@@ -15,7 +15,7 @@ from .. import engines
 from ..analysis import statics as analysis
 from ..analysis.support_proposal import propose_support, still_free
 from . import app, inputs
-from .static import linalg_option
+from .static import linalg_option, rank_options
 
 
 def options(description):
@@ -45,7 +45,7 @@ def support_command(args, out=None):
             write_fold(proposal.structure, args.output)
         print(f"written to {args.output}", file=out)
     # what is still free: counted last, so that the proposal is out even when the count fails
-    counts = analysis.count(proposal.structure, engines.resolve(args.engine), linalg=args.linalg)
+    counts = analysis.count(proposal.structure, engines.resolve(args.engine), **rank_options(args))
     print("\n".join(still_free(proposal.structure, counts, proposal.rank_before == 0 and bool(proposal.supports),
                                "--support auto" if proposal.supports else None)),
           file=out)

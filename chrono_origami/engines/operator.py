@@ -266,8 +266,7 @@ def near_singular_note(counts):
         return ""
     return (f"nearly singular: the largest singular value counted as zero is {dropped:.2g} sigma_max, under the rank "
             f"rule's {counts.rtol:.0e} sigma_max but far above round-off, so M and S count near-mechanisms (a very "
-            f"slender structure, or one near a singular configuration), not exact ones (the Python API's rtol sets "
-            f"the rule)")
+            f"slender structure, or one near a singular configuration), not exact ones (rtol= sets the rule)")
 
 
 def number_ranges(numbers, max_items=12):
