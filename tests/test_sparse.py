@@ -359,8 +359,41 @@ def test_the_rank_rule_from_the_command_line(tmp_path, capsys):
     assert code == 3
     assert "nearly singular: the largest singular value counted as zero is 6.1e-06 sigma_max" in out + err
     assert "(--rank-rtol sets the rule)" in out + err and "rtol=" not in out + err
-    assert "self-stress state 1 (arbitrary scale): the 10 largest of 2996 rows (--out DIR writes them all)" in out
-    assert len(out.splitlines()) < 80      # the states' 2 x 2,996 rows are not on screen
+    assert "self-stress state 1 (arbitrary scale): the 20 largest |entries| of 2,996 rows (--out DIR writes them all)" \
+        in out
+    assert len(out.splitlines()) < 100      # the states' 2 x 2,996 rows are not on screen
+    code, out, err = run("static", path, "--engine", "reference", "--out", tmp_path / "forces")
+    assert code == 0
+    title = next(line for line in out.splitlines() if "hinge internal actions" in line)
+    assert title.endswith(f"hinge internal actions, the 20 of largest |F| of 2,996 rows (all in "
+                          f"{tmp_path / 'forces' / 'hinges.csv'})")
+    assert len(out.splitlines()) < 100
+    import csv
+    with open(tmp_path / "forces" / "hinges.csv") as f:
+        rows = [r for r in csv.reader(f) if r and r[0].strip().isdigit()]
+    assert len(rows) == 2996
+    F = sorted((np.linalg.norm([float(v) for v in r[5:8]]) for r in rows), reverse=True)
+    shown = out.split(title, 1)[1].splitlines()[3:23]       # the table's rows after its title and header lines
+    assert [float(x) for x in shown[0].split()[5:8]] and \
+        np.linalg.norm([float(x) for x in shown[0].split()[5:8]]) == pytest.approx(F[0], rel=1e-4)
     for bad in ("0", "1", "nan", "-1e-9"):
         code, out, err = run("count", path, "--rank-rtol", bad)
         assert code == 2 and err.count("\n") == 1 and "--rank-rtol" in err, err
+
+
+def test_counting_rules_of_a_large_pattern_no_builder_counted_are_not_computed():
+    """The bar framework at random positions is ranked up to counting.GENERIC_LIMIT columns; above, M_BF, S_BF
+    and S_PH are None and say why (a 10^5-panel file's count once ended in a 30 GB null-space search there), while
+    the index and Maxwell's rule are still given."""
+    from chrono_origami.engines.reference.counting import GENERIC_LIMIT, counting_rules
+
+    s = mi.miura_cantilever(columns=5000)            # 15,003 vertices
+    assert 3 * s.pattern.n_vertices > GENERIC_LIMIT
+    s.pattern.generic_mechanisms = None             # as a file's pattern: no builder's count
+    r = counting_rules(s)
+    assert (r.M_BF, r.S_BF, r.S_PH) == (None, None, None)
+    assert r.M_source == "not computed (15,003 vertices: more than 10,000)"
+    assert r.index_BF == (r.E_b - 3) - r.sum_V_minus_3 and r.maxwell == 0
+    small = mi.miura_cantilever(columns=50)
+    small.pattern.generic_mechanisms = None
+    assert counting_rules(small).M_source == "generic graph" and counting_rules(small).M_BF is not None

@@ -37,5 +37,5 @@ def counts_summary(structure, counts):
          "rank_rtol": counts.rtol, "linalg": counts.linalg}
     d.update(rules.as_dict())
     generic = (not structure.supports) and set(structure.hinge_kinds) <= {DOOR}   # the bar-framework comparison
-    d["singular"] = bool(counts.M > rules.M_BF) if generic else None
+    d["singular"] = bool(counts.M > rules.M_BF) if generic and rules.M_BF is not None else None
     return d

@@ -69,7 +69,7 @@ def output_options(ap):
                     help="renderer of --png-frames (default matplotlib; irrlicht needs PyChrono and a display)")
     ap.add_argument("--viz", action="store_true", help="play the fold in Chrono's Irrlicht viewer (loops until closed)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only on a terminal anyway)")
-    linalg_option(ap)
+    linalg_option(ap, rank=False)     # the fold's Newton steps have their own singularity tests
     return ap
 
 

@@ -60,11 +60,14 @@ def options(ap):
     return ap
 
 
-def linalg_option(ap):
+def linalg_option(ap, rank=True):
     """``--linalg auto|dense|sparse``: the rank and solve path (``chrono_origami.tools.linalg.choose_method``);
-    ``--rank-rtol R``: the rank rule (singular values at most R sigma_max are zero; ``tools.linalg.RANK_RTOL``)."""
+    with ``rank``, ``--rank-rtol R``: the rank rule (singular values at most R sigma_max are zero;
+    ``tools.linalg.RANK_RTOL``) of the counts (:func:`rank_options`)."""
     ap.add_argument("--linalg", choices=("auto", "dense", "sparse"), default="auto",
                     help="rank, null spaces and solves: dense SVD, sparse QR, or chosen by size (default)")
+    if not rank:
+        return
     ap.add_argument("--rank-rtol", type=rank_rtol, default=RANK_RTOL, metavar="R",
                     help=f"the rank rule: singular values at most R x the largest count as zero (default {RANK_RTOL:g}; "
                          f"a very slender structure, nearly singular, may need a smaller R)")
@@ -124,7 +127,8 @@ def report(structure, args, out=None):
     summary = analysis.counts_summary(structure, counts)
     print(f"engine: {engine}; {counts_text(counts.M, counts.S)} "
           f"(counting rules: P={summary['P']}, H={summary['H']}, E_b={summary['E_b']}, V_i={summary['V_i']}, "
-          f"S_BF={summary['S_BF']}, S_PH={summary['S_PH']}, M_BF={summary['M_BF']}, "
+          + (f"S_BF={summary['S_BF']}, S_PH={summary['S_PH']}, M_BF={summary['M_BF']}, " if summary["M_BF"] is not None
+             else "S_BF, S_PH, M_BF not computed, ") +
           f"Maxwell M-S={summary['maxwell_M_minus_S']})", file=out)
     if summary.get("singular"):
         print("this configuration is singular: more mechanisms and self-stress states than the generic counts",
@@ -136,7 +140,8 @@ def report(structure, args, out=None):
     result = None
     if counts.isostatic or args.min_norm:
         result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, **rank_options(args))
-        print(tables.format_result(result), file=out)
+        where = f"all in {os.path.join(args.out, 'hinges.csv')}" if args.out else "--out DIR writes them all"
+        print(tables.format_result(result, max_rows=tables.SCREEN_ROWS, where=where), file=out)
         if args.out:
             summary["status"] = result.status
             with app.output(args.out):
@@ -164,11 +169,6 @@ def check_determined(statics, args):
                                  f"S = {c.S}){wrote}; --min-norm prints the labelled minimum-norm answer", c.M, c.S)
 
 
-#: a self-stress state with more rows (hinge sides) than this is shown by its SCREEN_TOP largest on screen
-SCREEN_ROWS = 60
-SCREEN_TOP = 10
-
-
 def write_self_stress(structure, counts, out_dir, out=None):
     """Print the self-stress states and write self_stress.csv (state, hinge, panel, MT..TO)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
@@ -183,10 +183,10 @@ def write_self_stress(structure, counts, out_dir, out=None):
         state = [(a.hinge + 1, a.panel + 1, *a.values) for a in acts]
         rows += [(k + 1, *r) for r in state]
         title = f"self-stress state {k + 1} (arbitrary scale)"
-        if len(state) > SCREEN_ROWS:      # a long state: its largest rows on screen, all of them in the file
-            state = sorted(state, key=lambda r: -max(abs(v) for v in r[2:]))[:SCREEN_TOP]
+        if len(state) > tables.SCREEN_ROWS:      # a long state: its largest rows on screen, all of them in the file
+            state = sorted(state, key=lambda r: -max(abs(v) for v in r[2:]))[:tables.SCREEN_TOP]
             where = f"all in {os.path.join(out_dir, 'self_stress.csv')}" if out_dir else "--out DIR writes them all"
-            title += f": the {SCREEN_TOP} largest of {len(acts)} rows ({where})"
+            title += f": the {tables.SCREEN_TOP} largest |entries| of {len(acts):,} rows ({where})"
         print(tables.text_table(tables.HINGE_HEADER, state, title), file=out)
     if out_dir:
         with app.output(os.path.join(out_dir, "self_stress.csv")) as path:
@@ -279,9 +279,12 @@ def count_command(args):
     print("counting rules (paper sec. 2):")
     print(f"  P = {s['P']} panels, H = {s['H']} hinges ({structure.n_sliding} sliding), "
           f"E_b = {s['E_b']} boundary edges, V_i = {s['V_i']} interior vertices")
+    known = s["M_BF"] is not None
     print(f"  bar framework: M_BF - S_BF = (E_b - 3) - sum_p (V_p - 3) = {s['E_b'] - 3} - {s['sum_V_minus_3']}"
-          f" = {s['E_b'] - 3 - s['sum_V_minus_3']}; M_BF = {s['M_BF']}, S_BF = {s['S_BF']}")
-    print(f"  panel-hinge, all door hinges, no supports: S_PH = S_BF + 3 V_i = {s['S_PH']}")
+          f" = {s['E_b'] - 3 - s['sum_V_minus_3']}; "
+          + (f"M_BF = {s['M_BF']}, S_BF = {s['S_BF']}" if known else f"M_BF and S_BF {s['M_source']}"))
+    print(f"  panel-hinge, all door hinges, no supports: S_PH = S_BF + 3 V_i = "
+          + (f"{s['S_PH']}" if known else "not computed"))
     print("  " + maxwell_line(structure, counts, s))
     if args.out:
         with app.output(args.out):

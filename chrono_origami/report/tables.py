@@ -145,10 +145,26 @@ def write_counts(counts, out_dir):
         f.write("\n")
 
 
-def format_result(result, title=None):
-    """Both tables of a static result as text."""
+#: a static result with more hinge rows (hinge sides) than this shows its SCREEN_TOP largest on screen
+SCREEN_ROWS = 200
+SCREEN_TOP = 20
+
+
+def largest_rows(rows, top):
+    """The ``top`` hinge rows (HINGE_HEADER) of largest force resultant |F| = |(N, TP, TO)|, largest first."""
+    return sorted(rows, key=lambda r: -float(np.linalg.norm(np.asarray(r[5:8], float))))[:top]
+
+
+def format_result(result, title=None, max_rows=None, where="--out DIR writes them all"):
+    """Both tables of a static result as text; with ``max_rows``, a result with more hinge rows shows the
+    :data:`SCREEN_TOP` of largest |F| (``where``: where all of them are)."""
     head = title or f"{result.structure.name} ({result.engine} engine, {result.status})"
-    parts = [text_table(HINGE_HEADER, result.hinge_rows(), head + ": hinge internal actions")]
+    rows = result.hinge_rows()
+    what = ": hinge internal actions"
+    if max_rows is not None and len(rows) > max_rows:
+        rows, what = largest_rows(rows, SCREEN_TOP), f": hinge internal actions, the {SCREEN_TOP} of largest |F| " \
+                                                      f"of {len(rows):,} rows ({where})"
+    parts = [text_table(HINGE_HEADER, rows, head + what)]
     if result.support_reactions:
         parts.append(text_table(SUPPORT_HEADER, result.support_rows(), head + ": support reactions"))
     if result.status != "determined":

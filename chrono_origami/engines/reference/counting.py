@@ -76,6 +76,13 @@ def bar_framework_index(pattern):
     return 3 * pattern.n_vertices - 6 - len(pattern.edges) - sum(2 * len(loop) - 6 for loop in pattern.panels)
 
 
+#: the bar framework at random positions (the counting rules' M_BF of a pattern no builder counted) is ranked up to
+#: this many columns (3 per vertex): above it, its rows are too ill-conditioned to rank (a long strip's random
+#: bars: 36 mechanisms counted for 3 at 15,000 vertices, and a 30 GB null-space search at 150,000), and M_BF,
+#: S_BF and S_PH are reported as not computed. They are information beside the count, which does not use them.
+GENERIC_LIMIT = 30_000
+
+
 def generic_graph_mechanisms(pattern, seed=0, rtol=1e-9):
     """Internal mechanisms of the bar framework with rigid panels at random vertex positions.
 
@@ -111,11 +118,13 @@ def counting_rules(structure, M=None):
         source = "given"
     elif pat.generic_mechanisms is not None:
         M, source = pat.generic_mechanisms, "builder"
+    elif 3 * pat.n_vertices > GENERIC_LIMIT:
+        M, source = None, f"not computed ({pat.n_vertices:,} vertices: more than {GENERIC_LIMIT // 3:,})"
     else:
         M, source = generic_graph_mechanisms(pat), "generic graph"
     index = bar_framework_index(pat)
-    S_BF = M - index
+    S_BF = None if M is None else M - index
     n_c = sum(kind.n_rows for kind in structure.kinds)
     n_s = sum(len(s.dofs) for s in structure.supports)
     maxwell = 6 * P - n_c - n_s - (0 if structure.supports else 6)
-    return RuleCounts(P, H, E_b, V_i, sv3, index, M, S_BF, S_BF + 3 * V_i, maxwell, source)
+    return RuleCounts(P, H, E_b, V_i, sv3, index, M, S_BF, None if S_BF is None else S_BF + 3 * V_i, maxwell, source)
