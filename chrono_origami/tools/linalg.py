@@ -213,24 +213,26 @@ def _sparse(A, rtol):
     return NullSpace(N, n - N.shape[1], smax, gap, None, "sparse")
 
 
-def _sparse_qr(A, rtol, left):
-    """Null space of A (and of A^T when ``left``) by the sparse QR path (:mod:`chrono_origami.tools.sparseqr`)."""
+def _sparse_qr(A, rtol, left, left_limit=None):
+    """Null space of A (and of A^T when ``left``, up to ``left_limit`` dimensions) by the sparse QR path
+    (:mod:`chrono_origami.tools.sparseqr`)."""
     A = sp.csc_matrix(A, dtype=float)
     m, n = A.shape
     if min(m, n) == 0 or A.nnz == 0:
         return NullSpace(np.eye(n), 0, 0.0, (np.nan, 0.0), np.eye(m) if left else None, "sparse")
     r = sparseqr.rank(A, rtol, side="right")
     L = None
-    if left and m * (m - r.rank) <= LEFT_BASIS_ENTRIES:
+    if left and m * (m - r.rank) <= LEFT_BASIS_ENTRIES and (left_limit is None or m - r.rank <= left_limit):
         L = sparseqr.rank(A, rtol, sigma_max=r.sigma_max, side="left").null_vectors
     return NullSpace(r.null_vectors, r.rank, r.sigma_max, r.gap, L, "sparse")
 
 
-def null_space(A, rtol=RANK_RTOL, method="auto", left=False):
+def null_space(A, rtol=RANK_RTOL, method="auto", left=False, left_limit=None):
     """:class:`NullSpace` of the m x n operator ``A`` (dense array or SciPy sparse) by ``method`` (module doc).
 
     ``left``: also an orthonormal basis of null(A^T) (dense; sparse with
-    pyspqr when it has at most :data:`LEFT_BASIS_ENTRIES` numbers; else None). The Gram fallback examines the
+    pyspqr when it has at most :data:`LEFT_BASIS_ENTRIES` numbers and, when ``left_limit`` is given, at most that
+    many dimensions: the rank is known first, so a larger one costs nothing; else None). The Gram fallback examines the
     eigenpairs of A^T A nearest zero; when the null space has n - 2 or more
     dimensions ARPACK cannot look past it and all of them are taken as null.
     """
@@ -238,7 +240,7 @@ def null_space(A, rtol=RANK_RTOL, method="auto", left=False):
     if method == "dense":
         return _dense(A.toarray() if sp.issparse(A) else np.asarray(A, float), rtol, left)
     if sparseqr.available():
-        return _sparse_qr(A, rtol, left)
+        return _sparse_qr(A, rtol, left, left_limit)
     return _sparse(A, rtol)
 
 
