@@ -308,3 +308,37 @@ def test_scene_bad_tolerance_one_line_exit_2(value):
     assert p.returncode == 2
     assert p.stderr.strip().startswith("error: --tol must be a positive number of metres") and \
         len(p.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("engine", ["reference", pytest.param("chrono", marks=pytest.mark.chrono)])
+def test_loads_on_a_mechanism_or_a_free_structure_are_refused_not_carried_by_the_holds(tmp_path, engine):
+    """With --loads the tolerance analysis refuses loads that work on what it holds fixed: on the strip hanging
+    from panel 1 (panels 2 and 3 swing about their door hinges: M = 2) a vertical load at vertex 4 is refused
+    (exit 3, one line); without supports an unbalanced load is refused (exit 2); a load along the hinge axes does
+    no work on the mechanisms and is carried by the hinges: the strip's hinges take it to panel 1, all of it
+    (TP at hinge 1 = 1 N, the shear along the hinge axis)."""
+    d = strip_fold()
+    d["vertices_origami:support"] = [s if s is not None and s["panel"] == 0 else None
+                                     for s in d["vertices_origami:support"]]
+    hanging = tmp_path / "hanging.fold"
+    hanging.write_text(json.dumps(d))
+    m = tmp_path / "measured.csv"
+    m.write_text("hinge,panel,position\n1,1,1e-5\n")
+    p = run(hanging, "--measured", m, "--loads", "--load", "4:0,0,-1", "--engine", engine)
+    assert p.returncode == 3, p.stderr
+    err = p.stderr.strip()
+    assert err.startswith("error: two door hinges in series: the loads cannot be equilibrated (relative work on "
+                          "the mechanisms") and "M = 2 mechanisms that the loads excite" in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in p.stderr
+    d.pop("vertices_origami:support")
+    free = tmp_path / "free.fold"
+    free.write_text(json.dumps(d))
+    p = run(free, "--measured", m, "--loads", "--load", "4:0,0,-1", "--engine", engine)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip().startswith("error: two door hinges in series: the structure has no supports, so it is "
+                                       "free to move as a rigid body, and its loads do not balance")
+    out = tmp_path / "along"
+    p = run(hanging, "--measured", m, "--loads", "--load", "4,8:0,0.5,0", "--engine", engine, "--out", out)
+    assert p.returncode == 0, p.stderr
+    rows = [r for r in read_csv(out / "hinges.csv") if r["hinge"] == "1"]
+    assert max(abs(float(r["TP"])) for r in rows) == pytest.approx(1.0, rel=1e-6)

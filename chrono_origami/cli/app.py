@@ -24,9 +24,9 @@ EXIT_INDETERMINATE = 3
 #: exit code -> what it means (printed by ``--help`` and listed in the README)
 EXIT_CODES = {
     EXIT_OK: "done (static: the structure is isostatic, or --min-norm was given)",
-    EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file, a hinge, vertex or panel number the "
-                "structure does not have, a solver that did not converge, an analysis that does not fit in the "
-                "memory, a view (--viz, --screenshot) that cannot be opened",
+    EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file (a hinge, vertex or panel number in the file "
+                "that the structure does not have, a NaN, a misspelt key), a solver that did not converge, an "
+                "analysis that does not fit in the memory, a view (--viz, --screenshot) that cannot be opened",
     EXIT_USAGE: "bad usage: bad arguments, a missing input file, an output that cannot be written, "
                 "an input that is neither FOLD nor SVG, an engine that is not installed, an option value the "
                 "structure refuses (a hinge, vertex or panel number it does not have, a vertex not on the panel, a "

@@ -184,7 +184,7 @@ def write_self_stress(structure, counts, out_dir, out=None):
         rows += [(k + 1, *r) for r in state]
         title = f"self-stress state {k + 1} (arbitrary scale)"
         if len(state) > tables.SCREEN_ROWS:      # a long state: its largest rows on screen, all of them in the file
-            state = sorted(state, key=lambda r: -max(abs(v) for v in r[2:]))[:tables.SCREEN_TOP]
+            state = tables.largest_rows(state, tables.SCREEN_TOP, key=lambda r: max(abs(v) for v in r[2:]))
             where = f"all in {os.path.join(out_dir, 'self_stress.csv')}" if out_dir else "--out DIR writes them all"
             title += f": the {tables.SCREEN_TOP} largest |entries| of {len(acts):,} rows ({where})"
         print(tables.text_table(tables.HINGE_HEADER, state, title), file=out)

@@ -1,6 +1,6 @@
 """The ``tolerance`` command: locked-in hinge actions of fabrication tolerances (``chrono_origami.analysis.tolerances``).
 
-    python -m chrono_origami tolerance FILE.fold --tol 1e-4 --out DIR [--samples N] [--engine chrono]
+    python -m chrono_origami tolerance FILE.fold --tol 1e-4 --out DIR [--samples N] [--engine chrono|reference]
     python -m chrono_origami tolerance FILE.fold --measured errors.csv --out DIR
 
 With ``--tol`` (and the per-component ``--offset``, ``--tilt``,
@@ -30,9 +30,10 @@ per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
 summary of ``analysis.tolerances.summary``), ``monte_carlo.csv`` (the same from the
 samples), ``hinges.csv`` (measured errors: the hinge actions). A tolerance
 that is negative or NaN, a bad stiffness, an unknown key or a non-number in
-a measured-errors file, a vertex-errors row whose vertex is not on its
-panel: one line, exit code 2; a hinge or panel the structure does not have
-in the hinge-errors file: one line, exit code 1.
+a measured-errors file, a row naming a hinge, panel or vertex the structure
+does not have (or a panel not of its hinge, a vertex not on its panel): one
+line, exit code 2. With ``--loads``, loads that work on a mechanism: exit
+code 3; on the rigid motions of a structure without supports: exit code 2.
 """
 import os
 

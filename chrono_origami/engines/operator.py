@@ -196,6 +196,30 @@ def null_basis(counts):
     return np.hstack(parts)
 
 
+def check_loads_carried(structure, counts):
+    """Raise when the structure's loads do work on a motion nothing resists, so that no hinge or support force can
+    carry them: on the rigid motions of an unsupported structure (``FreeBodyError``, exit 2) or on a mechanism
+    (``IndeterminateError``, exit 3); the work is measured as |N^T f| / |f| > :data:`EQUILIBRIUM_RTOL` with N an
+    orthonormal basis of those motions and f the scaled generalised loads. Used where such motions are held fixed
+    instead of refused (the tolerance analyses), which would otherwise carry the loads on the holds."""
+    f = counts.model.generalized_forces(structure.panel_loads())
+    nf = np.linalg.norm(f)
+    if nf == 0:
+        return
+    if not counts.supported:
+        rel = np.linalg.norm(rigid_motions(counts.model.n_bodies).T @ f) / nf
+        if rel > EQUILIBRIUM_RTOL:
+            raise FreeBodyError.unbalanced(structure.name, rel)
+    if counts.M:
+        rel = np.linalg.norm(counts.mechanisms.T @ f) / nf
+        if rel > EQUILIBRIUM_RTOL:
+            raise IndeterminateError(
+                f"{structure.name}: the loads cannot be equilibrated (relative work on the mechanisms {rel:.3g}); "
+                f"the structure has M = {counted(counts.M, 'mechanism')} that the loads excite (supports can stop "
+                f"{'it' if counts.M == 1 else 'them'}: support_proposal.mechanism_stops names held directions that "
+                f"do)", counts.M, counts.S, describe_indeterminacy(structure, counts))
+
+
 def held_dofs(N):
     """Columns (scaled coordinates (omega, w / L) of the bodies, 6 a body) to hold fixed so that Cs without them
     has full column rank, for a basis N of null(Cs) (:func:`null_basis`): pivoted QR of N^T. Holding them removes

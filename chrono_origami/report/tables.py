@@ -150,9 +150,11 @@ SCREEN_ROWS = 200
 SCREEN_TOP = 20
 
 
-def largest_rows(rows, top):
-    """The ``top`` hinge rows (HINGE_HEADER) of largest force resultant |F| = |(N, TP, TO)|, largest first."""
-    return sorted(rows, key=lambda r: -float(np.linalg.norm(np.asarray(r[5:8], float))))[:top]
+def largest_rows(rows, top, key=None):
+    """The ``top`` hinge rows (HINGE_HEADER) largest by ``key(row)``, largest first; by default the force resultant
+    |F| = |(N, TP, TO)|."""
+    key = key or (lambda r: float(np.linalg.norm(np.asarray(r[5:8], float))))
+    return sorted(rows, key=lambda r: -key(r))[:top]
 
 
 def format_result(result, title=None, max_rows=None, where="--out DIR writes them all"):

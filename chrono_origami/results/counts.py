@@ -13,7 +13,7 @@ import numpy as np
 
 from ..tools import linalg as la
 from ..tools.errors import SolverError
-from ..tools.linalg import RANK_RTOL
+from ..tools.linalg import LEFT_BASIS_ENTRIES, RANK_RTOL
 
 
 def counted(n, word, words=None):
@@ -27,7 +27,7 @@ def counts_text(M, S):
 
 
 #: Bases larger than this many numbers (rows x states) are not formed (``Counts.mechanisms``, ``self_stresses``).
-BASIS_ENTRIES = 50_000_000
+BASIS_ENTRIES = LEFT_BASIS_ENTRIES
 
 
 @dataclass

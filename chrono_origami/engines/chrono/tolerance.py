@@ -62,7 +62,7 @@ from ...results.statics import StaticResult, hinge_actions
 from ...structure import imperfections as imp
 from ...tools.errors import SolverError
 from ...tools.geometry import rotation_about
-from ..operator import held_dofs, null_basis
+from ..operator import check_loads_carried, held_dofs, null_basis
 from . import links as lk
 from .statics import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, count, largest_violation, static_analysis, support_reactions
 from .matrices import generalized_forces
@@ -105,6 +105,11 @@ def held_coordinates(structure):
     """(x0, {panel: coordinates}): the scaled coordinates to hold (module doc), from Chrono's count of
     ``structure`` (``engines.operator.held_dofs`` of its null basis); {} when M = 0 and it is supported.
     The last few structures' answers are kept (by identity)."""
+    return _held_and_counts(structure)[0]
+
+
+def _held_and_counts(structure):
+    """(held_coordinates(structure), Chrono's counts of it), kept for the last few structures (by identity)."""
     for st, held in _HELD:
         if st is structure:
             return held
@@ -113,7 +118,7 @@ def held_coordinates(structure):
     by_panel = {}
     for c in cols:
         by_panel.setdefault(int(c) // 6, []).append(_COORDS[int(c) % 6])
-    held = (counts.model.x0, {p: tuple(cs) for p, cs in sorted(by_panel.items())})
+    held = ((counts.model.x0, {p: tuple(cs) for p, cs in sorted(by_panel.items())}), counts)
     _HELD.insert(0, (structure, held))
     del _HELD[_HELD_CACHE:]
     return held
@@ -249,6 +254,8 @@ def locked_in(structure, errors, stiffness=None, loads=False, max_iterations=MAX
     are checked (``SolverError`` otherwise).
     """
     stiffness = stiffness or imp.HingeStiffness()
+    if loads:
+        check_loads_carried(structure, _held_and_counts(structure)[1])   # else the holds would carry them
     c = force_scale(structure, stiffness)
     built, bushings = build(structure, errors, stiffness, loads, c)
     system = built.system

@@ -23,6 +23,7 @@ documented by its builder), or the generic M of the pattern's graph (the bar
 framework at random vertex positions: exact for triangulated patterns).
 """
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 import scipy.sparse as sp
@@ -59,11 +60,11 @@ class RuleCounts:
     V_i: int
     sum_V_minus_3: int
     index_BF: int   # M_BF - S_BF
-    M_BF: int
-    S_BF: int
-    S_PH: int
+    M_BF: Optional[int]   # None above GENERIC_LIMIT when no builder counted it
+    S_BF: Optional[int]
+    S_PH: Optional[int]
     maxwell: int    # M - S predicted for the structure as given (hinge kinds, supports)
-    M_source: str   # "given", "builder" or "generic graph"
+    M_source: str   # "given", "builder", "generic graph" or "not computed (...)"
 
     def as_dict(self):
         return dict(P=self.P, H=self.H, E_b=self.E_b, V_i=self.V_i, sum_V_minus_3=self.sum_V_minus_3,

@@ -32,7 +32,7 @@ import scipy.sparse.linalg as spla
 from ...structure import imperfections as imp
 from ...tools.errors import SolverError, StructureError
 from ...tools.geometry import skew
-from ..operator import _reactions, held_dofs, multiplier_actions, null_basis
+from ..operator import _reactions, check_loads_carried, held_dofs, multiplier_actions, null_basis
 from .counting import count
 
 #: a component variance below this fraction of its family's largest (on the same hinge side, or anywhere) is
@@ -326,6 +326,8 @@ def locked_in(structure, errors, stiffness=None, loads=False, solver=None, linal
     ``info`` holds the relative equilibrium residual, |e| and M, S.
     """
     solver = solver or Solver(structure, stiffness, linalg=linalg)
+    if loads:
+        check_loads_carried(structure, solver.counts)      # else the held coordinates would carry them
     model = solver.model
     G = misfit_operator(structure, model)
     e = G @ imp.raw_vector(errors)
