@@ -106,6 +106,21 @@ def test_static_in_process(fold_file, tmp_path, capsys):
     assert "hinged pair" in text and "M = 0 mechanisms, S = 0 self-stress states" in text
 
 
+@pytest.mark.parametrize("engine", ["reference", pytest.param("chrono", marks=pytest.mark.chrono)])
+def test_static_counts_once(fold_file, tmp_path, capsys, monkeypatch, engine):
+    """The static command's count (printed) is the one its solve uses: the operator is ranked once, not again
+    inside the solve (15 s of the 10^5-panel strip's command). Same answer as before: check_outputs."""
+    from chrono_origami.engines import operator
+
+    calls = []
+    real = operator.count
+    monkeypatch.setattr(operator, "count", lambda *a, **k: calls.append(1) or real(*a, **k))
+    out = tmp_path / "out"
+    assert cli.main(["static", str(fold_file), "--engine", engine, "--out", str(out)]) == 0
+    check_outputs(out)
+    assert len(calls) == 1
+
+
 def test_count_in_process(fold_file, tmp_path, capsys):
     assert cli.main(["count", str(fold_file), "--engine", "reference", "--out", str(tmp_path / "c")]) == 0
     text = capsys.readouterr().out

@@ -139,7 +139,8 @@ def report(structure, args, out=None):
             tables.write_counts(summary, args.out)
     result = None
     if counts.isostatic or args.min_norm:
-        result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, **rank_options(args))
+        result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, counts=counts,
+                                 **rank_options(args))
         where = f"all in {os.path.join(args.out, 'hinges.csv')}" if args.out else "--out DIR writes them all"
         print(tables.format_result(result, max_rows=tables.SCREEN_ROWS, where=where), file=out)
         if args.out:

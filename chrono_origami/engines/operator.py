@@ -196,6 +196,16 @@ def null_basis(counts):
     return np.hstack(parts)
 
 
+def loads_excite_mechanisms(structure, counts, measure):
+    """The ``IndeterminateError`` (exit 3) of loads that work on the structure's mechanisms (``measure``: how
+    much, in words), with the panels each mechanism moves."""
+    return IndeterminateError(
+        f"{structure.name}: the loads cannot be equilibrated ({measure}); the structure has "
+        f"M = {counted(counts.M, 'mechanism')} that the loads excite (supports can stop "
+        f"{'it' if counts.M == 1 else 'them'}: support_proposal.mechanism_stops names held directions that do)",
+        counts.M, counts.S, describe_indeterminacy(structure, counts))
+
+
 def check_loads_carried(structure, counts):
     """Raise when the structure's loads do work on a motion nothing resists, so that no hinge or support force can
     carry them: on the rigid motions of an unsupported structure (``FreeBodyError``, exit 2) or on a mechanism
@@ -213,11 +223,7 @@ def check_loads_carried(structure, counts):
     if counts.M:
         rel = np.linalg.norm(counts.mechanisms.T @ f) / nf
         if rel > EQUILIBRIUM_RTOL:
-            raise IndeterminateError(
-                f"{structure.name}: the loads cannot be equilibrated (relative work on the mechanisms {rel:.3g}); "
-                f"the structure has M = {counted(counts.M, 'mechanism')} that the loads excite (supports can stop "
-                f"{'it' if counts.M == 1 else 'them'}: support_proposal.mechanism_stops names held directions that "
-                f"do)", counts.M, counts.S, describe_indeterminacy(structure, counts))
+            raise loads_excite_mechanisms(structure, counts, f"relative work on the mechanisms {rel:.3g}")
 
 
 def held_dofs(N):
@@ -349,12 +355,7 @@ def solve(structure, counts, allow_indeterminate=False, rtol=RANK_RTOL, form="hi
             raise FreeBodyError.unbalanced(structure.name, rel)
         if counts.isostatic:
             raise SolverError(f"{structure.name}: equilibrium residual {rel:.3g} after the solve (ill-conditioned)")
-        raise IndeterminateError(
-            f"{structure.name}: the loads cannot be equilibrated (relative residual {rel:.3g}); "
-            f"the structure has M = {counted(counts.M, 'mechanism')} that the loads excite (supports can stop "
-            f"{'it' if counts.M == 1 else 'them'}: "
-            f"support_proposal.mechanism_stops names held directions that do)", counts.M, counts.S,
-            describe_indeterminacy(structure, counts))
+        raise loads_excite_mechanisms(structure, counts, f"relative residual {rel:.3g}")
     result = StaticResult(structure, "reference", status, counts.M, counts.S,
                           multiplier_actions(structure, model, mu), _reactions(structure, model, mu), rel,
                           info={"form": form, "gap": counts.gap, "linalg": counts.linalg})

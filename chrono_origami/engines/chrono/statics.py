@@ -418,7 +418,7 @@ def linearise(system, use_tangent_stiffness=True, equilibrium=True, max_iteratio
 
 def static(structure, allow_indeterminate=False, hinge_form="mate", method="linear", solver="auto",
            use_tangent_stiffness=True, max_iterations=MAX_ITERATIONS, rtol=RANK_RTOL, built=None, form=None,
-           linalg="auto"):
+           linalg="auto", counts=None):
     """Hinge internal actions and support reactions computed in Chrono (``results.statics.StaticResult``, engine "chrono").
 
     hinge_form: "mate", "lock" or "points" (see ``system.build_system``);
@@ -429,6 +429,8 @@ def static(structure, allow_indeterminate=False, hinge_form="mate", method="line
     "sparse_lu". ``linalg``: the counting path (``operator.count``).
     ``built``: analyse an existing ``ChronoStructure`` (e.g. one whose bodies
     were moved off the reference configuration, for the nonlinear analysis).
+    ``counts``: :func:`count` of this structure in its reference configuration, when already known (not
+    counted again).
     """
     hinge_form = _hinge_form(hinge_form, form)
     if method not in METHODS:
@@ -441,7 +443,7 @@ def static(structure, allow_indeterminate=False, hinge_form="mate", method="line
         built = build_system(structure, hinge_form=hinge_form, use_tangent_stiffness=use_tangent_stiffness,
                              visual=False, anchor=not structure.supports)
     structure = built.structure
-    counts = count(structure, rtol=rtol, built=built, linalg=linalg)
+    counts = counts or count(structure, rtol=rtol, built=built, linalg=linalg)
     if not counts.isostatic:
         if not allow_indeterminate:
             raise IndeterminateError(
