@@ -166,10 +166,11 @@ def test_the_merge_tolerance_is_an_option(tmp_path):
       <line x1="50" y1="0" x2="50" y2="99.3" stroke="blue"/>
     </svg>"""
     path = write(tmp_path, text)
-    with pytest.warns(UserWarning, match=r"left out 1 line\(s\) that bound no face \(dangling creases\), e.g. the "
-                                          r"line \(50, 0\)-\(50, 99.3\) of .*<line> 1"):
-        d = read_svg(path)
-    assert len(d["faces_vertices"]) == 1 and "V" not in d["edges_assignment"]
+    with pytest.raises(SvgFileError, match=r"no crease \(a mountain, valley, flat or undriven line between two faces\); "
+                                           r"left out 1 line\(s\) that bound no face, e.g. the line \(50, 0\)-"
+                                           r"\(50, 99.3\) of .*<line> 1 \(a larger merge_tol= joins line ends more "
+                                           r"than 0.141 drawing units apart\)"):
+        read_svg(path)
     d = read_svg(path, merge_tol=1e-2)
     check_fold(d, 100.0 ** 2, [((50, 0), (50, -100), "V", 180.0)])
 
