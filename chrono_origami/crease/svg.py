@@ -365,8 +365,9 @@ class _Graph:
             edges.append([u, w, first])
         if near:
             a, b = near[0]
-            warnings.warn(f"{self.path}: {len(near)} piece(s) of line lie within merge_tol of a line of another type "
-                          f"or angle; the closer line was kept, e.g. {self.labels[a]} over {self.labels[b]}",
+            warnings.warn(f"{self.path}: {len(near)} piece(s) of line lie within the merge tolerance "
+                          f"({self.tol:.3g} drawing units, merge_tol= x the sheet size) of a line of another type or "
+                          f"angle; the closer line was kept, e.g. {self.labels[a]} over {self.labels[b]}",
                           stacklevel=4)
         return V, edges
 
