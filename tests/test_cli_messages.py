@@ -10,10 +10,12 @@ Simulator-style Miura-ori SVG of ``tests/journey_files.py`` (coordinates to 3 de
 """
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import journey_files as jf
@@ -276,3 +278,61 @@ def test_a_modal_scene_names_the_modes_it_has(tmp_path):
                         str(tmp_path / "m.fold")], capture_output=True, text=True, env=ENV, timeout=300)
     one_line(r.returncode, r.stderr, 2, "--mode 9: the analysis has 1 mode (1..1)")
     assert not (tmp_path / "m.fold").exists()
+
+
+# ------------------------------------------------------------------ h. Kawasaki without the flat creases
+def bird_base_svg(path, flat_lines=True):
+    """A crane's bird base on a 100-unit square (Origami Simulator's colours: valley diagonals but one mountain
+    half, which Maekawa's condition asks at the centre, mountain centre lines and kite creases, valley flaps; the kite points at 50 tan(22.5 deg) from the edges, so
+    every interior vertex is flat-foldable by symmetry) with, when ``flat_lines``, yellow flat lines joining the
+    edge midpoints: they cross the diagonals and the kite creases, and each crossing is a vertex where a crease
+    runs straight through (Kawasaki holds) between flat lines at another angle (it would not, counted)."""
+    t = float(50.0 * (np.sqrt(2.0) - 1.0))
+    P = {"c0": (0, 100), "c1": (100, 100), "c2": (100, 0), "c3": (0, 0), "k4": (t, 50), "k5": (50, 100 - t),
+         "k6": (100 - t, 50), "k7": (50, t), "m8": (0, 50), "m9": (100, 50), "m10": (50, 100), "m11": (50, 0),
+         "o": (50, 50)}
+    lines = [("c0", "o", "V"), ("c2", "o", "V"), ("c1", "o", "V"), ("c3", "o", "M")]
+    lines += [(k, "o", "M") for k in ("k4", "k5", "k6", "k7")]
+    lines += [("c0", "k5", "M"), ("c1", "k5", "M"), ("c1", "k6", "M"), ("c2", "k6", "M"), ("c2", "k7", "M"),
+              ("c3", "k7", "M"), ("c3", "k4", "M"), ("c0", "k4", "M")]
+    lines += [("k4", "m8", "V"), ("k6", "m9", "V"), ("k5", "m10", "V"), ("k7", "m11", "V")]
+    if flat_lines:
+        lines += [("m8", "m10", "F"), ("m10", "m9", "F"), ("m9", "m11", "F"), ("m11", "m8", "F")]
+    colour = {"M": "#ff0000", "V": "#0000ff", "F": "#ffff00"}
+    body = ['<rect x="0" y="0" width="100" height="100" fill="none" stroke="#000000"/>']
+    for a, b, letter in lines:
+        (x1, y1), (x2, y2) = P[a], P[b]
+        body.append(f'<line x1="{x1!r}" y1="{y1!r}" x2="{x2!r}" y2="{y2!r}" stroke="{colour[letter]}"'
+                    + ('' if letter == "F" else ' opacity="0.5"') + '/>')
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">\n' + "\n".join(body)
+                    + "\n</svg>\n")
+    return path
+
+
+def kawasaki_counts(out):
+    m = re.search(r"(\d+) interior vertices; Kawasaki \(alternating sum of sector angles\): (\d+) exact .*, "
+                  r"(\d+) inexact .*, (\d+) not flat-foldable .*, (\d+) of odd degree", out)
+    return tuple(int(x) for x in m.groups())
+
+
+def test_kawasaki_leaves_out_flat_creases(capsys, tmp_path):
+    """The bird base with flat "F" lines, as a FOLD file read with the default --facets crease: the F creases are
+    hinges (fold angle 0 at every state) but no part of Kawasaki's alternating sum, so every vertex is exact, as
+    with --facets facet (where the F lines lie inside rigid faces) and as without them."""
+    svg = bird_base_svg(tmp_path / "bird.svg")
+    fold = tmp_path / "bird.fold"
+    run(capsys, "convert", svg, "--facets", "crease", "-o", fold)
+    plain = bird_base_svg(tmp_path / "plain.svg", flat_lines=False)
+    code, out, _ = run(capsys, "check", plain)
+    assert code == 0 and kawasaki_counts(out) == (5, 5, 0, 0, 0)
+    code, out, err = run(capsys, "check", fold)                       # FOLD: F creases are hinges (default)
+    assert code == 0, err
+    n = kawasaki_counts(out)[0]
+    assert n == 5 + 12 and kawasaki_counts(out) == (n, n, 0, 0, 0)    # and 12 crossings, a crease straight through
+    assert "Maekawa" not in out                                       # |#M - #V| = 2 without the F creases
+    code, out, _ = run(capsys, "check", svg, "--facets", "facet")
+    assert code == 0 and kawasaki_counts(out) == (5, 5, 0, 0, 0)
+    # the F creases are hinges all the same: 12 more vertices, 16 more panels
+    from chrono_origami.structure.foldfile import read_structure
+    s = read_structure(fold)
+    assert s.notes["fold"]["edges_assignment"].count("F") == 16 and s.pattern.n_panels == 16 + 16
