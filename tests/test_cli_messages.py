@@ -8,6 +8,7 @@ row with 7 door hinges, clamped at panel 1 and held in z at one far corner of ev
 7 x 5 + 6 + 7 = 48 rows: isostatic, so no hinge can slide without adding a mechanism), and the Origami
 Simulator-style Miura-ori SVG of ``tests/journey_files.py`` (coordinates to 3 decimals, opacities to 4).
 """
+import csv
 import json
 import os
 import re
@@ -336,3 +337,112 @@ def test_kawasaki_leaves_out_flat_creases(capsys, tmp_path):
     from chrono_origami.structure.foldfile import read_structure
     s = read_structure(fold)
     assert s.notes["fold"]["edges_assignment"].count("F") == 16 and s.pattern.n_panels == 16 + 16
+
+
+# ------------------------------------------------------------------ i. design's advice and report, check's numbers
+def folded_flat_miura(path):
+    """A 3 x 3 Miura-ori folded flat (every crease at +-180 deg: 100 % of a flat-folding target), as the FOLD
+    examples write a folded form: 3-D vertices, faces, edges, assignment, angles (journey_files' closed form)."""
+    X, edges, letters, angles = jf._miura(3, 3, 80.0, 92.0, 92.0 / np.tan(np.radians(65.0)), 180.0)
+    faces = jf.faces_of(X, edges)
+    P, miss = jf.fold_by_angles(X, edges, angles, faces)
+    assert miss < 1e-9 * 240
+    path.write_text(json.dumps({"file_spec": 1.2, "frame_classes": ["foldedForm"], "vertices_coords": P.tolist(),
+                                "faces_vertices": faces, "edges_vertices": [list(e) for e in edges],
+                                "edges_assignment": letters,
+                                "edges_foldAngle": [0.0 if a is None else a for a in angles]}))
+    return path
+
+
+def test_design_on_a_flat_state_says_what_could_help(capsys, tmp_path, monkeypatch):
+    """Folded flat at 100 %: fold to a smaller percent, not "fold it first". A square twist that fold refuses: the
+    pattern does not fold rigidly, said as check says it. A flat pattern that folds: fold it first. Without -o, the
+    report's file is named with its folder; the hinge kinds' module is one that exists."""
+    monkeypatch.chdir(tmp_path)
+    flat = folded_flat_miura(tmp_path / "flat.fold")
+    code, out, err = run(capsys, "design", flat, "--support", "auto")
+    err = one_line(code, err.splitlines()[-1] + "\n", 3, "the configuration is folded flat (singular): design a "
+                   "state folded part of the way (fold --percent below 100)")
+    assert "fold it first" not in out + err and "folding to a smaller percent (fold --percent P, P below 100)" in out
+    assert f"written to flat-design.txt in the current folder ({tmp_path})" in out
+    assert (tmp_path / "flat-design.txt").exists()
+    twist = jf.square_twist_svg(tmp_path / "twist.svg")[0]
+    _, check_out, _ = run(capsys, "check", twist)
+    refusal = next(x for x in check_out.splitlines() if ": not rigidly foldable: " in x)
+    code, out, err = run(capsys, "design", twist, "--support", "auto")
+    one_line(code, err.splitlines()[-1] + "\n", 3, f"the pattern does not fold rigidly ({refusal})")
+    assert "fold it first" not in out + err and "registered in chrono_origami/structure/hinges.py" in out
+    assert (ROOT / "chrono_origami" / "structure" / "hinges.py").exists()
+    strip = jf.miura_svg(tmp_path / "strip.svg", digits=6)[0]
+    code, out, err = run(capsys, "design", strip, "--support", "auto")
+    one_line(code, err.splitlines()[-1] + "\n", 3, "the configuration is flat (singular): fold it first (fold "
+             "--percent P), then design the folded state")
+
+
+def test_check_names_no_nan_and_claims_no_closure_without_flat_foldable_vertices(capsys, tmp_path):
+    """A quadrilateral mesh of degree-4 vertices none of which is flat-foldable (a Miura-ori's interior vertices
+    moved by up to 4 %): no multiplier closure is claimed, closing or not (it is a property of flat-foldable
+    vertices). A Miura-ori whose one vertex has four mountains (no folding branch with these signs): its panels
+    are named with the reason, never "nan"."""
+    X, edges, letters, angles = jf.miura_flat(5, 4)
+    degree = np.bincount(np.ravel(edges))
+    inner = [v for v in range(len(X)) if degree[v] == 4]
+    assert len(inner) == 12
+    Y = X.copy()
+    Y[inner] += np.random.default_rng(1).uniform(-4.0, 4.0, (len(inner), 2))
+    base = {"file_spec": 1.2, "file_creator": "a crease-pattern editor", "edges_vertices": [list(e) for e in edges]}
+    generic = tmp_path / "generic.fold"
+    generic.write_text(json.dumps({**base, "vertices_coords": Y.tolist(), "edges_assignment": letters}))
+    code, out, err = run(capsys, "check", generic)
+    assert code == 0, err
+    assert kawasaki_counts(out) == (12, 0, 0, 12, 0)
+    assert "multipliers" not in out and "close" not in out and "rigidly foldable" not in out
+    four = list(letters)
+    for k, (a, b) in enumerate(edges):
+        if inner[0] in (a, b):
+            four[k] = "M"
+    mountains = tmp_path / "mountains.fold"
+    mountains.write_text(json.dumps({**base, "vertices_coords": X.tolist(), "edges_assignment": four}))
+    code, out, err = run(capsys, "check", mountains)
+    assert code == 1 and "nan" not in out.lower()
+    line = next(x for x in out.splitlines() if x.startswith("rigid foldability"))
+    assert re.search(r"worst panels \d+ \(a corner has no folding branch with its mountain-valley signs\)", line)
+    assert "a corner has no folding branch with its mountain-valley signs" in \
+        next(x for x in out.splitlines() if ": not rigidly foldable: " in x)
+
+
+# ------------------------------------------------------------------ j. the output contract: self_stress.csv
+def test_static_writes_a_long_self_stress_basis_to_the_file_on_either_path(capsys, tmp_path):
+    """A folded 4 x 4 Miura-ori, all door hinges, under the proposed support: S = 31 > 20. On the sparse path as on
+    the dense one, self_stress.csv holds a basis (31 states, both sides of every hinge), the screen one line; the
+    two files span the same space (each state of one is a combination of the other's to round-off)."""
+    from chrono_origami.patterns import miura
+    from chrono_origami.structure.foldfile import write_fold
+    from chrono_origami.structure.structure import Structure
+
+    path = tmp_path / "sheet.fold"
+    write_fold(Structure(miura.miura_pattern(4, 4, 60.0, 30.0), name="sheet"), path)
+    bases = {}
+    for linalg in ("sparse", "dense"):
+        out_dir = tmp_path / linalg
+        code, out, err = run(capsys, "static", path, "--support", "auto", "--linalg", linalg, "--engine",
+                             "reference", "--out", out_dir)
+        assert code == 3 and json.loads((out_dir / "counts.json").read_text())["S"] == 31
+        assert f"the 31 self-stress states (a basis, arbitrary scale; more than 20, not listed one by one): all " \
+               f"1,488 rows in {out_dir / 'self_stress.csv'}" in out
+        assert "self-stress state 1 (" not in out
+        with open(out_dir / "self_stress.csv") as f:
+            rows = [r for r in csv.reader(f)][1:]
+        states = sorted({int(r[0]) for r in rows})
+        assert states == list(range(1, 32)) and len(rows) == 31 * 2 * 24
+        B = np.array([[float(x) for x in r[3:]] for r in rows]).reshape(31, -1)
+        bases[linalg] = B
+        s = np.linalg.svd(B, compute_uv=False)
+        assert s[-1] > 1e-8 * s[0]                      # 31 independent states
+    A, B = bases["sparse"], bases["dense"]
+    Q = np.linalg.qr(B.T)[0]
+    residual = A.T - Q @ (Q.T @ A.T)
+    assert np.linalg.norm(residual) <= 1e-9 * np.linalg.norm(A)
+    code, out, err = run(capsys, "static", path, "--support", "auto", "--linalg", "sparse", "--engine", "reference")
+    assert "the 31 self-stress states are not listed one by one (more than 20): --out DIR writes a basis of them " \
+           "to self_stress.csv" in out

@@ -120,7 +120,7 @@ class Report:
         def one(p):
             c = self.closure[self.faces.index(p)]
             loop = self.loops[self.faces.index(p)] if self.loops else []
-            miss = f"by {c:.2g}" if np.isfinite(c) else "(a vertex has no folding branch with its signs)"
+            miss = f"by {c:.2g}" if np.isfinite(c) else f"({self._closure_text(p)})"
             return f"panel {p + 1} (vertices {', '.join(str(v + 1) for v in loop)}) {miss}"
 
         more = f" and {len(bad) - worst} more panels" if len(bad) > worst else ""
@@ -128,6 +128,11 @@ class Report:
                 f"not close around {'; '.join(one(p) for p in bad[:worst])}{more} (|log product|; a rounding "
                 f"misses by less than {NEAR:g}): with this mountain-valley assignment the quadrilateral mesh has no "
                 f"rigid fold from the flat state")
+
+    @property
+    def flat_foldable(self):
+        """0-based vertices of even degree whose Kawasaki miss is at most :data:`NEAR` (exact or rounded)."""
+        return {v for v, k in zip(self.vertices, self.kawasaki) if np.isfinite(k) and k <= NEAR}
 
     @property
     def inexact(self):
@@ -158,13 +163,18 @@ class Report:
                          f"{', telling once Kawasaki holds' if bad else ''}): "
                          f"{len(self.faces) - len(bad_f)} close (<= {EXACT:g}), "
                          f"{len(bad_f)} do not"
-                         + (": worst panels " + ", ".join(f"{p + 1} ({self.closure[self.faces.index(p)]:.2g})"
+                         + (": worst panels " + ", ".join(f"{p + 1} ({self._closure_text(p)})"
                                                           for p in bad_f[:worst]) if bad_f else ""))
         mk = self.maekawa_misses
         if mk:
             lines.append(f"Maekawa (|#M - #V| = 2) missed at {_count(len(mk), 'vertex', 'vertices')}: "
                          + ", ".join(f"{v + 1} (|#M - #V| = {m + 2})" for v, m in mk[:worst]))
         return lines
+
+    def _closure_text(self, p):
+        """Panel p's closure miss as printed: the number, or why there is none."""
+        c = self.closure[self.faces.index(p)]
+        return f"{c:.2g}" if np.isfinite(c) else "a corner has no folding branch with its mountain-valley signs"
 
     @property
     def maekawa_misses(self):
@@ -306,7 +316,9 @@ def _vertex_rates(P, v, nbrs, signs):
 class _Faces:
     """The multiplier closure of the panels whose four corners are interior degree-4 vertices (module doc)."""
 
-    def __init__(self, pattern, letters, P):
+    def __init__(self, pattern, letters, P, foldable=None):
+        """``foldable``: the vertices that may be corners (flat-foldable, Kawasaki within :data:`NEAR`; None: all):
+        the multipliers' fixed ratios hold at flat-foldable vertices only."""
         pat = pattern
         around = {}
         for a, b in pat.edges:
@@ -317,7 +329,7 @@ class _Faces:
         for v in pat.interior_vertices:
             nb = around.get(v, [])
             ls = [letters.get(tuple(sorted((v, w)))) for w in nb]
-            if len(nb) != 4 or not all(x in sign for x in ls):
+            if len(nb) != 4 or not all(x in sign for x in ls) or (foldable is not None and v not in foldable):
                 continue
             order = np.argsort([np.arctan2(*(P[w] - P[v])[::-1]) for w in nb])
             self.nbrs[v] = [nb[i] for i in order]
@@ -423,7 +435,7 @@ def diagnose(structure):
         rep.kawasaki.append(k)
         rep.maekawa.append(mk)
     if letters:
-        faces = _Faces(pat, letters, P)
+        faces = _Faces(pat, letters, P, rep.flat_foldable)
         rep.faces = faces.faces
         rep.closure = [abs(x) for x in faces.values(P)]
         rep.loops = [list(loop) for loop in faces.loops]
@@ -453,7 +465,7 @@ def correct(structure, max_move=None, report=None):
     which = [i for i, k in enumerate(rep.kawasaki) if np.isfinite(k) and k <= NEAR]
     if not which:
         return structure, 0.0, None, rep
-    faces = _Faces(pat, letters, P) if letters else None
+    faces = _Faces(pat, letters, P, rep.flat_foldable) if letters else None
     if faces is not None and not faces.faces:
         faces = None
     step = 1e-6 * size
