@@ -284,10 +284,11 @@ def test_a_modal_scene_names_the_modes_it_has(tmp_path):
 # ------------------------------------------------------------------ h. Kawasaki without the flat creases
 def bird_base_svg(path, flat_lines=True):
     """A crane's bird base on a 100-unit square (Origami Simulator's colours: valley diagonals but one mountain
-    half, which Maekawa's condition asks at the centre, mountain centre lines and kite creases, valley flaps; the kite points at 50 tan(22.5 deg) from the edges, so
-    every interior vertex is flat-foldable by symmetry) with, when ``flat_lines``, yellow flat lines joining the
-    edge midpoints: they cross the diagonals and the kite creases, and each crossing is a vertex where a crease
-    runs straight through (Kawasaki holds) between flat lines at another angle (it would not, counted)."""
+    half, which Maekawa's condition asks at the centre, mountain centre lines and kite creases, valley flaps; the
+    kite points at 50 tan(22.5 deg) from the edges, so every interior vertex is flat-foldable by symmetry) with,
+    when ``flat_lines``, yellow flat lines joining the edge midpoints: they cross the diagonals and the kite
+    creases, and each crossing is a vertex where a crease runs straight through (Kawasaki holds) between flat
+    lines at another angle (it would not, counted)."""
     t = float(50.0 * (np.sqrt(2.0) - 1.0))
     P = {"c0": (0, 100), "c1": (100, 100), "c2": (100, 0), "c3": (0, 0), "k4": (t, 50), "k5": (50, 100 - t),
          "k6": (100 - t, 50), "k7": (50, t), "m8": (0, 50), "m9": (100, 50), "m10": (50, 100), "m11": (50, 0),
@@ -317,12 +318,17 @@ def kawasaki_counts(out):
 
 
 def test_kawasaki_leaves_out_flat_creases(capsys, tmp_path):
-    """The bird base with flat "F" lines, as a FOLD file read with the default --facets crease: the F creases are
-    hinges (fold angle 0 at every state) but no part of Kawasaki's alternating sum, so every vertex is exact, as
-    with --facets facet (where the F lines lie inside rigid faces) and as without them."""
+    """The bird base with flat "F" lines, as a faceless FOLD file read with the default --facets crease: the F
+    creases are hinges (fold angle 0 at every state) but no part of Kawasaki's alternating sum, so every vertex
+    is exact, as with --facets facet (where the F lines lie inside rigid faces) and as without them."""
     svg = bird_base_svg(tmp_path / "bird.svg")
     fold = tmp_path / "bird.fold"
     run(capsys, "convert", svg, "--facets", "crease", "-o", fold)
+    data = json.loads(fold.read_text())                 # as a crease-pattern editor writes it: no faces
+    del data["faces_vertices"]
+    data.update(file_creator="a crease-pattern editor", vertices_coords=[[round(x, 9), round(y, 9)] for x, y in
+                                                                          data["vertices_coords"]])
+    fold.write_text(json.dumps(data))
     plain = bird_base_svg(tmp_path / "plain.svg", flat_lines=False)
     code, out, _ = run(capsys, "check", plain)
     assert code == 0 and kawasaki_counts(out) == (5, 5, 0, 0, 0)

@@ -169,8 +169,8 @@ def test_the_merge_tolerance_is_an_option(tmp_path):
       <line x1="50" y1="0" x2="50" y2="99.3" stroke="blue"/>
     </svg>"""
     path = write(tmp_path, text)
-    with pytest.raises(SvgFileError, match=r"no crease \(a mountain, valley, flat or undriven line between two faces\); "
-                                           r"left out 1 line\(s\) that bound no face, e.g. the line \(50, 0\)-"
+    with pytest.raises(SvgFileError, match=r"no crease \(a mountain, valley, flat or undriven line between two "
+                                           r"faces\); left out 1 line\(s\) that bound no face, e.g. the line \(50, 0\)-"
                                            r"\(50, 99.3\) of .*<line> 1 \(a larger merge_tol= joins line ends more "
                                            r"than 0.141 drawing units apart\)"):
         read_svg(path)

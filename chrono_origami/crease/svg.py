@@ -428,8 +428,9 @@ class _Graph:
             (kept if n else dangling).append((k, n))
         creases = [k for k, n in kept if n == 2 and self.kinds[edges[k][2]] in "MVFU"]
         if not creases:
-            gone = f"; left out {len(dangling)} line(s) that bound no face, e.g. {self.name_edge(dangling[0][0])} " \
-                   f"(a larger merge_tol= joins line ends more than {self.tol:.3g} drawing units apart)" if dangling else ""
+            gone = "" if not dangling else \
+                f"; left out {len(dangling)} line(s) that bound no face, e.g. {self.name_edge(dangling[0][0])} " \
+                f"(a larger merge_tol= joins line ends more than {self.tol:.3g} drawing units apart)"
             raise SvgFileError(f"{self.path}: no crease (a mountain, valley, flat or undriven line between two faces)"
                                f"{_left_out(lost)}{gone}; {READ}")
         if dangling:
