@@ -420,3 +420,14 @@ def test_every_warning_is_one_line_on_the_command_line(tmp_path):
     assert "left out 1 line(s) that bound no face" in warned[2]
     assert "UserWarning" not in r.stderr and ".py:" not in r.stderr
     assert "M = " in r.stdout
+
+
+def test_a_groups_data_assignment_marks_its_lines(tmp_path):
+    """``data-assignment`` on a group (an editor's layer of valleys) reaches its lines; a line's own class wins."""
+    body = ('<g data-assignment="V"><line x1="0" y1="50" x2="100" y2="50" stroke="#7f7f7f" opacity="0.5"/>'
+            '<line class="mountain" x1="50" y1="0" x2="50" y2="50" stroke="#7f7f7f" opacity="0.5"/></g>')
+    path = write(tmp_path, svg(body))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = read_svg(path)
+    check_fold(d, 100.0 ** 2, [((0, -50), (100, -50), "V", 90.0), ((50, 0), (50, -50), "M", -90.0)])

@@ -22,8 +22,9 @@ within :data:`HUE_TOL` degrees of its own (red 0, yellow 60, green 120, blue
 greys, pale and other colours are left out and named. An element's own
 ``class`` (:data:`CLASSES`: ``mountain``, ``valley``, ``boundary``, ``flat``,
 ``unassigned``, ``cut``) or FOLD-style ``data-assignment`` ("M", "V", "B",
-"F", "U", "C") gives its type whatever its colour (``data-assignment``
-first).
+"F", "U", "C") gives its type whatever its colour: its own
+``data-assignment`` first, then its own ``class``, then a
+``data-assignment`` of a group around it (a layer of valleys).
 
 A file whose lines give no crease (M, V, F or U), or in which more than
 :data:`LOST_SHARE` of the stroked shapes are not read, is refused naming the
@@ -145,19 +146,23 @@ def line_type(colour):
 
 
 def _marked_type(e, label):
-    """The line type an element's ``data-assignment`` or ``class`` gives, or None."""
+    """The line type an element's marks give, or None: its own ``data-assignment``, else its own ``class``, else a
+    ``data-assignment`` of a group around it."""
+    own = e.values.get("attributes") or {}
+    found = {CLASSES[c] for c in str(e.values.get("class") or "").lower().split() if c in CLASSES}
+    if len(found) > 1:
+        raise SvgFileError(f"{label}: class {e.values.get('class')!r} names two line types "
+                           f"({', '.join(sorted(found))})")
     letter = e.values.get("data-assignment")
+    if found and "data-assignment" not in own:
+        return found.pop()
     if letter is not None:
         letter = str(letter).strip()
         if letter.upper() not in "MVBFUC" or len(letter) != 1:
             raise SvgFileError(f"{label}: data-assignment must be one of M, V, B, F, U, C (FOLD's letters), "
                                f"got {letter!r}")
         return letter.upper()
-    found = {CLASSES[c] for c in str(e.values.get("class") or "").lower().split() if c in CLASSES}
-    if len(found) > 1:
-        raise SvgFileError(f"{label}: class {e.values.get('class')!r} names two line types "
-                           f"({', '.join(sorted(found))})")
-    return found.pop() if found else None
+    return None
 
 
 def _shapes(lost):
