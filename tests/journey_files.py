@@ -32,6 +32,9 @@ import numpy as np
 
 OS_CREATOR = "Origami Simulator: http://git.amandaghassaei.com/OrigamiSimulator/"
 COLOURS = {"B": "#000000", "M": "#FF0000", "V": "#0000FF", "F": "#FFFF00", "U": "#FF00FF"}
+#: colours other editors write: Illustrator's rich black, a crimson mountain, a light blue valley
+NEAR_COLOURS = {"B": "#231F20", "M": "#EE1032", "V": "#4379FF", "F": "#F2E20D", "U": "#E62EDC"}
+CLASS_NAMES = {"B": "boundary", "M": "mountain", "V": "valley", "F": "flat", "U": "unassigned"}
 
 
 # ------------------------------------------------------------------ single-vertex kinematics (checks)
@@ -130,11 +133,17 @@ def _miura(nx, ny, width, height, shift, zigzag_deg):
 
 
 def miura_svg(path, nx=4, ny=2, zigzag_deg=90.0, digits=3, opacity_digits=4, width=80.0, height=92.0,
-              gamma_deg=65.0, offset=(10.875, 8.643), stroke_opacity=False):
+              gamma_deg=65.0, offset=(10.875, 8.643), stroke_opacity=False, colours=None, mark=None):
     """Write a flat Miura-ori (:func:`miura_flat`, sector angle ``gamma_deg`` between the zig-zag and the straight
     creases) as Origami Simulator's Illustrator SVGs are written: coordinates rounded to ``digits`` decimals,
     opacities to ``opacity_digits``. Returns (path, X as drawn and read back in FOLD's (x, -y), edges, letters,
-    angles as written: |angle| = opacity x 180)."""
+    angles as written: |angle| = opacity x 180).
+
+    Other editors' styles: ``colours`` (letter -> stroke colour, e.g. :data:`NEAR_COLOURS`) replaces
+    Origami Simulator's; ``mark`` "class" writes each path with ``class="mountain"`` (``valley``,
+    ``boundary``) and a grey stroke from a ``<style>`` sheet, "data-assignment" with FOLD's letter in
+    ``data-assignment`` and a grey stroke."""
+    colours = COLOURS if colours is None else colours
     shift = height / np.tan(np.radians(gamma_deg))
     X, edges, letters, angles = _miura(nx, ny, width, height, shift, zigzag_deg)
     top = X[:, 1].max()
@@ -153,6 +162,8 @@ def miura_svg(path, nx=4, ny=2, zigzag_deg=90.0, digits=3, opacity_digits=4, wid
            f'<svg version="1.1" id="Layer_1" xmlns="http://www.w3.org/2000/svg" '
            f'xmlns:xlink="http://www.w3.org/1999/xlink" x="0px" y="0px" width="{fmt(P[:, 0].max() + offset[0])}px" '
            f'height="{fmt(P[:, 1].max() + offset[1])}px" xml:space="preserve">']
+    if mark == "class":
+        out.append("<style>.mountain, .valley, .boundary { stroke: #7f7f7f; stroke-width: 2 }</style>")
     for (letter, op), segs in groups.items():
         d = []
         for a, b in segs:
@@ -161,8 +172,11 @@ def miura_svg(path, nx=4, ny=2, zigzag_deg=90.0, digits=3, opacity_digits=4, wid
                 f"l{fmt(dx)}{'' if dy < 0 else ','}{fmt(dy)}"
             d.append(f"M{fmt(P[a, 0])},{fmt(P[a, 1])}{rel}")
         alpha = "" if op is None else f' stroke-opacity="{op!r}"' if stroke_opacity else f' opacity="{op!r}"'
-        fill = "#000080" if letter == "V" else COLOURS[letter] if letter != "B" else "none"
-        out.append(f'<path fill="{fill}" stroke="{COLOURS[letter]}" stroke-width="4"{alpha} d="'
+        fill = "#000080" if letter == "V" else colours[letter] if letter != "B" else "none"
+        paint = f'class="{CLASS_NAMES[letter]}"' if mark == "class" else \
+            f'data-assignment="{letter}" stroke="#7f7f7f"' if mark == "data-assignment" else \
+            f'stroke="{colours[letter]}"'
+        out.append(f'<path fill="{fill}" {paint} stroke-width="4"{alpha} d="'
                    + "\n\t ".join(" ".join(d[k:k + 6]) for k in range(0, len(d), 6)) + '"/>')
     out.append("</svg>")
     with open(path, "w") as f:

@@ -8,12 +8,15 @@ row with 7 door hinges, clamped at panel 1 and held in z at one far corner of ev
 7 x 5 + 6 + 7 = 48 rows: isostatic, so no hinge can slide without adding a mechanism), and the Origami
 Simulator-style Miura-ori SVG of ``tests/journey_files.py`` (coordinates to 3 decimals, opacities to 4).
 """
+import csv
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import journey_files as jf
@@ -276,3 +279,176 @@ def test_a_modal_scene_names_the_modes_it_has(tmp_path):
                         str(tmp_path / "m.fold")], capture_output=True, text=True, env=ENV, timeout=300)
     one_line(r.returncode, r.stderr, 2, "--mode 9: the analysis has 1 mode (1..1)")
     assert not (tmp_path / "m.fold").exists()
+
+
+# ------------------------------------------------------------------ h. Kawasaki without the flat creases
+def bird_base_svg(path, flat_lines=True):
+    """A crane's bird base on a 100-unit square (Origami Simulator's colours: valley diagonals but one mountain
+    half, which Maekawa's condition asks at the centre, mountain centre lines and kite creases, valley flaps; the
+    kite points at 50 tan(22.5 deg) from the edges, so every interior vertex is flat-foldable by symmetry) with,
+    when ``flat_lines``, yellow flat lines joining the edge midpoints: they cross the diagonals and the kite
+    creases, and each crossing is a vertex where a crease runs straight through (Kawasaki holds) between flat
+    lines at another angle (it would not, counted)."""
+    t = float(50.0 * (np.sqrt(2.0) - 1.0))
+    P = {"c0": (0, 100), "c1": (100, 100), "c2": (100, 0), "c3": (0, 0), "k4": (t, 50), "k5": (50, 100 - t),
+         "k6": (100 - t, 50), "k7": (50, t), "m8": (0, 50), "m9": (100, 50), "m10": (50, 100), "m11": (50, 0),
+         "o": (50, 50)}
+    lines = [("c0", "o", "V"), ("c2", "o", "V"), ("c1", "o", "V"), ("c3", "o", "M")]
+    lines += [(k, "o", "M") for k in ("k4", "k5", "k6", "k7")]
+    lines += [("c0", "k5", "M"), ("c1", "k5", "M"), ("c1", "k6", "M"), ("c2", "k6", "M"), ("c2", "k7", "M"),
+              ("c3", "k7", "M"), ("c3", "k4", "M"), ("c0", "k4", "M")]
+    lines += [("k4", "m8", "V"), ("k6", "m9", "V"), ("k5", "m10", "V"), ("k7", "m11", "V")]
+    if flat_lines:
+        lines += [("m8", "m10", "F"), ("m10", "m9", "F"), ("m9", "m11", "F"), ("m11", "m8", "F")]
+    colour = {"M": "#ff0000", "V": "#0000ff", "F": "#ffff00"}
+    body = ['<rect x="0" y="0" width="100" height="100" fill="none" stroke="#000000"/>']
+    for a, b, letter in lines:
+        (x1, y1), (x2, y2) = P[a], P[b]
+        body.append(f'<line x1="{x1!r}" y1="{y1!r}" x2="{x2!r}" y2="{y2!r}" stroke="{colour[letter]}"'
+                    + ('' if letter == "F" else ' opacity="0.5"') + '/>')
+    path.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">\n' + "\n".join(body)
+                    + "\n</svg>\n")
+    return path
+
+
+def kawasaki_counts(out):
+    m = re.search(r"(\d+) interior vertices; Kawasaki \(alternating sum of sector angles\): (\d+) exact .*, "
+                  r"(\d+) inexact .*, (\d+) not flat-foldable .*, (\d+) of odd degree", out)
+    return tuple(int(x) for x in m.groups())
+
+
+def test_kawasaki_leaves_out_flat_creases(capsys, tmp_path):
+    """The bird base with flat "F" lines, as a faceless FOLD file read with the default --facets crease: the F
+    creases are hinges (fold angle 0 at every state) but no part of Kawasaki's alternating sum, so every vertex
+    is exact, as with --facets facet (where the F lines lie inside rigid faces) and as without them."""
+    svg = bird_base_svg(tmp_path / "bird.svg")
+    fold = tmp_path / "bird.fold"
+    run(capsys, "convert", svg, "--facets", "crease", "-o", fold)
+    data = json.loads(fold.read_text())                 # as a crease-pattern editor writes it: no faces
+    del data["faces_vertices"]
+    data.update(file_creator="a crease-pattern editor", vertices_coords=[[round(x, 9), round(y, 9)] for x, y in
+                                                                          data["vertices_coords"]])
+    fold.write_text(json.dumps(data))
+    plain = bird_base_svg(tmp_path / "plain.svg", flat_lines=False)
+    code, out, _ = run(capsys, "check", plain)
+    assert code == 0 and kawasaki_counts(out) == (5, 5, 0, 0, 0)
+    code, out, err = run(capsys, "check", fold)                       # FOLD: F creases are hinges (default)
+    assert code == 0, err
+    n = kawasaki_counts(out)[0]
+    assert n == 5 + 12 and kawasaki_counts(out) == (n, n, 0, 0, 0)    # and 12 crossings, a crease straight through
+    assert "Maekawa" not in out                                       # |#M - #V| = 2 without the F creases
+    code, out, _ = run(capsys, "check", svg, "--facets", "facet")
+    assert code == 0 and kawasaki_counts(out) == (5, 5, 0, 0, 0)
+    # the F creases are hinges all the same: 12 more vertices, 16 more panels
+    from chrono_origami.structure.foldfile import read_structure
+    s = read_structure(fold)
+    assert s.notes["fold"]["edges_assignment"].count("F") == 16 and s.pattern.n_panels == 16 + 16
+
+
+# ------------------------------------------------------------------ i. design's advice and report, check's numbers
+def folded_flat_miura(path):
+    """A 3 x 3 Miura-ori folded flat (every crease at +-180 deg: 100 % of a flat-folding target), as the FOLD
+    examples write a folded form: 3-D vertices, faces, edges, assignment, angles (journey_files' closed form)."""
+    X, edges, letters, angles = jf._miura(3, 3, 80.0, 92.0, 92.0 / np.tan(np.radians(65.0)), 180.0)
+    faces = jf.faces_of(X, edges)
+    P, miss = jf.fold_by_angles(X, edges, angles, faces)
+    assert miss < 1e-9 * 240
+    path.write_text(json.dumps({"file_spec": 1.2, "frame_classes": ["foldedForm"], "vertices_coords": P.tolist(),
+                                "faces_vertices": faces, "edges_vertices": [list(e) for e in edges],
+                                "edges_assignment": letters,
+                                "edges_foldAngle": [0.0 if a is None else a for a in angles]}))
+    return path
+
+
+def test_design_on_a_flat_state_says_what_could_help(capsys, tmp_path, monkeypatch):
+    """Folded flat at 100 %: fold to a smaller percent, not "fold it first". A square twist that fold refuses: the
+    pattern does not fold rigidly, said as check says it. A flat pattern that folds: fold it first. Without -o, the
+    report's file is named with its folder; the hinge kinds' module is one that exists."""
+    monkeypatch.chdir(tmp_path)
+    flat = folded_flat_miura(tmp_path / "flat.fold")
+    code, out, err = run(capsys, "design", flat, "--support", "auto")
+    err = one_line(code, err.splitlines()[-1] + "\n", 3, "the configuration is folded flat (singular): design a "
+                   "state folded part of the way (fold --percent below 100)")
+    assert "fold it first" not in out + err and "folding to a smaller percent (fold --percent P, P below 100)" in out
+    assert f"written to flat-design.txt in the current folder ({tmp_path})" in out
+    assert (tmp_path / "flat-design.txt").exists()
+    twist = jf.square_twist_svg(tmp_path / "twist.svg")[0]
+    _, check_out, _ = run(capsys, "check", twist)
+    refusal = next(x for x in check_out.splitlines() if ": not rigidly foldable: " in x)
+    code, out, err = run(capsys, "design", twist, "--support", "auto")
+    one_line(code, err.splitlines()[-1] + "\n", 3, f"the pattern does not fold rigidly ({refusal})")
+    assert "fold it first" not in out + err and "registered in chrono_origami/structure/hinges.py" in out
+    assert (ROOT / "chrono_origami" / "structure" / "hinges.py").exists()
+    strip = jf.miura_svg(tmp_path / "strip.svg", digits=6)[0]
+    code, out, err = run(capsys, "design", strip, "--support", "auto")
+    one_line(code, err.splitlines()[-1] + "\n", 3, "the configuration is flat (singular): fold it first (fold "
+             "--percent P), then design the folded state")
+
+
+def test_check_names_no_nan_and_claims_no_closure_without_flat_foldable_vertices(capsys, tmp_path):
+    """A quadrilateral mesh of degree-4 vertices none of which is flat-foldable (a Miura-ori's interior vertices
+    moved by up to 4 %): no multiplier closure is claimed, closing or not (it is a property of flat-foldable
+    vertices). A Miura-ori whose one vertex has four mountains (no folding branch with these signs): its panels
+    are named with the reason, never "nan"."""
+    X, edges, letters, angles = jf.miura_flat(5, 4)
+    degree = np.bincount(np.ravel(edges))
+    inner = [v for v in range(len(X)) if degree[v] == 4]
+    assert len(inner) == 12
+    Y = X.copy()
+    Y[inner] += np.random.default_rng(1).uniform(-4.0, 4.0, (len(inner), 2))
+    base = {"file_spec": 1.2, "file_creator": "a crease-pattern editor", "edges_vertices": [list(e) for e in edges]}
+    generic = tmp_path / "generic.fold"
+    generic.write_text(json.dumps({**base, "vertices_coords": Y.tolist(), "edges_assignment": letters}))
+    code, out, err = run(capsys, "check", generic)
+    assert code == 0, err
+    assert kawasaki_counts(out) == (12, 0, 0, 12, 0)
+    assert "multipliers" not in out and "close" not in out and "rigidly foldable" not in out
+    four = list(letters)
+    for k, (a, b) in enumerate(edges):
+        if inner[0] in (a, b):
+            four[k] = "M"
+    mountains = tmp_path / "mountains.fold"
+    mountains.write_text(json.dumps({**base, "vertices_coords": X.tolist(), "edges_assignment": four}))
+    code, out, err = run(capsys, "check", mountains)
+    assert code == 1 and "nan" not in out.lower()
+    line = next(x for x in out.splitlines() if x.startswith("rigid foldability"))
+    assert re.search(r"worst panels \d+ \(a corner has no folding branch with its mountain-valley signs\)", line)
+    assert "a corner has no folding branch with its mountain-valley signs" in \
+        next(x for x in out.splitlines() if ": not rigidly foldable: " in x)
+
+
+# ------------------------------------------------------------------ j. the output contract: self_stress.csv
+def test_static_writes_a_long_self_stress_basis_to_the_file_on_either_path(capsys, tmp_path):
+    """A folded 4 x 4 Miura-ori, all door hinges, under the proposed support: S = 31 > 20. On the sparse path as on
+    the dense one, self_stress.csv holds a basis (31 states, both sides of every hinge), the screen one line; the
+    two files span the same space (each state of one is a combination of the other's to round-off)."""
+    from chrono_origami.patterns import miura
+    from chrono_origami.structure.foldfile import write_fold
+    from chrono_origami.structure.structure import Structure
+
+    path = tmp_path / "sheet.fold"
+    write_fold(Structure(miura.miura_pattern(4, 4, 60.0, 30.0), name="sheet"), path)
+    bases = {}
+    for linalg in ("sparse", "dense"):
+        out_dir = tmp_path / linalg
+        code, out, err = run(capsys, "static", path, "--support", "auto", "--linalg", linalg, "--engine",
+                             "reference", "--out", out_dir)
+        assert code == 3 and json.loads((out_dir / "counts.json").read_text())["S"] == 31
+        assert f"the 31 self-stress states (a basis, arbitrary scale; more than 20, not listed one by one): all " \
+               f"1,488 rows in {out_dir / 'self_stress.csv'}" in out
+        assert "self-stress state 1 (" not in out
+        with open(out_dir / "self_stress.csv") as f:
+            rows = [r for r in csv.reader(f)][1:]
+        states = sorted({int(r[0]) for r in rows})
+        assert states == list(range(1, 32)) and len(rows) == 31 * 2 * 24
+        B = np.array([[float(x) for x in r[3:]] for r in rows]).reshape(31, -1)
+        bases[linalg] = B
+        s = np.linalg.svd(B, compute_uv=False)
+        assert s[-1] > 1e-8 * s[0]                      # 31 independent states
+    A, B = bases["sparse"], bases["dense"]
+    Q = np.linalg.qr(B.T)[0]
+    residual = A.T - Q @ (Q.T @ A.T)
+    assert np.linalg.norm(residual) <= 1e-9 * np.linalg.norm(A)
+    code, out, err = run(capsys, "static", path, "--support", "auto", "--linalg", "sparse", "--engine", "reference")
+    assert "the 31 self-stress states are not listed one by one (more than 20): --out DIR writes a basis of them " \
+           "to self_stress.csv" in out

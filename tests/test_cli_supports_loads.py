@@ -238,7 +238,8 @@ def test_faceless_editor_miura_sheet_min_norm_csv_is_labelled(tmp_path):
 
 def test_design_exit_3_summary_and_full_report(tmp_path):
     """A flat 10 x 10 Miura sheet: design prints a summary (no 30 KB of hinge lists), writes the full report, says
-    why (flat, no axial component) and exits 3, so design && static stops."""
+    why (flat and, all its creases mountains, not rigidly foldable; no axial component) and exits 3, so
+    design && static stops."""
     path = editor_flat_miura(tmp_path, 10)
     r = subprocess.run(f"{sys.executable} -m chrono_origami design {path} -o designed.fold && "
                        f"{sys.executable} -m chrono_origami static designed.fold > static.txt",
@@ -250,7 +251,9 @@ def test_design_exit_3_summary_and_full_report(tmp_path):
     assert r.stderr.count("\n") == 1 and r.stderr.startswith(
         "error: miura: not isostatic after design: S = 162 remain after design: no axial component on hinges 1-180 "
         "(180 in all)")
-    assert "M = 18 mechanisms remain" in r.stderr and "the configuration is flat (singular): fold it first" in r.stderr
+    assert "M = 18 mechanisms remain" in r.stderr    # every crease a mountain: no rigid fold, said as check says it
+    assert "the configuration is flat (singular), and the pattern does not fold rigidly (miura: not rigidly " \
+           "foldable: " in r.stderr and "fold it first" not in r.stderr
     report = (tmp_path / "designed-design.txt").read_text()
     assert len(report) > 3 * len(r.stdout)
     assert f"the full report ({report.count(chr(10))} lines" in r.stdout

@@ -14,7 +14,9 @@ is covered by interior edges (two faces) with its assignment and target
 angle (-180 x opacity for mountains, +180 x opacity for valleys).
 """
 import json
+import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +26,7 @@ from chrono_origami.tools.errors import FoldFileError, SvgFileError
 from chrono_origami.structure.foldfile import convert, read_fold, read_structure
 from chrono_origami.crease.svg import read_svg
 
+ROOT = Path(__file__).resolve().parents[1]
 HEAD = '<?xml version="1.0" encoding="utf-8"?>\n'
 
 
@@ -166,10 +169,11 @@ def test_the_merge_tolerance_is_an_option(tmp_path):
       <line x1="50" y1="0" x2="50" y2="99.3" stroke="blue"/>
     </svg>"""
     path = write(tmp_path, text)
-    with pytest.warns(UserWarning, match=r"left out 1 line\(s\) that bound no face \(dangling creases\), e.g. the "
-                                          r"line \(50, 0\)-\(50, 99.3\) of .*<line> 1"):
-        d = read_svg(path)
-    assert len(d["faces_vertices"]) == 1 and "V" not in d["edges_assignment"]
+    with pytest.raises(SvgFileError, match=r"no crease \(a mountain, valley, flat or undriven line between two "
+                                           r"faces\); left out 1 line\(s\) that bound no face, e.g. the line \(50, 0\)-"
+                                           r"\(50, 99.3\) of .*<line> 1 \(a larger merge_tol= joins line ends more "
+                                           r"than 0.141 drawing units apart\)"):
+        read_svg(path)
     d = read_svg(path, merge_tol=1e-2)
     check_fold(d, 100.0 ** 2, [((50, 0), (50, -100), "V", 180.0)])
 
@@ -273,8 +277,8 @@ def test_near_lines_of_two_types_keep_the_closer_and_say_so(tmp_path):
         d = read_svg(path)
     text = " | ".join(str(w.message) for w in record)
     assert "left out shapes that are not crease-pattern lines: a paint server (url) (1)" in text
-    assert "1 piece(s) of line lie within merge_tol of a line of another type or angle; the closer line was kept, " \
-           "e.g." in text and "<line> 1 over" in text
+    assert "1 piece(s) of line lie within the merge tolerance (0.141 drawing units, merge_tol= x the sheet size) of " \
+           "a line of another type or angle; the closer line was kept, e.g." in text and "<line> 1 over" in text
     check_fold(d, 100.0 ** 2, [((0, -50), (100, -50), "M", -180.0)])
 
 
@@ -298,3 +302,132 @@ def test_the_convert_command_and_the_input_options(tmp_path, capsys):
     assert cli.main(["convert", str(out), "-o", str(tmp_path / "x.fold")]) == 2
     assert cli.main(["convert", str(tmp_path / "missing.svg"), "-o", str(tmp_path / "x.fold")]) == 2
     assert "no such SVG file" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ other editors' colours and marks
+def hue_colour(hue_deg, value=1.0, saturation=1.0):
+    """"#rrggbb" of an HSV colour (hue in degrees)."""
+    import colorsys
+
+    r, g, b = colorsys.hsv_to_rgb((hue_deg % 360.0) / 360.0, saturation, value)
+    return "#" + "".join(f"{round(255 * c):02x}" for c in (r, g, b))
+
+
+def test_a_stroke_is_the_line_type_of_the_nearest_reference_hue():
+    from chrono_origami.crease.svg import HUE_TOL, line_type
+
+    exact = {"#000000": "B", "#FF0000": "M", "#0000ff": "V", "#00ff00": "C", "#008000": "C", "#ffff00": "F",
+             "#ff00ff": "U"}
+    near = {"#EE1032": "M", "#4379FF": "V", "#231F20": "B", "#333333": "B", "#000080": "V", "#C00000": "M",
+            "#F2E20D": "F", "#E62EDC": "U", "#22B14C": "C"}
+    unread = ["#808080", "#FFFFFF", "#FFC0C0", "#FF8000", "#00FFFF", "#8000FF"]   # grey, white, pale, orange, ...
+    for colour, letter in {**exact, **near}.items():
+        assert line_type(colour) == letter, colour
+    for colour in unread:
+        assert line_type(colour) is None, colour
+    # the tolerance in hue, on either side of every reference hue (hex rounding moves a hue by < 0.2 deg)
+    for letter, hue in {"M": 0.0, "F": 60.0, "C": 120.0, "V": 240.0, "U": 300.0}.items():
+        for side in (-1, 1):
+            assert line_type(hue_colour(hue + side * (HUE_TOL - 1))) == letter
+            assert line_type(hue_colour(hue + side * (HUE_TOL + 1))) is None
+
+
+@pytest.mark.parametrize("style", [dict(colours="near"), dict(mark="class"), dict(mark="data-assignment")],
+                         ids=["near colours", "class", "data-assignment"])
+def test_other_editors_styles_read_as_origami_simulators_colours(tmp_path, capsys, style):
+    """A Miura-ori drawn with #EE1032 mountains, #4379FF valleys and #231F20 boundary, or with class="mountain"
+    ("valley", "boundary") or data-assignment="M" on grey strokes: the same structure and targets as Origami
+    Simulator's red and blue, and the same check report, without a warning."""
+    import journey_files as jf
+    from chrono_origami import cli
+
+    kw = dict(style, colours=jf.NEAR_COLOURS) if style.get("colours") else style
+    plain, _, _, letters, angles = jf.miura_svg(tmp_path / "plain.svg")
+    other = jf.miura_svg(tmp_path / "other.svg", **kw)[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a, b = read_structure(plain), read_structure(other)
+    np.testing.assert_array_equal(b.pattern.vertices, a.pattern.vertices)
+    assert b.pattern.panels == a.pattern.panels and b.pattern.edges == a.pattern.edges
+    for key in ("edges_assignment", "edges_foldAngle"):
+        assert b.notes["fold"][key] == a.notes["fold"][key]
+    assert sorted(b.notes["fold"]["edges_assignment"]) == sorted(letters)   # every drawn line, none lost
+    reports = []
+    for path in (plain, other):
+        assert cli.main(["check", str(path)]) == 0
+        out, err = capsys.readouterr()
+        assert "warning" not in err
+        reports.append(out.replace(str(path), "FILE").replace(path.stem, "NAME"))
+    assert reports[1] == reports[0] and "3 interior vertices" in reports[0]
+
+
+def test_a_file_that_loses_its_creases_is_an_error_naming_the_colours(tmp_path, capsys):
+    """Orange mountains and cyan valleys (no reference colour within the hue tolerance): check and static stop
+    in one line naming both colours, exit 1, instead of one panel and no hinge."""
+    import journey_files as jf
+    from chrono_origami import cli
+
+    path = jf.miura_svg(tmp_path / "cp.svg", colours={"B": "#000000", "M": "#FF8000", "V": "#00FFFF"})[0]
+    for argv in (["check", path], ["static", path, "--support", "auto", "--load", "all:0,0,-1"],
+                 ["count", path]):
+        assert cli.main([str(a) for a in argv]) == 1
+        out, err = capsys.readouterr()
+        assert err.startswith(f"error: {path}: ") and err.count("\n") == 1, err
+        assert "#ff8000 (" in err and "#00ffff (" in err and "not crease-pattern lines" in err
+        assert "hinge" not in out
+    # only the boundary read, and the creases all near-white: no crease at all
+    path = jf.miura_svg(tmp_path / "pale.svg", colours={"B": "#000000", "M": "#FFE0E0", "V": "#E0E0FF"})[0]
+    assert cli.main(["check", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "#ffe0e0 (" in err and "#e0e0ff (" in err
+
+
+def test_a_bad_data_assignment_is_named(tmp_path):
+    path = write(tmp_path, svg('<line x1="0" y1="50" x2="100" y2="50" data-assignment="X" stroke="red"/>'))
+    with pytest.raises(SvgFileError, match=r"<line> 1: data-assignment must be one of M, V, B, F, U, C \(FOLD's "
+                                           r"letters\), got 'X'"):
+        read_svg(path)
+    path = write(tmp_path, svg('<line x1="0" y1="50" x2="100" y2="50" class="crease mountain valley"/>'))
+    with pytest.raises(SvgFileError, match=r"<line> 1: class 'crease mountain valley' names two line types"):
+        read_svg(path)
+
+
+def test_every_warning_is_one_line_on_the_command_line(tmp_path):
+    """Left-out shapes, dangling lines and overlapping lines of two types, through a real interpreter (Python's
+    own warning filters and output): each is one line ``warning: ...`` on stderr, never the source path and code
+    line of Python's warnings module."""
+    import subprocess
+    import sys
+
+    body = ('<line x1="0" y1="50" x2="100" y2="50" stroke="red"/>'
+            '<line x1="0" y1="50.00001" x2="100" y2="50.00001" stroke="blue"/>'
+            '<line x1="50" y1="0" x2="50" y2="50" stroke="#EE1032"/>'
+            '<line x1="50" y1="50" x2="50" y2="100" stroke="#4379FF"/>'
+            '<line x1="10" y1="10" x2="20" y2="20" stroke="#4379FF"/>'
+            '<line x1="0" y1="0" x2="10" y2="30" stroke="#808080"/>')
+    path = write(tmp_path, svg(body))
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-m", "chrono_origami", "count", str(path), "--engine", "reference"],
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    lines = r.stderr.splitlines()
+    assert all(x.startswith(("warning: ", "note: ")) for x in lines), r.stderr
+    warned = [x for x in lines if x.startswith("warning: ")]
+    assert len(warned) == 3, r.stderr
+    assert "left out shapes that are not crease-pattern lines: #808080 (1)" in warned[0]
+    assert "2 piece(s) of line lie within the merge tolerance (0.141 drawing units, --merge-tol x the sheet size) " \
+           "of a line of another type" in warned[1]
+    assert "left out 1 line(s) that bound no face" in warned[2]
+    assert "UserWarning" not in r.stderr and ".py:" not in r.stderr
+    assert "M = " in r.stdout
+
+
+def test_a_groups_data_assignment_marks_its_lines(tmp_path):
+    """``data-assignment`` on a group (an editor's layer of valleys) reaches its lines; a line's own class wins."""
+    body = ('<g data-assignment="V"><line x1="0" y1="50" x2="100" y2="50" stroke="#7f7f7f" opacity="0.5"/>'
+            '<line class="mountain" x1="50" y1="0" x2="50" y2="50" stroke="#7f7f7f" opacity="0.5"/></g>')
+    path = write(tmp_path, svg(body))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = read_svg(path)
+    check_fold(d, 100.0 ** 2, [((0, -50), (100, -50), "V", 90.0), ((50, 0), (50, -50), "M", -90.0)])

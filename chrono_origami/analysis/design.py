@@ -781,12 +781,33 @@ def explain(structure, result, rtol=RANK_RTOL, linalg="auto"):
                       "  what could help: supports that hold the moving panels (--support SELECTOR:DOFS; the "
                       "support command names what a minimal support leaves free), then design again")
     if _flat(st.pattern):
-        reason.append("the configuration is flat (singular): fold it first")
+        why, help_ = _flat_advice(st)
+        reason.append(why)
         advice.append(f"  the configuration is flat (every hinge axis in one plane; with all door hinges M = "
                       f"{result.M_before}, S = {result.S_before} here): a flat configuration is singular, with more "
-                      f"mechanisms and self-stress states than a folded one; folding it (the fold command) and "
-                      f"designing the folded state could help")
+                      f"mechanisms and self-stress states than a folded one; {help_}")
     return "; ".join(reason), advice
+
+
+def _flat_advice(st):
+    """(reason, what could help) for a flat configuration: folded flat (a crease at +-180 deg: fold part of the
+    way), a flat crease pattern that does not fold rigidly (said as the check command says it), or one to fold."""
+    from ..structure import foldfile, pattern_check
+
+    angles = np.abs(foldfile.fold_angles(st.pattern))
+    if angles.max(initial=0.0) > 90.0:
+        return ("the configuration is folded flat (singular): design a state folded part of the way (fold "
+                "--percent below 100)",
+                "folded flat, its creases at up to {:.4g} deg; folding to a smaller percent (fold --percent P, P "
+                "below 100) and designing that state could help".format(angles.max()))
+    unfoldable = pattern_check.diagnose(st).unfoldable(st.name)
+    if unfoldable:
+        return (f"the configuration is flat (singular), and the pattern does not fold rigidly ({unfoldable})",
+                "the pattern has no rigid fold from the flat state, so no folded state to design: change the "
+                "pattern or its mountain-valley assignment")
+    return ("the configuration is flat (singular): fold it first (fold --percent P), then design the folded state",
+            "folding it (fold FILE --percent P --out DIR) and designing the folded state (--frame last) could "
+            "help; a pattern that fold refuses has no rigid fold from the flat state")
 
 
 def _explain_states(st, c, result, advice):
@@ -846,7 +867,7 @@ def _explain_states(st, c, result, advice):
         helps.append(f"{n} load only components that no sliding hinge frees (a sliding hinge frees only the axial "
                      f"force TP; these load {loads}): more sliding-capable hinges would remove them, a kind that "
                      f"also frees a rotation about n or m (MT, MO = 0) or a transverse slide (N, TO = 0), registered "
-                     f"in chrono_origami/hinges.py")
+                     f"in chrono_origami/structure/hinges.py")
     advice += [f"  what could help: {h}" for h in helps]
     return text
 

@@ -10,6 +10,7 @@ import os
 import re
 import sys
 import textwrap
+import warnings
 from contextlib import contextmanager
 
 from ..tools.errors import (ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SchedulerError,
@@ -178,16 +179,32 @@ def message(exc):
     return flags(str(exc).split("\n", 1)[0])
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """``warnings.showwarning`` of the command line: one line ``warning: ...`` on stderr, in its words."""
+    text = " ".join(str(message).split("\n")).strip()
+    print(f"warning: {flags(text)}", file=sys.stderr if file is None else file)
+
+
+@contextmanager
+def one_line_warnings():
+    """Inside the block, every warning (the library's ``warnings.warn``, numpy's) reaches the user as one line
+    ``warning: ...`` on stderr, like the notes and errors, without Python's source path and code line."""
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        yield
+
+
 def run(fn, *args, **kw):
     """``fn(*args, **kw)``'s exit code (None counts as 0); a known exception is printed as one line ``error: ...``.
 
     The detail of an :class:`~chrono_origami.tools.errors.IndeterminateError`
     (hinges carrying self-stress, panels that move) goes to stdout, with the
     rest of the report. A reader of stdout that goes away (``| head``) stops
-    the output, not the command (:func:`reader_may_go`). BLAS runs with the
+    the output, not the command (:func:`reader_may_go`). A warning is one line ``warning: ...`` on stderr
+    (:func:`one_line_warnings`). BLAS runs with the
     program's number of threads (:mod:`chrono_origami.tools.threads`).
     """
-    with reader_may_go():
+    with reader_may_go(), one_line_warnings():
         try:
             with chosen_blas_threads():
                 return int(fn(*args, **kw) or 0)

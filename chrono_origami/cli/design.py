@@ -168,5 +168,6 @@ def _print_report(result, args, out):
         with app.output(path):
             with open(path, "w") as f:
                 f.write(full + "\n")
+        where = f" in the current folder ({os.getcwd()})" if not os.path.dirname(path) else ""
         print(f"{'the full report' if short != full else 'the report'} ({full.count(chr(10)) + 1} lines, "
-              f"{len(full) // 1024 + 1} KB) written to {path}", file=out)
+              f"{len(full) // 1024 + 1} KB) written to {path}{where}", file=out)

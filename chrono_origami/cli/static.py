@@ -11,7 +11,9 @@ with ``--out DIR``, writes the output contract:
   and ``DIR/supports.csv`` (panel,vertex,Fx,Fy,Fz) when the statics is
   determined, or with ``--min-norm`` the minimum-norm answer, its first line
   a comment ``# minimum-norm answer, NOT determined ...``;
-* ``DIR/self_stress.csv`` (state,hinge,panel,MT,...,TO) when S > 0.
+* ``DIR/self_stress.csv`` (state,hinge,panel,MT,...,TO) when S > 0: a basis
+  of the states (arbitrary scale); more than ``operator.LIST_LIMIT`` states are
+  in the file only, not on the screen (it lists the hinges they involve).
 
 A structure whose statics is not determined (M > 0 or S > 0) gets its counts,
 mechanisms and self-stress states printed (and written) and exit code 3
@@ -31,7 +33,7 @@ from ..report.hinge_colors import COMPONENTS
 from ..results.counts import counts_text
 from ..structure import hinges
 from ..structure.hinges import DOOR
-from ..tools.errors import IndeterminateError
+from ..tools.errors import IndeterminateError, OrigamiError
 from ..tools.linalg import RANK_RTOL
 from . import app, inputs
 
@@ -175,14 +177,26 @@ def write_self_stress(structure, counts, out_dir, out=None):
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     from ..engines import operator
 
-    if counts.linalg == "sparse" and counts.S > operator.LIST_LIMIT:
-        print(f"the {counts.S} self-stress states are not tabulated one by one on the sparse path (more than "
-              f"{operator.LIST_LIMIT}); no self_stress.csv", file=out)
-        return
+    long = counts.S > operator.LIST_LIMIT   # a long basis goes to the file only; the hinges involved are listed
+    if long:
+        if not out_dir:
+            print(f"the {counts.S} self-stress states are not listed one by one (more than {operator.LIST_LIMIT}): "
+                  f"--out DIR writes a basis of them to self_stress.csv", file=out)
+            return
+        try:
+            states = operator.self_stress_actions(structure, counts)
+        except OrigamiError as e:           # a basis too large to form (its size, or the memory)
+            print(f"the {counts.S} self-stress states are not written to self_stress.csv: {app.message(e)}",
+                  file=out)
+            return
+    else:
+        states = operator.self_stress_actions(structure, counts)
     rows = []
-    for k, acts in enumerate(operator.self_stress_actions(structure, counts)):
+    for k, acts in enumerate(states):
         state = [(a.hinge + 1, a.panel + 1, *a.values) for a in acts]
         rows += [(k + 1, *r) for r in state]
+        if long:
+            continue
         title = f"self-stress state {k + 1} (arbitrary scale)"
         if len(state) > tables.SCREEN_ROWS:      # a long state: its largest rows on screen, all of them in the file
             state = tables.largest_rows(state, tables.SCREEN_TOP, key=lambda r: max(abs(v) for v in r[2:]))
@@ -192,6 +206,9 @@ def write_self_stress(structure, counts, out_dir, out=None):
     if out_dir:
         with app.output(os.path.join(out_dir, "self_stress.csv")) as path:
             tables.write_csv(path, ("state",) + tables.HINGE_HEADER, rows)
+        if long:
+            print(f"the {counts.S} self-stress states (a basis, arbitrary scale; more than {operator.LIST_LIMIT}, not "
+                  f"listed one by one): all {len(rows):,} rows in {path}", file=out)
 
 
 def _color_by(text):

@@ -12,6 +12,26 @@ yellow     #ffff00    facet: a line inside a rigid face (``facets="facet"``, the
 magenta    #ff00ff    undriven hinge "U"
 =========  =========  ====================================================
 
+Editors write these colours loosely (#EE1032 for a mountain, #4379FF for a
+valley, #231F20 for black), so a stroke is classified by its nearest
+reference colour (:func:`line_type`): a dark stroke (no channel above
+:data:`MAX_BLACK`) is black; a coloured one (its largest and smallest channel
+at least :data:`MIN_CHROMA` apart) is the reference colour whose hue is
+within :data:`HUE_TOL` degrees of its own (red 0, yellow 60, green 120, blue
+240, magenta 300; orange, cyan and violet lie between and are not read);
+greys, pale and other colours are left out and named. An element's own
+``class`` (:data:`CLASSES`: ``mountain``, ``valley``, ``boundary``, ``flat``,
+``unassigned``, ``cut``) or FOLD-style ``data-assignment`` ("M", "V", "B",
+"F", "U", "C") gives its type whatever its colour: its own
+``data-assignment`` first, then its own ``class``, then a
+``data-assignment`` of a group around it (a layer of valleys).
+
+A file whose lines give no crease (M, V, F or U), or in which more than
+:data:`LOST_SHARE` of the stroked shapes are not read, is refused naming the
+colours and elements left out (exit 1 on the command line): a reader that
+silently loses creases would analyse another structure. Fewer losses are one
+warning line.
+
 Target fold angle: opacity x stroke-opacity x 180 degrees, negative for
 mountains (FOLD sign), 0 on every other line (as Origami Simulator reads it;
 the opacity of a group counts too, as it does on screen).
@@ -37,6 +57,7 @@ drawn in black. A black or green line between two faces is a cut "C"; any
 line on the outline of the sheet is boundary "B". Lines that bound no face
 (dangling creases) are left out with a warning.
 """
+import colorsys
 import os
 import warnings
 import xml.etree.ElementTree as ET
@@ -56,6 +77,18 @@ MERGE_RTOL = 1e-3
 #: Stroke colour (hex RGB) -> line type.
 COLOURS = {"#000000": "B", "#ff0000": "M", "#0000ff": "V", "#00ff00": "C", "#008000": "C",
            "#ffff00": "F", "#ff00ff": "U"}
+#: Stroke colours within this many degrees of hue of a reference colour's hue are that colour's line type.
+HUE_TOL = 25.0
+#: A coloured stroke: its largest and smallest RGB channel at least this far apart (0 to 1).
+MIN_CHROMA = 0.3
+#: A black stroke: no RGB channel above this (0 to 1).
+MAX_BLACK = 0.25
+#: Hue (degrees) of each coloured line type's reference colour.
+HUES = {"M": 0.0, "F": 60.0, "C": 120.0, "V": 240.0, "U": 300.0}
+#: ``class`` names that give an element's line type (FOLD letters), whatever its colour.
+CLASSES = {"mountain": "M", "valley": "V", "boundary": "B", "flat": "F", "unassigned": "U", "cut": "C"}
+#: A file in which more than this share of the stroked shapes are not crease-pattern lines is refused.
+LOST_SHARE = 0.5
 #: Element types read (as svgelements names them).
 ELEMENTS = {"Path": "path", "SimpleLine": "line", "Rect": "rect", "Polygon": "polygon", "Polyline": "polyline"}
 
@@ -74,12 +107,11 @@ def read_svg(path, merge_tol=None, facets="facet"):
         raise SvgFileError(f"{path}: merge_tol must be a fraction of the sheet size in [0, 0.1), got {merge_tol!r}")
     if facets not in ("facet", "crease"):
         raise SvgFileError(f"{path}: facets must be 'facet' or 'crease', got {facets!r}")
-    segs = _segments(path)
+    segs, lost = _segments(path)
     if facets == "facet":
         segs = [s for s in segs if s[2] != "F"]
     if not segs:
-        raise SvgFileError(f"{path}: no crease-pattern lines (strokes in {sorted(set(COLOURS.values()))} "
-                           f"colours: black, red, blue, green, yellow, magenta)")
+        raise SvgFileError(f"{path}: no crease-pattern lines{_left_out(lost)}; {READ}")
     A = np.array([s[0] for s in segs])
     B = np.array([s[1] for s in segs])
     size = float(np.linalg.norm(np.vstack([A, B]).max(0) - np.vstack([A, B]).min(0)))
@@ -88,7 +120,59 @@ def read_svg(path, merge_tol=None, facets="facet"):
     tol = merge_tol * size
     graph = _Graph(path, A, B, [s[2] for s in segs], [s[3] for s in segs], [s[4] for s in segs],
                    [s[5] for s in segs], tol)
-    return graph.fold(os.path.splitext(os.path.basename(path))[0])
+    return graph.fold(os.path.splitext(os.path.basename(path))[0], lost)
+
+
+#: What the reader reads, for its messages.
+READ = (f"read: path, line, rect, polygon, polyline stroked black, red, blue, green, yellow or magenta (within "
+        f"{HUE_TOL:g} deg of their hue), or with class {'|'.join(CLASSES)} or data-assignment M|V|B|F|U|C")
+
+
+def line_type(colour):
+    """FOLD letter of a stroke colour ("#rrggbb"): its reference colour's (the table above), black for a dark
+    stroke, the coloured line type within :data:`HUE_TOL` degrees of hue; None for a colour no line type has."""
+    colour = colour.lower()
+    if colour in COLOURS:
+        return COLOURS[colour]
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    hi, lo = max(r, g, b), min(r, g, b)
+    if hi <= MAX_BLACK:
+        return "B"
+    if hi - lo < MIN_CHROMA:
+        return None
+    hue = 360.0 * colorsys.rgb_to_hsv(r, g, b)[0]
+    gap, kind = min((abs((hue - h + 180.0) % 360.0 - 180.0), k) for k, h in HUES.items())
+    return kind if gap <= HUE_TOL else None
+
+
+def _marked_type(e, label):
+    """The line type an element's marks give, or None: its own ``data-assignment``, else its own ``class``, else a
+    ``data-assignment`` of a group around it."""
+    own = e.values.get("attributes") or {}
+    found = {CLASSES[c] for c in str(e.values.get("class") or "").lower().split() if c in CLASSES}
+    if len(found) > 1:
+        raise SvgFileError(f"{label}: class {e.values.get('class')!r} names two line types "
+                           f"({', '.join(sorted(found))})")
+    letter = e.values.get("data-assignment")
+    if found and "data-assignment" not in own:
+        return found.pop()
+    if letter is not None:
+        letter = str(letter).strip()
+        if letter.upper() not in "MVBFUC" or len(letter) != 1:
+            raise SvgFileError(f"{label}: data-assignment must be one of M, V, B, F, U, C (FOLD's letters), "
+                               f"got {letter!r}")
+        return letter.upper()
+    return None
+
+
+def _shapes(lost):
+    """"#808080 (2), <circle> (1)": the shapes left out, by colour or element, with their numbers."""
+    return ", ".join(f"{k} ({n})" for k, n in sorted(lost.items()))
+
+
+def _left_out(lost):
+    """", left out: #808080 (2), <circle> (1)" of the shapes left out, or ""."""
+    return f", left out: {_shapes(lost)}" if lost else ""
 
 
 # ------------------------------------------------------------------------------ parsing
@@ -128,7 +212,7 @@ def _segments(path):
         raise SvgFileError(f"{path}: the <svg> element's viewBox {svg.values.get('viewBox')!r} (width "
                            f"{svg.values.get('width')!r}, height {svg.values.get('height')!r}) maps the drawing "
                            f"onto a line or a point") from None
-    out, ignored, count = [], {}, {}
+    out, ignored, count, stroked = [], {}, {}, 0
     for e in svg.elements():
         if not isinstance(e, se.Shape):
             continue
@@ -136,14 +220,16 @@ def _segments(path):
         tag = ELEMENTS.get(kind_name, kind_name.lower())
         count[tag] = count.get(tag, 0) + 1
         label = f"{path}: <{tag}> {count[tag]}" + (f" (id {e.id!r})" if e.id else "")
+        marked = _marked_type(e, label)
         stroke = e.stroke
-        if stroke is None or stroke.value is None:
+        if marked is None and (stroke is None or stroke.value is None):
             continue   # no stroke: a fill, not a line
-        if str(e.values.get("stroke", "")).strip().lower().startswith("url("):
+        stroked += 1
+        if marked is None and str(e.values.get("stroke", "")).strip().lower().startswith("url("):
             ignored["a paint server (url)"] = ignored.get("a paint server (url)", 0) + 1
             continue
-        colour = se.Color(stroke).hexrgb.lower()
-        kind = COLOURS.get(colour)
+        colour = None if marked is not None else se.Color(stroke).hexrgb.lower()
+        kind = marked if marked is not None else line_type(colour)
         if kind is None or kind_name not in ELEMENTS:
             ignored.setdefault(colour if kind is None else f"<{tag}>", 0)
             ignored[colour if kind is None else f"<{tag}>"] += 1
@@ -174,11 +260,14 @@ def _segments(path):
                                    f"pattern of rigid panels are straight")
             if p != q:
                 out.append((p, q, kind, opacity, label, controls))
-    if ignored:
-        what = ", ".join(f"{k} ({n})" for k, n in sorted(ignored.items()))
-        warnings.warn(f"{path}: left out shapes that are not crease-pattern lines: {what} (read: path, line, "
-                      f"rect, polygon, polyline stroked black, red, blue, green, yellow or magenta)", stacklevel=3)
-    return out
+    if ignored and out:   # (no line at all: read_svg names what was left out)
+        lost = sum(ignored.values())
+        if lost > LOST_SHARE * stroked:
+            raise SvgFileError(f"{path}: {lost} of its {stroked} stroked shapes are not crease-pattern lines (more "
+                               f"than {LOST_SHARE:.0%}){_left_out(ignored)}; {READ}")
+        warnings.warn(f"{path}: left out shapes that are not crease-pattern lines: {_shapes(ignored)} "
+                      f"({READ})", stacklevel=3)
+    return out, ignored
 
 
 # ------------------------------------------------------------------------------ the planar graph
@@ -281,8 +370,9 @@ class _Graph:
             edges.append([u, w, first])
         if near:
             a, b = near[0]
-            warnings.warn(f"{self.path}: {len(near)} piece(s) of line lie within merge_tol of a line of another type "
-                          f"or angle; the closer line was kept, e.g. {self.labels[a]} over {self.labels[b]}",
+            warnings.warn(f"{self.path}: {len(near)} piece(s) of line lie within the merge tolerance "
+                          f"({self.tol:.3g} drawing units, merge_tol= x the sheet size) of a line of another type or "
+                          f"angle; the closer line was kept, e.g. {self.labels[a]} over {self.labels[b]}",
                           stacklevel=4)
         return V, edges
 
@@ -323,7 +413,8 @@ class _Graph:
         u, w, s = self.edges[k]
         return f"the line {_xy(self.V[u])}-{_xy(self.V[w])} of {self.labels[s]}"
 
-    def fold(self, title):
+    def fold(self, title, lost=None):
+        """The FOLD dictionary; ``lost``: the shapes left out by colour or element, for the messages."""
         V, edges = self.V, self.edges
         E = np.array([(u, w) for u, w, _ in edges])
         boundary = [self.kinds[s] in ("B", "C") for _, _, s in edges]   # holes: cut out or drawn as outline
@@ -340,6 +431,13 @@ class _Graph:
         for k, (u, w, s) in enumerate(edges):
             n = len(sides.get((min(u, w), max(u, w)), ()))
             (kept if n else dangling).append((k, n))
+        creases = [k for k, n in kept if n == 2 and self.kinds[edges[k][2]] in "MVFU"]
+        if not creases:
+            gone = "" if not dangling else \
+                f"; left out {len(dangling)} line(s) that bound no face, e.g. {self.name_edge(dangling[0][0])} " \
+                f"(a larger merge_tol= joins line ends more than {self.tol:.3g} drawing units apart)"
+            raise SvgFileError(f"{self.path}: no crease (a mountain, valley, flat or undriven line between two faces)"
+                               f"{_left_out(lost)}{gone}; {READ}")
         if dangling:
             k = dangling[0][0]
             warnings.warn(f"{self.path}: left out {len(dangling)} line(s) that bound no face (dangling creases), "

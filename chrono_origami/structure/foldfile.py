@@ -33,7 +33,8 @@ boundary edges, "B" in the notes); "J": the faces are joined rigidly, hinge
 kind :data:`JOINED` ("joined": all six relative motions locked, ``hinges``).
 ``edges_foldAngle`` (degrees in [-180, 180] or null, FOLD sign: positive
 valley, negative mountain, 0 or null on boundary edges; must agree with M/V
-when both are given; null, as Origami Simulator writes on boundary and
+when both are given, except within :data:`FLAT_DEG` of 0, the round-off of a
+flat crease, read as 0; null, as Origami Simulator writes on boundary and
 undriven edges, is "no target angle"). The folded state is the one of
 ``vertices_coords``; the assignment and fold angles read from a file are kept
 in ``structure.notes["fold"]`` per structure edge (they may be targets of a
@@ -44,7 +45,8 @@ Any number above :data:`MAX_MAGNITUDE` in magnitude is refused.
 Written files compute ``edges_foldAngle`` from the geometry: the signed angle
 between the two face normals about the hinge, positive when the normals point
 into each other (valley). ``edges_assignment`` is then "V" or "M" from its
-sign, "U" for a hinge that is flat (|angle| <= :data:`FLAT_DEG`: the
+sign (an angle within :data:`FLAT_DEG` of 0 is written as 0), "U" for a hinge
+that is flat (|angle| <= :data:`FLAT_DEG`: the
 configuration does not tell its direction; "F" would tell FOLD tools that the
 crease stays flat) and "B" on boundary edges.
 
@@ -554,6 +556,8 @@ class _Reader:
             if len(faces_of[k]) == 1 and x != 0:
                 self.fail(key, k, f"is {x} on the boundary edge {edges[k]}; expected 0 or null")
             a = assign[k] if assign is not None else None
+            if abs(x) <= FLAT_DEG:
+                x = 0.0   # flat within round-off: no direction, whatever the assignment
             if (a == "M" and x > 0) or (a == "V" and x < 0):
                 self.fail(key, k, f"is {x}, but edges_assignment[{k}] is {a!r} "
                                   f"(FOLD: positive valley, negative mountain)")
@@ -854,6 +858,12 @@ def fold_angles(pattern, vertices=None):
     return [math.degrees(-rot[e]) if e in rot else 0.0 for e in pattern.edges]
 
 
+def written_angles(angles):
+    """Fold angles as files get them: within :data:`FLAT_DEG` of 0 (round-off of a flat crease, whose sign says
+    nothing), exactly 0, so that no written angle contradicts the M/V letter kept beside it."""
+    return [0.0 if x is not None and abs(x) <= FLAT_DEG else x for x in angles]
+
+
 def assignments(pattern, angles):
     """FOLD edges_assignment from fold angles: B on boundary edges, V/M by sign, U when flat."""
     out = []
@@ -921,7 +931,7 @@ def fold_dict(structure, frames=None, times=None):
         "faces_vertices": [list(loop) for loop in pat.panels],
         "edges_vertices": [list(e) for e in pat.edges],
         "edges_assignment": kept_assignment(assignments(pat, geometric), file_letters),
-        "edges_foldAngle": angles,
+        "edges_foldAngle": written_angles(angles),
         HINGE: [structure.hinge_kinds[hinge_of[e]] if e in hinge_of else None for e in pat.edges],
         THICKNESS: list(structure.thickness),
         SUPPORT: _per_vertex(pat.n_vertices, [(s.vertex, {"dofs": s.dofs, "panel": s.panel})
@@ -998,7 +1008,7 @@ def _history_frame(pat, fr, i, file_letters=None):
         raise FoldFileError(f"frames[{i}] has shape {X.shape}; the structure has {pat.n_vertices} vertices (V x 3)")
     angles = fold_angles(pat, X)
     return {"frame_classes": ["foldedForm"], "frame_parent": 0, "frame_inherit": True,
-            "vertices_coords": X.tolist(), "edges_foldAngle": angles,
+            "vertices_coords": X.tolist(), "edges_foldAngle": written_angles(angles),
             "edges_assignment": kept_assignment(assignments(pat, angles), file_letters)}
 
 

@@ -13,6 +13,11 @@ Conditions, per interior vertex of a flat pattern (1-based in messages):
 * Maekawa (with the file's assignment): |#M - #V| = 2 at a vertex whose
   creases are all M or V.
 
+A flat crease "F" of the file's assignment (read with ``facets="crease"``:
+a hinge whose fold angle is 0 at every state) is not a crease of either
+condition: the sectors on its two sides are one, as with ``facets="facet"``,
+and a vertex where only flat creases meet is not counted.
+
 A vertex is *inexact* when its Kawasaki miss lies between :data:`EXACT` and
 :data:`NEAR` rad: drawn to be flat-foldable, rounded on the way. A miss above
 :data:`NEAR` is a vertex that is not meant to be flat-foldable (a generic
@@ -115,7 +120,7 @@ class Report:
         def one(p):
             c = self.closure[self.faces.index(p)]
             loop = self.loops[self.faces.index(p)] if self.loops else []
-            miss = f"by {c:.2g}" if np.isfinite(c) else "(a vertex has no folding branch with its signs)"
+            miss = f"by {c:.2g}" if np.isfinite(c) else f"({self._closure_text(p)})"
             return f"panel {p + 1} (vertices {', '.join(str(v + 1) for v in loop)}) {miss}"
 
         more = f" and {len(bad) - worst} more panels" if len(bad) > worst else ""
@@ -123,6 +128,11 @@ class Report:
                 f"not close around {'; '.join(one(p) for p in bad[:worst])}{more} (|log product|; a rounding "
                 f"misses by less than {NEAR:g}): with this mountain-valley assignment the quadrilateral mesh has no "
                 f"rigid fold from the flat state")
+
+    @property
+    def flat_foldable(self):
+        """0-based vertices of even degree whose Kawasaki miss is at most :data:`NEAR` (exact or rounded)."""
+        return {v for v, k in zip(self.vertices, self.kawasaki) if np.isfinite(k) and k <= NEAR}
 
     @property
     def inexact(self):
@@ -153,13 +163,18 @@ class Report:
                          f"{', telling once Kawasaki holds' if bad else ''}): "
                          f"{len(self.faces) - len(bad_f)} close (<= {EXACT:g}), "
                          f"{len(bad_f)} do not"
-                         + (": worst panels " + ", ".join(f"{p + 1} ({self.closure[self.faces.index(p)]:.2g})"
+                         + (": worst panels " + ", ".join(f"{p + 1} ({self._closure_text(p)})"
                                                           for p in bad_f[:worst]) if bad_f else ""))
         mk = self.maekawa_misses
         if mk:
             lines.append(f"Maekawa (|#M - #V| = 2) missed at {_count(len(mk), 'vertex', 'vertices')}: "
                          + ", ".join(f"{v + 1} (|#M - #V| = {m + 2})" for v, m in mk[:worst]))
         return lines
+
+    def _closure_text(self, p):
+        """Panel p's closure miss as printed: the number, or why there is none."""
+        c = self.closure[self.faces.index(p)]
+        return f"{c:.2g}" if np.isfinite(c) else "a corner has no folding branch with its mountain-valley signs"
 
     @property
     def maekawa_misses(self):
@@ -196,20 +211,27 @@ def _plane(X):
 
 
 class _Sectors:
-    """Sector angles of every (interior vertex, panel) corner of a flat pattern and their derivatives."""
+    """Sector angles between the creases of every interior vertex of a flat pattern and their derivatives.
 
-    def __init__(self, pattern):
+    ``flat``: edges (sorted vertex pairs) of flat creases "F" (fold angle 0 at every state): not creases of
+    Kawasaki's alternating sum, so the panel corners on their two sides are one sector. A vertex where only flat
+    creases meet has no sector and is left out."""
+
+    def __init__(self, pattern, flat=()):
         pat = pattern
         self.pattern = pat
-        self.interior = sorted(pat.interior_vertices)
-        self.corners = []    # (vertex, prev, next) per panel corner at an interior vertex, grouped per vertex
-        for v in self.interior:
+        flat = set(flat)
+        self.interior, self.corners = [], []   # corners: (panel, prev, next) of each sector, grouped per vertex
+        for v in sorted(pat.interior_vertices):
             group = []
             for p in pat.vertex_panels[v]:
                 loop = list(pat.panels[p])
                 i = loop.index(v)
                 group.append((p, loop[i - 1], loop[(i + 1) % len(loop)]))
-            self.corners.append(group)
+            group = _merged(v, group, flat)
+            if group:
+                self.interior.append(v)
+                self.corners.append(group)
 
     def angles(self, P, orient):
         """Per interior vertex: (sector angles in angular order, their (prev, next) vertices)."""
@@ -246,6 +268,26 @@ class _Sectors:
         return K, J
 
 
+def _merged(v, corners, flat):
+    """The corners (panel, prev, next) around interior vertex ``v``, those on the two sides of a flat crease (v, w)
+    in ``flat`` joined into one (panel, prev, next) sector; [] when every crease at ``v`` is flat."""
+    if not flat or not any(tuple(sorted((v, w))) in flat for _, a, b in corners for w in (a, b)):
+        return corners
+    is_flat = lambda w: tuple(sorted((v, w))) in flat   # noqa: E731
+    starts = [c for c in corners if not is_flat(c[1])]
+    out, used = [], set()
+    for p, a, b in starts:
+        k = corners.index((p, a, b))
+        used.add(k)
+        while is_flat(b):               # walk on across the flat crease (v, b) into the corner on its other side
+            k = next(j for j, (_, x, y) in enumerate(corners) if j not in used and b in (x, y))
+            used.add(k)
+            _, x, y = corners[k]
+            b = y if x == b else x
+        out.append((p, a, b))
+    return out
+
+
 def _vertex_rates(P, v, nbrs, signs):
     """First-order folding rates (one per neighbour in ``nbrs``, angular order) of the degree-4 vertex ``v`` on
     the branch whose signs best match ``signs`` (+-1, FOLD's), scaled so that the first is 1 (module doc)."""
@@ -274,7 +316,9 @@ def _vertex_rates(P, v, nbrs, signs):
 class _Faces:
     """The multiplier closure of the panels whose four corners are interior degree-4 vertices (module doc)."""
 
-    def __init__(self, pattern, letters, P):
+    def __init__(self, pattern, letters, P, foldable=None):
+        """``foldable``: the vertices that may be corners (flat-foldable, Kawasaki within :data:`NEAR`; None: all):
+        the multipliers' fixed ratios hold at flat-foldable vertices only."""
         pat = pattern
         around = {}
         for a, b in pat.edges:
@@ -285,7 +329,7 @@ class _Faces:
         for v in pat.interior_vertices:
             nb = around.get(v, [])
             ls = [letters.get(tuple(sorted((v, w)))) for w in nb]
-            if len(nb) != 4 or not all(x in sign for x in ls):
+            if len(nb) != 4 or not all(x in sign for x in ls) or (foldable is not None and v not in foldable):
                 continue
             order = np.argsort([np.arctan2(*(P[w] - P[v])[::-1]) for w in nb])
             self.nbrs[v] = [nb[i] for i in order]
@@ -355,6 +399,11 @@ def _letters(structure):
     return dict(zip(pat.edges, a))
 
 
+def _flat_creases(letters):
+    """The edges of the flat creases "F" of a file's assignment ({edge: letter})."""
+    return {e for e, x in letters.items() if x == "F"}
+
+
 def diagnose(structure):
     """The :class:`Report` of ``structure``'s pattern (module doc)."""
     pat = structure.pattern
@@ -365,8 +414,8 @@ def diagnose(structure):
         return rep
     P = (X - c) @ B
     orient = _orientation(pat, P)
-    sec = _Sectors(pat)
     letters = _letters(structure)
+    sec = _Sectors(pat, _flat_creases(letters))
     rows = sec.angles(P, orient)
     around = {}
     for a, b in pat.edges:
@@ -377,6 +426,7 @@ def diagnose(structure):
         th = np.array([x[1] for x in r])
         k = abs(float(np.sum(th[0::2]) - np.sum(th[1::2]))) if d % 2 == 0 else np.nan
         creases = [letters.get(tuple(sorted((v, w)))) for w in around.get(v, [])] if letters else []
+        creases = [x for x in creases if x != "F"]
         mk = None
         if creases and all(x in ("M", "V") for x in creases):
             mk = abs(creases.count("M") - creases.count("V")) - 2
@@ -385,7 +435,7 @@ def diagnose(structure):
         rep.kawasaki.append(k)
         rep.maekawa.append(mk)
     if letters:
-        faces = _Faces(pat, letters, P)
+        faces = _Faces(pat, letters, P, rep.flat_foldable)
         rep.faces = faces.faces
         rep.closure = [abs(x) for x in faces.values(P)]
         rep.loops = [list(loop) for loop in faces.loops]
@@ -410,12 +460,12 @@ def correct(structure, max_move=None, report=None):
     P0 = (X - c) @ B
     P = P0.copy()
     orient = _orientation(pat, P)
-    sec = _Sectors(pat)
+    letters = _letters(structure)
+    sec = _Sectors(pat, _flat_creases(letters))
     which = [i for i, k in enumerate(rep.kawasaki) if np.isfinite(k) and k <= NEAR]
     if not which:
         return structure, 0.0, None, rep
-    letters = _letters(structure)
-    faces = _Faces(pat, letters, P) if letters else None
+    faces = _Faces(pat, letters, P, rep.flat_foldable) if letters else None
     if faces is not None and not faces.faces:
         faces = None
     step = 1e-6 * size
