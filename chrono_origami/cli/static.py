@@ -56,6 +56,7 @@ def options(ap):
                          "colours. Default: F when the statics is determined (or --min-norm), else kind")
     ap.add_argument("--viz", action="store_true", help="open the structure in Chrono's Irrlicht viewer")
     ap.add_argument("--screenshot", metavar="FILE", type=inputs.png_file, help="render one frame of the Irrlicht view to a PNG")
+    inputs.add_html(ap, "the structure, its hinge actions (coloured by --color-by) and reactions")
     inputs.add_structure_options(ap)
     return ap
 
@@ -158,6 +159,11 @@ def report(structure, args, out=None):
     if counts.S:
         write_self_stress(structure, counts, args.out, out)
     _views(structure, args, result, out)
+    if result is not None:
+        inputs.write_html(result, args, out)
+    elif getattr(args, "html", None):
+        print(f"no results page: the static problem is not determined (--min-norm writes the page of the "
+              f"minimum-norm answer)", file=out)
     return Statics(structure, counts, result)
 
 

@@ -1,0 +1,209 @@
+"""The results page (``--html FILE``, ``co.report.html``) in a real browser: a headless system Chromium driven by
+Playwright (``tests/browser.py``; skipped with the reason where no browser can be had).
+
+Each page is written the way a user writes it (the command line, or ``co.report.html``) and checked as a user
+sees it: it loads from its file with no console error and no request for anything else, its 3-D view is drawn
+(pixels of a screenshot), hovering over a hinge shows the rows of hinges.csv for it, character for character,
+the fold slider moves the drawn structure to the frame the fold wrote, and a failed analysis's NaN shows as
+``nan`` in a colour on neither map.
+"""
+import csv
+import io
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import browser as br
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+#: a folder to keep the static page's screenshot in (the README's picture: docs/figures)
+SCREENSHOT_DIR = os.environ.get("CHRONO_ORIGAMI_SCREENSHOTS")
+
+REASON = br.unavailable()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+
+
+def run(*args, cwd=ROOT):
+    p = subprocess.run([sys.executable, *map(str, args)], cwd=cwd, env=ENV, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr
+    return p
+
+
+def read_csv(path):
+    with open(path) as f:
+        rows = [r for r in csv.reader(line for line in f if not line.startswith("#"))]
+    return rows[0], rows[1:]
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    try:
+        with br.chromium() as b:
+            yield b
+    except Exception as e:            # a browser that cannot start here: the reason, not a failure
+        if "Executable doesn't exist" in str(e) or "Failed to launch" in str(e):
+            pytest.skip(f"Chromium does not start: {str(e).splitlines()[0]}")
+        raise
+
+
+@pytest.fixture(scope="module")
+def cantilever(tmp_path_factory):
+    """The Miura-ori cantilever scene with --out and --html, as the README runs it."""
+    out = tmp_path_factory.mktemp("cantilever")
+    p = run("scenes/miura_cantilever.py", "--out", out, "--html", out / "page.html")
+    assert f"results page written to {out / 'page.html'}" in p.stdout
+    return out
+
+
+def shown(visit):
+    """What the page drew: its canvas as an RGB array."""
+    from PIL import Image
+
+    png = visit.page.locator("#gl").screenshot()
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+
+def loaded_cleanly(visit):
+    assert visit.errors == [], visit.errors
+    assert visit.requests == [], visit.requests
+
+
+def test_static_page_offline_drawn_and_counted(chromium, cantilever):
+    page = cantilever / "page.html"
+    size = page.stat().st_size
+    assert size < 2_000_000                                      # the 660 KB library, a 12-panel structure
+    text = page.read_text()
+    assert not re.search(r"<(script|link|img|iframe)\b[^>]*\b(src|href)\s*=", text)   # every script inlined
+    visit = br.open_page(chromium, page)
+    loaded_cleanly(visit)
+    pixels = shown(visit)
+    white = (pixels == 255).all(axis=2)
+    assert 0.03 < 1 - white.mean() < 0.9, 1 - white.mean()       # something drawn, not the whole canvas
+    colours = {tuple(c) for c in pixels[~white][::7]}
+    assert len(colours) > 50                                     # shaded panels, coloured hinges, marks
+    if SCREENSHOT_DIR:
+        os.makedirs(SCREENSHOT_DIR, exist_ok=True)
+        visit.page.screenshot(path=os.path.join(SCREENSHOT_DIR, "results_page.png"))
+    counts = {e.get_attribute("data-key"): e.inner_text() for e in visit.page.locator("#counts .count").all()}
+    summary = json.loads((cantilever / "counts.json").read_text())
+    assert counts["M"].split()[-1] == str(summary["M"]) == "0"
+    assert counts["S"].split()[-1] == str(summary["S"]) == "0"
+    assert counts["status"].split()[-1] == "determined"
+    assert visit.page.locator("#command").inner_text() == (
+        f"python3 scenes/miura_cantilever.py --out {cantilever} --html {cantilever / 'page.html'}")
+    kinds = visit.page.locator("#kinds").inner_text()
+    assert "sliding hinges solid (15)" in kinds and "door hinges dashed (1)" in kinds
+    assert "supports: 3" in visit.page.locator("#marks").inner_text()
+
+
+def hover(visit, hinge):
+    """Move the pointer over ``hinge`` (1-based) where the page draws it; the tooltip's rows (cells as text)."""
+    where = visit.api("(a, h) => a.hingeScreen(h)", hinge)
+    visit.page.mouse.move(where["x"] + 40, where["y"] + 40)
+    visit.page.mouse.move(where["x"], where["y"], steps=4)
+    tip = visit.page.locator("#tooltip")
+    tip.wait_for(state="visible")
+    visit.page.wait_for_function(f"document.getElementById('tooltip').dataset.hinge === '{hinge}'")
+    rows = [[c.inner_text() for c in r.locator("td").all()] for r in tip.locator("tr.side").all()]
+    header = [c.inner_text() for c in tip.locator("th").all()]
+    return header, rows
+
+
+def test_hover_the_largest_force_hinge_shows_its_hinges_csv_rows(chromium, cantilever):
+    header, rows = read_csv(cantilever / "hinges.csv")
+    force = {}
+    for r in rows:
+        h, f = int(r[0]), math.hypot(*(float(x) for x in r[5:8]))
+        force[h] = max(force.get(h, 0.0), f)
+    largest = max(force, key=force.get)
+    visit = br.open_page(chromium, cantilever / "page.html")
+    shown_header, sides = hover(visit, largest)
+    assert shown_header == header
+    assert sides == [r for r in rows if int(r[0]) == largest]    # both sides, the very text of hinges.csv
+    assert len(sides) == 2
+    value = float(visit.page.locator("#tipvalue").inner_text())
+    assert value == pytest.approx(force[largest], rel=1e-14)
+    # the largest hinge has the end colour of the figures' map (viridis), the colour bar says so
+    import matplotlib
+
+    end = matplotlib.colormaps["viridis"](1.0)[:3]
+    assert visit.api("(a, h) => a.hingeColor(h)", largest) == pytest.approx(end, abs=1 / 255)
+    assert f"at hinge {largest}" in visit.page.locator("#caption").inner_text()
+    loaded_cleanly(visit)
+
+
+def test_tables_sort_by_a_column(chromium, cantilever):
+    _, rows = read_csv(cantilever / "hinges.csv")
+    visit = br.open_page(chromium, cantilever / "page.html")
+    table = visit.page.locator("#state-table-0")
+    table.locator("th", has_text=re.compile(r"^N( [▲▼])?$")).click()
+    first = [c.inner_text() for c in table.locator("tbody tr").first.locator("td").all()]
+    assert first == min(rows, key=lambda r: (float(r[5]), rows.index(r)))
+    table.locator("th", has_text=re.compile(r"^N( [▲▼])?$")).click()                  # again: descending
+    first = [c.inner_text() for c in table.locator("tbody tr").first.locator("td").all()]
+    assert first == max(rows, key=lambda r: (float(r[5]), -rows.index(r)))
+    loaded_cleanly(visit)
+
+
+def test_numbers_are_written_as_the_csv_files_write_them(chromium, cantilever):
+    """The page's number text (``pyRepr``) is Python's repr, the CSV cell, for every magnitude."""
+    rng = np.random.default_rng(3)
+    xs = [float(x) for x in rng.standard_normal(300) * 10.0 ** rng.integers(-30, 30, 300)]
+    xs += [0.1, 1e16, 1e-5, 1e-4, 123456789012345.6, 5e-324, 1.7976931348623157e308, 2.0, -0.5, 1e22, 1e21]
+    visit = br.open_page(chromium, cantilever / "page.html")
+    assert visit.api("(a, xs) => xs.map(a.pyRepr)", xs) == [repr(x) for x in xs]
+
+
+# ------------------------------------------------------------------ a failed analysis written anyway
+def test_nan_and_inf_shown_as_such_never_on_the_map(chromium, tmp_path):
+    import chrono_origami as co
+    from chrono_origami.report import tables
+
+    result = co.static(co.miura.miura_cantilever(), engine="reference")
+    bad = [a for a in result.hinge_actions if a.hinge == 0]           # hinge 1 (sliding: a solid line)
+    bad[0].force = np.array([np.nan, 0.0, 0.0])
+    worse = [a for a in result.hinge_actions if a.hinge == 4]
+    worse[1].force = np.array([np.inf, 0.0, 0.0])
+    path = co.report.html(result, tmp_path / "failed.html", command="a failed analysis")
+    visit = br.open_page(chromium, path)
+    loaded_cleanly(visit)
+    assert "2 hinges NaN or infinite" in visit.page.locator("#nonfinite").inner_text()
+    assert visit.api("(a, h) => a.hingeColor(h)", 1) == [1, 0, 1]
+    assert visit.api("(a, h) => a.hingeColor(h)", 5) == [1, 0, 1]
+    finite = [h for h in range(1, 17) if h not in (1, 5)]
+    assert all(visit.api("(a, h) => a.hingeColor(h)", h) != [1, 0, 1] for h in finite)
+    # the scale is the finite values': the largest finite |F| at its hinge, as the figures say
+    caption = visit.page.locator("#caption").inner_text()
+    from chrono_origami.report import hinge_colors
+
+    with np.errstate(invalid="ignore"):
+        assert hinge_colors.coloring(result).caption() == caption
+    assert "at hinge 16" in caption and "2 hinges NaN or infinite" in caption
+    header, sides = hover(visit, 1)
+    with np.errstate(invalid="ignore"):                              # inf times the frame's zeros
+        expected = tables.csv_text(tables.HINGE_HEADER, result.hinge_rows()).splitlines()
+    assert sides == [line.split(",") for line in expected[1:] if line.startswith("1,")]
+    assert "nan" in sides[0]
+    assert visit.page.locator("#tipvalue").inner_text() == "nan"
+    _, sides = hover(visit, 5)
+    assert sides == [line.split(",") for line in expected[1:] if line.startswith("5,")]
+    assert "-inf" in sides[1]
+    # where hinge 1 is drawn, the pixels are magenta (a colour of neither map)
+    visit.page.mouse.move(1, 1)
+    visit.page.wait_for_function("document.getElementById('tooltip').hidden")
+    visit.page.evaluate("window.chronoOrigami.setColorBy('|F|')")
+    pixels = shown(visit)
+    box = visit.page.locator("#gl").bounding_box()
+    where = visit.api("(a, h) => a.hingeScreen(h)", 1)
+    x, y = int(where["x"] - box["x"]), int(where["y"] - box["y"])
+    patch = pixels[y - 3:y + 4, x - 3:x + 4].reshape(-1, 3)
+    assert ((patch[:, 0] > 180) & (patch[:, 1] < 90) & (patch[:, 2] > 180)).any(), patch
