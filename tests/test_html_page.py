@@ -207,3 +207,111 @@ def test_nan_and_inf_shown_as_such_never_on_the_map(chromium, tmp_path):
     x, y = int(where["x"] - box["x"]), int(where["y"] - box["y"])
     patch = pixels[y - 3:y + 4, x - 3:x + 4].reshape(-1, 3)
     assert ((patch[:, 0] > 180) & (patch[:, 1] < 90) & (patch[:, 2] > 180)).any(), patch
+
+
+# ------------------------------------------------------------------ a fold: the slider over its frames
+def pair_fold():
+    """Two unit squares and one valley crease (x = 1) with its target fold angle 90 deg, as an editor writes it."""
+    return {"file_spec": 1.2, "file_title": "a valley fold",
+            "vertices_coords": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0]],
+            "faces_vertices": [[0, 1, 4, 3], [1, 2, 5, 4]],
+            "edges_vertices": [[0, 1], [1, 2], [2, 5], [5, 4], [4, 3], [3, 0], [1, 4]],
+            "edges_assignment": ["B"] * 6 + ["V"], "edges_foldAngle": [0] * 6 + [90]}
+
+
+def test_fold_slider_draws_the_frames_of_the_fold(chromium, tmp_path):
+    (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
+    run("-m", "chrono_origami", "fold", "pair.fold", "--frames", "4", "--quiet", "--out", "F", "--html", "fold.html",
+        cwd=tmp_path)
+    visit = br.open_page(chromium, tmp_path / "fold.html")
+    loaded_cleanly(visit)
+    assert visit.api("a => [a.nStates, a.state]") == [5, 0]
+    start = shown(visit)
+    drawn = np.array(visit.api("a => Array.from(a.drawnVertices())")).reshape(-1, 3)
+    assert drawn == pytest.approx(np.array(pair_fold()["vertices_coords"], float), abs=1e-7)
+    slider = visit.page.locator("#frames")
+    slider.focus()
+    visit.page.keyboard.press("End")                                 # the last frame, as a user moves it
+    assert visit.api("a => a.state") == 4
+    assert visit.page.locator("#statelabel").inner_text().startswith("frame 4 of 4: t = 1 s")
+    _, last = read_csv(tmp_path / "F" / "vertices.csv")              # the folded state the fold wrote
+    folded = np.array([[float(x) for x in r[1:]] for r in last])
+    drawn = np.array(visit.api("a => Array.from(a.drawnVertices())")).reshape(-1, 3)
+    assert drawn == pytest.approx(folded, abs=1e-6)                  # float32 positions of a 2 m sheet
+    assert np.ptp(folded[:, 2]) > 0.5                                # it did fold out of the plane
+    end = shown(visit)
+    assert (np.abs(end - start).sum(axis=2) > 30).mean() > 0.01       # and the drawing changed
+    visit.page.keyboard.press("Home")
+    visit.page.locator("#play").click()
+    visit.page.wait_for_function("window.chronoOrigami.state === 4", timeout=10000)
+    loaded_cleanly(visit)
+
+
+# ------------------------------------------------------------------ design, tolerance, dynamics
+def kinds_shown(visit):
+    return {e.get_attribute("data-kind"): e.inner_text() for e in visit.page.locator("#kinds .kind").all()}
+
+
+def test_design_page_before_and_after(chromium, tmp_path):
+    import chrono_origami as co
+
+    co.write_fold(co.miura.miura_cantilever().with_hinge_kinds((co.DOOR,) * 16), tmp_path / "cantilever.fold")
+    run("-m", "chrono_origami", "design", "cantilever.fold", "-o", "designed.fold", "--html", "design.html",
+        cwd=tmp_path)
+    designed = co.read_structure(tmp_path / "designed.fold")
+    sliding = designed.n_sliding
+    visit = br.open_page(chromium, tmp_path / "design.html")
+    loaded_cleanly(visit)
+    assert visit.page.locator("#state-1").is_checked()                # after, at first
+    assert kinds_shown(visit) == {"sliding": f"sliding hinges solid ({sliding})",
+                                  "door": f"door hinges dashed ({16 - sliding})"}
+    after = [visit.api("(a, h) => a.hingeColor(h)", h) for h in range(1, 17)]
+    visit.page.locator("#state-0").check()
+    assert kinds_shown(visit) == {"door": "door hinges dashed (16)"}
+    assert visit.page.locator("#statelabel").inner_text().startswith("before: all door hinges (M = 0, S = 15)")
+    counts = {e.get_attribute("data-key"): e.inner_text().split()[-1] for e in visit.page.locator("#counts .count").all()}
+    assert (counts["M before"], counts["S before"], counts["M"], counts["S"]) == ("0", "15", "0", "0")
+    door, slide = (visit.api("(a, h) => a.hingeColor(h)", 1), after)
+    assert all(c == door for c in (visit.api("(a, h) => a.hingeColor(h)", h) for h in range(1, 17)))
+    assert sum(c != door for c in slide) == sliding                   # the sliding hinges in their own colour
+    assert [h + 1 for h in range(16) if slide[h] != door] == [
+        h + 1 for h, k in enumerate(designed.hinge_kinds) if getattr(k, "name", k) == "sliding"]
+
+
+def test_tolerance_page_shows_the_locked_in_distribution(chromium, tmp_path):
+    from test_cli_tolerance import strip_fold
+
+    (tmp_path / "strip.fold").write_text(json.dumps(strip_fold()))
+    run("-m", "chrono_origami", "tolerance", "strip.fold", "--tol", "1e-4", "--out", "T", "--html", "tol.html",
+        cwd=tmp_path)
+    header, rows = read_csv(tmp_path / "T" / "locked_in.csv")
+    visit = br.open_page(chromium, tmp_path / "tol.html")
+    loaded_cleanly(visit)
+    options = visit.page.locator("#colorby option").all_inner_texts()
+    assert options == ["p95 N", "p95 TP", "p95 TO", "p95 MT", "p95 MP", "p95 MO", "hinge kind"]
+    col = header.index("p95_N")
+    largest = int(max(rows, key=lambda r: float(r[col]))[0])
+    shown_header, sides = hover(visit, largest)
+    assert shown_header == header and sides == [r for r in rows if int(r[0]) == largest]
+    assert float(visit.page.locator("#tipvalue").inner_text()) == max(float(r[col]) for r in rows
+                                                                       if int(r[0]) == largest)
+    status = visit.page.locator("#counts .count[data-key=status]").inner_text()
+    assert status.split()[-1] == "elastic"
+
+
+def test_dynamics_page_frames_and_hinge_actions(chromium, tmp_path):
+    (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
+    run("-m", "chrono_origami", "dynamics", "pair.fold", "--engine", "reference", "--thickness", "0.01", "--density",
+        "1000", "--time", "0.2", "--dt", "0.01", "--output-interval", "0.05", "--motor", "1:torque:0.5", "--out",
+        "D", "--html", "motion.html", cwd=tmp_path)
+    header, rows = read_csv(tmp_path / "D" / "hinges_t.csv")
+    visit = br.open_page(chromium, tmp_path / "motion.html")
+    loaded_cleanly(visit)
+    K = visit.api("a => a.nStates")
+    times = sorted({r[0] for r in rows}, key=float)
+    assert K == len(times) == 5
+    visit.page.locator("#frames").focus()
+    visit.page.keyboard.press("End")
+    _, sides = hover(visit, 1)
+    last = [r[1:] for r in rows if r[0] == times[-1]]                # the last frame's rows of hinges_t.csv
+    assert sides == last, (header, sides, last)

@@ -122,8 +122,8 @@
   const camera = new THREE.PerspectiveCamera(35, 1, radius / 100, radius * 100);
   camera.up.set(0, 0, 1);
   const el = 25 * Math.PI / 180, az = -60 * Math.PI / 180;     // the figures' view
-  camera.position.set(center.x + 3.4 * radius * Math.cos(el) * Math.cos(az),
-    center.y + 3.4 * radius * Math.cos(el) * Math.sin(az), center.z + 3.4 * radius * Math.sin(el));
+  camera.position.set(center.x + 2.6 * radius * Math.cos(el) * Math.cos(az),
+    center.y + 2.6 * radius * Math.cos(el) * Math.sin(az), center.z + 2.6 * radius * Math.sin(el));
   const controls = new THREE.OrbitControls(camera, canvas);
   controls.target.copy(center);
   controls.update();
@@ -289,8 +289,8 @@
   function drawBar() {
     const c = coloring(), bar = document.getElementById('bar'), ctx = bar.getContext('2d');
     const lab = document.getElementById('caption'), bad = document.getElementById('nonfinite');
-    bar.hidden = !c;
-    document.getElementById('barlabels').style.visibility = c ? 'visible' : 'hidden';
+    bar.style.display = c ? 'block' : 'none';
+    document.getElementById('barlabels').style.display = c ? 'flex' : 'none';
     if (!c) {
       lab.textContent = 'hinges coloured by kind';
       bad.textContent = '';
@@ -497,6 +497,7 @@
     API.state = current;
   }
   API.setState = setState;
+  API.drawnVertices = () => pos;      // the positions drawn now (float32, V x 3)
   API.nStates = states.length;
   const slider = document.getElementById('frames');
   const playButton = document.getElementById('play');
