@@ -262,9 +262,12 @@
   function render() {
     renderer.render(scene, camera);
     API.renders++;
-    if (!API.ready) {
-      API.firstRenderMs = performance.now();
-      API.ready = true;
+    if (!API.ready && !API.firstFrame) {        // ready once the first frame has been presented
+      API.firstFrame = true;
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        API.firstRenderMs = performance.now();
+        API.ready = true;
+      }));
     }
   }
   let pending = false;
