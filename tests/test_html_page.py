@@ -58,10 +58,12 @@ def chromium():
 @pytest.fixture(scope="module")
 def cantilever(tmp_path_factory):
     """The Miura-ori cantilever scene with --out and --html, as the README runs it."""
-    out = tmp_path_factory.mktemp("cantilever")
-    p = run("scenes/miura_cantilever.py", "--out", out, "--html", out / "page.html")
-    assert f"results page written to {out / 'page.html'}" in p.stdout
-    return out
+    here = tmp_path_factory.mktemp("cantilever")
+    (here / "scenes").symlink_to(ROOT / "scenes")
+    p = run("scenes/miura_cantilever.py", "--out", "out/miura_cantilever", "--html", "out/miura_cantilever/page.html",
+            cwd=here)
+    assert "results page written to out/miura_cantilever/page.html" in p.stdout
+    return here / "out" / "miura_cantilever"
 
 
 def shown(visit):
@@ -99,7 +101,7 @@ def test_static_page_offline_drawn_and_counted(chromium, cantilever):
     assert counts["S"].split()[-1] == str(summary["S"]) == "0"
     assert counts["status"].split()[-1] == "determined"
     assert visit.page.locator("#command").inner_text() == (
-        f"python3 scenes/miura_cantilever.py --out {cantilever} --html {cantilever / 'page.html'}")
+        "python3 scenes/miura_cantilever.py --out out/miura_cantilever --html out/miura_cantilever/page.html")
     kinds = visit.page.locator("#kinds").inner_text()
     assert "sliding hinges solid (15)" in kinds and "door hinges dashed (1)" in kinds
     assert "supports: 3" in visit.page.locator("#marks").inner_text()
