@@ -252,7 +252,8 @@ BAD = [
                                                             "'page.png'"])
       for cmd, more in (("static", ()), ("fold", ()), ("design", ()), ("tolerance", ("--tol", "1e-4")),
                         ("dynamics", ("--time", "1", "--dt", "0.1")))],
-    (["static", "pair.fold", "--html", "pair.fold/page.html"], 2, ["cannot write pair.fold/page.html"]),
+    (["static", "pair.fold", "--engine", "reference", "--html", "pair.fold/page.html"], 2,
+     ["cannot write pair.fold/page.html"]),
     (["play", "pair.fold", "--png-frames", "P", "--fps", "0"], 2, ["play: --fps must be positive"]),
     (["convert", "pair.fold", "-o", "x.fold"], 2, ["pair.fold: convert reads an SVG crease pattern"]),
 ]
