@@ -267,6 +267,13 @@ def test_design_page_before_and_after(chromium, tmp_path):
     assert visit.page.locator("#state-1").is_checked()                # after, at first
     assert kinds_shown(visit) == {"sliding": f"sliding hinges solid ({sliding})",
                                   "door": f"door hinges dashed ({16 - sliding})"}
+    # after: the designed structure's hinge actions, those static writes for the design file
+    run("-m", "chrono_origami", "static", "designed.fold", "--out", "R", cwd=tmp_path)
+    header, rows = read_csv(tmp_path / "R" / "hinges.csv")
+    assert visit.page.locator("#colorby").input_value() == "|F|"
+    assert hover(visit, 16) == (header, [r for r in rows if r[0] == "16"])
+    visit.page.mouse.move(1, 1)
+    visit.page.locator("#colorby").select_option("kind")
     after = [visit.api("(a, h) => a.hingeColor(h)", h) for h in range(1, 17)]
     visit.page.locator("#state-0").check()
     assert kinds_shown(visit) == {"door": "door hinges dashed (16)"}
@@ -317,3 +324,19 @@ def test_dynamics_page_frames_and_hinge_actions(chromium, tmp_path):
     _, sides = hover(visit, 1)
     last = [r[1:] for r in rows if r[0] == times[-1]]                # the last frame's rows of hinges_t.csv
     assert sides == last, (header, sides, last)
+
+
+@pytest.mark.parametrize("component", ["|F|", "N", "MO"])
+def test_every_hinge_has_the_figures_colour(chromium, tmp_path, component):
+    """The page's colour of every hinge is the PNG figure's (``HingeColoring.colors``): one map, one scale."""
+    import chrono_origami as co
+    from chrono_origami.report import hinge_colors
+
+    result = co.static(co.miura.miura_cantilever(), engine="reference")
+    visit = br.open_page(chromium, co.report.html(result, tmp_path / "page.html", color_by=component))
+    loaded_cleanly(visit)
+    assert visit.page.locator("#colorby").input_value() == component
+    c = hinge_colors.coloring(result, component)
+    assert visit.page.locator("#caption").inner_text() == c.caption()
+    shown_colours = np.array([visit.api("(a, h) => a.hingeColor(h)", h) for h in range(1, 17)])
+    assert shown_colours == pytest.approx(c.colors(), abs=0.5 / 255)    # the same 256-entry map, 8-bit

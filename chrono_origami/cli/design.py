@@ -137,7 +137,13 @@ def design_command(args, out=None):
             write_fold(replace(designed, name=f"{structure.name} (designed: {len(chosen.sliding)} sliding hinges)"),
                        args.output)
         print(f"design {_list(chosen.sliding)} (M = {chosen.M}, S = {chosen.S}) written to {args.output}", file=out)
-    inputs.write_html(result, args, out, structure=structure, chosen=chosen)
+    if getattr(args, "html", None):
+        after = None
+        if not (chosen.M or chosen.S) and structure.supports and structure.loads:   # the design's hinge actions
+            from ..analysis.statics import static
+
+            after = static(result.structure(structure, chosen), **rank_options(args))
+        inputs.write_html(result, args, out, structure=structure, chosen=chosen, after=after)
     if chosen.M or chosen.S:
         why = result.reason or f"M = {chosen.M}, S = {chosen.S}"
         raise IndeterminateError(f"{structure.name}: not isostatic after design: {why}", chosen.M, chosen.S)

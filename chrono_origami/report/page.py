@@ -178,20 +178,24 @@ def dynamics_data(history):
     return st, {"kind": "dynamics", "counts": counts, "states": states, "tables": [energy]}
 
 
-def design_data(result, structure, chosen=None):
+def design_data(result, structure, chosen=None, after=None):
     """The page of a :class:`~chrono_origami.analysis.design.DesignResult` of ``structure`` (all door hinges
-    before): the hinge kinds before and after (``chosen``: the design shown, default the best), the ranked
-    designs."""
+    before): the hinge kinds before and after (``chosen``: the design shown, default the best; ``after``: its
+    static result, whose hinge actions colour it), the ranked designs."""
     from ..structure.hinges import DOOR
 
     H = result.n_hinges
     best = chosen or result.best
     X = structure.pattern.vertices
     sl = table("the chosen design's sliding hinges", ("hinge",), [(h + 1,) for h in best.sliding], ints=1)
+    tables, colorings = [sl], None
+    if after is not None:
+        _, page = static_data(after)
+        tables, colorings = page["states"][0]["tables"] + tables, page["states"][0]["colorings"]
     states = [_state(f"before: all door hinges (M = {result.M_before}, S = {result.S_before})", X, kinds=(DOOR,) * H,
                      counts={"M": result.M_before, "S": result.S_before}),
               _state(f"after: {len(best.sliding)} sliding hinges (M = {best.M}, S = {best.S})", X,
-                     kinds=best.hinge_kinds(H), tables=[sl], counts={"M": best.M, "S": best.S})]
+                     kinds=best.hinge_kinds(H), tables=tables, colorings=colorings, counts={"M": best.M, "S": best.S})]
     designs = table("designs, best first", ("rank", "sliding hinges", "M", "S", "sigma_min", "condition",
                                             "max force", "max moment"),
                     [(k + 1, len(d.sliding), d.M, d.S, d.sigma_min, d.condition, d.max_force, d.max_moment)
@@ -229,7 +233,7 @@ def tolerance_data(stats):
                                   note=note)]}
 
 
-def page_data(result, structure=None, chosen=None):
+def page_data(result, structure=None, chosen=None, after=None):
     """(structure, data dict) of any result the page shows."""
     from ..analysis.design import DesignResult
     from ..analysis.tolerances import LockedInStatistics
@@ -248,22 +252,22 @@ def page_data(result, structure=None, chosen=None):
     if isinstance(result, DesignResult):
         if structure is None:
             raise TypeError("a design's page needs the structure it designed: html(result, path, structure=...)")
-        return design_data(result, structure, chosen)
+        return design_data(result, structure, chosen, after)
     raise TypeError(f"no results page for a {type(result).__name__}")
 
 
-def html(result, path, structure=None, command=None, color_by="|F|", title=None, chosen=None):
+def html(result, path, structure=None, command=None, color_by="|F|", title=None, chosen=None, after=None):
     """Write the results page of ``result`` to ``path`` (folders made); returns ``path``.
 
     ``result``: a static result (``co.static``), a fold history (``co.fold``), a dynamics history
     (``co.dynamics.dynamics``), locked-in statistics (``co.tolerances.locked_in_statistics``) or a design
     (``co.design``; then ``structure``: the structure it designed, ``chosen``: the design shown after, default
-    the best). ``command``: the command line shown
+    the best, ``after``: its static result, optional). ``command``: the command line shown
     (default: this process's). ``color_by``: the component the hinges are coloured by at first (F, M, N, TP,
     TO, MT, MP, MO; ``kind``: by hinge kind).
     """
     with np.errstate(invalid="ignore", over="ignore"):      # a failed analysis's NaN and inf are shown as such
-        structure, data = page_data(result, structure, chosen)
+        structure, data = page_data(result, structure, chosen, after)
     data["title"] = title or structure.name
     data["command"] = command_line() if command is None else command
     data["geometry"] = _geometry(structure)
