@@ -340,3 +340,17 @@ def test_every_hinge_has_the_figures_colour(chromium, tmp_path, component):
     assert visit.page.locator("#caption").inner_text() == c.caption()
     shown_colours = np.array([visit.api("(a, h) => a.hingeColor(h)", h) for h in range(1, 17)])
     assert shown_colours == pytest.approx(c.colors(), abs=0.5 / 255)    # the same 256-entry map, 8-bit
+
+
+def test_a_minimum_norm_answer_says_so(chromium, tmp_path):
+    import chrono_origami as co
+
+    structure = co.miura.miura_cantilever().with_hinge_kinds((co.DOOR,) * 16)      # S = 15
+    result = co.static(structure, engine="reference", allow_indeterminate=True)
+    visit = br.open_page(chromium, co.report.html(result, tmp_path / "page.html"))
+    loaded_cleanly(visit)
+    counts = {e.get_attribute("data-key"): e.inner_text().split()[-1] for e in visit.page.locator("#counts .count").all()}
+    assert (counts["M"], counts["S"], counts["status"]) == ("0", "15", "minimum-norm")
+    title = visit.page.locator("#state-table-0 h3").inner_text()
+    assert title.startswith("hinge actions (hinges.csv): minimum-norm answer, NOT determined (M = 0, S = 15)")
+    assert "NOT determined" in visit.page.locator("#statenote").inner_text()

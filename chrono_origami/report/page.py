@@ -125,15 +125,19 @@ def _hinge_table(rows, title="hinge actions (hinges.csv)"):
 # ------------------------------------------------------------------ the kinds of results
 def static_data(result):
     """The page of a :class:`~chrono_origami.results.statics.StaticResult` (static, or a measured tolerance)."""
+    from .tables import minimum_norm_label
+
     st = result.structure
     colorings = {c: _coloring(hinge_colors.coloring(result, c)) for c in hinge_colors.COMPONENTS}
-    tables = [_hinge_table(result.hinge_rows())]
+    label = minimum_norm_label(result) if result.status == "minimum-norm" else None
+    tables = [_hinge_table(result.hinge_rows(), "hinge actions (hinges.csv)" + (f": {label}" if label else ""))]
     if result.support_reactions:
         tables.append(table("support reactions (supports.csv)", SUPPORT_HEADER, result.support_rows()))
     counts = {"M": result.M, "S": result.S, "status": result.status, "engine": result.engine,
               "equilibrium residual": _num(result.equilibrium_residual)}
     return st, {"kind": "static", "counts": counts,
-                "states": [_state("static", st.pattern.vertices, tables=tables, colorings=colorings)]}
+                "states": [_state("static", st.pattern.vertices, tables=tables, colorings=colorings,
+                                  note=label or "")]}
 
 
 def fold_data(history):
