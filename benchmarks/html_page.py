@@ -14,21 +14,28 @@ Acceptance: a 10^4-panel page under 10 MB, drawn in under 5 s on a 2-core machin
     python3 benchmarks/html_page.py --panels 100 1000 10000 --repeat 3
 """
 import argparse
+import importlib.util
 import os
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from common import program_threads
 
-from common import program_threads  # noqa: E402
+
+def browser():
+    """The browser tests' launcher, ``tests/browser.py`` (a headless system Chromium through Playwright)."""
+    spec = importlib.util.spec_from_file_location("browser", Path(__file__).resolve().parents[1] / "tests" / "browser.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def one(panels, repeat, chromium, keep=None):
-    import browser as br
     import chrono_origami as co
 
+    br = browser()
     t = time.perf_counter()
     structure = co.miura.miura_cantilever(columns=panels // 2)
     result = co.static(structure, engine="reference")
@@ -63,7 +70,7 @@ def main(argv=None):
     ap.add_argument("--keep", metavar="DIR", help="keep the pages here")
     args = ap.parse_args(argv)
     program_threads()
-    import browser as br
+    br = browser()
 
     reason = br.unavailable()
     if reason:

@@ -16,8 +16,9 @@ Library: three.js r147 (MIT, ``web/LICENSE-three.txt``): ``build/three.min.js``
 and the classic-script OrbitControls and fat lines of its ``examples/js``,
 660 KB together, inlined with the page's own script (``web/page.js``). The
 panels are one merged mesh, the hinges one line set per line style: a 10^4-panel
-page stays a few MB (``benchmarks/bench_html_page.py``). Numbers travel as
-base64 of little-endian float64 (exact, NaN and infinities included); a value
+page stays a few MB (``benchmarks/html_page.py``). The numbers shown travel
+as base64 of little-endian float64 (exact, NaN and infinities included), the
+vertex positions drawn as float32 (what WebGL draws); a value
 that is not finite is shown as ``nan`` / ``inf`` and its hinge is drawn in
 :data:`NOT_FINITE_COLOR`, counted under the colour bar, never on the map.
 """

@@ -68,7 +68,7 @@
   for (const name in D.luts) luts[name] = b64(D.luts[name], Uint8Array);
   const states = D.states.map(s => {
     const st = Object.assign({}, s);
-    st.X = b64(s.vertices, Float64Array);
+    st.X = b64(s.vertices, Float32Array);      // positions drawn (float32, V x 3)
     st.tables = s.tables.map(decodeTable);
     st.colorings = {};
     for (const c in s.colorings) {
