@@ -108,7 +108,7 @@ def _geometry(structure):
 
 
 def _state(label, vertices, kinds=None, tables=(), colorings=None, counts=None, note=""):
-    s = {"label": label, "vertices": _b64(np.asarray(vertices, float).reshape(-1, 3), "f8"), "tables": list(tables),
+    s = {"label": label, "vertices": _b64(np.asarray(vertices, float).reshape(-1, 3), "f4"), "tables": list(tables),
          "colorings": colorings or {}, "note": note}
     if kinds is not None:
         s["kinds"] = [getattr(k, "name", str(k)) for k in kinds]
