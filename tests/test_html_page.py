@@ -354,3 +354,39 @@ def test_a_minimum_norm_answer_says_so(chromium, tmp_path):
     title = visit.page.locator("#state-table-0 h3").inner_text()
     assert title.startswith("hinge actions (hinges.csv): minimum-norm answer, NOT determined (M = 0, S = 15)")
     assert "NOT determined" in visit.page.locator("#statenote").inner_text()
+
+
+def test_rotate_pan_zoom_and_click_to_keep_a_hinge(chromium, cantilever):
+    visit = br.open_page(chromium, cantilever / "page.html")
+    mouse, box = visit.page.mouse, visit.page.locator("#gl").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def changed(before):
+        visit.page.wait_for_timeout(100)
+        after = shown(visit)
+        return (np.abs(after - before).sum(axis=2) > 30).mean(), after
+
+    view = shown(visit)
+    mouse.move(cx, cy)
+    mouse.down()
+    mouse.move(cx + 120, cy + 40, steps=6)                           # left drag: rotate
+    mouse.up()
+    moved, view = changed(view)
+    assert moved > 0.005
+    mouse.move(cx, cy)
+    mouse.down(button="right")
+    mouse.move(cx + 80, cy, steps=6)                                 # right drag: pan
+    mouse.up(button="right")
+    moved, view = changed(view)
+    assert moved > 0.005
+    mouse.move(cx, cy)
+    mouse.wheel(0, -400)                                             # wheel: zoom in
+    moved, view = changed(view)
+    assert moved > 0.005
+    where = visit.api("(a, h) => a.hingeScreen(h)", 16)               # still found where it is drawn now
+    mouse.click(where["x"], where["y"])
+    mouse.move(1, 1)
+    visit.page.wait_for_timeout(100)
+    assert visit.page.locator("#tooltip").is_visible()                # a click keeps it
+    assert visit.page.locator("#tiphinge").inner_text() == "16"
+    loaded_cleanly(visit)
