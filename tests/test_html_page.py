@@ -306,6 +306,11 @@ def test_tolerance_page_shows_the_locked_in_distribution(chromium, tmp_path):
                                                                        if int(r[0]) == largest)
     status = visit.page.locator("#counts .count[data-key=status]").inner_text()
     assert status.split()[-1] == "elastic"
+    top_header, top = read_csv(tmp_path / "T" / "summary.csv")
+    largest = visit.page.locator("#page-table-0")
+    shown_header = largest.locator("th").all_inner_texts()
+    assert shown_header == top_header[4:]                            # after structure, M, S, method
+    assert largest.locator("tbody td").all_inner_texts() == top[0][4:]
 
 
 def test_dynamics_page_frames_and_hinge_actions(chromium, tmp_path):

@@ -214,6 +214,7 @@ def design_data(result, structure, chosen=None, after=None):
 def tolerance_data(stats):
     """The page of :class:`~chrono_origami.analysis.tolerances.LockedInStatistics`: hinges coloured by the
     locked-in distribution (p95 of each component's magnitude; the standard deviation where p95 is unknown)."""
+    from ..analysis.tolerances import summary
     from .tolerance import STATISTICS_HEADER
 
     st = stats.structure
@@ -233,7 +234,10 @@ def tolerance_data(stats):
     counts = {"M": stats.info.get("M"), "S": stats.info.get("S"), "status": "elastic", "method": stats.method,
               "distribution": stats.spec.distribution, "tol": _num(stats.spec.tol)}
     note = ("isostatic (S = 0): fabrication errors lock in no force" if stats.info.get("S") == 0 else "")
-    return st, {"kind": "tolerance", "counts": counts,
+    top = summary(stats)
+    largest = table("largest locked-in |action| over hinges and sides (summary.csv)", tuple(top),
+                    [tuple(top.values())], ints=0)
+    return st, {"kind": "tolerance", "counts": counts, "tables": [largest],
                 "states": [_state("locked-in forces", st.pattern.vertices, tables=[t], colorings=colorings,
                                   note=note)]}
 
