@@ -33,7 +33,8 @@ angles is the reference engine's alone.
 Writes, with ``--out DIR``, ``DIR/vertices.csv`` (final), ``DIR/fold.fold``
 (history as file_frames: frame 0 the start with the file's assignment and
 targets, the last frame the folded state; the frame numbers are printed) and
-``DIR/steps.csv`` (residual of every step). ``--viz`` plays the fold in
+``DIR/steps.csv`` (residual of every step); ``--html FILE`` the results page
+(``report.page``: the frames with a slider and a play button). ``--viz`` plays the fold in
 Chrono's Irrlicht viewer; ``--png-frames DIR`` writes one PNG per frame,
 drawn by matplotlib or, with ``--png-renderer irrlicht``, by Irrlicht
 (headless under xvfb-run). ``scenes/yoshimura_folding.py`` takes the same

@@ -13,6 +13,9 @@ with ``--out DIR``, writes the output contract:
   a comment ``# minimum-norm answer, NOT determined ...``;
 * ``DIR/self_stress.csv`` (state,hinge,panel,MT,...,TO) when S > 0.
 
+``--html FILE`` writes the results page (``report.page``: one self-contained
+interactive HTML file) of the answer hinges.csv holds.
+
 A structure whose statics is not determined (M > 0 or S > 0) gets its counts,
 mechanisms and self-stress states printed (and written) and exit code 3
 (:data:`.app.EXIT_INDETERMINATE`), unless ``--min-norm`` asks for the
