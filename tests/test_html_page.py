@@ -105,6 +105,19 @@ def test_static_page_offline_drawn_and_counted(chromium, cantilever):
     kinds = visit.page.locator("#kinds").inner_text()
     assert "sliding hinges solid (15)" in kinds and "door hinges dashed (1)" in kinds
     assert "supports: 3" in visit.page.locator("#marks").inner_text()
+    # the supports (red) at their vertices, the tip load's arrow (orange) at its vertex
+    box = visit.page.locator("#gl").bounding_box()
+
+    def near(vertex, colour, dy=0):
+        where = visit.api("(a, v) => a.vertexScreen(v)", vertex)
+        x, y = int(where["x"] - box["x"]), int(where["y"] - box["y"]) + dy
+        patch = pixels[max(y - 6, 0):y + 7, max(x - 6, 0):x + 7].reshape(-1, 3)
+        return (np.abs(patch - colour).max(axis=1) < 60).any()
+
+    for vertex in (19, 20, 21):                                      # Table 3's supports
+        assert near(vertex, (214, 39, 40), dy=4), vertex
+    assert near(2, (255, 127, 14), dy=-8)                           # the unit tip load at vertex 2, downward
+    assert not near(1, (214, 39, 40), dy=4) and not near(20, (255, 127, 14), dy=-8)   # not everywhere
 
 
 def hover(visit, hinge):

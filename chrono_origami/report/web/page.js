@@ -478,6 +478,10 @@
     const P = projectAll(), a = hingeV[2 * (h1 - 1)], b = hingeV[2 * (h1 - 1) + 1], r = canvas.getBoundingClientRect();
     return { x: r.left + (P[3 * a] + P[3 * b]) / 2, y: r.top + (P[3 * a + 1] + P[3 * b + 1]) / 2 };
   };
+  API.vertexScreen = v1 => {
+    const P = projectAll(), r = canvas.getBoundingClientRect();
+    return { x: r.left + P[3 * (v1 - 1)], y: r.top + P[3 * (v1 - 1) + 1] };
+  };
 
   // ---------------------------------------------------------------- states: frames, before and after
   function refresh() {
