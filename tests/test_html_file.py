@@ -58,5 +58,10 @@ def test_browser_tests_skip_with_the_reason_without_a_browser(tmp_path):
                         str(ROOT / "tests" / "test_html_page.py")], cwd=ROOT, env=env, capture_output=True,
                        text=True, timeout=120)
     assert p.returncode == 0, p.stdout[-2000:]
-    assert "no system Chromium (apt-get install chromium, or CHROMIUM=/path/to/chromium)" in p.stdout
+    try:
+        import playwright  # noqa: F401
+        reason = "no system Chromium (apt-get install chromium, or CHROMIUM=/path/to/chromium)"
+    except ImportError:
+        reason = "Playwright for Python is not installed (pip install playwright; the test extra)"
+    assert reason in p.stdout
     assert re.search(r"^\d+ skipped in ", p.stdout, re.M), p.stdout[-500:]    # every browser test skipped, none run
