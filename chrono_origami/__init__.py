@@ -33,7 +33,8 @@ The names a user needs, from the crease pattern to the report::
   ``chrono_origami.analysis.design``);
 * many cases: ``sweep`` (a parametric sweep from a TOML spec, on Dask: one
   table row per case, written to a folder as they arrive, resumable);
-* reports: ``tables`` (text, Markdown, LaTeX tables and CSV).
+* reports: ``tables`` (text, Markdown, LaTeX tables and CSV) and ``report.html(result, path)``
+  (a self-contained interactive results page, ``chrono_origami.report.page``).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
 works without it: ``build_system`` (a structure in your own ``ChSystem``;
@@ -71,6 +72,7 @@ _EXPORTS = {
     "modal": ("analysis.modal", None),
     "dynamics": ("analysis.dynamics", None),
     "tables": ("report.tables", None),
+    "report": ("report", None),
     "tolerances": ("analysis.tolerances", None),
     "ToleranceSpec": ("structure.imperfections", "ToleranceSpec"),
     "HingeStiffness": ("structure.imperfections", "HingeStiffness"),

@@ -251,6 +251,12 @@ BAD = [
      ["argument --figure: 'fold': a figure is written as", "not a name without extension"]),
     (["tolerance", "pair.fold", "--tol", "1e-4", "--histogram", "h.txt"], 2, ["argument --histogram"]),
     (["static", "pair.fold", "--screenshot", "view.jpg"], 2, ["argument --screenshot: expected a .png file name"]),
+    *[([cmd, "pair.fold", *more, "--html", "page.png"], 2, ["argument --html: expected an .html file name, got "
+                                                            "'page.png'"])
+      for cmd, more in (("static", ()), ("fold", ()), ("design", ()), ("tolerance", ("--tol", "1e-4")),
+                        ("dynamics", ("--time", "1", "--dt", "0.1")))],
+    (["static", "pair.fold", "--engine", "reference", "--html", "pair.fold/page.html"], 2,
+     ["cannot write pair.fold/page.html"]),
     (["play", "pair.fold", "--png-frames", "P", "--fps", "0"], 2, ["play: --fps must be positive"]),
     (["convert", "pair.fold", "-o", "x.fold"], 2, ["pair.fold: convert reads an SVG crease pattern"]),
 ]

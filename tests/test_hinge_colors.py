@@ -141,3 +141,22 @@ def test_round_off_forces_are_drawn_as_zero_and_said_so(tmp_path, capsys):
     write_fold(st, fold)
     assert cli.main(["static", str(fold), "--engine", "reference", "--figure", str(tmp_path / "f.png")]) == 0
     assert "every hinge carries 0 to round-off" in capsys.readouterr().out
+
+
+def test_nan_and_inf_keep_their_value_off_the_scale_in_magenta():
+    """A failed analysis written anyway: a NaN or infinite side makes its hinge's value NaN or inf (not the other
+    side's, not 0), drawn in NOT_FINITE_COLOR; the scale and the largest hinge are the finite values'."""
+    r = analysis.static(miura.miura_cantilever(), "reference")
+    clean = hinge_colors.coloring(r)
+    [a for a in r.hinge_actions if a.hinge == 0][1].force = np.array([np.nan, 0.0, 0.0])
+    [a for a in r.hinge_actions if a.hinge == 4][0].force = np.array([0.0, np.inf, 0.0])
+    with np.errstate(invalid="ignore"):
+        c = hinge_colors.coloring(r)
+    assert np.isnan(c.values[0]) and c.values[4] == np.inf
+    assert c.not_finite == 2
+    assert (c.vmin, c.vmax) == (clean.vmin, clean.vmax) and c.largest() == clean.largest()
+    rgb = c.colors()
+    assert (rgb[[0, 4]] == hinge_colors.NOT_FINITE_COLOR).all()
+    ok = [h for h in range(16) if h not in (0, 4)]
+    assert np.array_equal(rgb[ok], clean.colors()[ok])
+    assert c.caption() == clean.caption() + "; 2 hinges NaN or infinite, drawn magenta (on neither map)"

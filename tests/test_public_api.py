@@ -39,10 +39,14 @@ def test_the_public_names_are_the_package_objects():
     from chrono_origami.cli import sweep
 
     expected.update(sweep=sweep.sweep)
+    import chrono_origami.report
+
+    expected.update(report=chrono_origami.report)
     assert set(co.__all__) == set(expected)
     for name, obj in expected.items():
         assert getattr(co, name) is obj, name
     assert callable(co.design) and callable(co.dynamics.dynamics) and callable(co.modal.solve_modes)
+    assert callable(co.report.html)
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         co.no_such_name
     assert {"build_system", "structure_modes"} <= set(dir(co))

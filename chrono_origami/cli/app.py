@@ -281,5 +281,7 @@ def build_parser():
 def main(argv=None):
     """Run the command line on ``argv`` (default: sys.argv[1:]); returns the exit code."""
     with reader_may_go():             # --help | head
-        args = build_parser().parse_args(argv)
+        ap = build_parser()
+        args = ap.parse_args(argv)
+    args.prog, args.argv = ap.prog, list(sys.argv[1:] if argv is None else argv)   # for the results page
     return run(args.func, args)

@@ -29,6 +29,7 @@ def run_options(ap, time=None, dt=None, output_interval=None, integrators=None):
     ap.add_argument("--viz", action="store_true", help="play the motion in Chrono's Irrlicht viewer (until closed)")
     ap.add_argument("--png-frames", metavar="DIR", help="one Irrlicht PNG per recorded frame (headless: xvfb-run)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only on a terminal anyway)")
+    inputs.add_html(ap, "the motion's frames (a slider and a play button) and hinge actions")
     return ap
 
 
@@ -73,6 +74,7 @@ def integrate(structure, args, engine=None, motors=(), springs=()):
 
     hist = dynamics(structure, engine, time=args.time, dt=args.dt, integrator=args.integrator, motors=motors,
                     springs=springs, output_interval=args.output_interval, progress=False if args.quiet else None)
+    inputs.write_html(hist, args)
     with app.output(args.out):
         report.finish(hist, args.out, args.png_frames, args.viz)
     return hist

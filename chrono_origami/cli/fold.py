@@ -33,7 +33,8 @@ angles is the reference engine's alone.
 Writes, with ``--out DIR``, ``DIR/vertices.csv`` (final), ``DIR/fold.fold``
 (history as file_frames: frame 0 the start with the file's assignment and
 targets, the last frame the folded state; the frame numbers are printed) and
-``DIR/steps.csv`` (residual of every step). ``--viz`` plays the fold in
+``DIR/steps.csv`` (residual of every step); ``--html FILE`` the results page
+(``report.page``: the frames with a slider and a play button). ``--viz`` plays the fold in
 Chrono's Irrlicht viewer; ``--png-frames DIR`` writes one PNG per frame,
 drawn by matplotlib or, with ``--png-renderer irrlicht``, by Irrlicht
 (headless under xvfb-run). ``scenes/yoshimura_folding.py`` takes the same
@@ -69,6 +70,7 @@ def output_options(ap):
                     help="renderer of --png-frames (default matplotlib; irrlicht needs PyChrono and a display)")
     ap.add_argument("--viz", action="store_true", help="play the fold in Chrono's Irrlicht viewer (loops until closed)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only on a terminal anyway)")
+    inputs.add_html(ap, "the fold's frames (a slider and a play button)")
     linalg_option(ap, rank=False)     # the fold's Newton steps have their own singularity tests
     return ap
 
@@ -181,9 +183,10 @@ def write(hist, args, out=None):
 
 
 def views(hist, args, out=None):
-    """--figure, --png-frames (matplotlib or Irrlicht) and --viz of a fold history."""
+    """--figure, --png-frames (matplotlib or Irrlicht), --html and --viz of a fold history."""
     from ..report import figures
 
+    inputs.write_html(hist, args, out)
     if getattr(args, "figure", None):
         figures.draw_snapshots(hist, args.figure)
         print(f"wrote {args.figure}", file=out or sys.stdout)

@@ -35,6 +35,7 @@ from dataclasses import replace
 from ..structure.boundary import SYNTAX
 from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, frame_summary, read_structure
 from ..tools.errors import FoldFileError, StructureError, UsageError, positive
+from . import app
 
 
 def frame_choice(text):
@@ -202,6 +203,36 @@ def png_file(text):
     if not text.lower().endswith(".png"):
         raise argparse.ArgumentTypeError(f"expected a .png file name, got {text!r}")
     return text
+
+
+def html_file(text):
+    """argparse type of ``--html``: an .html or .htm file name."""
+    if not text.lower().endswith((".html", ".htm")):
+        raise argparse.ArgumentTypeError(f"expected an .html file name, got {text!r}")
+    return text
+
+
+def add_html(ap, what="the result"):
+    """``--html FILE``: the self-contained interactive results page (``report.page``); returns ``ap``."""
+    ap.add_argument("--html", metavar="FILE.html", type=html_file,
+                    help=f"write {what} as one self-contained interactive page (3-D view, hinge actions on hover, "
+                         f"tables; opens offline in any browser)")
+    return ap
+
+
+def write_html(result, args, out=None, **options):
+    """Write ``--html`` (when given) of ``result`` with the command line that produced it; prints where."""
+    if not getattr(args, "html", None):
+        return
+    from ..report.page import command_line, html
+
+    by = getattr(args, "color_by", None)
+    if by is not None and "color_by" not in options:
+        options["color_by"] = by
+    with app.output(args.html):
+        html(result, args.html, command=command_line(getattr(args, "argv", None),
+                                                     prog=getattr(args, "prog", None)), **options)
+    print(f"results page written to {args.html}", file=out or sys.stdout)
 
 
 def positive_float(text):

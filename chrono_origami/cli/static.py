@@ -15,6 +15,9 @@ with ``--out DIR``, writes the output contract:
   of the states (arbitrary scale); more than ``operator.LIST_LIMIT`` states are
   in the file only, not on the screen (it lists the hinges they involve).
 
+``--html FILE`` writes the results page (``report.page``: one self-contained
+interactive HTML file) of the answer hinges.csv holds.
+
 A structure whose statics is not determined (M > 0 or S > 0) gets its counts,
 mechanisms and self-stress states printed (and written) and exit code 3
 (:data:`.app.EXIT_INDETERMINATE`), unless ``--min-norm`` asks for the
@@ -58,6 +61,7 @@ def options(ap):
                          "colours. Default: F when the statics is determined (or --min-norm), else kind")
     ap.add_argument("--viz", action="store_true", help="open the structure in Chrono's Irrlicht viewer")
     ap.add_argument("--screenshot", metavar="FILE", type=inputs.png_file, help="render one frame of the Irrlicht view to a PNG")
+    inputs.add_html(ap, "the structure, its hinge actions (coloured by --color-by) and reactions")
     inputs.add_structure_options(ap)
     return ap
 
@@ -160,6 +164,11 @@ def report(structure, args, out=None):
     if counts.S:
         write_self_stress(structure, counts, args.out, out)
     _views(structure, args, result, out)
+    if result is not None:
+        inputs.write_html(result, args, out)
+    elif getattr(args, "html", None):
+        print(f"no results page: the static problem is not determined (--min-norm writes the page of the "
+              f"minimum-norm answer)", file=out)
     return Statics(structure, counts, result)
 
 

@@ -81,6 +81,7 @@ def _tolerance_options(description):
     ap.add_argument("--histogram", metavar="FILE.png", type=inputs.figure_file, help="--samples: histogram of the largest locked-in |N|")
     ap.add_argument("--plot-tolerance", metavar="FILE.png", type=inputs.figure_file,
                     help="largest locked-in action against the tolerance")
+    inputs.add_html(ap, "the locked-in force distribution (or the measured errors' hinge actions)")
     ap.add_argument("--top", type=inputs.positive_int, default=40,
                     help="print the p95 table of this many hinge sides with the largest |N| (default 40)")
     inputs.add_structure_options(ap)
@@ -141,6 +142,7 @@ def tolerance_command(args):
         if args.out:
             with app.output(args.out):
                 tables.write_csv(os.path.join(args.out, "hinges.csv"), tables.HINGE_HEADER, result.hinge_rows())
+        inputs.write_html(result, args)
         return app.EXIT_OK
     stats = tl.locked_in_statistics(structure, spec, stiffness, method=args.method, probes=args.probes,
                                     seed=args.seed)
@@ -173,6 +175,7 @@ def tolerance_command(args):
                             "method": stats.method})
             if args.samples:
                 tables.write_csv(os.path.join(args.out, "monte_carlo.csv"), rep.STATISTICS_HEADER, mc.rows())
+    inputs.write_html(stats, args)
     if args.histogram:
         if not args.samples:
             raise app.UsageError("--histogram needs --samples N")

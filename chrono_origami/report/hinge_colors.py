@@ -22,6 +22,11 @@ largest magnitude over all hinges, so the hinge that carries it gets the
 map's end colour (or its start, for a negative component); the colour bar
 labels that value and its hinge.
 
+Not finite: a hinge whose value is NaN or infinite (a failed analysis written
+anyway) keeps that value, is drawn in :data:`NOT_FINITE_COLOR` (on neither
+map) and is left out of the scale and of the largest value; the caption
+counts such hinges.
+
 Round-off: when every hinge's value is below :data:`ROUND_OFF` of the loads'
 scale (the largest applied force or support reaction; times the structure's
 size for moments), e.g. a load applied at a vertex held in its direction,
@@ -42,6 +47,8 @@ SEQUENTIAL = "viridis"
 DIVERGING = "coolwarm"
 #: values below this fraction of the loads' scale (module doc) are round-off: the hinges carry nothing
 ROUND_OFF = 1e-10
+#: RGB (0-1) of a hinge whose value is NaN or infinite: magenta, on neither map
+NOT_FINITE_COLOR = (1.0, 0.0, 1.0)
 NAMES = {"|F|": "force resultant |F|", "|M|": "moment resultant |M|", "N": "normal force N (> 0 tension)",
          "TP": "parallel shear TP", "TO": "orthogonal shear TO", "MT": "twisting moment MT",
          "MP": "parallel moment MP", "MO": "orthogonal moment MO"}
@@ -70,8 +77,8 @@ def hinge_values(result, name="|F|"):
             x = float(np.linalg.norm(v[:3]))
         else:
             x = float(v[HINGE_COLUMNS.index(name)])
-        if abs(x) > abs(best[a.hinge]):
-            best[a.hinge] = x
+        if not np.isfinite(x) or (np.isfinite(best[a.hinge]) and abs(x) > abs(best[a.hinge])):
+            best[a.hinge] = x                      # a value that is not finite is kept (module doc)
     return best
 
 
@@ -100,12 +107,22 @@ class HingeColoring:
         return np.full(np.shape(x), 0.5 if self.signed else 0.0)     # every value 0: the colour of 0
 
     def colors(self):
-        """RGB (H x 3, 0..1) of every hinge."""
-        return colormap(self.cmap)(self.fraction(self.values))[..., :3]
+        """RGB (H x 3, 0..1) of every hinge; :data:`NOT_FINITE_COLOR` where the value is NaN or infinite."""
+        rgb = colormap(self.cmap)(self.fraction(self.values))[..., :3]
+        rgb[~np.isfinite(self.values)] = NOT_FINITE_COLOR
+        return rgb
+
+    @property
+    def not_finite(self):
+        """How many hinges have a NaN or infinite value."""
+        return int(np.count_nonzero(~np.isfinite(self.values)))
 
     def largest(self):
-        """(0-based hinge, value) of the largest magnitude."""
-        h = int(np.argmax(np.abs(self.values))) if len(self.values) else 0
+        """(0-based hinge, value) of the largest finite magnitude (NaN when no value is finite)."""
+        finite = np.isfinite(self.values)
+        if len(self.values) and not finite.any():
+            return 0, float("nan")
+        h = int(np.argmax(np.where(finite, np.abs(self.values), -1.0))) if len(self.values) else 0
         return h, float(self.values[h]) if len(self.values) else 0.0
 
     def largest_text(self):
@@ -113,10 +130,19 @@ class HingeColoring:
         if self.round_off is not None:
             return f"every hinge 0 to round-off (at most {self.round_off:.2g})"
         h, v = self.largest()
+        if not np.isfinite(v):
+            return "no hinge has a finite value"
         return f"largest {abs(v):.4g} at hinge {h + 1}"
 
     def caption(self):
-        """One line: what the colours show and the largest value, 1-based hinge."""
+        """One line: what the colours show and the largest value, 1-based hinge (and the hinges not finite)."""
+        bad = self.not_finite
+        if bad:
+            return self._caption() + (f"; {bad} hinge{'s' if bad > 1 else ''} NaN or infinite, drawn magenta (on "
+                                      f"neither map)")
+        return self._caption()
+
+    def _caption(self):
         if self.round_off is not None:
             return (f"hinges coloured by {self.label}: every hinge carries 0 to round-off (at most "
                     f"{self.round_off:.2g}, against loads and reactions up to {self.scale_text}), all in the "
@@ -132,13 +158,13 @@ def coloring(result, name="|F|"):
     """The :class:`HingeColoring` of a static result by ``name`` (module doc)."""
     name = component(name)
     values = hinge_values(result, name)
-    top = float(np.abs(values).max(initial=0.0))
+    top = float(np.abs(values[np.isfinite(values)]).max(initial=0.0))   # the scale of the finite values
     force = load_scale(result)
     moment = name in ("|M|", "MT", "MP", "MO")
     scale = force * (result.structure.pattern.size if moment else 1.0)
     raw = None
     if top <= ROUND_OFF * scale:            # nothing but round-off (module doc)
-        raw, values, top = top, np.zeros_like(values), 0.0
+        raw, values, top = top, np.where(np.isfinite(values), 0.0, values), 0.0
     if name in ("|F|", "|M|"):
         c = HingeColoring(name, values, 0.0, top, SEQUENTIAL, NAMES[name], raw)
     else:
@@ -151,7 +177,7 @@ def load_scale(result):
     """The loads' scale of a static result: the largest applied point force, support reaction or panel weight."""
     forces = [float(np.linalg.norm(f)) for _, _, f in result.structure.panel_loads()]
     forces += [float(np.linalg.norm(r.force)) for r in result.support_reactions]
-    return max(forces, default=0.0)
+    return max((f for f in forces if np.isfinite(f)), default=0.0)
 
 
 def colormap(name):

@@ -1,0 +1,92 @@
+"""Benchmark (not a test): the results page of a large static result, its file size and its first render in Chromium.
+
+The supported isostatic Miura-ori strip (``patterns.miura.miura_cantilever``, 2 x columns panels; 10,000 panels
+by default) is solved by the reference engine, its page written (``co.report.html``: one merged mesh for the
+panels, one line set per hinge style) and opened from its file in a headless system Chromium
+(``tests/browser.py``: Playwright, software WebGL). Printed per size: panels, hinges, the statics and the page's
+writing (s), the page's size (MB, of which the inlined library is 0.66), and two times in the browser, best
+of ``--repeat`` fresh pages: from navigation to the first rendered frame (``load``, as Playwright measures it) and
+the page's own ``performance.now()`` at its first frame (``first frame``: parsing, decoding, building the scene,
+drawing), then the time to pick the hinge under the pointer (``hover``, the page's nearest-hinge search).
+Acceptance: a 10^4-panel page under 10 MB, drawn in under 5 s on a 2-core machine.
+
+    python3 benchmarks/html_page.py                     # 10,000 panels
+    python3 benchmarks/html_page.py --panels 100 1000 10000 --repeat 3
+"""
+import argparse
+import importlib.util
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from common import program_threads
+
+
+def browser():
+    """The browser tests' launcher, ``tests/browser.py`` (a headless system Chromium through Playwright)."""
+    spec = importlib.util.spec_from_file_location("browser", Path(__file__).resolve().parents[1] / "tests" / "browser.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def one(panels, repeat, chromium, keep=None):
+    import chrono_origami as co
+
+    br = browser()
+    t = time.perf_counter()
+    structure = co.miura.miura_cantilever(columns=panels // 2)
+    result = co.static(structure, engine="reference")
+    statics = time.perf_counter() - t
+    folder = keep or tempfile.mkdtemp()
+    path = os.path.join(folder, f"strip_{panels}.html")
+    t = time.perf_counter()
+    co.report.html(result, path, command=f"benchmarks/html_page.py --panels {panels}")
+    write = time.perf_counter() - t
+    loads, firsts, hovers, errors = [], [], [], []
+    for _ in range(repeat):
+        visit = br.open_page(chromium, path)
+        loads.append(visit.load_s)
+        firsts.append(visit.first_render_ms / 1000)
+        h = len(structure.pattern.hinges)
+        where = visit.api("(a, h) => a.hingeScreen(h)", h)
+        t = time.perf_counter()
+        visit.page.mouse.move(where["x"], where["y"])
+        visit.page.wait_for_function("document.getElementById('tooltip').dataset.hinge !== ''", timeout=60000)
+        hovers.append(time.perf_counter() - t)
+        errors += visit.errors + visit.requests
+        visit.page.close()
+    return {"panels": structure.pattern.n_panels, "hinges": len(structure.pattern.hinges), "statics": statics,
+            "write": write, "MB": os.path.getsize(path) / 1e6, "load": min(loads), "first": min(firsts),
+            "hover": min(hovers), "errors": errors}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--panels", type=int, nargs="+", default=[10000], help="panels of each strip (even)")
+    ap.add_argument("--repeat", type=int, default=2, help="fresh pages per size; the best time is printed")
+    ap.add_argument("--keep", metavar="DIR", help="keep the pages here")
+    args = ap.parse_args(argv)
+    program_threads()
+    br = browser()
+
+    reason = br.unavailable()
+    if reason:
+        print(f"no browser: {reason}")
+        return 1
+    print(f"{'panels':>7} {'hinges':>7} {'statics s':>9} {'write s':>8} {'page MB':>8} {'load s':>7} "
+          f"{'first frame s':>13} {'hover s':>8}")
+    with br.chromium() as chromium:
+        for n in args.panels:
+            r = one(n, args.repeat, chromium, args.keep)
+            print(f"{r['panels']:>7} {r['hinges']:>7} {r['statics']:>9.2f} {r['write']:>8.2f} {r['MB']:>8.2f} "
+                  f"{r['load']:>7.2f} {r['first']:>13.2f} {r['hover']:>8.3f}", flush=True)
+            for e in r["errors"]:
+                print(f"  page error or request: {e}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,307 @@
+"""A results page: one self-contained HTML file that opens offline in any browser (``--html FILE``, ``co.report.html``).
+
+The page shows the structure in 3-D (rotate: left drag, pan: right drag, zoom:
+wheel), door hinges dashed and sliding hinges solid (:mod:`.styles`, as in the
+figures), supports (cones: pinned, spheres: partly held) and loads (arrows),
+hinges coloured by an internal action with a colour bar (:mod:`.hinge_colors`:
+the same map, range and largest hinge as the PNG figures), and on hover or
+click a hinge's number and its six actions on both sides as ``hinges.csv``
+writes them (the shortest text that reads back to the same float). A fold or
+dynamics run gets a slider and a play button over its frames, a design its
+structure before and after, a tolerance analysis the locked-in statistics per
+hinge; every page shows its counts (M, S, status), its tables (sortable) and
+the command line that produced it.
+
+Library: three.js r147 (MIT, ``web/LICENSE-three.txt``): ``build/three.min.js``
+and the classic-script OrbitControls and fat lines of its ``examples/js``,
+660 KB together, inlined with the page's own script (``web/page.js``). The
+panels are one merged mesh, the hinges one line set per line style: a 10^4-panel
+page stays a few MB (``benchmarks/html_page.py``). The numbers shown travel
+as base64 of little-endian float64 (exact, NaN and infinities included), the
+vertex positions drawn as float32 (what WebGL draws); a value
+that is not finite is shown as ``nan`` / ``inf`` and its hinge is drawn in
+:data:`NOT_FINITE_COLOR`, counted under the colour bar, never on the map.
+"""
+import base64
+import html as _html
+import json
+import os
+import re
+import shlex
+import sys
+from types import SimpleNamespace
+
+import numpy as np
+
+from ..results.statics import HINGE_COLUMNS
+from . import hinge_colors
+from .styles import style
+from .tables import HINGE_HEADER, SUPPORT_HEADER
+
+WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
+#: the vendored scripts, inlined in this order before the page's own
+VENDOR = ("three.min.js", "OrbitControls.js", "LineSegmentsGeometry.js", "LineMaterial.js", "LineSegments2.js")
+#: RGB (0-1) of a hinge whose value is NaN or infinite (on neither colour map)
+NOT_FINITE_COLOR = hinge_colors.NOT_FINITE_COLOR
+#: entries of each colour map's lookup table (matplotlib's own resolution: the figures' colours exactly)
+LUT_SIZE = 256
+
+
+def command_line(argv=None, prog=None):
+    """The command line as a shell takes it back: ``prog`` (default: this program, ``python3 SCRIPT.py`` or
+    ``python3 -m chrono_origami``) and ``argv`` (default ``sys.argv[1:]``)."""
+    if prog is None:
+        first = sys.argv[0] if sys.argv else ""
+        prog = ("python3 -m chrono_origami" if os.path.basename(first) in ("__main__.py", "") else
+                "python3 " + shlex.quote(first) if first.endswith(".py") else shlex.quote(first))
+    return " ".join([prog, shlex.join(sys.argv[1:] if argv is None else argv)]).strip()
+
+
+# ------------------------------------------------------------------ encoding
+def _b64(array, dtype):
+    return base64.b64encode(np.ascontiguousarray(array, dtype=np.dtype(dtype).newbyteorder("<")).tobytes()).decode()
+
+
+def _num(x):
+    """A scalar for JSON: a float, or "nan" / "inf" / "-inf" (JSON has no such numbers)."""
+    if x is None:
+        return None
+    x = float(x)
+    return x if np.isfinite(x) else repr(x)
+
+
+def table(title, header, rows, ints=2):
+    """A table of the page: ``header``, ``rows`` (numbers; the first ``ints`` columns are integers)."""
+    rows = np.asarray([[np.nan if v is None else float(v) for v in r] for r in rows], float).reshape(-1, len(header))
+    return {"title": title, "header": list(header), "ints": ints, "n": len(rows), "data": _b64(rows, "f8")}
+
+
+def _lut(name):
+    return _b64(np.round(hinge_colors.colormap(name)(np.linspace(0, 1, LUT_SIZE))[:, :3] * 255), "u1")
+
+
+def _coloring(c, extra=""):
+    """A :class:`~.hinge_colors.HingeColoring` for the page."""
+    h, v = c.largest()
+    return {"component": c.component, "label": c.label + extra, "cmap": c.cmap, "vmin": _num(c.vmin),
+            "vmax": _num(c.vmax), "values": _b64(c.values, "f8"), "caption": c.caption(),
+            "largest": None if c.round_off is not None or not np.isfinite(v) else h + 1,
+            "largest_text": c.largest_text()}
+
+
+# ------------------------------------------------------------------ geometry
+def _geometry(structure):
+    pat = structure.pattern
+    tri = [(loop[0], loop[k], loop[k + 1]) for loop in pat.panels for k in range(1, len(loop) - 1)]
+    kinds = [getattr(k, "name", str(k)) for k in structure.hinge_kinds]
+    names = sorted(set(kinds) | {"door", "sliding"})
+    styles = {n: {"color": list(style(n).color), "dashed": style(n).line != "-", "line": style(n).line_name}
+              for n in names}
+    return {"n_vertices": pat.n_vertices, "n_panels": pat.n_panels, "n_hinges": len(pat.hinges),
+            "triangles": _b64(np.asarray(tri, int).reshape(-1, 3), "u4"),
+            "hinges": _b64(np.asarray([h.vertices for h in pat.hinges], int).reshape(-1, 2), "u4"),
+            "boundary": _b64(np.asarray(list(pat.boundary_edges), int).reshape(-1, 2), "u4"),
+            "kinds": _b64([names.index(k) for k in kinds], "u1"), "kind_names": names, "kind_styles": styles,
+            "size": float(pat.size),
+            "supports": [{"vertex": s.vertex + 1, "dofs": s.dofs} for s in structure.supports],
+            "loads": [{"vertex": ld.vertex + 1, "force": [_num(f) for f in ld.force]} for ld in structure.loads]}
+
+
+def _state(label, vertices, kinds=None, tables=(), colorings=None, counts=None, note=""):
+    s = {"label": label, "vertices": _b64(np.asarray(vertices, float).reshape(-1, 3), "f4"), "tables": list(tables),
+         "colorings": colorings or {}, "note": note}
+    if kinds is not None:
+        s["kinds"] = [getattr(k, "name", str(k)) for k in kinds]
+    if counts is not None:
+        s["counts"] = counts
+    return s
+
+
+def _hinge_table(rows, title="hinge actions (hinges.csv)"):
+    t = table(title, HINGE_HEADER, rows)
+    t["hinge_table"] = True
+    return t
+
+
+# ------------------------------------------------------------------ the kinds of results
+def static_data(result):
+    """The page of a :class:`~chrono_origami.results.statics.StaticResult` (static, or a measured tolerance)."""
+    from .tables import minimum_norm_label
+
+    st = result.structure
+    colorings = {c: _coloring(hinge_colors.coloring(result, c)) for c in hinge_colors.COMPONENTS}
+    label = minimum_norm_label(result) if result.status == "minimum-norm" else None
+    tables = [_hinge_table(result.hinge_rows(), "hinge actions (hinges.csv)" + (f": {label}" if label else ""))]
+    if result.support_reactions:
+        tables.append(table("support reactions (supports.csv)", SUPPORT_HEADER, result.support_rows()))
+    counts = {"M": result.M, "S": result.S, "status": result.status, "engine": result.engine,
+              "equilibrium residual": _num(result.equilibrium_residual)}
+    return st, {"kind": "static", "counts": counts,
+                "states": [_state("static", st.pattern.vertices, tables=tables, colorings=colorings,
+                                  note=label or "")]}
+
+
+def fold_data(history):
+    """The page of a :class:`~chrono_origami.results.fold.FoldHistory`: one state per stored frame."""
+    st = history.problem.structure
+    states = [_state(f"frame {k} of {len(history.times) - 1}: t = {t:g} s", X)
+              for k, (t, X) in enumerate(zip(history.times, history.vertices))]
+    counts = {"frames": len(history.times), "engine": history.engine,
+              "largest residual": _num(history.max_residual), "status": "fold"}
+    steps = table("stored frames", ("frame", "time", "residual", "sigma ratio"),
+                  [(k, t, r, s) for k, (t, r, s) in enumerate(zip(history.times, history.residuals,
+                                                                  history.sigma_ratios))], ints=1)
+    return st, {"kind": "fold", "counts": counts, "states": states, "tables": [steps]}
+
+
+def dynamics_data(history):
+    """The page of a :class:`~chrono_origami.results.motion.TimeHistory`: one state per output frame, hinges
+    coloured on one scale over all frames."""
+    st = history.structure
+    K = len(history.t)
+    per = {c: [hinge_colors.hinge_values(SimpleNamespace(structure=st, hinge_actions=history.hinge_actions[k]), c)
+               for k in range(K)] for c in hinge_colors.COMPONENTS}
+    states = []
+    for k in range(K):
+        rows = [(a.hinge + 1, a.panel + 1, *a.values) for a in history.hinge_actions[k]]
+        colorings = {}
+        for c, values in per.items():
+            top = max((float(np.abs(v[np.isfinite(v)]).max(initial=0.0)) for v in values), default=0.0)
+            signed = c not in ("|F|", "|M|")
+            hc = hinge_colors.HingeColoring(c, values[k], -top if signed else 0.0, top,
+                                            hinge_colors.DIVERGING if signed else hinge_colors.SEQUENTIAL,
+                                            hinge_colors.NAMES[c])
+            colorings[c] = _coloring(hc, " (one scale over all frames)")
+        states.append(_state(f"frame {k} of {K - 1}: t = {history.t[k]:g} s", history.vertices[k],
+                             tables=[_hinge_table(rows, "hinge actions at this frame (hinges_t.csv)")],
+                             colorings=colorings))
+    energy = table("energies", ("frame", "t", "kinetic", "potential", "spring", "work", "dissipated"),
+                   [(k, history.t[k], history.kinetic[k], history.potential[k], history.spring[k], history.work[k],
+                     history.dissipated[k]) for k in range(K)], ints=1)
+    counts = {"frames": K, "engine": history.engine, "integrator": history.integrator, "dt": _num(history.dt),
+              "status": "dynamics"}
+    return st, {"kind": "dynamics", "counts": counts, "states": states, "tables": [energy]}
+
+
+def design_data(result, structure, chosen=None, after=None):
+    """The page of a :class:`~chrono_origami.analysis.design.DesignResult` of ``structure`` (all door hinges
+    before): the hinge kinds before and after (``chosen``: the design shown, default the best; ``after``: its
+    static result, whose hinge actions colour it), the ranked designs."""
+    from ..structure.hinges import DOOR
+
+    H = result.n_hinges
+    best = chosen or result.best
+    X = structure.pattern.vertices
+    sl = table("the chosen design's sliding hinges", ("hinge",), [(h + 1,) for h in best.sliding], ints=1)
+    tables, colorings = [sl], None
+    if after is not None:
+        _, page = static_data(after)
+        tables, colorings = page["states"][0]["tables"] + tables, page["states"][0]["colorings"]
+    states = [_state(f"before: all door hinges (M = {result.M_before}, S = {result.S_before})", X, kinds=(DOOR,) * H,
+                     counts={"M": result.M_before, "S": result.S_before}),
+              _state(f"after: {len(best.sliding)} sliding hinges (M = {best.M}, S = {best.S})", X,
+                     kinds=best.hinge_kinds(H), tables=tables, colorings=colorings, counts={"M": best.M, "S": best.S})]
+    designs = table("designs, best first", ("rank", "sliding hinges", "M", "S", "sigma_min", "condition",
+                                            "max force", "max moment"),
+                    [(k + 1, len(d.sliding), d.M, d.S, d.sigma_min, d.condition, d.max_force, d.max_moment)
+                     for k, d in enumerate(result.designs)], ints=4)
+    status = "determined" if not (best.M or best.S) else f"not determined after design ({result.reason})"
+    counts = {"M before": result.M_before, "S before": result.S_before, "M": best.M, "S": best.S,
+              "status": status}
+    return structure, {"kind": "design", "counts": counts, "states": states, "tables": [designs]}
+
+
+def tolerance_data(stats):
+    """The page of :class:`~chrono_origami.analysis.tolerances.LockedInStatistics`: hinges coloured by the
+    locked-in distribution (p95 of each component's magnitude; the standard deviation where p95 is unknown)."""
+    from ..analysis.tolerances import summary
+    from .tolerance import STATISTICS_HEADER
+
+    st = stats.structure
+    known = bool(np.isfinite(stats.p95).any())
+    stat, arr = ("p95", stats.p95) if known else ("sd", stats.sd)
+    colorings = {}
+    for j, c in enumerate(HINGE_COLUMNS):
+        values = np.asarray(arr[:, :, j], float).max(axis=1)          # the larger side (magnitudes)
+        top = float(np.abs(values[np.isfinite(values)]).max(initial=0.0))
+        hc = hinge_colors.HingeColoring(f"{stat} {c}", values, 0.0, top, hinge_colors.SEQUENTIAL,
+                                        f"locked-in {hinge_colors.NAMES[c]}: {stat} of its magnitude")
+        colorings[hc.component] = _coloring(hc)
+    order = [f"{stat} {c}" for c in ("N", "TP", "TO", "MT", "MP", "MO")]
+    colorings = {k: colorings[k] for k in order}
+    t = table("locked-in statistics per hinge side (locked_in.csv)", STATISTICS_HEADER, stats.rows())
+    t["hinge_table"] = True
+    counts = {"M": stats.info.get("M"), "S": stats.info.get("S"), "status": "elastic", "method": stats.method,
+              "distribution": stats.spec.distribution, "tol": _num(stats.spec.tol)}
+    note = ("isostatic (S = 0): fabrication errors lock in no force" if stats.info.get("S") == 0 else "")
+    top = summary(stats)
+    largest = table("largest locked-in |action| over hinges and sides (summary.csv)", tuple(top),
+                    [tuple(top.values())], ints=0)
+    return st, {"kind": "tolerance", "counts": counts, "tables": [largest],
+                "states": [_state("locked-in forces", st.pattern.vertices, tables=[t], colorings=colorings,
+                                  note=note)]}
+
+
+def page_data(result, structure=None, chosen=None, after=None):
+    """(structure, data dict) of any result the page shows."""
+    from ..analysis.design import DesignResult
+    from ..analysis.tolerances import LockedInStatistics
+    from ..results.fold import FoldHistory
+    from ..results.motion import TimeHistory
+    from ..results.statics import StaticResult
+
+    if isinstance(result, StaticResult):
+        return static_data(result)
+    if isinstance(result, FoldHistory):
+        return fold_data(result)
+    if isinstance(result, TimeHistory):
+        return dynamics_data(result)
+    if isinstance(result, LockedInStatistics):
+        return tolerance_data(result)
+    if isinstance(result, DesignResult):
+        if structure is None:
+            raise TypeError("a design's page needs the structure it designed: html(result, path, structure=...)")
+        return design_data(result, structure, chosen, after)
+    raise TypeError(f"no results page for a {type(result).__name__}")
+
+
+def html(result, path, structure=None, command=None, color_by="|F|", title=None, chosen=None, after=None):
+    """Write the results page of ``result`` to ``path`` (folders made); returns ``path``.
+
+    ``result``: a static result (``co.static``), a fold history (``co.fold``), a dynamics history
+    (``co.dynamics.dynamics``), locked-in statistics (``co.tolerances.locked_in_statistics``) or a design
+    (``co.design``; then ``structure``: the structure it designed, ``chosen``: the design shown after, default
+    the best, ``after``: its static result, optional). ``command``: the command line shown
+    (default: this process's). ``color_by``: the component the hinges are coloured by at first (F, M, N, TP,
+    TO, MT, MP, MO; ``kind``: by hinge kind).
+    """
+    with np.errstate(invalid="ignore", over="ignore"):      # a failed analysis's NaN and inf are shown as such
+        structure, data = page_data(result, structure, chosen, after)
+    data["title"] = title or structure.name
+    data["command"] = command_line() if command is None else command
+    data["geometry"] = _geometry(structure)
+    data["color_by"] = color_by if color_by == "kind" else hinge_colors.component(color_by)
+    data["luts"] = {name: _lut(name) for name in (hinge_colors.SEQUENTIAL, hinge_colors.DIVERGING)}
+    data["not_finite_color"] = list(NOT_FINITE_COLOR)
+    data.setdefault("tables", [])
+    text = render(data)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    return path
+
+
+def _script(text):
+    return text.replace("</script", "<\\/script")
+
+
+def render(data):
+    """The page's HTML text: the template with the vendored scripts, the data and the page's script inlined."""
+    def read(name):
+        with open(os.path.join(WEB, name), encoding="utf-8") as f:
+            return f.read()
+
+    vendor = "\n".join(f"<script>\n{_script(read(n))}\n</script>" for n in VENDOR)
+    payload = json.dumps(data, allow_nan=False, separators=(",", ":")).replace("</", "<\\/")
+    parts = {"TITLE": _html.escape(data["title"]), "VENDOR": vendor, "DATA": payload, "PAGE": _script(read("page.js"))}
+    return re.sub(r"\{\{(TITLE|VENDOR|DATA|PAGE)\}\}", lambda m: parts[m.group(1)], read("page.html"))

@@ -1,0 +1,540 @@
+// The results page of chrono-origami (chrono_origami/report/page.py writes the data this script reads).
+// Global frame, the pattern's length units; z up. Numbers arrive as base64 little-endian float64 (exact, NaN and
+// infinities included) and are shown as Python's repr writes them in the CSV files (pyRepr).
+(function () {
+  'use strict';
+  const D = JSON.parse(document.getElementById('data').textContent);
+  const G = D.geometry;
+  const API = window.chronoOrigami = { ready: false, renders: 0 };
+
+  // ---------------------------------------------------------------- decoding and numbers
+  function b64(s, Type) {
+    const bin = atob(s);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Type(bytes.buffer);
+  }
+  function num(v) {
+    if (typeof v === 'string') return v === 'nan' ? NaN : (v === 'inf' ? Infinity : -Infinity);
+    return v;
+  }
+  // Python's repr of a float: the shortest text that reads back to the same number
+  function pyRepr(x) {
+    if (Number.isNaN(x)) return 'nan';
+    if (x === Infinity) return 'inf';
+    if (x === -Infinity) return '-inf';
+    if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
+    let [mant, ex] = x.toExponential().split('e');
+    const exp = parseInt(ex, 10);
+    const neg = mant[0] === '-';
+    if (neg) mant = mant.slice(1);
+    const digits = mant.replace('.', '');
+    let s;
+    if (exp >= -4 && exp < 16) {
+      if (exp >= 0) {
+        s = digits.length <= exp + 1 ? digits + '0'.repeat(exp + 1 - digits.length) + '.0'
+          : digits.slice(0, exp + 1) + '.' + digits.slice(exp + 1);
+      } else {
+        s = '0.' + '0'.repeat(-exp - 1) + digits;
+      }
+    } else {
+      s = digits[0] + (digits.length > 1 ? '.' + digits.slice(1) : '') + 'e' + (exp < 0 ? '-' : '+') +
+        String(Math.abs(exp)).padStart(2, '0');
+    }
+    return (neg ? '-' : '') + s;
+  }
+  API.pyRepr = pyRepr;
+  function cellText(x, isInt) {
+    if (isInt && Number.isFinite(x)) return String(Math.round(x));
+    return pyRepr(x);
+  }
+  function short(x) {
+    if (!Number.isFinite(x)) return pyRepr(x);
+    return Math.abs(x) >= 1e-3 && Math.abs(x) < 1e5 || x === 0 ? String(+x.toPrecision(4)) : x.toExponential(3);
+  }
+  function esc(s) {
+    return String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+  }
+
+  function decodeTable(t) {
+    return Object.assign({}, t, { values: b64(t.data, Float64Array) });
+  }
+  const tris = b64(G.triangles, Uint32Array);
+  const hingeV = b64(G.hinges, Uint32Array);
+  const boundary = b64(G.boundary, Uint32Array);
+  const H = G.n_hinges, V = G.n_vertices;
+  const baseKinds = b64(G.kinds, Uint8Array);
+  const luts = {};
+  for (const name in D.luts) luts[name] = b64(D.luts[name], Uint8Array);
+  const states = D.states.map(s => {
+    const st = Object.assign({}, s);
+    st.X = b64(s.vertices, Float32Array);      // positions drawn (float32, V x 3)
+    st.tables = s.tables.map(decodeTable);
+    st.colorings = {};
+    for (const c in s.colorings) {
+      const col = Object.assign({}, s.colorings[c]);
+      col.vals = b64(col.values, Float64Array);
+      col.vmin = num(col.vmin);
+      col.vmax = num(col.vmax);
+      st.colorings[c] = col;
+    }
+    st.kindIdx = s.kinds ? Uint8Array.from(s.kinds, k => G.kind_names.indexOf(k)) : baseKinds;
+    return st;
+  });
+  const pageTables = (D.tables || []).map(decodeTable);
+
+  // ---------------------------------------------------------------- header
+  document.getElementById('command').textContent = D.command;
+  document.getElementById('counts').innerHTML =
+    Object.entries(Object.assign({ panels: G.n_panels, hinges: H }, D.counts))
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => `<span class="count" data-key="${esc(k)}"><b>${esc(k)}</b> ${esc(typeof v === 'number' ?
+        (Number.isInteger(v) ? v : short(v)) : v)}</span>`).join('');
+
+  // ---------------------------------------------------------------- scene
+  const canvas = document.getElementById('gl');
+  const view = document.getElementById('view');
+  const renderer = new THREE.WebGLRenderer({ canvas: canvas, antialias: true, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(window.devicePixelRatio || 1);
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color(0xffffff);
+  scene.add(new THREE.AmbientLight(0xffffff, 0.55));
+  const sun = new THREE.DirectionalLight(0xffffff, 0.6);
+  sun.position.set(0.3, -0.5, 0.8);
+  scene.add(sun);
+  const under = new THREE.DirectionalLight(0xffffff, 0.25);
+  under.position.set(-0.3, 0.5, -0.8);
+  scene.add(under);
+
+  // the box of every state's finite vertices
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const s of states) {
+    for (let i = 0; i < V; i++) {
+      for (let d = 0; d < 3; d++) {
+        const x = s.X[3 * i + d];
+        if (Number.isFinite(x)) { if (x < lo[d]) lo[d] = x; if (x > hi[d]) hi[d] = x; }
+      }
+    }
+  }
+  for (let d = 0; d < 3; d++) if (!(lo[d] <= hi[d])) { lo[d] = -1; hi[d] = 1; }
+  const center = new THREE.Vector3((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2);
+  const radius = Math.max(0.5 * Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), 1e-9);
+  const camera = new THREE.PerspectiveCamera(35, 1, radius / 100, radius * 100);
+  camera.up.set(0, 0, 1);
+  const el = 25 * Math.PI / 180, az = -60 * Math.PI / 180;     // the figures' view
+  camera.position.set(center.x + 2.6 * radius * Math.cos(el) * Math.cos(az),
+    center.y + 2.6 * radius * Math.cos(el) * Math.sin(az), center.z + 2.6 * radius * Math.sin(el));
+  const controls = new THREE.OrbitControls(camera, canvas);
+  controls.target.copy(center);
+  controls.update();
+
+  // panels: one merged mesh; boundary edges: one line set on the same positions
+  const pos = new Float32Array(3 * V);
+  const posAttr = new THREE.BufferAttribute(pos, 3);
+  const meshGeom = new THREE.BufferGeometry();
+  meshGeom.setAttribute('position', posAttr);
+  meshGeom.setIndex(new THREE.BufferAttribute(tris, 1));
+  const mesh = new THREE.Mesh(meshGeom, new THREE.MeshPhongMaterial({
+    color: 0x8cb3e6, side: THREE.DoubleSide, flatShading: true, shininess: 0, transparent: true, opacity: 0.9,
+    polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
+  mesh.frustumCulled = false;
+  scene.add(mesh);
+  const edgeGeom = new THREE.BufferGeometry();
+  edgeGeom.setAttribute('position', posAttr);
+  edgeGeom.setIndex(new THREE.BufferAttribute(boundary, 1));
+  const edges = new THREE.LineSegments(edgeGeom, new THREE.LineBasicMaterial({ color: 0x222222 }));
+  edges.frustumCulled = false;
+  scene.add(edges);
+
+  // hinges: one line set per line style (dashed: door, solid: sliding; report/styles.py)
+  const hingeMats = {
+    dashed: new THREE.LineMaterial({ linewidth: 3, vertexColors: true, dashed: true, dashSize: radius * 0.03,
+      gapSize: radius * 0.02 }),
+    solid: new THREE.LineMaterial({ linewidth: 3.5, vertexColors: true }),
+  };
+  let hingeObjs = [];
+
+  // supports (cones: pinned, spheres: partly held) and loads (arrows), instanced
+  const mark = radius * 0.03;
+  const coneGeom = new THREE.ConeGeometry(mark * 0.8, mark * 1.6, 12);
+  coneGeom.rotateX(Math.PI / 2);
+  coneGeom.translate(0, 0, -mark * 0.8);
+  const red = new THREE.MeshPhongMaterial({ color: 0xd62728 });
+  const pinned = G.supports.filter(s => s.dofs.length === 3), partly = G.supports.filter(s => s.dofs.length !== 3);
+  const pinMesh = new THREE.InstancedMesh(coneGeom, red, Math.max(pinned.length, 1));
+  const partMesh = new THREE.InstancedMesh(new THREE.SphereGeometry(mark * 0.6, 12, 8), red, Math.max(partly.length, 1));
+  pinMesh.count = pinned.length; partMesh.count = partly.length;
+  pinMesh.frustumCulled = partMesh.frustumCulled = false;
+  scene.add(pinMesh, partMesh);
+  const loads = G.loads.map(l => ({ vertex: l.vertex, f: l.force.map(num) }));
+  const fmax = Math.max(0, ...loads.map(l => Math.hypot(...l.f)).filter(Number.isFinite)) || 1;
+  const arrowScale = 0.15 * G.size / fmax;
+  const headGeom = new THREE.ConeGeometry(mark * 0.6, mark * 1.8, 12);
+  headGeom.rotateX(Math.PI / 2);
+  headGeom.translate(0, 0, -mark * 0.9);
+  const orange = new THREE.MeshPhongMaterial({ color: 0xff7f0e });
+  const headMesh = new THREE.InstancedMesh(headGeom, orange, Math.max(loads.length, 1));
+  headMesh.count = loads.length;
+  headMesh.frustumCulled = false;
+  const shaftPos = new Float32Array(6 * Math.max(loads.length, 1));
+  const shaftGeom = new THREE.BufferGeometry();
+  shaftGeom.setAttribute('position', new THREE.BufferAttribute(shaftPos, 3));
+  const shafts = new THREE.LineSegments(shaftGeom, new THREE.LineBasicMaterial({ color: 0xff7f0e }));
+  shafts.frustumCulled = false;
+  scene.add(headMesh, shafts);
+
+  // ---------------------------------------------------------------- colours
+  const NOT_FINITE = D.not_finite_color;
+  let current = 0, colorBy = null;
+  function coloring() { return colorBy === 'kind' ? null : states[current].colorings[colorBy] || null; }
+  function fraction(c, x) {
+    const span = c.vmax - c.vmin;
+    if (span > 0) return Math.min(Math.max((x - c.vmin) / span, 0), 1);
+    return c.cmap === 'coolwarm' ? 0.5 : 0.0;
+  }
+  function mapColor(c, x) {                  // matplotlib's lookup: floor(f N), f = 1 -> N - 1
+    if (!Number.isFinite(x)) return NOT_FINITE;
+    const lut = luts[c.cmap], n = lut.length / 3;
+    const i = Math.min(Math.floor(fraction(c, x) * n), n - 1);
+    return [lut[3 * i] / 255, lut[3 * i + 1] / 255, lut[3 * i + 2] / 255];
+  }
+  function hingeColor(h) {
+    const c = coloring();
+    if (c) return mapColor(c, c.vals[h]);
+    return G.kind_styles[G.kind_names[states[current].kindIdx[h]]].color;
+  }
+  API.hingeColor = h => hingeColor(h - 1);
+
+  // ---------------------------------------------------------------- drawing a state
+  function place(X) {
+    for (let i = 0; i < 3 * V; i++) pos[i] = X[i];
+    posAttr.needsUpdate = true;
+    meshGeom.computeBoundingSphere();
+    const m = new THREE.Matrix4();
+    pinned.forEach((s, k) => { const i = s.vertex - 1; pinMesh.setMatrixAt(k, m.makeTranslation(X[3 * i], X[3 * i + 1], X[3 * i + 2])); });
+    partly.forEach((s, k) => { const i = s.vertex - 1; partMesh.setMatrixAt(k, m.makeTranslation(X[3 * i], X[3 * i + 1], X[3 * i + 2])); });
+    pinMesh.instanceMatrix.needsUpdate = partMesh.instanceMatrix.needsUpdate = true;
+    const z = new THREE.Vector3(0, 0, 1), q = new THREE.Quaternion(), one = new THREE.Vector3(1, 1, 1);
+    loads.forEach((l, k) => {
+      const i = l.vertex - 1, tip = new THREE.Vector3(X[3 * i], X[3 * i + 1], X[3 * i + 2]);
+      const f = new THREE.Vector3(...l.f);
+      const len = f.length();
+      if (!Number.isFinite(len) || len === 0) { headMesh.setMatrixAt(k, m.makeScale(0, 0, 0)); return; }
+      q.setFromUnitVectors(z, f.clone().normalize());
+      headMesh.setMatrixAt(k, m.compose(tip, q, one));
+      const tail = tip.clone().addScaledVector(f, -arrowScale);
+      shaftPos.set([tail.x, tail.y, tail.z, tip.x, tip.y, tip.z], 6 * k);
+    });
+    headMesh.instanceMatrix.needsUpdate = true;
+    shaftGeom.attributes.position.needsUpdate = true;
+  }
+  function drawHinges() {
+    for (const o of hingeObjs) { scene.remove(o); o.geometry.dispose(); }
+    hingeObjs = [];
+    const X = states[current].X, kinds = states[current].kindIdx;
+    for (const style of ['dashed', 'solid']) {
+      const list = [];
+      for (let h = 0; h < H; h++) {
+        const dashed = G.kind_styles[G.kind_names[kinds[h]]].dashed;
+        if ((style === 'dashed') === dashed) list.push(h);
+      }
+      if (!list.length) continue;
+      const p = new Float32Array(6 * list.length), c = new Float32Array(6 * list.length);
+      list.forEach((h, k) => {
+        const a = hingeV[2 * h], b = hingeV[2 * h + 1], col = hingeColor(h);
+        for (let d = 0; d < 3; d++) {
+          p[6 * k + d] = X[3 * a + d]; p[6 * k + 3 + d] = X[3 * b + d];
+          c[6 * k + d] = c[6 * k + 3 + d] = col[d];
+        }
+      });
+      const g = new THREE.LineSegmentsGeometry();
+      g.setPositions(p);
+      g.setColors(c);
+      const o = new THREE.LineSegments2(g, hingeMats[style]);
+      if (style === 'dashed') o.computeLineDistances();
+      o.frustumCulled = false;
+      o.renderOrder = 2;
+      scene.add(o);
+      hingeObjs.push(o);
+    }
+  }
+
+  function render() {
+    renderer.render(scene, camera);
+    API.renders++;
+    if (!API.ready && !API.firstFrame) {        // ready once the first frame has been presented
+      API.firstFrame = true;
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        API.firstRenderMs = performance.now();
+        API.ready = true;
+      }));
+    }
+  }
+  let pending = false;
+  function requestRender() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => { pending = false; render(); });
+  }
+  controls.addEventListener('change', requestRender);
+
+  function resize() {
+    const w = view.clientWidth, h = view.clientHeight;
+    renderer.setSize(w, h, false);
+    camera.aspect = w / Math.max(h, 1);
+    camera.updateProjectionMatrix();
+    for (const k in hingeMats) hingeMats[k].resolution.set(w, h);
+    render();
+  }
+  new ResizeObserver(resize).observe(view);
+
+  // ---------------------------------------------------------------- colour bar and legend
+  function drawBar() {
+    const c = coloring(), bar = document.getElementById('bar'), ctx = bar.getContext('2d');
+    const lab = document.getElementById('caption'), bad = document.getElementById('nonfinite');
+    bar.style.display = c ? 'block' : 'none';
+    document.getElementById('barlabels').style.display = c ? 'flex' : 'none';
+    if (!c) {
+      lab.textContent = 'hinges coloured by kind';
+      bad.textContent = '';
+      return;
+    }
+    const lut = luts[c.cmap], n = lut.length / 3;
+    for (let i = 0; i < bar.width; i++) {
+      const j = Math.min(Math.floor(i / bar.width * n), n - 1);
+      ctx.fillStyle = `rgb(${lut[3 * j]},${lut[3 * j + 1]},${lut[3 * j + 2]})`;
+      ctx.fillRect(i, 0, 1, bar.height);
+    }
+    document.getElementById('barmin').textContent = short(c.vmin);
+    document.getElementById('barmax').textContent = short(c.vmax);
+    lab.textContent = c.caption;
+    let k = 0;
+    for (let h = 0; h < H; h++) if (!Number.isFinite(c.vals[h])) k++;
+    bad.textContent = k ? `${k} hinge${k > 1 ? 's' : ''} NaN or infinite: drawn magenta, on neither map` : '';
+  }
+  function drawLegend() {
+    const kinds = states[current].kindIdx, n = {};
+    for (let h = 0; h < H; h++) { const k = G.kind_names[kinds[h]]; n[k] = (n[k] || 0) + 1; }
+    const byKind = colorBy === 'kind';
+    document.getElementById('kinds').innerHTML = Object.keys(n).map(k => {
+      const s = G.kind_styles[k], c = byKind ? s.color.map(x => Math.round(255 * x)) : [90, 90, 90];
+      return `<div class="kind" data-kind="${esc(k)}"><span class="legend-line" style="border-top-style:` +
+        `${s.dashed ? 'dashed' : 'solid'};border-top-color:rgb(${c})"></span>${esc(k)} hinges ${esc(s.line)}` +
+        ` (${n[k]})</div>`;
+    }).join('');
+    document.getElementById('marks').textContent =
+      `supports: ${G.supports.length} (red cones: pinned; spheres: partly held); loads: ${loads.length} (orange arrows)`;
+  }
+  const select = document.getElementById('colorby');
+  function fillSelect() {
+    const keys = Object.keys(states[current].colorings);
+    const opts = keys.concat(['kind']);
+    if (select.options.length !== opts.length || [...select.options].some((o, i) => o.value !== opts[i])) {
+      select.innerHTML = opts.map(k => `<option value="${esc(k)}">${esc(k === 'kind' ? 'hinge kind' : k)}</option>`).join('');
+    }
+    if (colorBy === null || !opts.includes(colorBy)) colorBy = opts.includes(D.color_by) ? D.color_by : opts[0];
+    select.value = colorBy;
+  }
+  select.addEventListener('change', () => { colorBy = select.value; refresh(); });
+  API.setColorBy = c => { colorBy = c; refresh(); };
+
+  // ---------------------------------------------------------------- tables
+  const tablesBox = document.getElementById('tables');
+  const PAGE = 100;
+  function tableView(t, key) {
+    const box = document.createElement('div');
+    box.className = 'tbl';
+    box.dataset.title = t.title;
+    const k = t.header.length;
+    let order = Array.from({ length: t.n }, (_, i) => i), page = 0, sortCol = -1, asc = true;
+    function val(r, c) { return t.values[r * k + c]; }
+    function draw() {
+      const a = page * PAGE, b = Math.min(a + PAGE, t.n);
+      const head = t.header.map((h, c) => `<th data-col="${c}">${esc(h)}${c === sortCol ? (asc ? ' ▲' : ' ▼') : ''}</th>`).join('');
+      const body = [];
+      for (let i = a; i < b; i++) {
+        const r = order[i];
+        body.push(`<tr data-row="${r}">` + t.header.map((_, c) => `<td>${cellText(val(r, c), c < t.ints)}</td>`).join('') + '</tr>');
+      }
+      const pages = Math.max(1, Math.ceil(t.n / PAGE));
+      box.innerHTML = `<h3>${esc(t.title)}</h3>` +
+        (t.n > PAGE ? `<div class="pager"><button data-go="-1">previous</button>rows ${a + 1}–${b} of ${t.n}` +
+          `<button data-go="1">next</button> (page ${page + 1} of ${pages})</div>` : '') +
+        `<table><thead><tr>${head}</tr></thead><tbody>${body.join('')}</tbody></table>`;
+    }
+    box.addEventListener('click', e => {
+      const th = e.target.closest('th'), go = e.target.closest('button');
+      if (th) {
+        const c = +th.dataset.col;
+        asc = c === sortCol ? !asc : true;
+        sortCol = c;
+        const s = asc ? 1 : -1;
+        order.sort((x, y) => {           // NaN last either way
+          const u = val(x, c), v = val(y, c);
+          if (Number.isNaN(u) || Number.isNaN(v)) return Number.isNaN(u) - Number.isNaN(v);
+          return s * (u - v) || x - y;
+        });
+        page = 0;
+        draw();
+      } else if (go) {
+        page = Math.min(Math.max(page + +go.dataset.go, 0), Math.ceil(t.n / PAGE) - 1);
+        draw();
+      }
+    });
+    draw();
+    box.id = key;
+    return box;
+  }
+  function drawTables() {
+    tablesBox.innerHTML = '';
+    states[current].tables.forEach((t, i) => tablesBox.appendChild(tableView(t, `state-table-${i}`)));
+    pageTables.forEach((t, i) => tablesBox.appendChild(tableView(t, `page-table-${i}`)));
+  }
+
+  // ---------------------------------------------------------------- hover and click: a hinge's actions
+  const tip = document.getElementById('tooltip');
+  let pinnedHinge = -1;
+  function hingeRows(h) {               // rows of the state's hinge table for 0-based hinge h
+    const s = states[current], t = s.tables.find(x => x.hinge_table);
+    if (!t) return null;
+    if (!t.byHinge) {
+      t.byHinge = new Map();
+      const k = t.header.length;
+      for (let r = 0; r < t.n; r++) {
+        const hh = t.values[r * k] - 1;
+        if (!t.byHinge.has(hh)) t.byHinge.set(hh, []);
+        t.byHinge.get(hh).push(r);
+      }
+    }
+    return { t, rows: t.byHinge.get(h) || [] };
+  }
+  function projectAll() {
+    const m = new THREE.Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse).elements;
+    const w = canvas.clientWidth, hgt = canvas.clientHeight, X = states[current].X;
+    const P = new Float64Array(3 * V);
+    for (let i = 0; i < V; i++) {
+      const x = X[3 * i], y = X[3 * i + 1], z = X[3 * i + 2];
+      const cw = m[3] * x + m[7] * y + m[11] * z + m[15];
+      P[3 * i] = ((m[0] * x + m[4] * y + m[8] * z + m[12]) / cw + 1) / 2 * w;
+      P[3 * i + 1] = (1 - (m[1] * x + m[5] * y + m[9] * z + m[13]) / cw) / 2 * hgt;
+      P[3 * i + 2] = cw > 0 ? (m[2] * x + m[6] * y + m[10] * z + m[14]) / cw : NaN;
+    }
+    return P;
+  }
+  function pick(mx, my) {               // the hinge nearest the pointer (CSS px in the canvas), within 8 px
+    const P = projectAll();
+    let best = -1, bd = 8, bz = Infinity;
+    for (let h = 0; h < H; h++) {
+      const a = hingeV[2 * h], b = hingeV[2 * h + 1];
+      if (!(P[3 * a + 2] <= 1 && P[3 * b + 2] <= 1)) continue;
+      const ax = P[3 * a], ay = P[3 * a + 1], bx = P[3 * b], by = P[3 * b + 1];
+      const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+      const u = l2 > 0 ? Math.min(Math.max(((mx - ax) * dx + (my - ay) * dy) / l2, 0), 1) : 0;
+      const d = Math.hypot(mx - ax - u * dx, my - ay - u * dy);
+      const z = P[3 * a + 2] + u * (P[3 * b + 2] - P[3 * a + 2]);
+      if (d < bd - 0.5 || (d <= bd + 0.5 && z < bz)) { best = h; bd = Math.min(d, bd); bz = z; }
+    }
+    return best;
+  }
+  function showTip(h, mx, my) {
+    if (h < 0) { tip.hidden = true; tip.dataset.hinge = ''; return; }
+    const s = states[current], kind = G.kind_names[s.kindIdx[h]], c = coloring();
+    let html = `<div class="tiphead">hinge <b id="tiphinge">${h + 1}</b> (${esc(kind)})` +
+      (c ? `; ${esc(c.component)} = <span id="tipvalue">${pyRepr(c.vals[h])}</span>` : '') + '</div>';
+    const hr = hingeRows(h);
+    if (hr) {
+      const k = hr.t.header.length;
+      html += `<table><tr>${hr.t.header.map(x => `<th>${esc(x)}</th>`).join('')}</tr>` +
+        hr.rows.map(r => `<tr class="side">` + hr.t.header.map((_, j) =>
+          `<td>${cellText(hr.t.values[r * k + j], j < hr.t.ints)}</td>`).join('') + '</tr>').join('') + '</table>';
+    }
+    tip.innerHTML = html;
+    tip.dataset.hinge = String(h + 1);
+    tip.hidden = false;
+    const w = view.clientWidth;
+    tip.style.left = Math.min(mx + 14, Math.max(w - tip.offsetWidth - 4, 0)) + 'px';
+    tip.style.top = (my + 14) + 'px';
+  }
+  let hoverAt = null;
+  canvas.addEventListener('pointermove', e => {
+    if (pinnedHinge >= 0 || e.buttons) return;
+    const r = canvas.getBoundingClientRect();
+    const first = hoverAt === null;
+    hoverAt = [e.clientX - r.left, e.clientY - r.top];
+    if (first) requestAnimationFrame(() => { const [x, y] = hoverAt; hoverAt = null; showTip(pick(x, y), x, y); });
+  });
+  canvas.addEventListener('pointerleave', () => { if (pinnedHinge < 0) showTip(-1); });
+  let down = null;
+  canvas.addEventListener('pointerdown', e => { down = [e.clientX, e.clientY]; });
+  canvas.addEventListener('pointerup', e => {
+    if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 3) return;   // a drag, not a click
+    const r = canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
+    const h = pick(x, y);
+    pinnedHinge = h;
+    showTip(h, x, y);
+  });
+  // where a hinge's midpoint is drawn: page coordinates (CSS px), for a pointer to go there
+  API.hingeScreen = h1 => {
+    const P = projectAll(), a = hingeV[2 * (h1 - 1)], b = hingeV[2 * (h1 - 1) + 1], r = canvas.getBoundingClientRect();
+    return { x: r.left + (P[3 * a] + P[3 * b]) / 2, y: r.top + (P[3 * a + 1] + P[3 * b + 1]) / 2 };
+  };
+  API.vertexScreen = v1 => {
+    const P = projectAll(), r = canvas.getBoundingClientRect();
+    return { x: r.left + P[3 * (v1 - 1)], y: r.top + P[3 * (v1 - 1) + 1] };
+  };
+
+  // ---------------------------------------------------------------- states: frames, before and after
+  function refresh() {
+    fillSelect();
+    drawHinges();
+    drawBar();
+    drawLegend();
+    if (pinnedHinge >= 0 && !tip.hidden) showTip(pinnedHinge, parseFloat(tip.style.left) - 14, parseFloat(tip.style.top) - 14);
+    requestRender();
+  }
+  function setState(k) {
+    current = Math.min(Math.max(k | 0, 0), states.length - 1);
+    place(states[current].X);
+    document.getElementById('statelabel').textContent = states[current].label;
+    document.getElementById('statenote').textContent = states[current].note || '';
+    slider.value = String(current);
+    document.querySelectorAll('#designbox input').forEach(b => { b.checked = +b.value === current; });
+    drawTables();
+    refresh();
+    API.state = current;
+  }
+  API.setState = setState;
+  API.drawnVertices = () => pos;      // the positions drawn now (float32, V x 3)
+  API.nStates = states.length;
+  const slider = document.getElementById('frames');
+  const playButton = document.getElementById('play');
+  let timer = null;
+  if (states.length > 1) {
+    document.getElementById('statebox').hidden = false;
+    if (D.kind === 'design') {
+      document.getElementById('statetitle').textContent = 'design: before and after';
+      const box = document.getElementById('designbox');
+      box.hidden = false;
+      box.innerHTML = states.map((s, i) => `<label><input type="radio" name="design" value="${i}" id="state-${i}">` +
+        `${esc(s.label.split(':')[0])}</label> `).join('');
+      box.addEventListener('change', e => setState(+e.target.value));
+    } else {
+      document.getElementById('statetitle').textContent = 'frames';
+      document.getElementById('framebox').hidden = false;
+      slider.max = String(states.length - 1);
+      slider.addEventListener('input', () => setState(+slider.value));
+      playButton.addEventListener('click', () => {
+        if (timer) { clearInterval(timer); timer = null; playButton.textContent = 'play'; return; }
+        if (current === states.length - 1) setState(0);
+        playButton.textContent = 'pause';
+        timer = setInterval(() => {
+          if (current >= states.length - 1) { clearInterval(timer); timer = null; playButton.textContent = 'play'; return; }
+          setState(current + 1);
+        }, 150);
+      });
+    }
+  }
+  resize();
+  setState(D.kind === 'design' ? states.length - 1 : 0);
+  render();
+})();

@@ -1,0 +1,410 @@
+"""The results page (``--html FILE``, ``co.report.html``) in a real browser: a headless system Chromium driven by
+Playwright (``tests/browser.py``; skipped with the reason where no browser can be had).
+
+Each page is written the way a user writes it (the command line, or ``co.report.html``) and checked as a user
+sees it: it loads from its file with no console error and no request for anything else, its 3-D view is drawn
+(pixels of a screenshot), hovering over a hinge shows the rows of hinges.csv for it, character for character,
+the fold slider moves the drawn structure to the frame the fold wrote, and a failed analysis's NaN shows as
+``nan`` in a colour on neither map.
+"""
+import csv
+import io
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import browser as br
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+#: a folder to keep the static page's screenshot in (the README's picture: docs/figures)
+SCREENSHOT_DIR = os.environ.get("CHRONO_ORIGAMI_SCREENSHOTS")
+
+REASON = br.unavailable()
+pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+
+
+def run(*args, cwd=ROOT):
+    p = subprocess.run([sys.executable, *map(str, args)], cwd=cwd, env=ENV, capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr
+    return p
+
+
+def read_csv(path):
+    with open(path) as f:
+        rows = [r for r in csv.reader(line for line in f if not line.startswith("#"))]
+    return rows[0], rows[1:]
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    try:
+        with br.chromium() as b:
+            yield b
+    except Exception as e:            # a browser that cannot start here: the reason, not a failure
+        if "Executable doesn't exist" in str(e) or "Failed to launch" in str(e):
+            pytest.skip(f"Chromium does not start: {str(e).splitlines()[0]}")
+        raise
+
+
+@pytest.fixture(scope="module")
+def cantilever(tmp_path_factory):
+    """The Miura-ori cantilever scene with --out and --html, as the README runs it."""
+    here = tmp_path_factory.mktemp("cantilever")
+    (here / "scenes").symlink_to(ROOT / "scenes")
+    p = run("scenes/miura_cantilever.py", "--out", "out/miura_cantilever", "--html", "out/miura_cantilever/page.html",
+            cwd=here)
+    assert "results page written to out/miura_cantilever/page.html" in p.stdout
+    return here / "out" / "miura_cantilever"
+
+
+def shown(visit):
+    """What the page drew: its canvas as an RGB array."""
+    from PIL import Image
+
+    png = visit.page.locator("#gl").screenshot()
+    return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+
+def loaded_cleanly(visit):
+    assert visit.errors == [], visit.errors
+    assert visit.requests == [], visit.requests
+
+
+def test_static_page_offline_drawn_and_counted(chromium, cantilever):
+    page = cantilever / "page.html"
+    size = page.stat().st_size
+    assert size < 2_000_000                                      # the 660 KB library, a 12-panel structure
+    text = page.read_text()
+    assert not re.search(r"<(script|link|img|iframe)\b[^>]*\b(src|href)\s*=", text)   # every script inlined
+    visit = br.open_page(chromium, page)
+    loaded_cleanly(visit)
+    pixels = shown(visit)
+    white = (pixels == 255).all(axis=2)
+    assert 0.03 < 1 - white.mean() < 0.9, 1 - white.mean()       # something drawn, not the whole canvas
+    colours = {tuple(c) for c in pixels[~white][::7]}
+    assert len(colours) > 50                                     # shaded panels, coloured hinges, marks
+    if SCREENSHOT_DIR:
+        os.makedirs(SCREENSHOT_DIR, exist_ok=True)
+        visit.page.screenshot(path=os.path.join(SCREENSHOT_DIR, "results_page.png"))
+    counts = {e.get_attribute("data-key"): e.inner_text() for e in visit.page.locator("#counts .count").all()}
+    summary = json.loads((cantilever / "counts.json").read_text())
+    assert counts["M"].split()[-1] == str(summary["M"]) == "0"
+    assert counts["S"].split()[-1] == str(summary["S"]) == "0"
+    assert counts["status"].split()[-1] == "determined"
+    assert visit.page.locator("#command").inner_text() == (
+        "python3 scenes/miura_cantilever.py --out out/miura_cantilever --html out/miura_cantilever/page.html")
+    kinds = visit.page.locator("#kinds").inner_text()
+    assert "sliding hinges solid (15)" in kinds and "door hinges dashed (1)" in kinds
+    assert "supports: 3" in visit.page.locator("#marks").inner_text()
+    # the supports (red) at their vertices, the tip load's arrow (orange) at its vertex
+    box = visit.page.locator("#gl").bounding_box()
+
+    def near(vertex, colour, dy=0):
+        where = visit.api("(a, v) => a.vertexScreen(v)", vertex)
+        x, y = int(where["x"] - box["x"]), int(where["y"] - box["y"]) + dy
+        patch = pixels[max(y - 6, 0):y + 7, max(x - 6, 0):x + 7].reshape(-1, 3)
+        return (np.abs(patch - colour).max(axis=1) < 60).any()
+
+    for vertex in (19, 20, 21):                                      # Table 3's supports
+        assert near(vertex, (214, 39, 40), dy=4), vertex
+    assert near(2, (255, 127, 14), dy=-8)                           # the unit tip load at vertex 2, downward
+    assert not near(1, (214, 39, 40), dy=4) and not near(20, (255, 127, 14), dy=-8)   # not everywhere
+
+
+def hover(visit, hinge):
+    """Move the pointer over ``hinge`` (1-based) where the page draws it; the tooltip's rows (cells as text)."""
+    where = visit.api("(a, h) => a.hingeScreen(h)", hinge)
+    visit.page.mouse.move(where["x"] + 40, where["y"] + 40)
+    visit.page.mouse.move(where["x"], where["y"], steps=4)
+    tip = visit.page.locator("#tooltip")
+    tip.wait_for(state="visible")
+    visit.page.wait_for_function(f"document.getElementById('tooltip').dataset.hinge === '{hinge}'")
+    rows = [[c.inner_text() for c in r.locator("td").all()] for r in tip.locator("tr.side").all()]
+    header = [c.inner_text() for c in tip.locator("th").all()]
+    return header, rows
+
+
+def test_hover_the_largest_force_hinge_shows_its_hinges_csv_rows(chromium, cantilever):
+    header, rows = read_csv(cantilever / "hinges.csv")
+    force = {}
+    for r in rows:
+        h, f = int(r[0]), math.hypot(*(float(x) for x in r[5:8]))
+        force[h] = max(force.get(h, 0.0), f)
+    largest = max(force, key=force.get)
+    visit = br.open_page(chromium, cantilever / "page.html")
+    shown_header, sides = hover(visit, largest)
+    assert shown_header == header
+    assert sides == [r for r in rows if int(r[0]) == largest]    # both sides, the very text of hinges.csv
+    assert len(sides) == 2
+    value = float(visit.page.locator("#tipvalue").inner_text())
+    assert value == pytest.approx(force[largest], rel=1e-14)
+    # the largest hinge has the end colour of the figures' map (viridis), the colour bar says so
+    import matplotlib
+
+    end = matplotlib.colormaps["viridis"](1.0)[:3]
+    assert visit.api("(a, h) => a.hingeColor(h)", largest) == pytest.approx(end, abs=1 / 255)
+    assert f"at hinge {largest}" in visit.page.locator("#caption").inner_text()
+    loaded_cleanly(visit)
+
+
+def test_tables_sort_by_a_column(chromium, cantilever):
+    _, rows = read_csv(cantilever / "hinges.csv")
+    visit = br.open_page(chromium, cantilever / "page.html")
+    table = visit.page.locator("#state-table-0")
+    table.locator("th", has_text=re.compile(r"^N( [▲▼])?$")).click()
+    first = [c.inner_text() for c in table.locator("tbody tr").first.locator("td").all()]
+    assert first == min(rows, key=lambda r: (float(r[5]), rows.index(r)))
+    table.locator("th", has_text=re.compile(r"^N( [▲▼])?$")).click()                  # again: descending
+    first = [c.inner_text() for c in table.locator("tbody tr").first.locator("td").all()]
+    assert first == max(rows, key=lambda r: (float(r[5]), -rows.index(r)))
+    loaded_cleanly(visit)
+
+
+def test_numbers_are_written_as_the_csv_files_write_them(chromium, cantilever):
+    """The page's number text (``pyRepr``) is Python's repr, the CSV cell, for every magnitude."""
+    rng = np.random.default_rng(3)
+    xs = [float(x) for x in rng.standard_normal(300) * 10.0 ** rng.integers(-30, 30, 300)]
+    xs += [0.1, 1e16, 1e-5, 1e-4, 123456789012345.6, 5e-324, 1.7976931348623157e308, 2.0, -0.5, 1e22, 1e21]
+    visit = br.open_page(chromium, cantilever / "page.html")
+    assert visit.api("(a, xs) => xs.map(a.pyRepr)", xs) == [repr(x) for x in xs]
+
+
+# ------------------------------------------------------------------ a failed analysis written anyway
+def test_nan_and_inf_shown_as_such_never_on_the_map(chromium, tmp_path):
+    import chrono_origami as co
+    from chrono_origami.report import tables
+
+    result = co.static(co.miura.miura_cantilever(), engine="reference")
+    bad = [a for a in result.hinge_actions if a.hinge == 0]           # hinge 1 (sliding: a solid line)
+    bad[0].force = np.array([np.nan, 0.0, 0.0])
+    worse = [a for a in result.hinge_actions if a.hinge == 4]
+    worse[1].force = np.array([np.inf, 0.0, 0.0])
+    path = co.report.html(result, tmp_path / "failed.html", command="a failed analysis")
+    visit = br.open_page(chromium, path)
+    loaded_cleanly(visit)
+    assert "2 hinges NaN or infinite" in visit.page.locator("#nonfinite").inner_text()
+    assert visit.api("(a, h) => a.hingeColor(h)", 1) == [1, 0, 1]
+    assert visit.api("(a, h) => a.hingeColor(h)", 5) == [1, 0, 1]
+    finite = [h for h in range(1, 17) if h not in (1, 5)]
+    assert all(visit.api("(a, h) => a.hingeColor(h)", h) != [1, 0, 1] for h in finite)
+    # the scale is the finite values': the largest finite |F| at its hinge, as the figures say
+    caption = visit.page.locator("#caption").inner_text()
+    from chrono_origami.report import hinge_colors
+
+    with np.errstate(invalid="ignore"):
+        assert hinge_colors.coloring(result).caption() == caption
+    assert "at hinge 16" in caption and "2 hinges NaN or infinite" in caption
+    header, sides = hover(visit, 1)
+    with np.errstate(invalid="ignore"):                              # inf times the frame's zeros
+        expected = tables.csv_text(tables.HINGE_HEADER, result.hinge_rows()).splitlines()
+    assert sides == [line.split(",") for line in expected[1:] if line.startswith("1,")]
+    assert "nan" in sides[0]
+    assert visit.page.locator("#tipvalue").inner_text() == "nan"
+    _, sides = hover(visit, 5)
+    assert sides == [line.split(",") for line in expected[1:] if line.startswith("5,")]
+    assert "-inf" in sides[1]
+    # where hinge 1 is drawn, the pixels are magenta (a colour of neither map)
+    visit.page.mouse.move(1, 1)
+    visit.page.wait_for_function("document.getElementById('tooltip').hidden")
+    visit.page.evaluate("window.chronoOrigami.setColorBy('|F|')")
+    pixels = shown(visit)
+    box = visit.page.locator("#gl").bounding_box()
+    where = visit.api("(a, h) => a.hingeScreen(h)", 1)
+    x, y = int(where["x"] - box["x"]), int(where["y"] - box["y"])
+    patch = pixels[y - 3:y + 4, x - 3:x + 4].reshape(-1, 3)
+    assert ((patch[:, 0] > 180) & (patch[:, 1] < 90) & (patch[:, 2] > 180)).any(), patch
+
+
+# ------------------------------------------------------------------ a fold: the slider over its frames
+def pair_fold():
+    """Two unit squares and one valley crease (x = 1) with its target fold angle 90 deg, as an editor writes it."""
+    return {"file_spec": 1.2, "file_title": "a valley fold",
+            "vertices_coords": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0]],
+            "faces_vertices": [[0, 1, 4, 3], [1, 2, 5, 4]],
+            "edges_vertices": [[0, 1], [1, 2], [2, 5], [5, 4], [4, 3], [3, 0], [1, 4]],
+            "edges_assignment": ["B"] * 6 + ["V"], "edges_foldAngle": [0] * 6 + [90]}
+
+
+def test_fold_slider_draws_the_frames_of_the_fold(chromium, tmp_path):
+    (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
+    run("-m", "chrono_origami", "fold", "pair.fold", "--frames", "4", "--quiet", "--out", "F", "--html", "fold.html",
+        cwd=tmp_path)
+    visit = br.open_page(chromium, tmp_path / "fold.html")
+    loaded_cleanly(visit)
+    assert visit.api("a => [a.nStates, a.state]") == [5, 0]
+    start = shown(visit)
+    drawn = np.array(visit.api("a => Array.from(a.drawnVertices())")).reshape(-1, 3)
+    assert drawn == pytest.approx(np.array(pair_fold()["vertices_coords"], float), abs=1e-7)
+    slider = visit.page.locator("#frames")
+    slider.focus()
+    visit.page.keyboard.press("End")                                 # the last frame, as a user moves it
+    assert visit.api("a => a.state") == 4
+    assert visit.page.locator("#statelabel").inner_text().startswith("frame 4 of 4: t = 1 s")
+    _, last = read_csv(tmp_path / "F" / "vertices.csv")              # the folded state the fold wrote
+    folded = np.array([[float(x) for x in r[1:]] for r in last])
+    drawn = np.array(visit.api("a => Array.from(a.drawnVertices())")).reshape(-1, 3)
+    assert drawn == pytest.approx(folded, abs=1e-6)                  # float32 positions of a 2 m sheet
+    assert np.ptp(folded[:, 2]) > 0.5                                # it did fold out of the plane
+    end = shown(visit)
+    assert (np.abs(end - start).sum(axis=2) > 30).mean() > 0.01       # and the drawing changed
+    visit.page.keyboard.press("Home")
+    visit.page.locator("#play").click()
+    visit.page.wait_for_function("window.chronoOrigami.state === 4", timeout=10000)
+    loaded_cleanly(visit)
+
+
+# ------------------------------------------------------------------ design, tolerance, dynamics
+def kinds_shown(visit):
+    return {e.get_attribute("data-kind"): e.inner_text() for e in visit.page.locator("#kinds .kind").all()}
+
+
+def test_design_page_before_and_after(chromium, tmp_path):
+    import chrono_origami as co
+
+    co.write_fold(co.miura.miura_cantilever().with_hinge_kinds((co.DOOR,) * 16), tmp_path / "cantilever.fold")
+    run("-m", "chrono_origami", "design", "cantilever.fold", "-o", "designed.fold", "--html", "design.html",
+        cwd=tmp_path)
+    designed = co.read_structure(tmp_path / "designed.fold")
+    sliding = designed.n_sliding
+    visit = br.open_page(chromium, tmp_path / "design.html")
+    loaded_cleanly(visit)
+    assert visit.page.locator("#state-1").is_checked()                # after, at first
+    assert kinds_shown(visit) == {"sliding": f"sliding hinges solid ({sliding})",
+                                  "door": f"door hinges dashed ({16 - sliding})"}
+    # after: the designed structure's hinge actions, those static writes for the design file
+    run("-m", "chrono_origami", "static", "designed.fold", "--out", "R", cwd=tmp_path)
+    header, rows = read_csv(tmp_path / "R" / "hinges.csv")
+    assert visit.page.locator("#colorby").input_value() == "|F|"
+    assert hover(visit, 16) == (header, [r for r in rows if r[0] == "16"])
+    visit.page.mouse.move(1, 1)
+    visit.page.locator("#colorby").select_option("kind")
+    after = [visit.api("(a, h) => a.hingeColor(h)", h) for h in range(1, 17)]
+    visit.page.locator("#state-0").check()
+    assert kinds_shown(visit) == {"door": "door hinges dashed (16)"}
+    assert visit.page.locator("#statelabel").inner_text().startswith("before: all door hinges (M = 0, S = 15)")
+    counts = {e.get_attribute("data-key"): e.inner_text().split()[-1] for e in visit.page.locator("#counts .count").all()}
+    assert (counts["M before"], counts["S before"], counts["M"], counts["S"]) == ("0", "15", "0", "0")
+    door, slide = (visit.api("(a, h) => a.hingeColor(h)", 1), after)
+    assert all(c == door for c in (visit.api("(a, h) => a.hingeColor(h)", h) for h in range(1, 17)))
+    assert sum(c != door for c in slide) == sliding                   # the sliding hinges in their own colour
+    assert [h + 1 for h in range(16) if slide[h] != door] == [
+        h + 1 for h, k in enumerate(designed.hinge_kinds) if getattr(k, "name", k) == "sliding"]
+
+
+def test_tolerance_page_shows_the_locked_in_distribution(chromium, tmp_path):
+    from test_cli_tolerance import strip_fold
+
+    (tmp_path / "strip.fold").write_text(json.dumps(strip_fold()))
+    run("-m", "chrono_origami", "tolerance", "strip.fold", "--tol", "1e-4", "--out", "T", "--html", "tol.html",
+        cwd=tmp_path)
+    header, rows = read_csv(tmp_path / "T" / "locked_in.csv")
+    visit = br.open_page(chromium, tmp_path / "tol.html")
+    loaded_cleanly(visit)
+    options = visit.page.locator("#colorby option").all_inner_texts()
+    assert options == ["p95 N", "p95 TP", "p95 TO", "p95 MT", "p95 MP", "p95 MO", "hinge kind"]
+    col = header.index("p95_N")
+    largest = int(max(rows, key=lambda r: float(r[col]))[0])
+    shown_header, sides = hover(visit, largest)
+    assert shown_header == header and sides == [r for r in rows if int(r[0]) == largest]
+    assert float(visit.page.locator("#tipvalue").inner_text()) == max(float(r[col]) for r in rows
+                                                                       if int(r[0]) == largest)
+    status = visit.page.locator("#counts .count[data-key=status]").inner_text()
+    assert status.split()[-1] == "elastic"
+    top_header, top = read_csv(tmp_path / "T" / "summary.csv")
+    largest = visit.page.locator("#page-table-0")
+    shown_header = largest.locator("th").all_inner_texts()
+    assert shown_header == top_header[4:]                            # after structure, M, S, method
+    assert largest.locator("tbody td").all_inner_texts() == top[0][4:]
+
+
+def test_dynamics_page_frames_and_hinge_actions(chromium, tmp_path):
+    (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
+    run("-m", "chrono_origami", "dynamics", "pair.fold", "--engine", "reference", "--thickness", "0.01", "--density",
+        "1000", "--time", "0.2", "--dt", "0.01", "--output-interval", "0.05", "--motor", "1:torque:0.5", "--out",
+        "D", "--html", "motion.html", cwd=tmp_path)
+    header, rows = read_csv(tmp_path / "D" / "hinges_t.csv")
+    visit = br.open_page(chromium, tmp_path / "motion.html")
+    loaded_cleanly(visit)
+    K = visit.api("a => a.nStates")
+    times = sorted({r[0] for r in rows}, key=float)
+    assert K == len(times) == 5
+    visit.page.locator("#frames").focus()
+    visit.page.keyboard.press("End")
+    _, sides = hover(visit, 1)
+    last = [r[1:] for r in rows if r[0] == times[-1]]                # the last frame's rows of hinges_t.csv
+    assert sides == last, (header, sides, last)
+
+
+@pytest.mark.parametrize("component", ["|F|", "N", "MO"])
+def test_every_hinge_has_the_figures_colour(chromium, tmp_path, component):
+    """The page's colour of every hinge is the PNG figure's (``HingeColoring.colors``): one map, one scale."""
+    import chrono_origami as co
+    from chrono_origami.report import hinge_colors
+
+    result = co.static(co.miura.miura_cantilever(), engine="reference")
+    visit = br.open_page(chromium, co.report.html(result, tmp_path / "page.html", color_by=component))
+    loaded_cleanly(visit)
+    assert visit.page.locator("#colorby").input_value() == component
+    c = hinge_colors.coloring(result, component)
+    assert visit.page.locator("#caption").inner_text() == c.caption()
+    shown_colours = np.array([visit.api("(a, h) => a.hingeColor(h)", h) for h in range(1, 17)])
+    assert shown_colours == pytest.approx(c.colors(), abs=0.5 / 255)    # the same 256-entry map, 8-bit
+
+
+def test_a_minimum_norm_answer_says_so(chromium, tmp_path):
+    import chrono_origami as co
+
+    structure = co.miura.miura_cantilever().with_hinge_kinds((co.DOOR,) * 16)      # S = 15
+    result = co.static(structure, engine="reference", allow_indeterminate=True)
+    visit = br.open_page(chromium, co.report.html(result, tmp_path / "page.html"))
+    loaded_cleanly(visit)
+    counts = {e.get_attribute("data-key"): e.inner_text().split()[-1] for e in visit.page.locator("#counts .count").all()}
+    assert (counts["M"], counts["S"], counts["status"]) == ("0", "15", "minimum-norm")
+    title = visit.page.locator("#state-table-0 h3").inner_text()
+    assert title.startswith("hinge actions (hinges.csv): minimum-norm answer, NOT determined (M = 0, S = 15)")
+    assert "NOT determined" in visit.page.locator("#statenote").inner_text()
+
+
+def test_rotate_pan_zoom_and_click_to_keep_a_hinge(chromium, cantilever):
+    visit = br.open_page(chromium, cantilever / "page.html")
+    mouse, box = visit.page.mouse, visit.page.locator("#gl").bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def changed(before):
+        visit.page.wait_for_timeout(100)
+        after = shown(visit)
+        return (np.abs(after - before).sum(axis=2) > 30).mean(), after
+
+    view = shown(visit)
+    mouse.move(cx, cy)
+    mouse.down()
+    mouse.move(cx + 120, cy + 40, steps=6)                           # left drag: rotate
+    mouse.up()
+    moved, view = changed(view)
+    assert moved > 0.005
+    mouse.move(cx, cy)
+    mouse.down(button="right")
+    mouse.move(cx + 80, cy, steps=6)                                 # right drag: pan
+    mouse.up(button="right")
+    moved, view = changed(view)
+    assert moved > 0.005
+    mouse.move(cx, cy)
+    mouse.wheel(0, -400)                                             # wheel: zoom in
+    moved, view = changed(view)
+    assert moved > 0.005
+    where = visit.api("(a, h) => a.hingeScreen(h)", 16)               # still found where it is drawn now
+    mouse.click(where["x"], where["y"])
+    mouse.move(1, 1)
+    visit.page.wait_for_timeout(100)
+    assert visit.page.locator("#tooltip").is_visible()                # a click keeps it
+    assert visit.page.locator("#tiphinge").inner_text() == "16"
+    loaded_cleanly(visit)
