@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pychrono as chrono
 
-from ...structure.properties import panel_frame, panels_mass_properties
+from ...structure.properties import panel_frame, panels_mass_properties, structure_mass_properties
 from ...structure.structure import Structure
 from ...tools.errors import StructureError
 from ...tools.geometry import best_rigid_alignment
@@ -287,7 +287,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
             raise StructureError(f"{structure.name}: the structure's gravity {tuple(structure.gravity)} differs from "
                                  f"the system's gravitational acceleration {tuple(g)}")
         if structure.gravity is None and np.any(g != 0):
-            massive = int(np.count_nonzero(panels_mass_properties(pat, structure.thickness, structure.density)[0] > 0))
+            massive = int(np.count_nonzero(structure_mass_properties(structure)[0] > 0))
             if massive:
                 gs = tuple(float(x) for x in g)
                 raise StructureError(f"{structure.name}: the structure's gravity is None but the system's "
@@ -304,7 +304,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
 
     bodies, nominal, coms, panel_shapes, hinge_shapes = [], [], [], [], []
     stage = Stages("building the Chrono system")
-    masses, centres, inertias = panels_mass_properties(pat, structure.thickness, structure.density)
+    masses, centres, inertias = structure_mass_properties(structure)
     light = ~(masses > 0)
     if light.any():
         nominal_props = panels_mass_properties(pat, NOMINAL_THICKNESS * L, 1.0)
