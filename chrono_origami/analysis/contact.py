@@ -149,11 +149,19 @@ def penetration(VA, NA, EA, VB, NB, EB):
     return overlap.min(axis=1)
 
 
-def fold_contacts(history, percent=None):
+def fold_contacts(history, percent=None, engine="reference", structure=None):
     """:class:`Contacts` of every stored frame of a fold history (``results.fold.FoldHistory``); ``percent``: the
-    fold percent of its last frame when it folds to target angles (frame k is at percent x t_k / T)."""
-    st = history.problem.structure
-    solids = PanelSolids(st.with_pattern(st.pattern.with_vertices(history.vertices[0])))
+    fold percent of its last frame when it folds to target angles (frame k is at percent x t_k / T). ``engine``:
+    "reference" (:class:`PanelSolids`, separating axes) or "chrono" (Bullet's convex hulls,
+    ``engines.chrono.contact``). ``structure``: the panels' thickness and placement, when not the history's (the
+    same pattern)."""
+    st = history.problem.structure if structure is None else structure
+    st = st.with_pattern(st.pattern.with_vertices(history.vertices[0]))
+    if engine == "chrono":
+        from ..engines.chrono.contact import ChronoPanelSolids as solids_of
+    else:
+        solids_of = PanelSolids
+    solids = solids_of(st)
     T = float(history.problem.duration)
     percents = None if percent is None else [float(percent) * t / T for t in history.times]
     return Contacts(st, list(history.times), percents, [solids.contacts(X) for X in history.vertices])

@@ -69,7 +69,7 @@ def check_command(args):
         if unflat:
             print(unflat)
         if contact and not (inexact or unflat):
-            range_of_motion(structure, args.steps)
+            range_of_motion(structure, args.steps, args.contact_engine)
         return app.EXIT_INPUT if inexact or unflat else app.EXIT_OK
     fixed, move, k, after = pattern_check.correct(structure, args.max_move, rep)
     with app.output(args.output):
@@ -83,9 +83,12 @@ def check_command(args):
     return app.EXIT_INPUT if unflat else app.EXIT_OK
 
 
-def range_of_motion(structure, steps):
+def range_of_motion(structure, steps, engine="reference"):
     """Fold ``structure`` to its target angles in ``steps`` frames (reference engine) and print the largest fold
-    percent reached before contact; returns the :class:`~chrono_origami.analysis.contact.Contacts`."""
+    percent reached before contact, by ``engine``'s contact check; returns the
+    :class:`~chrono_origami.analysis.contact.Contacts`."""
+    from .. import engines
+
     from ..analysis.contact import fold_contacts
     from ..analysis.fold import fold_to_targets
     from ..inputs.fold import file_targets
@@ -95,7 +98,7 @@ def range_of_motion(structure, steps):
         raise app.UsageError(f"{structure.name}: no target fold angles (M/V creases): the range of motion is "
                              f"measured on the fold to the targets")
     hist = fold_to_targets(structure, engine="reference", frame_interval=1.0 / steps, progress=False)
-    contacts = fold_contacts(hist, 100.0)
+    contacts = fold_contacts(hist, 100.0, engines.resolve(engine))
     k, pl = contacts.first, placement_of(structure).describe()
     if k is None:
         print(f"range of motion ({pl}): the fold reaches 100 % of its targets with no contact")

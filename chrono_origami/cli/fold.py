@@ -245,7 +245,7 @@ def stop_at_contact(hist, args, out):
     from ..analysis.contact import fold_contacts
 
     percent = (100.0 if args.percent is None else args.percent) if args.drive is None else None
-    contacts = fold_contacts(hist, percent)
+    contacts = fold_contacts(hist, percent, engines.resolve(args.contact_engine))
     for line in contacts.summary():
         print(line, file=out)
     k = contacts.first
