@@ -91,3 +91,15 @@ def test_thick_sheets_first_contact_agrees_with_the_reference_engine(name):
         assert ref.first is not None and ref.first == chr_.first, (ratio, ref.summary(), chr_.summary())
         firsts.append(ref.percents[ref.first])
     print(name, "first contact percent for t/a = 0.02, 0.05, 0.1:", firsts)
+
+
+def test_the_chrono_bodies_show_the_solids():
+    """A tapered panel's visual mesh is its solid: one triangle fan of k - 2 triangles per convex face of k
+    vertices (the square prism's 6 faces and the bevel)."""
+    from chrono_origami.engines.chrono.system import build_system
+
+    st = structure_of(row_fold(2, "V", [180.0]), placement=Placement("tapered", taper_deg=120.0))
+    faces = [P for p, P in PanelSolids(st).polygons(st.pattern.vertices) if p == 0]
+    built = build_system(st, visual=True)
+    mesh = built.panel_shapes[0].GetMesh()
+    assert mesh.GetNumTriangles() == sum(len(P) - 2 for P in faces)

@@ -352,3 +352,28 @@ def test_a_bevel_that_leaves_no_panel_is_one_line_exit_2(capsys, tmp_path):
     path.write_text(json.dumps(row_fold(3, "VM", [180.0, -180.0], "zigzag")))
     code, out, err = run(capsys, "fold", path, "--thickness", T, "--placement", "tapered", "--quiet")
     one_line(code, err, 2, "--placement", "panel 2: its bevels", "leave no panel")
+
+
+def test_the_figure_draws_the_solids_and_marks_the_first_contact(capsys, pair_file, tmp_path):
+    """--figure of a fold with thick panels: each panel drawn as its solid (tapered: the square prism's 6 faces
+    and the bevel, 7 polygons a panel), the first contact frame's collection tagged, the pair named in the
+    title."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from chrono_origami.analysis.contact import fold_contacts
+    from chrono_origami.analysis.fold import fold_to_targets
+    from chrono_origami.report import figures
+
+    st = structure_of(row_fold(2, "V", [180.0], "pair"), placement=Placement("tapered", taper_deg=120.0))
+    hist = fold_to_targets(st, frame_interval=1 / 12, progress=False)
+    assert [len(P) for _, P in figures.panel_polygons(st, hist.vertices[0])].count(4) >= 10
+    assert len(figures.panel_polygons(st, hist.vertices[0])) == 14
+    hist.contacts = fold_contacts(hist, 100.0)
+    fig = figures.draw_snapshots(hist)
+    ax = fig.axes[0]
+    assert [c.get_gid() for c in ax.collections].count("first contact") == 1
+    assert "first contact (red): panels 1 and 2, 75 % of the targets" in ax.get_title()
+    code, out, err = run(capsys, "fold", pair_file, "--thickness", T, "--placement", "tapered", "--taper-deg", 120,
+                         "--frames", 12, "--quiet", "--engine", "reference", "--figure", tmp_path / "f.png")
+    assert code == 0 and (tmp_path / "f.png").stat().st_size > 0, err

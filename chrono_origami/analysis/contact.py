@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..structure.properties import panel_frame
-from ..structure.solids import check_thickness, placement_of
+from ..structure.solids import check_thickness, face_loops, placement_of
 
 #: overlaps up to this fraction of the pattern size are touches, not contacts (the fold's vertices are exact to
 #: its Newton tolerance, 1e-12 of the pattern size)
@@ -83,6 +83,8 @@ class PanelSolids:
                                        for a in arrays])
         dummy = (np.zeros((1, 3)), np.array([[0.0, 0.0, 1.0]]), np.array([[1.0, 0.0, 0.0]]))
         solids = [s if s is not None else dummy for s in solids]
+        #: per panel, its faces as loops of indices into its vertices (to draw it)
+        self.faces = [face_loops(s[0], s[1], self.L) if live else [] for s, live in zip(solids, self.live)]
         self.V, self.N, self.E = (pad([s[i] for s in solids]) for i in range(3))
         self.frames0 = self._frames(pat.vertices)
 
@@ -104,6 +106,11 @@ class PanelSolids:
         R = F @ np.swapaxes(F0, 1, 2)
         V = np.einsum("pij,pnj->pni", R, self.V - O0[:, None]) + O[:, None]
         return V, np.einsum("pij,pnj->pni", R, self.N), np.einsum("pij,pnj->pni", R, self.E)
+
+    def polygons(self, X):
+        """Every face of every panel's solid at vertices ``X``, as (panel, (k, 3) polygon), to draw them."""
+        V = self.at(X)[0]
+        return [(p, V[p][loop]) for p in range(self.P) for loop in self.faces[p]]
 
     def contacts(self, X):
         """[(p, q, depth)] of the interpenetrating pairs at vertices ``X``, deepest first."""

@@ -249,6 +249,7 @@ def stop_at_contact(hist, args, out):
     for line in contacts.summary():
         print(line, file=out)
     k = contacts.first
+    hist.contacts = contacts
     if getattr(args, "through_contact", False):
         for line in contacts.listing():
             print(f"  {line}", file=out)
@@ -257,6 +258,9 @@ def stop_at_contact(hist, args, out):
             setattr(hist, name, getattr(hist, name)[:k + 1])
         hist.steps = [s for s in hist.steps if s[0] <= hist.times[-1] * (1 + 1e-12)]
         hist.final_poses = None
+        contacts.times, contacts.pairs = contacts.times[:k + 1], contacts.pairs[:k + 1]
+        if contacts.percents is not None:
+            contacts.percents = contacts.percents[:k + 1]
         print(f"the fold stops at frame {k}, the first contact (--through-contact folds on)", file=out)
     return contacts
 

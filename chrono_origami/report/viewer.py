@@ -661,7 +661,7 @@ def play(structure, frames, times=None, png_dir=None, interactive=False, size=WI
     if times is not None and len(times) != len(frames):
         raise ViewerError(f"{len(times)} frame times for {len(frames)} frames")
     bare = Structure(structure.pattern.with_vertices(frames[0]), structure.hinge_kinds, structure.thickness,
-                     structure.density, name=structure.name)
+                     structure.density, name=structure.name, notes=structure.notes, placement=structure.placement)
     span = f", t = {times[0]:g} .. {times[-1]:g} s" if times is not None else ""
     title = (f"{bare.name}: {bare.pattern.n_panels} panels, {hinge_legend(bare)}; fold playback, "
              f"{len(frames)} frames{span}")

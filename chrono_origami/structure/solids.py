@@ -187,6 +187,21 @@ def polytope(A, b, scale):
     return V, A[faces], np.array(edges)
 
 
+def face_loops(V, normals, scale):
+    """Per face normal (unit, outward) the indices of the vertices ``V`` on that face, counter-clockwise about it
+    (a convex polytope's faces, to draw it)."""
+    loops = []
+    for n in normals:
+        h = V @ n
+        on = np.flatnonzero(h >= h.max() - 1e-9 * scale)
+        c = V[on].mean(axis=0)
+        e1 = V[on[0]] - c
+        e1 /= np.linalg.norm(e1) or 1.0
+        e2 = np.cross(n, e1)
+        loops.append(on[np.argsort(np.arctan2((V[on] - c) @ e2, (V[on] - c) @ e1))])
+    return loops
+
+
 def polytope_mass_properties(V, density):
     """(mass, centre of mass, inertia about it (global frame)) of the convex hull of ``V`` (n, 3), uniform
     ``density``: the sum over the tetrahedra (centre, hull triangle) of int x_a x_b dV = vol/20 (sum_i x_ia x_ib +
