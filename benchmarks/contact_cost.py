@@ -22,11 +22,11 @@ program_threads()
 def main(argv=None):
     import numpy as np
 
-    from chrono_origami.analysis.contact import PanelSolids, candidate_pairs, fold_contacts
+    from chrono_origami.analysis.contact import fold_contacts
     from chrono_origami.analysis.fold import fold_to_targets
     from chrono_origami.patterns import miura
     from chrono_origami.structure import foldfile
-    from chrono_origami.structure.solids import Placement
+    from chrono_origami.structure.solids import Placement, PanelSolids, candidate_pairs
     from chrono_origami.structure.structure import Structure
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -6,10 +6,10 @@ import json
 import numpy as np
 import pytest
 
-from chrono_origami.analysis.contact import PanelSolids, fold_contacts
+from chrono_origami.analysis.contact import fold_contacts
 from chrono_origami.analysis.fold import fold_to_targets
 from chrono_origami.structure import foldfile
-from chrono_origami.structure.solids import Placement
+from chrono_origami.structure.solids import PanelSolids, Placement
 from chrono_origami.structure.structure import Structure
 from test_cli_messages import run
 from test_thickness import T, c_fold_contact_deg, c_fold_vertices, pair_folded, row_fold, structure_of

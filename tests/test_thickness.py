@@ -10,12 +10,11 @@ import json
 import numpy as np
 import pytest
 
-from chrono_origami.analysis.contact import DEPTH_RTOL, PanelSolids, penetration
 from chrono_origami.analysis.statics import count, static
 from chrono_origami.crease.pattern import CreasePattern, hinge_rotations
 from chrono_origami.structure import foldfile
 from chrono_origami.structure.properties import panels_mass_properties, structure_mass_properties
-from chrono_origami.structure.solids import Placement, inradius, polytope
+from chrono_origami.structure.solids import DEPTH_RTOL, PanelSolids, Placement, inradius, penetration, polytope
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.tools.errors import FoldFileError, StructureError
 from test_cli_messages import one_line, run

@@ -92,11 +92,11 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
 
 
 def solids_of(structure):
-    """The panels' solids (``analysis.contact.PanelSolids``) when the structure places thick panels
+    """The panels' solids (``structure.solids.PanelSolids``) when the structure places thick panels
     (``origami:placement``, ``--placement``), else None: the panels are then drawn as their polygons."""
     if getattr(structure, "placement", None) is None or not any(structure.thickness):
         return None
-    from ..analysis.contact import PanelSolids
+    from ..structure.solids import PanelSolids
 
     return PanelSolids(structure)
 

@@ -13,15 +13,14 @@ inset (the solids' own).
 Why the inset: solids that touch by construction (two panels on a crease, panels around a vertex) are then
 2 x INSET_RTOL x L apart, where Bullet's GJK measures a distance; touching, they go to its EPA, whose
 depths of exactly touching hulls are not reliable. So Chrono finds the
-contacts deeper than 2 INSET_RTOL L, the reference engine's separating axes (``analysis.contact``) those deeper
+contacts deeper than 2 INSET_RTOL L, the reference engine's separating axes (``structure.solids.PanelSolids``) those deeper
 than its 1e-9 L: the same first frame unless that frame's depth lies between them. Called as
 ``analysis.contact.fold_contacts(..., engine="chrono")``.
 """
 import numpy as np
 import pychrono as chrono
 
-from ...analysis.contact import PanelSolids
-from ...structure.solids import halfspaces, polytope
+from ...structure.solids import PanelSolids, halfspaces, polytope
 from .links import chframe, vec
 
 #: the pattern's size in Chrono (its lengths scaled): Bullet's tolerances are absolute, set for sizes of metres

@@ -212,7 +212,7 @@ def panel_mesh_shape(points, thickness, com, color=PANEL_COLOR):
 
 def solid_mesh_shape(polygons, com, color=PANEL_COLOR):
     """``ChVisualShapeTriangleMesh`` of a convex solid given by its faces (``polygons``: counter-clockwise loops
-    of points seen from outside, ``analysis.contact.PanelSolids.polygons``), in coordinates relative to ``com``."""
+    of points seen from outside, ``structure.solids.PanelSolids.polygons``), in coordinates relative to ``com``."""
     shape = chrono.ChVisualShapeTriangleMesh()
     mesh = shape.GetMesh()
     for P in polygons:
@@ -320,7 +320,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
     masses, centres, inertias = structure_mass_properties(structure)
     solid_faces = {}
     if visual and structure.placement is not None and any(structure.thickness):
-        from ...analysis.contact import PanelSolids
+        from ...structure.solids import PanelSolids
 
         for q, P in PanelSolids(structure).polygons(pat.vertices):
             solid_faces.setdefault(q, []).append(P)
