@@ -103,3 +103,22 @@ def test_the_chrono_bodies_show_the_solids():
     built = build_system(st, visual=True)
     mesh = built.panel_shapes[0].GetMesh()
     assert mesh.GetNumTriangles() == sum(len(P) - 2 for P in faces)
+
+
+def test_chrono_bodies_carry_the_placed_mass():
+    """Offset below: each panel body's centre of mass is the square's centroid moved by -t/2 along +z, its mass
+    rho a^2 t; tapered: the mass of the bevelled solid (``structure_mass_properties``, closed form in
+    ``test_thickness``)."""
+    from chrono_origami.engines.chrono.links import arr
+    from chrono_origami.engines.chrono.system import build_system
+    from chrono_origami.structure.properties import structure_mass_properties
+
+    for pl in (Placement("offset"), Placement("tapered", taper_deg=120.0)):
+        st = structure_of(row_fold(2, "V", [180.0]), placement=pl)
+        built = build_system(st, visual=False)
+        m, c, _ = structure_mass_properties(st)
+        for p, body in enumerate(built.bodies):
+            assert abs(body.GetMass() - m[p]) <= 1e-15 * m[p]
+            np.testing.assert_allclose(arr(body.GetPos()), c[p], atol=1e-15)
+        if pl.technique == "offset":
+            np.testing.assert_allclose(c[:, 2], -T / 2, atol=1e-15)

@@ -376,3 +376,21 @@ def test_the_figure_draws_the_solids_and_marks_the_first_contact(capsys, pair_fi
     code, out, err = run(capsys, "fold", pair_file, "--thickness", T, "--placement", "tapered", "--taper-deg", 120,
                          "--frames", 12, "--quiet", "--engine", "reference", "--figure", tmp_path / "f.png")
     assert code == 0 and (tmp_path / "f.png").stat().st_size > 0, err
+
+
+def test_static_with_a_placement_prints_the_same_hinge_actions(capsys, tmp_path):
+    """static on the supported pair of ``tests/test_cli.py`` with --thickness and each --placement: the hinge
+    table (the axes on the pattern) is the same line for line; --side without offset is one line, exit 2."""
+    from test_cli import hand_fold
+
+    path = tmp_path / "pair.fold"
+    path.write_text(json.dumps(hand_fold()))
+    tables = []
+    for extra in ([], ["--placement", "offset"], ["--placement", "offset", "--side", "above"],
+                  ["--placement", "tapered", "--taper-deg", "90"]):
+        code, out, err = run(capsys, "static", path, "--engine", "reference", "--thickness", 0.05, *extra)
+        assert code == 0, err
+        tables.append([x for x in out.splitlines() if x.strip()[:1].isdigit()])
+    assert tables[0] and all(t == tables[0] for t in tables)
+    code, out, err = run(capsys, "static", path, "--thickness", 0.05, "--placement", "mid", "--side", "above")
+    one_line(code, err, 2, "--side places an offset panel")
