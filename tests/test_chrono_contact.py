@@ -2,6 +2,7 @@
 closed forms of ``tests/test_thickness.py`` and the reference engine's separating-axis test: the same first
 contact, to the fold step, on the pair, the C fold, a thick Miura-ori sheet and a thick Yoshimura wedge."""
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -122,3 +123,26 @@ def test_chrono_bodies_carry_the_placed_mass():
             np.testing.assert_allclose(arr(body.GetPos()), c[p], atol=1e-15)
         if pl.technique == "offset":
             np.testing.assert_allclose(c[:, 2], -T / 2, atol=1e-15)
+
+
+def test_the_viewer_draws_the_solids_and_marks_the_first_contact(tmp_path):
+    """fold --png-frames --png-renderer irrlicht with thick panels: the two panels of the first contact are red
+    (hue below 15 deg or above 345, saturated), a large part of the view of the last frame; without thickness
+    none is."""
+    from test_viewer import BAND, XVFB, load_png, xvfb
+    from matplotlib.colors import rgb_to_hsv
+
+    if XVFB is None:
+        pytest.skip("xvfb-run is not installed (apt-get install xvfb xauth)")
+    path = tmp_path / "pair.fold"
+    path.write_text(json.dumps(row_fold(2, "V", [180.0], "pair")))
+    red = []
+    for name, extra in (("thick", ["--thickness", T, "--placement", "tapered", "--taper-deg", 120]), ("bare", [])):
+        r = xvfb([sys.executable, "-m", "chrono_origami", "fold", path, "--frames", 4, "--quiet", "--engine",
+                  "reference", "--png-frames", tmp_path / name, "--png-renderer", "irrlicht", *extra])
+        assert r.returncode == 0, r.stderr
+        img = load_png(sorted((tmp_path / name).iterdir())[-1])[BAND:] / 255.0
+        hsv = rgb_to_hsv(img)
+        reddish = (hsv[..., 0] < 15 / 360) | (hsv[..., 0] > 345 / 360)
+        red.append(float((reddish & (hsv[..., 1] > 0.5)).mean()))
+    assert red[0] > 0.03 and red[1] < 1e-3, red

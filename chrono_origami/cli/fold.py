@@ -198,7 +198,11 @@ def views(hist, args, out=None):
     if irrlicht_frames or args.viz:
         from ..report import viewer
 
-        viewer.play(hist.problem.structure, hist.vertices, hist.times, png_dir=irrlicht_frames, interactive=args.viz)
+        contacts = getattr(hist, "contacts", None)
+        first = None if contacts is None else contacts.first
+        contact = None if first is None else (*contacts.pairs[first][0][:2], f"frame {first}, {contacts.where(first)}")
+        viewer.play(hist.problem.structure, hist.vertices, hist.times, png_dir=irrlicht_frames, interactive=args.viz,
+                    contact=contact)
 
 
 def run(structure, args, out=None):
