@@ -185,10 +185,14 @@ def test_offset_below_folds_freely_to_180_and_touches_there_face_to_face():
 
 def test_offset_above_and_mid_touch_at_once():
     """Offset above: panel 1 is {y >= 0, 0 <= z <= t} and panel 2 after a valley fold rho enters it at once: its
-    crease corner (0, t) turns to (t sin rho, t cos rho), inside panel 1 by t sin rho along y. Mid: the corner
-    (0, t/2) turns to ((t/2) sin rho, (t/2) cos rho); the depth is (t/2) sin rho for rho <= 90 deg (the
-    separating axis y: panel 2 moved back by that along -y clears panel 1). Flat (rho = 0): the end faces only
-    touch."""
+    crease corner (0, t) turns to (t sin rho, t cos rho), inside panel 1. Mid: both solids are prisms along the
+    crease x over the same [0, a], so every separating axis (face normals, edge cross products) is x (overlap a)
+    or lies in the (y, z) section, where the rectangles' normals are panel 1's y, z and panel 2's turned ones:
+    along y panel 1 spans [0, a] and panel 2 [-a cos rho - (t/2) sin rho, (t/2) sin rho] (its crease corner
+    (0, t/2) turned), overlap (t/2) sin rho; along z panel 1 spans [-t/2, t/2] and panel 2 from -(t/2) cos rho
+    up, overlap (t/2)(1 + cos rho); panel 2's normals give the same by the mirror symmetry about the bisector.
+    So the depth is (t/2) min(sin rho, 1 + cos rho) = (t/2) sin rho for rho <= 90 deg (tan(rho/2) <= 1).
+    Flat (rho = 0): the end faces only touch."""
     for deg in (0.5, 10.0, 45.0):
         rho = np.radians(deg)
         d, contacts = depth_at(Placement("offset", "above"), deg)
