@@ -295,6 +295,7 @@ def test_fold_reports_the_first_contact_frame(capsys, pair_file, placement, firs
     else:
         assert f"first at frame {first} ({first * 500 / 180:.4g} % of the targets): panels 1 and 2" in line
         assert f"the fold stops at frame {first}" in out
+    assert ("note: with mid placement two panels on a crease meet as soon as it folds" in out) == (placement == ["mid"])
 
 
 def test_through_contact_lists_every_contact_and_check_tells_the_range(capsys, pair_file, tmp_path):

@@ -46,8 +46,13 @@ class Contacts:
         free = f"; the last frame free of contact is {k - 1} ({self.where(k - 1)})" if k > 0 else \
             "; already in the first frame"
         more = f" (and {len(self.pairs[k]) - 1} more pairs)" if len(self.pairs[k]) > 1 else ""
-        return [f"contact ({pl}): first at frame {k} ({self.where(k)}): panels {p + 1} and {q + 1} interpenetrate "
-                f"by {d:.4g}{more}{free}"]
+        lines = [f"contact ({pl}): first at frame {k} ({self.where(k)}): panels {p + 1} and {q + 1} interpenetrate "
+                 f"by {d:.4g}{more}{free}"]
+        on_crease = any({p, q} == set(h.panels) for h in self.structure.pattern.hinges)
+        if on_crease and placement_of(self.structure).technique == "mid":
+            lines.append("note: with mid placement two panels on a crease meet as soon as it folds (the pattern is "
+                         "their mid-surface): --placement offset or tapered leaves them room")
+        return lines
 
     def listing(self):
         """One line per frame with contacts: every pair (1-based) and its depth."""
