@@ -399,3 +399,21 @@ def test_static_with_a_placement_prints_the_same_hinge_actions(capsys, tmp_path)
     assert tables[0] and all(t == tables[0] for t in tables)
     code, out, err = run(capsys, "static", path, "--thickness", 0.05, "--placement", "mid", "--side", "above")
     one_line(code, err, 2, "--side places an offset panel")
+
+
+def test_check_tells_the_range_of_a_folded_file_and_refuses_fix(capsys, tmp_path):
+    """A pair already folded to 60 deg, target 180: the fold goes from 60 to 180 deg, so 1 % frames are 1.2 deg
+    and tapered to 120 touches at 50 % (free there), interpenetrating at 51 %. --thickness with --fix is one
+    line, exit 2."""
+    d = row_fold(2, "V", [180.0], "pair60")
+    st = structure_of(d)
+    X = pair_folded(st, np.radians(60.0))
+    d["vertices_coords"] = X.tolist()
+    path = tmp_path / "p60.fold"
+    path.write_text(json.dumps(d))
+    code, out, err = run(capsys, "check", path, "--thickness", T, "--placement", "tapered", "--taper-deg", 120)
+    assert code == 0, err
+    assert "the fold reaches 50 % of its targets before contact (frames of 1 %); panels 1 and 2 interpenetrate at " \
+           "51 %" in out
+    code, out, err = run(capsys, "check", path, "--thickness", T, "--fix", "-o", tmp_path / "x.fold")
+    one_line(code, err, 2, "--thickness checks the range of motion of the file as it is")

@@ -50,12 +50,17 @@ def check_command(args):
     structure = inputs.read_input(args)
     contact = inputs.wants_contact(structure, args)
     if contact:
+        if args.fix:
+            raise app.UsageError("--thickness checks the range of motion of the file as it is: give it without --fix "
+                                 "(or check the corrected file)")
         structure = inputs.with_placement(structure, args, check=True)
     rep = pattern_check.diagnose(structure)
     print(f"{structure.name}: {structure.pattern}")
     for line in rep.summary():
         print(line)
     if not rep.flat:
+        if contact:
+            range_of_motion(structure, args.steps, args.contact_engine)
         return app.EXIT_OK
     inexact = bool(rep.inexact or rep.open_faces)
     unflat = rep.unflat(structure.name)     # the assignment, not the positions: no correction can help
