@@ -16,7 +16,7 @@ from chrono_origami.structure import foldfile
 from chrono_origami.structure.properties import panels_mass_properties, structure_mass_properties
 from chrono_origami.structure.solids import DEPTH_RTOL, PanelSolids, Placement, inradius, penetration, polytope
 from chrono_origami.structure.structure import Load, Structure, Support
-from chrono_origami.tools.errors import FoldFileError, StructureError
+from chrono_origami.tools.errors import FoldFileError
 from test_cli_messages import one_line, run
 
 A, T = 1.0, 0.1

@@ -63,7 +63,6 @@ class Structure:
     notes: dict = field(default_factory=dict, compare=False)
     placement: object = None
 
-
     def __post_init__(self):
         pat = self.pattern
         if not isinstance(pat, CreasePattern):
