@@ -14,6 +14,10 @@ line, without the correction's advice), or when the M/V assignment misses
 Maekawa's condition at a vertex (it cannot fold flat there; a fold part of the
 way may still exist: said in one line, also after ``--fix``, which cannot
 change an assignment).
+
+``--thickness T`` (with ``--placement``, ``--side``, ``--taper-deg``: ``structure.solids``) also folds the
+pattern to its target angles in ``--steps`` frames (the reference engine) and tells the largest fold percent it
+reaches before two panels interpenetrate (``analysis.contact``), to the frame step.
 """
 import os
 
@@ -28,7 +32,10 @@ def _options(description):
     ap.add_argument("--max-move", type=inputs.positive_float, default=None, metavar="D",
                     help="--fix: refuse a correction that moves a vertex farther than D (length units; default "
                          f"{pattern_check.MAX_MOVE_RTOL:g} x the pattern size)")
-    return ap
+    ap.add_argument("--steps", type=inputs.positive_int, default=100, metavar="N",
+                    help="with --thickness: the frames of the fold to the targets whose contact is checked "
+                         "(default 100: a 1 %% step)")
+    return inputs.add_placement_options(ap)
 
 
 @app.command("check", "check a flat crease pattern's geometry (Kawasaki, Maekawa, rigid foldability) and correct "
@@ -41,11 +48,19 @@ def check_command(args):
     if args.output and os.path.abspath(args.output) == os.path.abspath(args.file):
         raise app.UsageError(f"-o {args.output}: the input file is never overwritten; name a new file")
     structure = inputs.read_input(args)
+    contact = inputs.wants_contact(structure, args)
+    if contact:
+        if args.fix:
+            raise app.UsageError("--thickness checks the range of motion of the file as it is: give it without --fix "
+                                 "(or check the corrected file)")
+        structure = inputs.with_placement(structure, args, check=True)
     rep = pattern_check.diagnose(structure)
     print(f"{structure.name}: {structure.pattern}")
     for line in rep.summary():
         print(line)
     if not rep.flat:
+        if contact:
+            range_of_motion(structure, args.steps, args.contact_engine)
         return app.EXIT_OK
     inexact = bool(rep.inexact or rep.open_faces)
     unflat = rep.unflat(structure.name)     # the assignment, not the positions: no correction can help
@@ -58,6 +73,8 @@ def check_command(args):
                   "NEW.fold")
         if unflat:
             print(unflat)
+        if contact and not (inexact or unflat):
+            range_of_motion(structure, args.steps, args.contact_engine)
         return app.EXIT_INPUT if inexact or unflat else app.EXIT_OK
     fixed, move, k, after = pattern_check.correct(structure, args.max_move, rep)
     with app.output(args.output):
@@ -69,3 +86,30 @@ def check_command(args):
     if unflat:
         print(unflat)
     return app.EXIT_INPUT if unflat else app.EXIT_OK
+
+
+def range_of_motion(structure, steps, engine="reference"):
+    """Fold ``structure`` to its target angles in ``steps`` frames (reference engine) and print the largest fold
+    percent reached before contact, by ``engine``'s contact check; returns the
+    :class:`~chrono_origami.analysis.contact.Contacts`."""
+    from .. import engines
+
+    from ..analysis.contact import fold_contacts
+    from ..analysis.fold import fold_to_targets
+    from ..inputs.fold import file_targets
+    from ..structure.solids import placement_of
+
+    if not file_targets(structure):
+        raise app.UsageError(f"{structure.name}: no target fold angles (M/V creases): the range of motion is "
+                             f"measured on the fold to the targets")
+    hist = fold_to_targets(structure, engine="reference", frame_interval=1.0 / steps, progress=False)
+    contacts = fold_contacts(hist, 100.0, engines.resolve(engine))
+    k, pl = contacts.first, placement_of(structure).describe()
+    if k is None:
+        print(f"range of motion ({pl}): the fold reaches 100 % of its targets with no contact")
+    else:
+        p, q, d = contacts.pairs[k][0]
+        print(f"range of motion ({pl}): the fold reaches {contacts.percents[max(k - 1, 0)]:.4g} % of its targets before "
+              f"contact (frames of {100.0 / steps:.3g} %); panels {p + 1} and {q + 1} interpenetrate at "
+              f"{contacts.percents[k]:.4g} % (depth {d:.4g})")
+    return contacts

@@ -102,6 +102,10 @@ def options(description):
     ap.add_argument("--block", action="append", default=[], metavar="V:DOFS", help="vertices held in directions, e.g. 14:xy")
     ap.add_argument("--frames", type=inputs.positive_int, default=20, help="stored frames (default 20)")
     ap.add_argument("--from-singular", action="store_true", help="leave a singular (e.g. flat) start")
+    ap.add_argument("--through-contact", action="store_true",
+                    help="with thick panels: fold on past the first contact and list every contact (by default the "
+                         "fold stops at the first frame where two panels interpenetrate)")
+    inputs.add_placement_options(ap)
     return output_options(ap)
 
 
@@ -197,13 +201,28 @@ def views(hist, args, out=None):
     if irrlicht_frames or args.viz:
         from ..report import viewer
 
-        viewer.play(hist.problem.structure, hist.vertices, hist.times, png_dir=irrlicht_frames, interactive=args.viz)
+        contacts = getattr(hist, "contacts", None)
+        first = None if contacts is None else contacts.first
+        contact = None if first is None else (*contacts.pairs[first][0][:2], f"frame {first}, {contacts.where(first)}")
+        viewer.play(hist.problem.structure, hist.vertices, hist.times, png_dir=irrlicht_frames, interactive=args.viz,
+                    contact=contact)
 
 
 def run(structure, args, out=None):
-    """Fold, print a summary, write what ``args`` asks for; returns the exit code."""
+    """Fold, print a summary, write what ``args`` asks for; returns the exit code.
+
+    With thick panels (``inputs.wants_contact``: ``--thickness``, ``--placement`` or the file's placement) the
+    contact of every stored frame is checked (``analysis.contact``): the first frame where two panels
+    interpenetrate is printed and the history ends there, unless ``--through-contact`` (then every contact is
+    listed)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     progress = False if args.quiet else None
+    contact = inputs.wants_contact(structure, args)
+    if contact:
+        structure = inputs.with_placement(structure, args, check=True)
+    elif getattr(args, "through_contact", False):
+        raise app.UsageError("--through-contact lists the contacts of thick panels: give --thickness T (and "
+                             "--placement)")
     if args.drive is None:
         hist = run_targets(structure, args, progress, out)
     else:
@@ -221,8 +240,36 @@ def run(structure, args, out=None):
               f"{min(hist.sigma_ratios):.2e}", file=out)
     for note in hist.notes:
         print(f"note: {app.flags(note)}", file=out)
+    if contact:
+        stop_at_contact(hist, args, out)
     write(hist, args, out)
     return app.EXIT_OK
+
+
+def stop_at_contact(hist, args, out):
+    """Print the fold's contacts (``analysis.contact``); without ``--through-contact`` end the history at the first
+    frame with one. Returns the :class:`~chrono_origami.analysis.contact.Contacts`."""
+    from ..analysis.contact import fold_contacts
+
+    percent = (100.0 if args.percent is None else args.percent) if args.drive is None else None
+    contacts = fold_contacts(hist, percent, engines.resolve(args.contact_engine))
+    for line in contacts.summary():
+        print(line, file=out)
+    k = contacts.first
+    hist.contacts = contacts
+    if getattr(args, "through_contact", False):
+        for line in contacts.listing():
+            print(f"  {line}", file=out)
+    elif k is not None and k < len(hist.times) - 1:
+        for name in ("times", "vertices", "drive_values", "residuals", "sigma_ratios"):
+            setattr(hist, name, getattr(hist, name)[:k + 1])
+        hist.steps = [s for s in hist.steps if s[0] <= hist.times[-1] * (1 + 1e-12)]
+        hist.final_poses = None
+        contacts.times, contacts.pairs = contacts.times[:k + 1], contacts.pairs[:k + 1]
+        if contacts.percents is not None:
+            contacts.percents = contacts.percents[:k + 1]
+        print(f"the fold stops at frame {k}, the first contact (--through-contact folds on)", file=out)
+    return contacts
 
 
 def run_targets(structure, args, progress, out):

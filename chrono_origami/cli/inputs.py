@@ -22,6 +22,9 @@ adds :func:`add_structure_options` and calls :func:`with_structure_options`:
 ``--self-weight``, ``--gravity GX,GY,GZ``, ``--thickness T``, ``--density RHO``
     self-weight (gravity 9.81 along -z, or the given acceleration) of panels of
     the file's or the given thickness and density (these replace the file's).
+``--placement mid|offset|tapered``, ``--side below|above``, ``--taper-deg A``
+    where each panel's volume sits (``structure.solids``; replaces the file's
+    ``origami:placement``): :func:`add_placement_options`, :func:`with_placement`.
 
 A bad value is one line naming the option and the 1-based vertex or panel,
 exit code 2 (:class:`.app.UsageError`).
@@ -305,7 +308,79 @@ def add_structure_options(ap):
                    help="every panel's thickness (replaces faces_origami:thickness)")
     g.add_argument("--density", type=nonnegative_float, metavar="RHO",
                    help="the panels' density, mass per volume (replaces origami:density)")
+    _placement_arguments(g)
     return ap
+
+
+def _placement_arguments(g):
+    from ..structure.solids import SIDES, TECHNIQUES
+
+    g.add_argument("--placement", choices=TECHNIQUES, default=None,
+                   help="where each panel's volume sits (replaces origami:placement): mid (the pattern is the "
+                        "mid-surface; default), offset (every panel on one side, --side), tapered (crease edges "
+                        "bevelled so each crease folds freely up to --taper-deg or its target); "
+                        "chrono_origami/structure/solids.py")
+    g.add_argument("--side", choices=SIDES, default=None,
+                   help="--placement offset: the panels below the pattern (default: valley folds close face to "
+                        "face at 180 deg) or above")
+    g.add_argument("--taper-deg", type=taper_deg, default=None, metavar="A",
+                   help="--placement tapered: every crease folds freely up to A deg (0 < A <= 180; default each "
+                        "crease's target)")
+
+
+def taper_deg(text):
+    """argparse type of ``--taper-deg``: a fold angle magnitude in (0, 180] degrees."""
+    return _float(text, lambda x: 0 < x <= 180, "an angle in degrees", f"must be in (0, 180] degrees, got {text}")
+
+
+def add_placement_options(ap):
+    """Add ``--thickness``, ``--placement``, ``--side``, ``--taper-deg`` (thick panels and their contact) to a command
+    that has no :func:`add_structure_options`; returns ``ap``."""
+    g = ap.add_argument_group("thick panels (chrono_origami/structure/solids.py)")
+    g.add_argument("--thickness", type=nonnegative_float, metavar="T",
+                   help="every panel's thickness (replaces faces_origami:thickness); with it the panels' contact "
+                        "is checked")
+    _placement_arguments(g)
+    g.add_argument("--contact-engine", choices=("reference", "chrono"), default="reference",
+                   help="the contact check: reference (separating axes on the panels' solids, exact; default) or "
+                        "chrono (Chrono's Bullet collision detection on their convex hulls)")
+    return ap
+
+
+def wants_contact(structure, args):
+    """True when the panels' solids matter: ``--thickness`` or ``--placement`` given, or the file's
+    ``origami:placement`` (a file's thickness alone sets only the mass)."""
+    return (getattr(args, "thickness", None) is not None or getattr(args, "placement", None) is not None
+            or structure.placement is not None)
+
+
+def with_placement(structure, args, check=False):
+    """``structure`` with the ``--thickness``, ``--placement``, ``--side``, ``--taper-deg`` of ``args``; ``check``:
+    refuse (one line, exit 2, naming the panel) a thickness above a panel's inradius, a non-convex panel and bevels
+    that leave no panel (``structure.solids.check_thickness``)."""
+    from ..structure.solids import Placement, check_inradius, panel_solids
+
+    if getattr(args, "side", None) is not None and args.placement not in (None, "offset"):
+        raise UsageError(f"--side places an offset panel: give it with --placement offset, not {args.placement}")
+    if getattr(args, "taper_deg", None) is not None and args.placement not in (None, "tapered"):
+        raise UsageError(f"--taper-deg bevels tapered panels: give it with --placement tapered, not "
+                         f"{args.placement}")
+    if args.thickness is not None:
+        structure = option_value("--thickness", None, lambda: replace(structure, thickness=args.thickness))
+    given = (args.placement, args.side, args.taper_deg)
+    if any(x is not None for x in given):
+        old = structure.placement or Placement()
+        technique = args.placement or old.technique
+        pl = option_value("--placement", None, lambda: Placement(
+            technique, args.side or (old.side if technique == "offset" else "below"),
+            args.taper_deg if args.taper_deg is not None else (old.taper_deg if technique == "tapered" else None)))
+        structure = replace(structure, placement=pl)
+    if check:
+        if not any(structure.thickness):
+            raise UsageError("the panels have no thickness: give --thickness T (> 0) for their solids and contact")
+        option_value("--thickness", None, lambda: check_inradius(structure))
+        option_value("--placement", None, lambda: panel_solids(structure))
+    return structure
 
 
 def with_structure_options(structure, args, out=None):
@@ -326,6 +401,7 @@ def with_structure_options(structure, args, out=None):
         structure = option_value("--thickness" if args.thickness is not None else "--density", None, lambda: replace(
             structure, thickness=structure.thickness if args.thickness is None else args.thickness,
             density=structure.density if args.density is None else args.density))
+    structure = with_placement(structure, args, check=args.placement is not None or args.taper_deg is not None)
     for what, option, replace_it, given in (("supports", "--support", args.replace_supports, args.support),
                                             ("loads", "--load", args.replace_loads, args.load)):
         had = len(getattr(structure, what))

@@ -53,8 +53,7 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
     ax.computed_zorder = False  # draw panels, then edges, then marks and labels on top
     light = LIGHT / np.linalg.norm(LIGHT)
     polys, colors = [], []
-    for p, loop in enumerate(pat.panels):
-        P = X[list(loop)]
+    for p, P in panel_polygons(structure, X):
         nrm = np.cross(P[1] - P[0], P[2] - P[0])
         nrm /= np.linalg.norm(nrm) or 1.0
         shade = 0.45 + 0.45 * abs(nrm @ light)
@@ -90,6 +89,25 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
     legend = ", ".join(f"{k.name} hinges {style(k).line_name}" for k, _ in hinges.census(structure.hinge_kinds))
     ax.set_title(title or f"{structure.name}: {legend}", fontsize=10 if coloring is not None else None)
     return save_figure(fig, path)
+
+
+def solids_of(structure):
+    """The panels' solids (``structure.solids.PanelSolids``) when the structure places thick panels
+    (``origami:placement``, ``--placement``), else None: the panels are then drawn as their polygons."""
+    if getattr(structure, "placement", None) is None or not any(structure.thickness):
+        return None
+    from ..structure.solids import PanelSolids
+
+    return PanelSolids(structure)
+
+
+def panel_polygons(structure, X, solids=None):
+    """(panel, polygon) to draw at vertices ``X``: every face of each panel's solid when the structure places thick
+    panels (:func:`solids_of`), else each panel's polygon."""
+    solids = solids_of(structure) if solids is None else solids
+    if solids is None:
+        return [(p, X[list(loop)]) for p, loop in enumerate(structure.pattern.panels)]
+    return solids.polygons(X)
 
 
 def _color_bar(fig, ax, coloring, X, pat):
@@ -140,30 +158,46 @@ def save_figure(fig, path, dpi=120):
 def draw_snapshots(history, path=None, times=None, view=(20, -70), title=None):
     """Overlay the stored frames at ``times`` (s; default all stored frames) in one 3-D view, like Fig. 2(c).
 
-    Later frames are drawn more opaque; returns the matplotlib Figure.
+    Later frames are drawn more opaque; thick panels with a placement as their solids. A history whose contacts
+    were checked (``history.contacts``, ``analysis.contact``) shows its first contact: that frame drawn, the two
+    panels red, and a line that names them. Returns the matplotlib Figure.
     """
     plt = _backend()
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
     st = history.problem.structure
     pat = st.pattern
-    ks = range(len(history.times)) if times is None else [int(np.argmin(np.abs(np.asarray(history.times) - t)))
+    ks = list(range(len(history.times))) if times is None else [int(np.argmin(np.abs(np.asarray(history.times) - t)))
                                                          for t in times]
-    ks = list(dict.fromkeys(ks))
+    contacts = getattr(history, "contacts", None)
+    first = None if contacts is None else contacts.first
+    if first is not None and first < len(history.times):
+        ks.append(first)
+    ks = sorted(dict.fromkeys(ks))
     fig = plt.figure(figsize=(7, 6))
     ax = fig.add_subplot(projection="3d")
     allX = np.concatenate([history.vertices[k] for k in ks])
     cmap = plt.get_cmap("viridis")
+    solids = solids_of(st)
+    hit = set(contacts.pairs[first][0][:2]) if first is not None else set()
     for i, k in enumerate(ks):
         X = history.vertices[k]
         f = i / max(len(ks) - 1, 1)
         color = cmap(0.15 + 0.7 * f)
-        polys = [X[list(loop)] for loop in pat.panels]
-        ax.add_collection3d(Poly3DCollection(polys, facecolors=[(*color[:3], 0.25 + 0.5 * f)],
-                                             edgecolors=[(0.1, 0.1, 0.1, 0.5 + 0.5 * f)], linewidths=0.6))
+        drawn = panel_polygons(st, X, solids)
+        red = [k == first and p in hit for p, _ in drawn]
+        ax.add_collection3d(Poly3DCollection([P for _, P in drawn],
+                                             facecolors=[(0.85, 0.1, 0.1, 0.9) if r else (*color[:3], 0.25 + 0.5 * f)
+                                                         for r in red],
+                                             edgecolors=[(0.1, 0.1, 0.1, 0.5 + 0.5 * f)], linewidths=0.6,
+                                             gid="first contact" if k == first else None))
         ax.text(*X[np.argmax(X[:, 2] + X[:, 1])], f" t = {history.times[k]:g} s", fontsize=8, color=color)
     frame_axes(ax, allX, view)
-    ax.set_title(title or f"{history.problem.name}: snapshots")
+    heading = title or f"{history.problem.name}: snapshots"
+    if first is not None:
+        p, q, d = contacts.pairs[first][0]
+        heading += f"\nfirst contact (red): panels {p + 1} and {q + 1}, {contacts.where(first)}, depth {d:.3g}"
+    ax.set_title(heading, fontsize=9 if first is not None else None)
     return save_figure(fig, path)
 
 

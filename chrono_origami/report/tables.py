@@ -187,7 +187,7 @@ def inputs_text(structure, max_rows=INPUT_ROWS):
     """The supports, loads and self-weight a structure carries, 1-based as in supports.csv, with their origin
     ("file", "--support", "proposed", "given" for a structure built in Python or by a scene, ...); at most
     ``max_rows`` rows each."""
-    from ..structure.properties import panel_mass_properties
+    from ..structure.properties import structure_mass_properties
 
     def origins(what):
         return structure.origins(what)
@@ -228,8 +228,7 @@ def inputs_text(structure, max_rows=INPUT_ROWS):
         lines += tail(len(loads))
     if structure.gravity is not None:
         pat = structure.pattern
-        weight = sum(panel_mass_properties(pat, p, structure.thickness[p], structure.density)[0]
-                     for p in range(pat.n_panels))
+        weight = float(structure_mass_properties(structure)[0].sum())
         th = sorted(set(structure.thickness))
         thick = f"{th[0]:g}" if len(th) == 1 else f"{th[0]:g} .. {th[-1]:g}"
         g = tuple(float(x) for x in structure.gravity)

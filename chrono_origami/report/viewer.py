@@ -83,6 +83,8 @@ _COLORMAP_MESSAGE = "Cannot open colormap data file"
 BACKGROUND = (0.93, 0.94, 0.96)
 LOAD_COLOR = (1.0, 0.50, 0.0)
 SUPPORT_COLOR = chsys.SUPPORT_COLOR
+#: the panels of a fold's first contact (``play``)
+CONTACT_COLOR = (0.85, 0.1, 0.1)
 #: camera direction, as the matplotlib figure (degrees)
 ELEVATION, AZIMUTH = 25.0, -60.0
 #: vertical field of view of the camera (radians)
@@ -346,7 +348,7 @@ class StructureView:
     """
 
     def __init__(self, structure, built=None, size=WINDOW_SIZE, title=None, data_path=None, logo=True,
-                 skybox=False, configurations=(), coloring=None):
+                 skybox=False, configurations=(), coloring=None, marked_panels=()):
         self.vis = None
         if chronoirr is None:
             raise ViewerError(f"this PyChrono has no Irrlicht module ({_IRRLICHT_ERROR}); --viz and --screenshot need it")
@@ -373,6 +375,8 @@ class StructureView:
         self.coloring = coloring
         if coloring is not None:
             self._color_hinges(coloring)
+        for p in marked_panels:                         # e.g. the two panels of a fold's first contact
+            self.built.panel_shapes[p].SetColor(_color(CONTACT_COLOR))
         self._add_glyphs()
         self.max_load = max((float(np.linalg.norm(ld.force)) for ld in structure.loads), default=0.0)
         pts = [view_points(structure)] + [view_points(structure.with_pattern(structure.pattern.with_vertices(X)))
@@ -640,13 +644,15 @@ def fold_file_frames(path):
 
 
 def play(structure, frames, times=None, png_dir=None, interactive=False, size=WINDOW_SIZE, data_path=None, fps=10,
-         max_frames=None):
+         max_frames=None, contact=None):
     """Play a fold in the Irrlicht view: the panels posed at each of ``frames`` (V x 3 vertices) in turn.
 
     ``png_dir``: write one PNG per frame there (``frame_0000.png``...;
     headless under xvfb-run). ``interactive``: loop the frames in a window
     at ``fps`` until it is closed (or ``max_frames`` were drawn). The bodies
-    are built at the first frame, without supports and loads. Returns the PNG paths. A view that
+    are built at the first frame, without supports and loads. ``contact``: (panel p, panel q, text), 0-based, the
+    fold's first contact (``analysis.contact.Contacts``): the two panels drawn red and the text in the title.
+    Returns the PNG paths. A view that
     cannot be played raises :class:`~chrono_origami.tools.errors.ViewerError`, as :func:`show` does.
     """
     from ..structure.structure import Structure
@@ -661,12 +667,15 @@ def play(structure, frames, times=None, png_dir=None, interactive=False, size=WI
     if times is not None and len(times) != len(frames):
         raise ViewerError(f"{len(times)} frame times for {len(frames)} frames")
     bare = Structure(structure.pattern.with_vertices(frames[0]), structure.hinge_kinds, structure.thickness,
-                     structure.density, name=structure.name)
+                     structure.density, name=structure.name, notes=structure.notes, placement=structure.placement)
     span = f", t = {times[0]:g} .. {times[-1]:g} s" if times is not None else ""
     title = (f"{bare.name}: {bare.pattern.n_panels} panels, {hinge_legend(bare)}; fold playback, "
              f"{len(frames)} frames{span}")
+    if contact is not None:
+        title += f"; first contact (red): panels {contact[0] + 1} and {contact[1] + 1}, {contact[2]}"
     paths = []
-    with StructureView(bare, size=size, data_path=data_path, title=title, configurations=frames) as view:
+    with StructureView(bare, size=size, data_path=data_path, title=title, configurations=frames,
+                       marked_panels=() if contact is None else contact[:2]) as view:
         if png_dir:
             os.makedirs(png_dir, exist_ok=True)
             import matplotlib.image as mpimg

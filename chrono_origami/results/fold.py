@@ -25,6 +25,8 @@ class FoldHistory:
     final_poses: tuple = None
     vertex_spread: float = None
     engine: str = "reference"
+    #: the panels' contacts of the frames (``analysis.contact.Contacts``) when they were checked
+    contacts: object = None
 
     def record(self, t, vertices, drive_values, residual, ratio, iterations=0, step=0.0):
         self.times.append(float(t))

@@ -66,6 +66,9 @@ force equally among the faces at the vertex: at a vertex split by a cut, each
 copy takes its faces' share), or a list of such objects.
 ``origami:density`` (mass per volume, default 1) and ``origami:gravity``
 ([gx, gy, gz] acceleration, or null) at the top level.
+``origami:placement``: where each panel's volume sits (``structure.solids``), {"technique": "mid" | "offset" |
+"tapered", "side": "below" | "above" (offset; default below), "taper_deg": a fold angle in (0, 180] or null
+(tapered; null: each crease's target)}; default mid.
 Supports and loads come back ordered by vertex.
 
 Frames
@@ -116,9 +119,10 @@ SUPPORT = "vertices_origami:support"
 LOAD = "vertices_origami:load"
 DENSITY = "origami:density"
 GRAVITY = "origami:gravity"
+PLACEMENT = "origami:placement"
 #: every key of the ``origami:`` namespace (``origami:time`` and ``origami:drives``: a fold history's frames and
 #: drives); another key of the namespace is a misspelling, refused naming it (other namespaces are left alone)
-ORIGAMI_KEYS = (THICKNESS, HINGE, SUPPORT, LOAD, DENSITY, GRAVITY, "origami:time", "origami:drives")
+ORIGAMI_KEYS = (THICKNESS, HINGE, SUPPORT, LOAD, DENSITY, GRAVITY, PLACEMENT, "origami:time", "origami:drives")
 _EDGE_KEYS = ("edges_assignment", "edges_foldAngle", "edges_foldAngles", HINGE)
 _NOT_INHERITED = ("frame_parent", "frame_inherit")
 
@@ -725,6 +729,19 @@ class _Reader:
             return None
         return self.vector(GRAVITY, None, g, "3 finite numbers [gx, gy, gz] or null")
 
+    def placement(self):
+        from .solids import Placement
+
+        d = self.keys.get(PLACEMENT)
+        if d is None:
+            return None
+        if not isinstance(d, dict) or set(d) - {"technique", "side", "taper_deg"}:
+            self.fail(PLACEMENT, None, f"must be an object with keys technique, side, taper_deg, got {_show(d)}")
+        try:
+            return Placement(d.get("technique", "mid"), d.get("side") or "below", d.get("taper_deg"))
+        except (StructureError, TypeError, ValueError) as e:
+            self.fail(PLACEMENT, None, f"is not a placement: {e}")
+
     def _entries(self, key, nv):
         """(vertex, index path, dict) of every non-null entry of a per-vertex key."""
         lst = self.list_of(key, nv, "one per vertex of vertices_coords")
@@ -842,7 +859,7 @@ class _Reader:
             return Structure(pat, kinds, self.thickness(len(face_map), face_map, pat.n_panels),
                              self.scalar(DENSITY, 1.0), supports, loads, self.gravity(), self.title(),
                              {"fold": notes, "origins": {"supports": ("file",) * len(supports),
-                                                         "loads": ("file",) * len(loads)}})
+                                                         "loads": ("file",) * len(loads)}}, self.placement())
         except StructureError as e:
             raise FoldFileError(f"{self.src}: {e}") from None
 
@@ -942,6 +959,9 @@ def fold_dict(structure, frames=None, times=None):
     }
     if structure.gravity is not None:
         d[GRAVITY] = [float(x) for x in structure.gravity]
+    if structure.placement is not None:
+        pl = structure.placement
+        d[PLACEMENT] = {"technique": pl.technique, "side": pl.side, "taper_deg": pl.taper_deg}
     if frames:
         d["file_frames"] = [_history_frame(pat, fr, i, file_letters) for i, fr in enumerate(frames)]
         if times is not None:

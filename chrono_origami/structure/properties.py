@@ -1,8 +1,10 @@
 """Mass properties of thick panels.
 
 A panel is a right prism of thickness ``h`` whose mid-surface is the panel
-polygon (so the hinge axes lie on the mid-surfaces' edges). Units follow the
-inputs: length L, density mass/L^3.
+polygon (so the hinge axes lie on the mid-surfaces' edges), or where a
+structure's placement puts it (``structure.solids``: offset, tapered;
+:func:`structure_mass_properties`). Units follow the inputs: length L,
+density mass/L^3.
 """
 import numpy as np
 
@@ -101,3 +103,24 @@ def tetrahedron_mass_properties(points, density):
     c = X.mean(axis=0)
     S = density * (V / 20.0 * (X.T @ X + np.outer(X.sum(0), X.sum(0))) - V * np.outer(c, c))
     return density * V, c, np.trace(S) * np.eye(3) - S
+
+
+def structure_mass_properties(structure):
+    """(mass (P,), centre of mass (P, 3), inertia about it (P, 3, 3), global frame) of every panel of ``structure``
+    where its placement puts the volume (``structure.solids``): mid, the prism on the mid-surface
+    (:func:`panels_mass_properties`); offset, that prism moved by (z_lo + z_hi) / 2 along the panel normal (the
+    same mass and inertia about the centre of mass); tapered, the bevelled solid (``solids.polytope_mass_properties``).
+    """
+    from .solids import placement_of, panel_solids, polytope_mass_properties
+
+    pat, pl = structure.pattern, placement_of(structure)
+    mass, com, J = panels_mass_properties(pat, structure.thickness, structure.density)
+    if pl.technique == "offset":
+        h = np.asarray(structure.thickness, float)
+        lo, hi = pl.z_range(1.0)
+        com = com + (0.5 * (lo + hi) * h)[:, None] * pat.panel_normals
+    elif pl.technique == "tapered":
+        for p, solid in enumerate(panel_solids(structure)):
+            if solid is not None:
+                mass[p], com[p], J[p] = polytope_mass_properties(solid[0], structure.density)
+    return mass, com, J

@@ -48,6 +48,7 @@ class Structure:
     """A thick-origami structure (0-based indices throughout).
 
     thickness : per-panel thickness (length); density : mass per volume.
+    placement : where each panel's volume sits (:class:`~chrono_origami.structure.solids.Placement`; None: mid).
     gravity : optional acceleration vector (global frame) giving panel weights.
     """
 
@@ -60,6 +61,7 @@ class Structure:
     gravity: tuple = None
     name: str = "structure"
     notes: dict = field(default_factory=dict, compare=False)
+    placement: object = None
 
     def __post_init__(self):
         pat = self.pattern
@@ -86,6 +88,10 @@ class Structure:
             if not np.isfinite(x) or x < 0:
                 raise StructureError(f"panel {p + 1} has invalid thickness {x}")
         object.__setattr__(self, "thickness", th)
+        from .solids import Placement
+
+        if self.placement is not None and not isinstance(self.placement, Placement):
+            raise StructureError(f"placement must be a Placement, got {self.placement!r}")
         if not (np.isfinite(self.density) and self.density >= 0):
             raise StructureError(f"density must be a non-negative number, got {self.density}")
         sups = tuple(self.supports)
@@ -210,7 +216,7 @@ class Structure:
         """Point forces per panel: list of (panel, point, force) in the global frame.
 
         Shared loads are split equally among the vertex's panels; gravity gives
-        each panel its weight (density x thickness x area) at its centroid.
+        each panel its weight (density x its solid's volume) at its centre of mass.
         """
         pat = self.pattern
         out = []
@@ -224,13 +230,13 @@ class Structure:
             else:
                 out.append((ld.panel, x, f))
         if self.gravity is not None:
-            from .properties import panel_mass_properties
+            from .properties import structure_mass_properties
 
             g = np.asarray(self.gravity, float)
+            masses, coms, _ = structure_mass_properties(self)
             for p in range(pat.n_panels):
-                mass, com, _ = panel_mass_properties(pat, p, self.thickness[p], self.density)
-                if mass > 0:
-                    out.append((p, com, mass * g))
+                if masses[p] > 0:
+                    out.append((p, coms[p], masses[p] * g))
         return out
 
     def __repr__(self):

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pychrono as chrono
 
-from ...structure.properties import panel_frame, panels_mass_properties
+from ...structure.properties import panel_frame, panels_mass_properties, structure_mass_properties
 from ...structure.structure import Structure
 from ...tools.errors import StructureError
 from ...tools.geometry import best_rigid_alignment
@@ -210,6 +210,19 @@ def panel_mesh_shape(points, thickness, com, color=PANEL_COLOR):
     return shape
 
 
+def solid_mesh_shape(polygons, com, color=PANEL_COLOR):
+    """``ChVisualShapeTriangleMesh`` of a convex solid given by its faces (``polygons``: counter-clockwise loops
+    of points seen from outside, ``structure.solids.PanelSolids.polygons``), in coordinates relative to ``com``."""
+    shape = chrono.ChVisualShapeTriangleMesh()
+    mesh = shape.GetMesh()
+    for P in polygons:
+        P = np.asarray(P, float) - com
+        for k in range(1, len(P) - 1):
+            mesh.AddTriangle(vec(P[0]), vec(P[k]), vec(P[k + 1]))
+    shape.SetColor(_color(color))
+    return shape
+
+
 #: hinge glyphs (``report.styles.GLYPHS``): visual shapes for a hinge of length l and radius r, centred on the midpoint,
 #: Z along the axis
 GLYPHS = {
@@ -287,7 +300,7 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
             raise StructureError(f"{structure.name}: the structure's gravity {tuple(structure.gravity)} differs from "
                                  f"the system's gravitational acceleration {tuple(g)}")
         if structure.gravity is None and np.any(g != 0):
-            massive = int(np.count_nonzero(panels_mass_properties(pat, structure.thickness, structure.density)[0] > 0))
+            massive = int(np.count_nonzero(structure_mass_properties(structure)[0] > 0))
             if massive:
                 gs = tuple(float(x) for x in g)
                 raise StructureError(f"{structure.name}: the structure's gravity is None but the system's "
@@ -304,7 +317,13 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
 
     bodies, nominal, coms, panel_shapes, hinge_shapes = [], [], [], [], []
     stage = Stages("building the Chrono system")
-    masses, centres, inertias = panels_mass_properties(pat, structure.thickness, structure.density)
+    masses, centres, inertias = structure_mass_properties(structure)
+    solid_faces = {}
+    if visual and structure.placement is not None and any(structure.thickness):
+        from ...structure.solids import PanelSolids
+
+        for q, P in PanelSolids(structure).polygons(pat.vertices):
+            solid_faces.setdefault(q, []).append(P)
     light = ~(masses > 0)
     if light.any():
         nominal_props = panels_mass_properties(pat, NOMINAL_THICKNESS * L, 1.0)
@@ -324,7 +343,8 @@ def build_system(structure, system=None, hinge_form="mate", use_tangent_stiffnes
         body.SetRot(chrono.QUNIT)
         body.EnableCollision(False)
         if visual:
-            shape = panel_mesh_shape(pat.panel_points(p), max(h, 2e-3 * L), com)
+            shape = solid_mesh_shape(solid_faces[p], com) if p in solid_faces else \
+                panel_mesh_shape(pat.panel_points(p), max(h, 2e-3 * L), com)
             body.AddVisualShape(shape)
             panel_shapes.append(shape)
         system.AddBody(body)

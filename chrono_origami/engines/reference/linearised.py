@@ -35,7 +35,7 @@ import scipy.sparse as sp
 
 from ...results.modes import Linearised, SystemMatrices
 from ...structure.hinges import hinge_frames
-from ...structure.properties import panel_mass_properties
+from ...structure.properties import structure_mass_properties
 from ...tools.errors import SolverError, StructureError
 from ...tools.geometry import skew
 from ...tools.linalg import choose_method, min_norm_lstsq
@@ -71,10 +71,8 @@ class _Model:
         st, pat = structure, structure.pattern
         P = pat.n_panels
         self.structure, self.P = st, P
-        props = [panel_mass_properties(pat, p, st.thickness[p], st.density) for p in range(P)]
-        self.mass = np.array([m for m, _, _ in props])
-        self.com = np.array([c for _, c, _ in props]).reshape(P, 3)
-        self.inertia = np.array([J for _, _, J in props]).reshape(P, 3, 3)
+        self.mass, com, inertia = structure_mass_properties(st)
+        self.com, self.inertia = com.reshape(P, 3), inertia.reshape(P, 3, 3)
         t, m, n, mid, _, _ = hinge_frames(pat)
         self.frame, self.mid = (t, m, n), mid
         self.pq = np.array([h.panels for h in pat.hinges], dtype=np.int64).reshape(-1, 2)

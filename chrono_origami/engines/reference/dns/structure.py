@@ -74,7 +74,7 @@ import scipy.sparse.linalg as spla
 from ....inputs.motion import InitialState, check_inputs, consistent_velocities, schedule
 from ....results.motion import TimeHistory
 from ....results.statics import SupportReaction, hinge_actions
-from ....structure.properties import panel_mass_properties
+from ....structure.properties import structure_mass_properties
 from ....tools.errors import DynamicsError, OrigamiError, StructureError
 from ....tools.geometry import newell_normal
 from ....tools.progress import Progress
@@ -124,9 +124,9 @@ class Model:
         if mass_properties is not None and len(mass_properties) != P:
             raise StructureError(f"mass_properties has {len(mass_properties)} entries, the pattern has {P} panels")
         bodies = []
+        props = structure_mass_properties(st) if mass_properties is None else None
         for p in range(P):
-            m, c, J = (mass_properties[p] if mass_properties is not None
-                       else panel_mass_properties(pat, p, st.thickness[p], st.density))
+            m, c, J = mass_properties[p] if mass_properties is not None else (props[0][p], props[1][p], props[2][p])
             R, d = poses[p]
             bodies.append(Body.from_inertia(float(m), R @ np.asarray(c, float) + d, R @ np.asarray(J, float) @ R.T,
                                             name=f"panel {p + 1}", fixed=p in fixed))
