@@ -4,14 +4,16 @@
 
 * ``"local"`` (the default): a ``dask.distributed.LocalCluster`` on 127.0.0.1
   of ``workers`` processes (default: one per core), one thread each, no
-  dashboard; it is started for the run and stopped after it;
+  dashboard (its HTTP server on a free port: :data:`QUIET_HTTP`); it is started for the run and stopped after it;
 * an address such as ``tcp://HOST:PORT`` (any address Dask reaches:
   ``tls://``, ``ws://``, or ``HOST:PORT``): a scheduler the user already
   runs (``dask scheduler`` and ``dask worker``, dask-jobqueue on SLURM,
   Kubernetes, ...). Its workers must import the same chrono_origami. One
   that does not answer within ``timeout`` seconds (default
   :data:`CONNECT_TIMEOUT`) is a one-line :class:`SchedulerError` naming the
-  address;
+  address; so is a program that accepts the connection but does not open
+  Dask's handshake within that time (a silent listener, a web server): "not a
+  Dask scheduler" (:func:`check_handshake`, TCP addresses);
 * ``"serial"``: every case in this process, one after the other, without Dask.
 
 Without an explicit choice the environment variable :data:`ENV`
@@ -40,7 +42,10 @@ its tasks again on the other workers (up to Dask's
 """
 import math
 import os
+import socket
+import struct
 import sys
+import time
 from contextlib import contextmanager
 
 from .errors import SchedulerError
@@ -53,6 +58,11 @@ CONNECT_TIMEOUT = 5.0
 #: BLAS threads of each task on the workers
 WORKER_BLAS_THREADS = 1
 SCHEDULERS = ("local", "serial")
+#: the local scheduler's HTTP server (health and metrics routes; no dashboard) on a free port of 127.0.0.1: Dask's
+#: default port 8787 in use would print a warning block
+QUIET_HTTP = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
+#: the largest first message of a Dask scheduler's handshake (bytes; Dask's is a few hundred)
+HANDSHAKE_LIMIT = 1 << 20
 #: Dask's nanny starts its workers with MALLOC_TRIM_THRESHOLD_=65536 (less memory held), which makes glibc map and
 #: unmap every array above 128 kB: the cases of a sweep then take about 40 % more CPU. The local cluster unsets it.
 KEEP_MALLOC = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
@@ -72,6 +82,71 @@ def resolve(scheduler=None):
     if not host or not port.isdigit():
         raise SchedulerError(f"scheduler {scheduler!r}: expected 'local', 'serial' or an address tcp://HOST:PORT")
     return scheduler
+
+
+def _tcp_host_port(address):
+    """(host, port) of a TCP address (``tcp://HOST:PORT``, ``HOST:PORT``, ``[::1]:PORT``), else None."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme != "tcp":
+        return None
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    return (host, int(port)) if host and port.isdigit() else None
+
+
+def _read_exactly(sock, n, deadline):
+    data = b""
+    while len(data) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no answer")
+        sock.settimeout(left)
+        chunk = sock.recv(min(n - len(data), 65536))
+        if not chunk:
+            raise ConnectionError("connection closed")
+        data += chunk
+    return data
+
+
+def check_handshake(address, timeout=CONNECT_TIMEOUT):
+    """Check, within ``timeout`` seconds, that a Dask scheduler listens at the TCP ``address``.
+
+    A Dask scheduler opens every connection with its handshake: an 8-byte
+    little-endian length, then that many bytes of frames. Returns False
+    when nothing accepts the connection in time (Dask's own connect then
+    retries and names it); raises a one-line :class:`SchedulerError` "not a
+    Dask scheduler" naming the address when something accepts it and then
+    stays silent, closes it, or sends anything else (an HTTP server's
+    answer). True when the handshake arrived. Other schemes (tls, ws, ...):
+    None, not checked.
+    """
+    hp = _tcp_host_port(address)
+    if hp is None:
+        return None
+    deadline = time.monotonic() + timeout
+    try:
+        sock = socket.create_connection(hp, timeout=timeout)
+    except OSError:
+        return False
+    what = None
+    try:
+        head = _read_exactly(sock, 8, deadline)
+        (n,) = struct.unpack("<Q", head)
+        if not 0 < n <= HANDSHAKE_LIMIT:
+            what = f"its first bytes {head!r} are not a Dask message"
+        else:
+            _read_exactly(sock, n, deadline)
+    except TimeoutError:
+        what = f"it accepted the connection but sent nothing within {timeout:g} s"
+    except OSError as e:
+        what = f"it accepted the connection, then {e.strerror or e}"
+    finally:
+        sock.close()
+    if what:
+        raise SchedulerError(f"{address} is not a Dask scheduler: {what}")
+    return True
 
 
 def _task(item, fn, blas_threads):
@@ -180,7 +255,7 @@ def executor(scheduler=None, workers=None, timeout=CONNECT_TIMEOUT, blas_threads
             with dask.config.set({KEEP_MALLOC: None}):
                 cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                    host="127.0.0.1", dashboard_address=None,
-                                                   silence_logs=logging.CRITICAL)
+                                                   scheduler_kwargs=QUIET_HTTP, silence_logs=logging.CRITICAL)
             client = distributed.Client(cluster, timeout=max(timeout, 30.0))
         except (OSError, TimeoutError) as exc:
             if cluster is not None:
@@ -191,6 +266,7 @@ def executor(scheduler=None, workers=None, timeout=CONNECT_TIMEOUT, blas_threads
         if workers is not None:
             print(f"note: --workers is for the local cluster; the scheduler at {scheduler} has its own workers",
                   file=sys.stderr)
+        check_handshake(scheduler, timeout)
         try:
             client = distributed.Client(scheduler, timeout=timeout)
         except (OSError, TimeoutError) as exc:
