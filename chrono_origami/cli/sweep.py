@@ -84,6 +84,21 @@ class Interrupted(KeyboardInterrupt):
         self.kept, self.total, self.out, self.signal = kept, total, out, signum
 
 
+@contextmanager
+def _signals_held():
+    """SIGINT and SIGTERM held (delivered at the end of the block) where the system can hold them."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError, OSError):      # no pthread_sigmask, or not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def parse_plot(text):
     """``x=COL,y=COL[,log=x|y|xy][,by=COL]`` -> dict; unknown columns or keys are a :class:`~chrono_origami.tools.errors.SpecError`."""
     out = {"log": "", "by": "design"}
@@ -167,8 +182,9 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
                 5 % of the run (a large sweep rebuilds it less often; always at the end)."""
                 if store is None:
                     return
-                store.append(pending)
-                pending.clear()
+                with _signals_held():         # a part written is a part forgotten by ``pending``, or neither
+                    store.append(pending)
+                    pending.clear()
                 now = time.monotonic()
                 if final or now - table["at"] >= TABLE_SHARE * table["cost"]:
                     store.write_table(store.table_rows(spec.cases, latest))

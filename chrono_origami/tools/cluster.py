@@ -192,15 +192,28 @@ class Executor:
             return
         from distributed import as_completed
 
+        import asyncio
+
         futures = self.client.map(_task, items, fn=fn, blas_threads=self.blas_threads, key=keys, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         for f in as_completed(futures):
             i = index[f.key]
-            if f.status == "finished":
-                yield i, True, f.result()
-            else:
-                yield i, False, f.exception()
-            f.release()
+            try:
+                ok = f.status == "finished"
+                value = f.result() if ok else f.exception()
+            except (Exception, asyncio.CancelledError) as exc:   # the connection or the scheduler went away
+                ok, value = False, exc
+            if not ok and not isinstance(value, BaseException):
+                value = SchedulerError(f"its task was {f.status} (the scheduler at {self.name} lost it)")
+            if self.client.status not in ("running", "connecting", "newly-created"):
+                why = str(value).splitlines()[0] if not ok and str(value) else ""
+                ok, value = False, SchedulerError(f"the Dask scheduler at {self.name} went away"
+                                                  f"{f' ({why})' if why else ''}")
+            yield i, ok, value
+            try:
+                f.release()
+            except Exception:
+                pass
 
     def map(self, fn, items):
         """``[fn(x) for x in items]``, in order, in chunks of about four per worker; the first failure is
@@ -222,6 +235,23 @@ def _dask():
                              "(pip install 'dask[distributed]', or the extra chrono-origami[sweep]); "
                              "use the scheduler 'serial' to run in this process") from None
     return distributed
+
+
+def _quiet_logs():
+    """Dask's client logs a scheduler that went away as an ERROR with its traceback: the command line says it
+    in one line instead. Quiets the ``distributed`` loggers; returns the function that restores them."""
+    import logging
+
+    loggers = [logging.getLogger(n) for n in ("distributed", "distributed.client", "distributed.core",
+                                              "distributed.comm", "distributed.utils")]
+    saved = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+
+    def restore():
+        for lg, level in zip(loggers, saved):
+            lg.setLevel(level)
+    return restore
 
 
 def default_workers():
@@ -246,7 +276,7 @@ def executor(scheduler=None, workers=None, timeout=CONNECT_TIMEOUT, blas_threads
     distributed = _dask()
     import logging
 
-    cluster = None
+    cluster = quiet = None
     if scheduler == "local":
         n = workers or default_workers()
         import dask
@@ -267,15 +297,22 @@ def executor(scheduler=None, workers=None, timeout=CONNECT_TIMEOUT, blas_threads
             print(f"note: --workers is for the local cluster; the scheduler at {scheduler} has its own workers",
                   file=sys.stderr)
         check_handshake(scheduler, timeout)
+        quiet = _quiet_logs()
         try:
             client = distributed.Client(scheduler, timeout=timeout)
         except (OSError, TimeoutError) as exc:
+            quiet()
             raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s "
                                  f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
         name = scheduler
     try:
         yield Executor(name, client, blas_threads)
     finally:
-        client.close()
+        try:
+            client.close()
+        except Exception:            # a scheduler that went away: nothing to close
+            pass
         if cluster is not None:
             cluster.close()
+        if quiet is not None:
+            quiet()
