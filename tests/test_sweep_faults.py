@@ -384,7 +384,7 @@ def specs(draw):
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=specs())
 def test_random_sweep_specs_never_give_a_traceback(text, tmp_path_factory, capsys):
     """Random keys, values and types in the spec, checked with --dry-run (nothing runs): exit 0 or 2, an error in
@@ -404,7 +404,7 @@ def test_random_sweep_specs_never_give_a_traceback(text, tmp_path_factory, capsy
 OPTION_VALUES = st.sampled_from(["0", "1", "2", "-1", "1e300", "-1e-4", "nan", "inf", "x", "1e-4", "3", "1.5", ""])
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(options=st.lists(st.tuples(st.sampled_from(["--tol", "--offset", "--vertex", "--seed", "--samples",
                                                    "--probes", "--stiffness", "--top"]), OPTION_VALUES),
                         min_size=1, max_size=3, unique_by=lambda t: t[0]))

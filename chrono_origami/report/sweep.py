@@ -81,6 +81,16 @@ def _atomic_write(path, write):
         pass
 
 
+def _written(path, write):
+    """:func:`_atomic_write`; a failure (a full disk, a read-only folder) is a one-line ``StoreError`` naming
+    ``path`` (the rows already written stay)."""
+    try:
+        _atomic_write(path, write)
+    except OSError as e:
+        why = e.strerror or (str(e).splitlines()[0] if str(e) else type(e).__name__)
+        raise StoreError(f"cannot write {path}: {why}") from None
+
+
 class Store:
     """The output folder ``out`` of a sweep whose table has ``columns`` ((name, kind), first ``case``, then
     ``case_id``); see the module doc. Use as a context manager (it holds the folder's lock)."""
@@ -176,7 +186,7 @@ class Store:
         table = pa.table(data, schema=self.schema)
         self.count += 1
         path = os.path.join(self.out, PARTS, f"part-{self.run}-{self.count:06d}.parquet")
-        _atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+        _written(path, lambda tmp: pq.write_table(table, tmp))
         return path
 
     # -------------------------------------------------------------- the table
@@ -201,14 +211,14 @@ class Store:
         data = {n: [_clean(r.get(n), self.kinds[n]) for r in rows] for n in self.names}
         table = pa.table(data, schema=self.schema)
         self.tables += 1
-        _atomic_write(os.path.join(self.out, TABLE_PARQUET), lambda tmp: pq.write_table(table, tmp))
+        _written(os.path.join(self.out, TABLE_PARQUET), lambda tmp: pq.write_table(table, tmp))
         text = table_csv(rows, self.names)
 
         def write_csv(tmp):
             with open(tmp, "w") as f:
                 f.write(text)
 
-        _atomic_write(os.path.join(self.out, TABLE_CSV), write_csv)
+        _written(os.path.join(self.out, TABLE_CSV), write_csv)
         return table
 
 
