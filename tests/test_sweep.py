@@ -601,7 +601,7 @@ def test_figure_labels_say_what_a_column_is():
     assert rep.describe("fold_angle") == "fold_angle [deg]" and rep.describe("S") == "S"
 
 
-# ------------------------------------------------------------------ faults of the command (see also test_sweep_faults.py)
+# ---------------------------------------------------------- faults of the command (also test_sweep_faults.py)
 def test_the_free_sheet_isostatic_design_with_a_mechanism_is_elastic_not_an_error():
     """A free 2 x 2 Miura-ori sheet (supports "none") has one mechanism (its folding motion); its isostatic design
     (3 sliding hinges) has M = 1, S = 0: under gravity the elastic hinges carry the loads (uniform gravity on a

@@ -9,7 +9,7 @@ case that finished and, run again, repeats none:
 * the Dask scheduler killed in the middle of a sweep: the rows that arrived are kept, the cases that did not
   return are counted (exit 1), and the next run (serial) runs only those;
 * SIGINT (Ctrl-C) and SIGTERM to the sweep's process: one line saying how many cases are kept and how to
-  resume, exit 128 + the signal's number;
+  resume, exit 128 + the signal's number; Ctrl-C in ``tolerance --samples``: ``error: interrupted``, exit 130;
 * a part file that cannot be written (disk full, simulated by a read-only ``parts/`` folder and, since root
   writes there all the same, a file-size limit of 0 bytes on the process): one line naming the file, exit 2.
 
@@ -24,7 +24,6 @@ import signal
 import socket
 import subprocess
 import sys
-import textwrap
 import time
 
 import pytest
@@ -425,3 +424,22 @@ def test_random_tolerance_options_never_give_a_traceback(options, fold_path, cap
     if code:
         assert "Traceback" not in err and last_line(err).startswith("error: "), (argv, err)
         assert len([x for x in err.splitlines() if x.startswith("error")]) == 1
+
+
+def test_ctrl_c_in_a_monte_carlo_run_is_one_line(fold_path, tmp_path):
+    """SIGINT to ``tolerance --samples`` while its samples run: ``error: interrupted``, exit 130, no traceback."""
+    log = open(tmp_path / "err.txt", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "chrono_origami", "tolerance", fold_path, "--tol", "1e-4",
+                             "--samples", "100000", "--engine", "reference", "--scheduler", "serial"], env=ENV,
+                            stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
+    try:
+        first = proc.stdout.readline()              # the closed form's line: the samples run after it
+        assert "M = 0, S = 3" in first, first
+        time.sleep(0.5)
+        os.kill(proc.pid, signal.SIGINT)
+        code = proc.wait(60)
+    finally:
+        _stop(proc)
+        log.close()
+    err = (tmp_path / "err.txt").read_text()
+    assert code == app.EXIT_INTERRUPTED and last_line(err) == "error: interrupted"
