@@ -143,7 +143,9 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
     wait for that scheduler. ``plots``: ``"x=COL,y=COL[,log=..][,by=..]"`` figures written to ``out``;
     ``distribution``: the column of ``locked_distribution.png``. ``progress``: a bar on stderr (None: when it
     is a terminal). ``flush``: seconds between writes of finished rows. ``echo``: a function given the
-    progress messages (the command line's ``print``). Returns a :class:`SweepResult`.
+    progress messages (the command line's ``print``). Returns a :class:`SweepResult`. Interrupted (Ctrl-C), it
+    writes the rows that finished, then raises :class:`Interrupted` (a ``KeyboardInterrupt``) saying how many
+    are kept.
 
     In a script, call it under ``if __name__ == "__main__":`` when the scheduler is "local": Dask starts
     the local workers as new Python processes, which import the script.
