@@ -254,15 +254,17 @@ def test_a_signal_to_the_sweep_keeps_the_finished_rows_in_one_line(signum, spec_
 
 
 # ------------------------------------------------------------------ the scheduler killed in the middle
-def test_the_scheduler_killed_in_the_middle_keeps_what_arrived(spec_path, tmp_path):
+@pytest.fixture
+def scheduler(tmp_path):
+    """A ``dask scheduler`` (port 0, no dashboard) and one ``dask worker`` on 127.0.0.1, in their own process
+    groups: yields (address, [processes]) -- the scheduler first; a test may add its own processes, all stopped
+    at the end."""
     folder = str(tmp_path)
     info = os.path.join(folder, "scheduler.json")
     logs = [open(os.path.join(folder, f"{n}.log"), "w") for n in ("scheduler", "worker")]
     procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
                                "--no-dashboard", "--scheduler-file", info], env=ENV, stdout=logs[0],
                               stderr=subprocess.STDOUT, start_new_session=True)]
-    out = str(tmp_path / "out")
-    parts = os.path.join(out, "parts")
     try:
         end = time.monotonic() + 60
         address = None
@@ -277,24 +279,31 @@ def test_the_scheduler_killed_in_the_middle_keeps_what_arrived(spec_path, tmp_pa
                                        "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", "--death-timeout",
                                        "30"], env=ENV, stdout=logs[1], stderr=subprocess.STDOUT,
                                       start_new_session=True))
-        sweep = subprocess.Popen([sys.executable, "-m", "chrono_origami", "sweep", spec_path, "--out", out,
-                                  "--scheduler", address, "--flush", "0", "--connect-timeout", "20"], env=ENV,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-        procs.append(sweep)
-        end = time.monotonic() + 120
-        while time.monotonic() < end and sweep.poll() is None:
-            if os.path.isdir(parts) and len([n for n in os.listdir(parts) if n.startswith("part-")]) >= 3:
-                break
-            time.sleep(0.01)
-        assert sweep.poll() is None, "the sweep finished before the scheduler could be killed"
-        os.killpg(procs[0].pid, signal.SIGKILL)
-        stdout, err = sweep.communicate(timeout=120)
-        code = sweep.returncode
+        yield address, procs
     finally:
         for p in reversed(procs):
             _stop(p)
         for f in logs:
             f.close()
+
+
+def test_the_scheduler_killed_in_the_middle_keeps_what_arrived(scheduler, spec_path, tmp_path):
+    address, procs = scheduler
+    out = str(tmp_path / "out")
+    parts = os.path.join(out, "parts")
+    sweep = subprocess.Popen([sys.executable, "-m", "chrono_origami", "sweep", spec_path, "--out", out,
+                              "--scheduler", address, "--flush", "0", "--connect-timeout", "20"], env=ENV,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    procs.append(sweep)
+    end = time.monotonic() + 120
+    while time.monotonic() < end and sweep.poll() is None:
+        if os.path.isdir(parts) and len([n for n in os.listdir(parts) if n.startswith("part-")]) >= 3:
+            break
+        time.sleep(0.01)
+    assert sweep.poll() is None, "the sweep finished before the scheduler could be killed"
+    os.killpg(procs[0].pid, signal.SIGKILL)
+    stdout, err = sweep.communicate(timeout=120)
+    code = sweep.returncode
     kept = len(part_rows(out))
     line = last_line(err)
     assert code == app.EXIT_INPUT, err
@@ -302,6 +311,24 @@ def test_the_scheduler_killed_in_the_middle_keeps_what_arrived(spec_path, tmp_pa
         "run the sweep again to resume them"), line
     assert 3 <= kept < N_CASES
     resumed(spec_path, out, kept)
+
+
+def test_the_scheduler_killed_during_a_monte_carlo_run_is_one_line(scheduler, fold_path, tmp_path):
+    """``tolerance --samples`` on the scheduler, killed while the samples run: one line naming the scheduler,
+    exit 2, no traceback (Dask's own log of the lost connection is not shown)."""
+    address, procs = scheduler
+    run = subprocess.Popen([sys.executable, "-m", "chrono_origami", "tolerance", fold_path, "--tol", "1e-4",
+                            "--samples", "20000", "--engine", "reference", "--scheduler", address], env=ENV,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    procs.append(run)
+    assert "closed form" in run.stdout.readline()     # the samples are sent after it
+    time.sleep(2.0)
+    assert run.poll() is None, "the samples ended before the scheduler could be killed"
+    os.killpg(procs[0].pid, signal.SIGKILL)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == app.EXIT_USAGE, err
+    assert last_line(err).startswith(f"error: the Dask scheduler at {address} went away before the run ended")
+    assert len(err.strip().splitlines()) == 1
 
 
 # ------------------------------------------------------------------ a part file that cannot be written

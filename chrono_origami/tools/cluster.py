@@ -48,7 +48,7 @@ import sys
 import time
 from contextlib import contextmanager
 
-from .errors import SchedulerError
+from .errors import OrigamiError, SchedulerError
 from .threads import ENV as BLAS_ENV, chosen_blas_threads
 
 #: environment variable giving the default scheduler ("local", "serial" or an address)
@@ -58,6 +58,8 @@ CONNECT_TIMEOUT = 5.0
 #: BLAS threads of each task on the workers
 WORKER_BLAS_THREADS = 1
 SCHEDULERS = ("local", "serial")
+#: a Dask client's states while its scheduler is there
+RUNNING = ("running", "connecting", "newly-created")
 #: the local scheduler's HTTP server (health and metrics routes; no dashboard) on a free port of 127.0.0.1: Dask's
 #: default port 8787 in use would print a warning block
 QUIET_HTTP = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
@@ -205,7 +207,7 @@ class Executor:
                 ok, value = False, exc
             if not ok and not isinstance(value, BaseException):
                 value = SchedulerError(f"its task was {f.status} (the scheduler at {self.name} lost it)")
-            if self.client.status not in ("running", "connecting", "newly-created"):
+            if self.client.status not in RUNNING:
                 why = str(value).splitlines()[0] if not ok and str(value) else ""
                 ok, value = False, SchedulerError(f"the Dask scheduler at {self.name} went away"
                                                   f"{f' ({why})' if why else ''}")
@@ -224,7 +226,19 @@ class Executor:
         size = max(1, math.ceil(len(items) / (4 * max(1, self.workers))))
         chunks = [items[k:k + size] for k in range(0, len(items), size)]
         futures = self.client.map(_chunk, chunks, fn=fn, blas_threads=self.blas_threads, pure=False)
-        return [y for part in self.client.gather(futures) for y in part]
+        import asyncio
+
+        try:
+            done = self.client.gather(futures)
+        except (Exception, asyncio.CancelledError) as exc:
+            lost = (isinstance(exc, (OSError, asyncio.CancelledError)) or "Cancelled" in type(exc).__name__
+                    or self.client.status not in RUNNING)
+            if isinstance(exc, OrigamiError) or not lost:      # a task's own error: the caller's to report
+                raise
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise SchedulerError(f"the Dask scheduler at {self.name} went away before the run ended ({why}); "
+                                 f"run it again") from None
+        return [y for part in done for y in part]
 
 
 def _dask():
