@@ -123,6 +123,11 @@ def cli(*args, timeout=180, **kw):
     return p.returncode, p.stdout, p.stderr
 
 
+def said(err):
+    """The lines of stderr but notes (the command line says where PyChrono does not import, in a note)."""
+    return [x for x in err.strip().splitlines() if not x.startswith("note: ")]
+
+
 def last_line(err):
     """The command's error line: the last of stderr (a note on PyChrono may come before it)."""
     lines = err.strip().splitlines()
@@ -223,14 +228,19 @@ def test_the_local_cluster_takes_a_free_http_port_without_a_warning(spec_path, t
 
 
 # ------------------------------------------------------------------ signals to the sweep's process
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-def test_a_signal_to_the_sweep_keeps_the_finished_rows_in_one_line(signum, spec_path, tmp_path):
+@pytest.mark.parametrize("signum, where", [(signal.SIGINT, "serial"), (signal.SIGTERM, "serial"),
+                                           (signal.SIGINT, "local")],
+                         ids=["SIGINT", "SIGTERM", "Ctrl-C-local-cluster"])
+def test_a_signal_to_the_sweep_keeps_the_finished_rows_in_one_line(signum, where, spec_path, tmp_path):
+    """To the sweep's process (serial), or Ctrl-C as a terminal sends it, to the whole process group with a local
+    cluster's worker processes in it (which leave it to the sweep: no traceback of theirs)."""
     out = str(tmp_path / "out")
     parts = os.path.join(out, "parts")
     log = open(tmp_path / "err.txt", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "chrono_origami", "sweep", spec_path, "--out", out,
-                             "--scheduler", "serial", "--flush", "0"], env=ENV, stdout=subprocess.DEVNULL,
-                            stderr=log, start_new_session=True)
+    how = ["--scheduler", "serial"] if where == "serial" else ["--workers", "2"]
+    proc = subprocess.Popen([sys.executable, "-m", "chrono_origami", "sweep", spec_path, "--out", out, *how,
+                             "--flush", "0"], env=ENV, stdout=subprocess.DEVNULL, stderr=log,
+                            start_new_session=True)
     try:
         end = time.monotonic() + 120
         while time.monotonic() < end and proc.poll() is None:
@@ -238,7 +248,10 @@ def test_a_signal_to_the_sweep_keeps_the_finished_rows_in_one_line(signum, spec_
                 break
             time.sleep(0.01)
         assert proc.poll() is None, "the sweep finished before it could be interrupted"
-        os.kill(proc.pid, signum)
+        if where == "serial":
+            os.kill(proc.pid, signum)
+        else:
+            os.killpg(proc.pid, signum)
         code = proc.wait(60)
     finally:
         _stop(proc)
@@ -249,6 +262,7 @@ def test_a_signal_to_the_sweep_keeps_the_finished_rows_in_one_line(signum, spec_
     assert last_line(err) == (f"error: interrupted ({signal.Signals(signum).name}): {kept} of {N_CASES} cases are "
                               f"kept in {out}; run the same command again to resume the other {N_CASES - kept}")
     assert 3 <= kept < N_CASES
+    assert len(said(err)) == 1, err
     assert len(rep.read_table(out)) == kept             # the table holds them too
     resumed(spec_path, out, kept)
 
@@ -328,7 +342,7 @@ def test_the_scheduler_killed_during_a_monte_carlo_run_is_one_line(scheduler, fo
     _, err = run.communicate(timeout=120)
     assert run.returncode == app.EXIT_USAGE, err
     assert last_line(err).startswith(f"error: the Dask scheduler at {address} went away before the run ended")
-    assert len(err.strip().splitlines()) == 1
+    assert len(said(err)) == 1
 
 
 # ------------------------------------------------------------------ a part file that cannot be written
@@ -356,7 +370,7 @@ def test_a_part_file_that_cannot_be_written_is_one_line_and_loses_nothing(spec_p
     line = last_line(err)
     assert code == app.EXIT_USAGE, err
     assert line.startswith("error: cannot write ") and os.path.join("out", "parts") in line, line
-    assert len(err.strip().splitlines()) <= 2
+    assert len(said(err)) == 1
     assert part_files(out) == before                    # nothing lost, nothing torn
     resumed(spec_path, out, 4)
 
@@ -422,7 +436,7 @@ def test_random_sweep_specs_never_give_a_traceback(text, tmp_path_factory, capsy
     err = capsys.readouterr().err
     assert code in (0, 2), (text, err)
     if code:
-        assert len(err.strip().splitlines()) == 1 and err.startswith("error: "), (text, err)
+        assert len(said(err)) == 1 and said(err)[0].startswith("error: "), (text, err)
     else:
         assert "error" not in err
 

@@ -251,6 +251,24 @@ def _dask():
     return distributed
 
 
+@contextmanager
+def _workers_leave_ctrl_c_to_us():
+    """Worker processes started inside the block ignore SIGINT (they inherit it: Python and asyncio then install
+    no handler): Ctrl-C in a terminal reaches the whole process group, and this process alone answers it (it
+    keeps what finished and stops the cluster), without a traceback from every worker."""
+    import signal
+
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:                 # not the main thread: signals are not ours to set
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
 def _quiet_logs():
     """Dask's client logs a scheduler that went away as an ERROR with its traceback: the command line says it
     in one line instead. Quiets the ``distributed`` loggers; returns the function that restores them."""
@@ -296,7 +314,7 @@ def executor(scheduler=None, workers=None, timeout=CONNECT_TIMEOUT, blas_threads
         import dask
 
         try:
-            with dask.config.set({KEEP_MALLOC: None}):
+            with dask.config.set({KEEP_MALLOC: None}), _workers_leave_ctrl_c_to_us():
                 cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                    host="127.0.0.1", dashboard_address=None,
                                                    scheduler_kwargs=QUIET_HTTP, silence_logs=logging.CRITICAL)
