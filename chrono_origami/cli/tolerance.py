@@ -27,12 +27,16 @@ Supports and loads: the options of ``static`` (``--support SEL:DOFS``, ``--suppo
 Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
 per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
 (hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
-summary of ``analysis.tolerances.summary``), ``monte_carlo.csv`` (the same from the
+summary of ``analysis.tolerances.summary``: a row for the closed form and,
+with ``--samples``, one for the Monte Carlo run with the percentiles of the
+largest over hinges, ``locked_max_*``, printed beside the closed form too),
+``monte_carlo.csv`` (the same from the
 samples), ``hinges.csv`` (measured errors: the hinge actions). A tolerance
 that is negative or NaN, a bad stiffness, an unknown key or a non-number in
 a measured-errors file, a row naming a hinge, panel or vertex the structure
-does not have (or a panel not of its hinge, a vertex not on its panel): one
-line, exit code 2. With ``--loads``, loads that work on a mechanism: exit
+does not have (or a panel not of its hinge, a vertex not on its panel), a
+tolerance or errors whose locked-in actions overflow, ``--samples`` or
+``--probes`` below 2, a negative ``--seed``: one line, exit code 2. With ``--loads``, loads that work on a mechanism: exit
 code 3; on the rigid motions of a structure without supports: exit code 2.
 """
 import os

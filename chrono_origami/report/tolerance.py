@@ -5,6 +5,9 @@
   (CSV ``locked_in.csv`` through ``tables.write_csv``, every digit);
 * :func:`summary_table`: one line per structure, the largest over hinges of
   each component's p95 and p99 (printed with the paper's ``%.4e``);
+  :data:`MAXIMUM_BIAS_NOTE` beside a Monte Carlo row of it;
+* :func:`largest_table`: the closed form's largest p95 / p99 beside the
+  Monte Carlo percentiles of the largest over hinges (``locked_max_*``);
 * :func:`histogram`: the distribution of the largest locked-in |N| (or any
   component) over hinges, from Monte Carlo samples, one panel per pair of
   designs;
