@@ -7,15 +7,17 @@ case that finished and, run again, repeats none:
   one that answers at once with ``HTTP/1.1 400`` too: "not a Dask scheduler", exit 2, within the connect
   timeout, for ``sweep`` and ``tolerance --samples``; no output folder left behind;
 * the Dask scheduler killed in the middle of a sweep: the rows that arrived are kept, the cases that did not
-  return are counted (exit 1), and the next run (serial) runs only those;
-* SIGINT (Ctrl-C) and SIGTERM to the sweep's process: one line saying how many cases are kept and how to
-  resume, exit 128 + the signal's number; Ctrl-C in ``tolerance --samples``: ``error: interrupted``, exit 130;
+  return are counted (exit 1), and the next run (serial) runs only those; killed during ``tolerance
+  --samples``: one line naming it, exit 2;
+* SIGINT (Ctrl-C) and SIGTERM to the sweep's process, and Ctrl-C to the whole process group of a sweep on a
+  local cluster (as a terminal sends it): one line saying how many cases are kept and how to resume, exit
+  128 + the signal's number; Ctrl-C in ``tolerance --samples``: ``error: interrupted``, exit 130;
 * a part file that cannot be written (disk full, simulated by a read-only ``parts/`` folder and, since root
   writes there all the same, a file-size limit of 0 bytes on the process): one line naming the file, exit 2.
 
 Hypothesis: random TOML values and types in a sweep spec, random option values of ``tolerance``: never a
-traceback, always an exit code of the table (0, 1, 2, 3), and an error is one line. Structures are small
-(2 x 2 to 2 x 6 Miura-ori sheets) so that the module runs in well under a minute or two on two cores.
+traceback, an exit code of 0, 1 or 2, and an error in one line. Structures are small (a 4-panel cantilever,
+12- to 16-panel sheets): each test takes 3 to 20 s on two busy cores, the module about three minutes.
 """
 import json
 import os
