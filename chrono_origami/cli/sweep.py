@@ -84,19 +84,28 @@ class Interrupted(KeyboardInterrupt):
         self.kept, self.total, self.out, self.signal = kept, total, out, signum
 
 
+#: the command line's Ctrl-C and SIGTERM wait while ``active`` > 0 (``signal``: the one that came meanwhile)
+_DEFERRED = {"active": 0, "signal": None}
+
+
 @contextmanager
-def _signals_held():
-    """SIGINT and SIGTERM held (delivered at the end of the block) where the system can hold them."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    except (AttributeError, ValueError, OSError):      # no pthread_sigmask, or not the main thread
-        yield
-        return
+def _critical():
+    """A block that the command line's Ctrl-C and SIGTERM do not cut: a signal that comes inside it stops the
+    sweep at its end (Python runs signal handlers in the main thread, whichever thread the system chose)."""
+    _DEFERRED["active"] += 1
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        _DEFERRED["active"] -= 1
+    if not _DEFERRED["active"] and _DEFERRED["signal"] is not None:
+        signum, _DEFERRED["signal"] = _DEFERRED["signal"], None
+        _interrupt(signum)
+
+
+def _interrupt(signum):
+    exc = KeyboardInterrupt()
+    exc.signal = signum
+    raise exc
 
 
 def parse_plot(text):
@@ -184,7 +193,7 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
                 5 % of the run (a large sweep rebuilds it less often; always at the end)."""
                 if store is None:
                     return
-                with _signals_held():         # a part written is a part forgotten by ``pending``, or neither
+                with _critical():     # a part written and its rows forgotten by ``pending``, or neither
                     store.append(pending)
                     pending.clear()
                 now = time.monotonic()
@@ -271,9 +280,10 @@ def _stopping_keeps_rows():
     def stop(signum, frame):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        exc = KeyboardInterrupt()
-        exc.signal = signum
-        raise exc
+        if _DEFERRED["active"]:           # inside a part's write: stop at its end
+            _DEFERRED["signal"] = signum
+            return
+        _interrupt(signum)
 
     saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     for s in saved:
@@ -281,6 +291,7 @@ def _stopping_keeps_rows():
     try:
         yield
     finally:
+        _DEFERRED["signal"] = None
         for s, h in saved.items():
             signal.signal(s, h)
 
