@@ -33,7 +33,7 @@ import numpy as np
 from chrono_origami import engines
 from chrono_origami.analysis import tolerances as tl
 from chrono_origami.cli import app
-from chrono_origami.cli.inputs import positive_int
+from chrono_origami.cli.inputs import at_least_two, nonnegative_int, positive_int
 from chrono_origami.patterns import kresling, miura, yoshimura
 from chrono_origami.report import tables
 from chrono_origami.report import tolerance as rep
@@ -143,8 +143,8 @@ def _analyse(args, mc_map):
 ap = app.parser(__doc__)
 ap._negative_number_matcher = app.NEGATIVE_NUMBER   # "--tol -1e-4" is a (bad) value, not an option
 ap.add_argument("--tol", type=float, default=TOLERANCE, help="tolerance in metres (default 1e-4: 0.1 mm)")
-ap.add_argument("--samples", type=positive_int, default=300, help="Monte Carlo samples per design (default 300)")
-ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+ap.add_argument("--samples", type=at_least_two, default=300, help="Monte Carlo samples per design (default 300)")
+ap.add_argument("--seed", type=nonnegative_int, default=0, help="random seed, an integer >= 0 (default 0)")
 ap.add_argument("--engine", choices=engines.ENGINES, default=None,
                 help="engine of the Monte Carlo samples (default: chrono where PyChrono imports, else reference "
                      "-- the linear theory, which the closed form is)")

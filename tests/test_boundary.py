@@ -271,3 +271,25 @@ def test_options_apply_or_fail_with_one_usage_line(pairs, replace_supports, self
     assert len(s.supports) >= n_sup + (0 if replace_supports else 1)
     assert len(s.loads) == sum(len(loads_from_text(G.pattern, v)) for o, v in pairs if o == "--load")
     assert (s.gravity is not None) == self_weight
+
+
+def test_one_axis_corners_break_ties_by_the_lowest_vertex_number_on_the_command_line(tmp_path, capsys):
+    """``corner(-x)`` on the grid: vertices 1, 5, 9 and 13 all lie at x = 0, so the tie goes to the lowest number,
+    1 (on panel 1); ``corner(+y)``: 13 to 16 at y = 3, so 13 (on panel 7); ``corner(-z)``: 1 to 12 at z = 0, so 1.
+    Read from the ``supports:`` table that ``count`` prints, as a user does."""
+    import json
+
+    from chrono_origami import cli
+
+    X = G.pattern.vertices.tolist()
+    path = tmp_path / "grid.fold"
+    path.write_text(json.dumps({"file_spec": 1.1, "file_creator": "a text editor", "vertices_coords": X,
+                                "faces_vertices": [list(map(int, p)) for p in G.pattern.panels]}))
+    for selector, panel, vertex in (("corner(-x)", 1, 1), ("corner(+y)", 7, 13), ("corner(-z)", 1, 1),
+                                    ("corner(+z)", 7, 13)):
+        code = cli.main(["count", str(path), "--engine", "reference", "--support", f"{selector}:xyz"])
+        out = capsys.readouterr().out
+        assert code == 0
+        rows = out.split("1-based as in supports.csv:\n", 1)[1].splitlines()
+        assert rows[0].split() == ["panel", "vertex", "held", "from"]
+        assert rows[1].split() == [str(panel), str(vertex), "xyz", "--support"], (selector, rows[:3])

@@ -455,3 +455,92 @@ def test_the_target_folds_branch_jump_guard_compares_vertex_displacements(monkey
     assert calls[:2] == [0.1, 0.05]                                    # rejected at 0.1, retried with half the step
     assert H.steps[0][:2] == (0.05, 0.05)
     assert aligned_distance(H.final, T) < 1e-12 and H.target_miss[0] < 1e-9
+
+
+def _note(out, start):
+    return next(line for line in out.splitlines() if line.startswith(start))
+
+
+def test_a_target_a_hundred_thousandth_of_a_degree_off_a_rigid_fold_is_not_reached(tmp_path, capsys):
+    """The 2 x 2 Miura-ori (one degree-4 vertex, one folding motion) with the targets of its 60 deg fold: every
+    target reached (miss at round-off). One valley target 1e-5 deg off: the four targets are no longer a rigid
+    fold, and the least-squares fold misses by a part of that 1e-5 deg, far above the 1e-6 deg that counts as
+    reached, which the note says."""
+    flat = miura.miura_pattern(2, 2, fold_angle_deg=0.0)
+    letters, angles = styles.targets_of(flat, miura.miura_vertices(2, 2, fold_angle_deg=60.0))
+    exact = styles.fold_file(tmp_path / "exact.fold", flat, letters, angles)
+    code, out, err = run(capsys, "fold", exact, "--quiet")
+    assert code == 0, err
+    assert float(_note(out, "note: every target reached: largest miss ").split()[-2]) < 1e-9
+    off = list(angles)
+    off[letters.index("V")] += 1e-5
+    path = styles.fold_file(tmp_path / "off.fold", flat, letters, off)
+    code, out, err = run(capsys, "fold", path, "--quiet")
+    assert code == 0, err
+    assert "every target reached" not in out
+    line = _note(out, "note: the targets are not a rigid fold: nearest rigid state in least squares; largest miss ")
+    miss = float(line.split("largest miss ")[1].split()[0])
+    assert 2e-6 < miss <= 1e-5
+
+
+def test_targets_that_are_no_rigid_fold_from_a_flat_start_give_the_least_squares_fold_and_its_miss(tmp_path, capsys):
+    """A 3 x 3 Miura-ori whose first crease (a mountain) is aimed at 0 while the others keep their 60 deg fold's
+    targets, folded to 50 %: no rigid fold keeps one crease of a Miura-ori flat while the others fold (one degree
+    of freedom), so the fold leaves the flat start on the branch of the largest target change and ends at the
+    least-squares state, whose largest miss is on that crease: it folds as a mountain, as its neighbours do."""
+    flat = miura.miura_pattern(3, 3, fold_angle_deg=0.0)
+    letters, angles = styles.targets_of(flat, miura.miura_vertices(3, 3, fold_angle_deg=60.0))
+    k = letters.index("M")
+    aims = list(angles)
+    aims[k] = 0.0
+    path = styles.fold_file(tmp_path / "m.fold", flat, letters, aims)
+    code, out, err = run(capsys, "fold", path, "--percent", "50", "--quiet", "--out", tmp_path / "out")
+    assert code == 0, err
+    line = _note(out, "note: the targets are not a rigid fold: nearest rigid state in least squares; largest miss ")
+    hinge = {tuple(sorted(h.vertices)): h.index + 1 for h in flat.hinges}[flat.edges[k]]
+    miss = float(line.split("largest miss ")[1].split()[0])
+    assert f"deg at hinge {hinge} (" in line and f"deg against 0 deg)" in line
+    last = json.loads((tmp_path / "out" / "fold.fold").read_text())["file_frames"][-1]
+    achieved = last["edges_foldAngle"][k]
+    assert achieved < 0 and abs(achieved) == pytest.approx(miss, rel=1e-2)        # a mountain, as drawn
+    assert 20.0 < miss < 0.5 * abs(angles[k])
+
+
+def test_check_fix_accepts_a_small_correction_by_default_and_refuses_above_the_limit(tmp_path, capsys):
+    """The default largest vertex move of ``check --fix`` is 1e-3 x the pattern size: a 3 x 3 Miura-ori (size
+    4.36) whose interior vertex was moved by 5e-4 (a Kawasaki miss under 1e-3 rad: rounded coordinates) needs a
+    move of about 4e-5 x its size: accepted; ``--max-move`` just under that move refuses it, naming the vertex."""
+    flat = miura.miura_pattern(3, 3, fold_angle_deg=0.0)
+    letters, angles = styles.targets_of(flat, miura.miura_vertices(3, 3, fold_angle_deg=60.0))
+    rep = pattern_check.diagnose(Structure(flat))
+    v = rep.vertices[[i for i, k in enumerate(rep.kawasaki) if np.isfinite(k)][0]]
+    X = flat.vertices.copy()
+    X[v, :2] += 5e-4 * np.array([-1.0, 1.0]) / np.sqrt(2.0)
+    path = styles.fold_file(tmp_path / "moved.fold", flat.with_vertices(X), letters, angles)
+    code, out, err = run(capsys, "check", path, "--fix", "-o", tmp_path / "fixed.fold")
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if "largest vertex move" in x)
+    move = float(line.split("largest vertex move ")[1].split()[0])
+    assert 1e-5 * flat.size < move < 1e-4 * flat.size
+    code, out, err = run(capsys, "check", path, "--fix", "-o", tmp_path / "x.fold", "--max-move", 0.9 * move)
+    assert code == 1 and "would move vertex" in err and "the pattern size is 4.36" in err
+    assert f"more than the accepted {0.9 * move:.3g}" in err
+
+
+def test_a_valley_without_a_target_angle_folds_as_a_valley(tmp_path, capsys):
+    """A FOLD file with M/V letters and no ``edges_foldAngle`` (an editor's full fold, Origami Simulator's
+    convention): a "V" crease aims at +180 deg, a valley in FOLD's sign; two panels folded to 50 % end at +90 deg
+    and keep their "V"; the same file with "M" ends at -90 deg."""
+    X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]]
+    for letter, sign in (("V", 1.0), ("M", -1.0)):
+        d = {"file_spec": 1.1, "file_creator": "an editor", "vertices_coords": X,
+             "faces_vertices": [[0, 1, 2, 3], [1, 4, 5, 2]],
+             "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [1, 4], [4, 5], [5, 2]],
+             "edges_assignment": ["B", letter, "B", "B", "B", "B", "B"]}
+        path = tmp_path / f"{letter}.fold"
+        path.write_text(json.dumps(d))
+        code, out, err = run(capsys, "fold", path, "--percent", "50", "--quiet", "--out", tmp_path / letter)
+        assert code == 0, err
+        last = json.loads((tmp_path / letter / "fold.fold").read_text())["file_frames"][-1]
+        assert last["edges_foldAngle"][1] == pytest.approx(sign * 90.0, abs=1e-9)
+        assert last["edges_assignment"][1] == letter

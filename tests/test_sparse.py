@@ -409,3 +409,22 @@ def test_counting_rules_of_a_large_pattern_no_builder_counted_are_not_computed()
     small = mi.miura_cantilever(columns=50)
     small.pattern.generic_mechanisms = None
     assert counting_rules(small).M_source == "generic graph" and counting_rules(small).M_BF is not None
+
+
+def test_an_exact_flat_miura_on_the_sparse_path_has_no_near_singular_note(tmp_path, capsys):
+    """The exact flat 6 x 6 Miura-ori (M = 10, S = 100 at flat, door hinges) on the sparse path: its dropped
+    singular values are round-off (the sparse path's bound, about 1.5e-12 sigma_max, is under the note's 1e-10),
+    so ``static --linalg sparse`` refuses it (exit 3) as exactly singular, without the near-singular note."""
+    from chrono_origami import cli
+    from chrono_origami.structure.foldfile import write_fold
+    from chrono_origami.structure.structure import Structure
+
+    path = tmp_path / "flat.fold"
+    write_fold(Structure(mi.miura_pattern(6, 6, fold_angle_deg=0.0), name="flat Miura-ori"), path)
+    code = cli.main(["static", str(path), "--linalg", "sparse", "--engine", "reference", "--support", "auto"])
+    out, err = capsys.readouterr()
+    assert code == 3
+    assert "M = 10 mechanisms, S = 100 self-stress states" in out
+    assert "nearly singular" not in out + err
+    c = counting.count(Structure(mi.miura_pattern(6, 6, fold_angle_deg=0.0)), linalg="sparse")
+    assert c.gap[1] < 1e-2 * c.rtol

@@ -599,3 +599,93 @@ def test_figure_labels_say_what_a_column_is():
     assert rep.describe("locked_max_p95_MO") == "95th percentile of the largest locked-in |MO| over hinges [N m]"
     assert rep.describe("max_TP") == "largest |TP| under the load case [N]"
     assert rep.describe("fold_angle") == "fold_angle [deg]" and rep.describe("S") == "S"
+
+
+# ---------------------------------------------------------- faults of the command (also test_sweep_faults.py)
+def test_the_free_sheet_isostatic_design_with_a_mechanism_is_elastic_not_an_error():
+    """A free 2 x 2 Miura-ori sheet (supports "none") has one mechanism (its folding motion); its isostatic design
+    (3 sliding hinges) has M = 1, S = 0: under gravity the elastic hinges carry the loads (uniform gravity on a
+    free sheet strains no hinge: every largest action is 0), not the rigid branch of M = S = 0, and no error."""
+    spec = sweepspec.make_spec({"pattern": {"family": "miura", "rows": 2, "columns": 2, "supports": "none"},
+                                "design": {"designs": ["isostatic"], "max_ranked": 1},
+                                "loads": {"g": {"kind": "gravity"}}})
+    (row,) = [sweeps.run_case(c) for c in spec.cases]
+    assert row["error"] is None
+    assert (row["M"], row["S"], row["sliding"], row["statics"]) == (1, 0, 3, "elastic")
+    assert all(row[f"max_{c}"] == 0.0 for c in sweeps.COMPONENTS)
+    assert row["locked_p99_N"] == 0.0 and row["method"] == "exact"
+
+
+def test_a_sweep_whose_cases_all_fail_exits_1_and_some_failed_is_a_warning(tmp_path, capsys):
+    """Every case failed (a design hinge that no structure has): one line naming the count and the first error,
+    exit 1; the rows are written all the same. Some cases failed: exit 0, a warning line counts them."""
+    all_bad = write(tmp_path, """\
+        [pattern]
+        family = "miura"
+        columns = [2, 3]
+        [design]
+        sliding.mine = [40]
+        designs = ["mine"]
+        """, "bad.toml")
+    code = main(["sweep", all_bad, "--out", str(tmp_path / "bad"), "--scheduler", "serial"])
+    out, err = capsys.readouterr()
+    assert code == app.EXIT_INPUT
+    assert err.splitlines()[-1] == "error: all 2 cases failed (case 1: design 'mine': hinge 40 does not exist " \
+                                   "(4 hinges))"
+    assert len(rep.read_table(str(tmp_path / "bad"))) == 2
+    some = write(tmp_path, """\
+        [pattern]
+        family = "miura"
+        columns = [2, 4]
+        [design]
+        sliding.mine = [9]
+        designs = ["mine"]
+        """, "some.toml")
+    code = main(["sweep", some, "--out", str(tmp_path / "some"), "--scheduler", "serial"])
+    out, err = capsys.readouterr()
+    assert code == app.EXIT_OK
+    assert err.splitlines()[-1] == "warning: 1 of 2 cases failed (case 1: design 'mine': hinge 9 does not exist " \
+                                   "(4 hinges)); --retry-failed runs them again"
+
+
+def test_seeds_are_checked_where_they_are_read(tmp_path, capsys):
+    """A negative seed is a bad value of the spec (NumPy's generators take seeds >= 0): one line with its line,
+    exit 2, before any case runs."""
+    path = write(tmp_path, "[sweep]\nseed = -1\n[pattern]\nfamily = 'miura'\n")
+    code = main(["sweep", path, "--out", str(tmp_path / "out"), "--scheduler", "serial"])
+    err = capsys.readouterr().err
+    assert code == app.EXIT_USAGE
+    assert err.splitlines()[-1].endswith("spec.toml line 2: [sweep] seed must be an integer >= 0, got -1")
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(imp.ToleranceError, match="seed must be an integer >= 0, got -1"):
+        imp.ToleranceSpec(1e-4, seed=-1)
+
+
+def test_a_spec_path_that_is_a_folder_is_named_so(tmp_path, capsys):
+    code = main(["sweep", str(tmp_path), "--out", str(tmp_path / "out"), "--scheduler", "serial"])
+    err = capsys.readouterr().err
+    assert code == app.EXIT_USAGE
+    assert err.splitlines()[-1] == f"error: {tmp_path} is a directory, not a sweep spec (a TOML file)"
+
+
+def test_an_unreachable_scheduler_leaves_no_output_folder(tmp_path, capsys):
+    """The folder made for the run is removed when the run stops before its first row; a folder that was there
+    keeps what it held."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    path = write(tmp_path, SMALL)
+    out = tmp_path / "new"
+    code = main(["sweep", path, "--out", str(out), "--scheduler", f"tcp://127.0.0.1:{port}", "--connect-timeout",
+                 "1"])
+    assert code == app.EXIT_USAGE and "cannot reach the Dask scheduler" in capsys.readouterr().err
+    assert not out.exists()
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    (kept / "notes.txt").write_text("mine")
+    code = main(["sweep", path, "--out", str(kept), "--scheduler", f"tcp://127.0.0.1:{port}", "--connect-timeout",
+                 "1"])
+    assert code == app.EXIT_USAGE
+    assert sorted(os.listdir(kept)) == ["notes.txt"]

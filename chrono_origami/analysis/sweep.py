@@ -41,7 +41,7 @@ from ..engines.reference import tolerance as _ref
 from ..inputs import sweep as sweepspec
 from ..structure import imperfections as imp
 from ..structure.hinges import DOOR, SLIDING
-from ..tools.errors import FreeBodyError, IndeterminateError, OrigamiError, SpecError
+from ..tools.errors import FreeBodyError, IndeterminateError, OrigamiError, SchedulerError, SpecError
 from . import statics as analysis
 from . import tolerances as tl
 
@@ -191,7 +191,10 @@ def run(cases, executor):
     cases = list(cases)
     keys = [f"chrono-origami-case-{c.id}" for c in cases]
     for i, ok, value in executor.run(run_case, cases, keys=keys):
-        if ok:
+        if ok and isinstance(value, dict):
             yield cases[i], value, None
+        elif ok:                            # run_case always returns a row: its result was lost on the way
+            yield cases[i], None, SchedulerError(f"case {cases[i].number}: its row was lost on the way from "
+                                                 f"{getattr(executor, 'name', 'the executor')}")
         else:
             yield cases[i], None, value

@@ -124,6 +124,21 @@ class LockedInStatistics:
         return out
 
 
+def check_finite(values, what):
+    """``values`` when every one is a finite number; else a one-line ``ToleranceError`` (a usage error: the
+    tolerance or the errors ``what`` are too large for the linear theory's arithmetic)."""
+    arr = np.asarray(values, float)
+    if not np.all(np.isfinite(arr)):
+        raise imp.ToleranceError(f"{what}: the locked-in actions are not finite numbers (they overflow); give "
+                                 f"tolerances and errors small against the panels")
+    return values
+
+
+def _spec_text(spec):
+    return f"tolerance {spec.tol:g} (offset {spec.offset:g}, tilt {spec.tilt:g}, position {spec.position:g}, " \
+           f"vertex {spec.vertex:g})"
+
+
 def engine_locked_in(engine):
     """The engine's ``locked_in(structure, errors, stiffness, loads) -> StaticResult`` (the engine interface's)."""
     return engines.get(engine).locked_in
@@ -145,7 +160,11 @@ def locked_in(structure, spec=None, stiffness=None, engine=None, errors=None, se
     ``seed`` (default the spec's). ``loads``: with the structure's loads (the total), else the locked-in part.
     ``engine``: "reference", "chrono", or None (``engines``' rule)."""
     err = errors_of(structure, spec, errors, seed)
-    return engine_locked_in(engine)(structure, err, stiffness or imp.HingeStiffness(), loads)
+    with np.errstate(over="ignore", invalid="ignore"):
+        res = engine_locked_in(engine)(structure, err, stiffness or imp.HingeStiffness(), loads)
+    check_finite([a.values for a in res.hinge_actions] or [0.0],
+                 "these errors" if spec is None or errors is not None else f"the {_spec_text(spec)}")
+    return res
 
 
 def side_values(structure, result):
@@ -169,6 +188,13 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
     """
     if method not in METHODS:
         raise StructureError(f"unknown statistics method {method!r}; expected one of {METHODS}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        stats = _statistics(structure, spec, stiffness, method, probes, seed, linalg, stage, solver)
+    check_finite(stats.sd, f"the {_spec_text(spec)}")
+    return stats
+
+
+def _statistics(structure, spec, stiffness, method, probes, seed, linalg, stage, solver):
     stiffness = stiffness or imp.HingeStiffness()
     t0 = time.perf_counter()
     solver = solver or _ref.Solver(structure, stiffness, linalg=linalg)
@@ -252,6 +278,7 @@ def reduce_samples(structure, spec, stiffness, X):
     of |X| per component.
     """
     X = np.asarray(X, float)
+    check_finite(X, f"the {_spec_text(spec)}" if spec is not None else "these errors")
     n = X.shape[0]
     A = np.abs(X)
     m2 = (X ** 2).mean(axis=0)

@@ -21,6 +21,8 @@ EXIT_OK = 0
 EXIT_INPUT = 1
 EXIT_USAGE = 2
 EXIT_INDETERMINATE = 3
+#: Ctrl-C (SIGINT): the shell's code, 128 + 2 (not a result: not in :data:`EXIT_CODES`)
+EXIT_INTERRUPTED = 130
 
 #: exit code -> what it means (printed by ``--help`` and listed in the README)
 EXIT_CODES = {
@@ -208,6 +210,9 @@ def run(fn, *args, **kw):
         try:
             with chosen_blas_threads():
                 return int(fn(*args, **kw) or 0)
+        except KeyboardInterrupt:         # Ctrl-C: one line, the shell's code of SIGINT
+            print("error: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
         except Exception as e:
             code = exit_code(e)
             if code is None:

@@ -167,6 +167,11 @@ def positive_int(text):
     return integer(text, 1, "a positive integer")
 
 
+def at_least_two(text):
+    """argparse type: an integer >= 2 (samples of a statistic)."""
+    return integer(text, 2, "an integer >= 2")
+
+
 def nonnegative_int(text):
     """argparse type: an integer >= 0."""
     return integer(text, 0, "an integer >= 0")

@@ -12,17 +12,22 @@ the spec's case order, ``parts/`` (the rows as they arrived),
 design) and one figure per ``--plot``. Run again, the sweep skips the cases
 already in the folder.
 
-Exit codes: 0 the sweep completed (a case that failed is a row with its
-error); 1 some cases did not run (their tasks were lost: workers died too
-often): run again to resume them; 2 bad usage: an unknown spec key, a bad
-value (a negative or NaN tolerance), an unreachable scheduler, an output
-folder in use.
+Exit codes: 0 the sweep completed, every case has a row (some cases may
+have failed: their rows hold the error, a warning line counts them, and
+``--retry-failed`` runs them again); 1 some cases did not run (their tasks
+were lost: workers died too often; run again to resume them), or every
+case of the table failed; 2 bad usage: an unknown spec key, a bad value (a
+negative or NaN tolerance, a negative seed), an unreachable scheduler or an
+address that is not a Dask scheduler, an output folder in use; 130 (Ctrl-C,
+SIGINT) and 143 (SIGTERM): interrupted, the finished rows kept (one line
+says how many and how to resume).
 """
 import math
 import os
+import signal
 import sys
 import time
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 
 from ..analysis import sweep as sw
@@ -70,6 +75,39 @@ class SweepResult:
         return pa.Table.from_pylist([{n: r.get(n) for n in sw.COLUMN_NAMES} for r in self.rows], schema=schema)
 
 
+class Interrupted(KeyboardInterrupt):
+    """A sweep stopped by Ctrl-C or SIGTERM (a ``KeyboardInterrupt``): ``kept`` rows of ``total`` cases are in
+    ``out`` (the finished ones, written before it stopped); ``signal``: the signal's number."""
+
+    def __init__(self, kept=0, total=0, out=None, signum=signal.SIGINT):
+        super().__init__(f"interrupted: {kept} of {total} cases kept")
+        self.kept, self.total, self.out, self.signal = kept, total, out, signum
+
+
+#: the command line's Ctrl-C and SIGTERM wait while ``active`` > 0 (``signal``: the one that came meanwhile)
+_DEFERRED = {"active": 0, "signal": None}
+
+
+@contextmanager
+def _critical():
+    """A block that the command line's Ctrl-C and SIGTERM do not cut: a signal that comes inside it stops the
+    sweep at its end (Python runs signal handlers in the main thread, whichever thread the system chose)."""
+    _DEFERRED["active"] += 1
+    try:
+        yield
+    finally:
+        _DEFERRED["active"] -= 1
+    if not _DEFERRED["active"] and _DEFERRED["signal"] is not None:
+        signum, _DEFERRED["signal"] = _DEFERRED["signal"], None
+        _interrupt(signum)
+
+
+def _interrupt(signum):
+    exc = KeyboardInterrupt()
+    exc.signal = signum
+    raise exc
+
+
 def parse_plot(text):
     """``x=COL,y=COL[,log=x|y|xy][,by=COL]`` -> dict; unknown columns or keys are a :class:`~chrono_origami.tools.errors.SpecError`."""
     out = {"log": "", "by": "design"}
@@ -114,7 +152,9 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
     wait for that scheduler. ``plots``: ``"x=COL,y=COL[,log=..][,by=..]"`` figures written to ``out``;
     ``distribution``: the column of ``locked_distribution.png``. ``progress``: a bar on stderr (None: when it
     is a terminal). ``flush``: seconds between writes of finished rows. ``echo``: a function given the
-    progress messages (the command line's ``print``). Returns a :class:`SweepResult`.
+    progress messages (the command line's ``print``). Returns a :class:`SweepResult`. Interrupted (Ctrl-C), it
+    writes the rows that finished, then raises :class:`Interrupted` (a ``KeyboardInterrupt``) saying how many
+    are kept.
 
     In a script, call it under ``if __name__ == "__main__":`` when the scheduler is "local": Dask starts
     the local workers as new Python processes, which import the script.
@@ -128,64 +168,70 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
     say = echo or (lambda *a, **k: None)
     store = rep.Store(out, sw.COLUMNS) if out is not None else None
     result = SweepResult(spec, [])
-    with store if store is not None else nullcontext():
-        latest = store.latest() if store is not None else {}
-        if store is not None:
-            for text in store.ignored:
-                say(f"warning: unreadable part file ignored (its cases run again): {text}", file=sys.stderr)
-        todo = [c for c in spec.cases if c.id not in latest or (retry_failed and latest[c.id].get("error"))]
-        result.skipped = len(spec.cases) - len(todo)
-        known = {c.id for c in spec.cases}
-        others = sum(1 for k in latest if k not in known)
-        say(f"{spec.source}: {len(spec.cases)} cases ({spec.mode}); {result.skipped} already in "
-            f"{out}, {len(todo)} to run" if out is not None else
-            f"{spec.source}: {len(spec.cases)} cases ({spec.mode})")
-        if others:
-            say(f"note: {out} also holds {others} rows of cases not in this spec (kept in parts/, left out of the "
-                f"table)")
-        pending = []
-        table = {"at": -math.inf, "cost": 0.0}
+    latest = {}
+    try:
+        with store if store is not None else nullcontext():
+            latest.update(store.latest() if store is not None else {})
+            if store is not None:
+                for text in store.ignored:
+                    say(f"warning: unreadable part file ignored (its cases run again): {text}", file=sys.stderr)
+            todo = [c for c in spec.cases if c.id not in latest or (retry_failed and latest[c.id].get("error"))]
+            result.skipped = len(spec.cases) - len(todo)
+            known = {c.id for c in spec.cases}
+            others = sum(1 for k in latest if k not in known)
+            say(f"{spec.source}: {len(spec.cases)} cases ({spec.mode}); {result.skipped} already in "
+                f"{out}, {len(todo)} to run" if out is not None else
+                f"{spec.source}: {len(spec.cases)} cases ({spec.mode})")
+            if others:
+                say(f"note: {out} also holds {others} rows of cases not in this spec (kept in parts/, left out of "
+                    f"the table)")
+            pending = []
+            table = {"at": -math.inf, "cost": 0.0}
 
-        def write(final=False):
-            """The pending rows as a part; the table too, unless rebuilding it would take more than about
-            5 % of the run (a large sweep rebuilds it less often; always at the end)."""
-            if store is None:
-                return
-            store.append(pending)
-            pending.clear()
-            now = time.monotonic()
-            if final or now - table["at"] >= TABLE_SHARE * table["cost"]:
+            def write(final=False):
+                """The pending rows as a part; the table too, unless rebuilding it would take more than about
+                5 % of the run (a large sweep rebuilds it less often; always at the end)."""
+                if store is None:
+                    return
+                with _critical():     # a part written and its rows forgotten by ``pending``, or neither
+                    store.append(pending)
+                    pending.clear()
+                now = time.monotonic()
+                if final or now - table["at"] >= TABLE_SHARE * table["cost"]:
+                    store.write_table(store.table_rows(spec.cases, latest))
+                    table["at"], table["cost"] = time.monotonic(), time.monotonic() - now
+
+            if todo:
+                with cluster.executor(scheduler, workers, timeout) as ex:
+                    result.where = ex.name
+                    say(f"running on {ex.name}")
+                    if ex.workers == 0:
+                        say(f"note: the scheduler at {ex.name} has no workers yet: the cases wait for them",
+                            file=sys.stderr)
+                    bar = Progress(len(todo), progress, label="sweep", unit="cases")
+                    last = time.monotonic()
+                    failed = 0
+                    try:
+                        for case, row, failure in sw.run(todo, ex):
+                            if failure is not None:
+                                result.lost.append((case, failure))
+                                continue
+                            result.ran += 1
+                            failed += bool(row.get("error"))
+                            latest[case.id] = row
+                            pending.append(row)
+                            if time.monotonic() - last >= flush:
+                                write()
+                                last = time.monotonic()
+                            bar.update(result.ran + len(result.lost), f" ({failed} failed)" if failed else "")
+                    finally:
+                        write(final=True)     # what finished is kept, also on an interrupt
+                        bar.close()
+            elif store is not None:
                 store.write_table(store.table_rows(spec.cases, latest))
-                table["at"], table["cost"] = time.monotonic(), time.monotonic() - now
-
-        if todo:
-            with cluster.executor(scheduler, workers, timeout) as ex:
-                result.where = ex.name
-                say(f"running on {ex.name}")
-                if ex.workers == 0:
-                    say(f"note: the scheduler at {ex.name} has no workers yet: the cases wait for them",
-                        file=sys.stderr)
-                bar = Progress(len(todo), progress, label="sweep", unit="cases")
-                last = time.monotonic()
-                failed = 0
-                try:
-                    for case, row, failure in sw.run(todo, ex):
-                        if failure is not None:
-                            result.lost.append((case, failure))
-                            continue
-                        result.ran += 1
-                        failed += bool(row.get("error"))
-                        latest[case.id] = row
-                        pending.append(row)
-                        if time.monotonic() - last >= flush:
-                            write()
-                            last = time.monotonic()
-                        bar.update(result.ran + len(result.lost), f" ({failed} failed)" if failed else "")
-                finally:
-                    write(final=True)     # what finished is kept, also on an interrupt
-                    bar.close()
-        elif store is not None:
-            store.write_table(store.table_rows(spec.cases, latest))
+    except KeyboardInterrupt as exc:        # the finished rows were written (``write(final=True)``)
+        kept = sum(1 for c in spec.cases if c.id in latest)
+        raise Interrupted(kept, len(spec.cases), out, getattr(exc, "signal", signal.SIGINT)) from None
     result.rows = [dict(latest[c.id], case=c.number) for c in spec.cases if c.id in latest]
     result.failed = sum(1 for r in result.rows if r.get("error"))
     if out is not None:
@@ -227,8 +273,33 @@ def _options(description):
     return ap
 
 
+@contextmanager
+def _stopping_keeps_rows():
+    """Ctrl-C (SIGINT) and SIGTERM stop the sweep by an :class:`Interrupted` (the finished rows are written on
+    the way out); a second signal while they are written is ignored."""
+    def stop(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        if _DEFERRED["active"]:           # inside a part's write: stop at its end
+            _DEFERRED["signal"] = signum
+            return
+        _interrupt(signum)
+
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    for s in saved:
+        signal.signal(s, stop)
+    try:
+        yield
+    finally:
+        _DEFERRED["signal"] = None
+        for s, h in saved.items():
+            signal.signal(s, h)
+
+
 @app.command("sweep", "parametric sweep of designs, load cases and tolerances on Dask (spec.toml)", _options)
 def sweep_command(args):
+    if os.path.isdir(args.spec):
+        raise app.UsageError(f"{args.spec} is a directory, not a sweep spec (a TOML file)")
     if not os.path.isfile(args.spec):
         raise app.UsageError(f"{args.spec}: no such sweep spec")
     for p in args.plot:
@@ -240,8 +311,15 @@ def sweep_command(args):
         print(f"{spec.source}: {len(spec.cases)} cases ({spec.mode}); designs: {', '.join(spec.designs)}; "
               f"load cases: {', '.join(spec.load_cases)}")
         return app.EXIT_OK
-    res = sweep(spec, args.out, args.scheduler, args.workers, args.retry_failed, args.plot, args.distribution, None,
-                args.flush, args.connect_timeout, echo=print)
+    try:
+        with _stopping_keeps_rows():
+            res = sweep(spec, args.out, args.scheduler, args.workers, args.retry_failed, args.plot,
+                        args.distribution, None, args.flush, args.connect_timeout, echo=print)
+    except Interrupted as stop:
+        name = signal.Signals(stop.signal).name
+        print(f"error: interrupted ({name}): {stop.kept} of {stop.total} cases are kept in {stop.out}; run the "
+              f"same command again to resume the other {stop.total - stop.kept}", file=sys.stderr)
+        return 128 + int(stop.signal)
     print(f"{len(res.rows)} of {len(spec.cases)} cases in the table ({res.ran} run now, {res.skipped} already "
           f"done); {res.failed} with an error (column 'error')")
     for f in res.files:
@@ -251,4 +329,12 @@ def sweep_command(args):
         print(f"error: {len(res.lost)} case(s) did not run (case {case.number}: {sw.one_line(exc)}); run the "
               f"sweep again to resume them", file=sys.stderr)
         return app.EXIT_INPUT
+    if res.failed:
+        first = next(r for r in res.rows if r.get("error"))
+        what = f"case {first['case']}: {first['error']}"
+        if res.failed == len(res.rows):
+            print(f"error: all {res.failed} cases failed ({what})", file=sys.stderr)
+            return app.EXIT_INPUT
+        print(f"warning: {res.failed} of {len(res.rows)} cases failed ({what}); --retry-failed runs them again",
+              file=sys.stderr)
     return app.EXIT_OK

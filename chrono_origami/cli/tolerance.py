@@ -27,12 +27,16 @@ Supports and loads: the options of ``static`` (``--support SEL:DOFS``, ``--suppo
 Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
 per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
 (hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
-summary of ``analysis.tolerances.summary``), ``monte_carlo.csv`` (the same from the
+summary of ``analysis.tolerances.summary``: a row for the closed form and,
+with ``--samples``, one for the Monte Carlo run with the percentiles of the
+largest over hinges, ``locked_max_*``, printed beside the closed form too),
+``monte_carlo.csv`` (the same from the
 samples), ``hinges.csv`` (measured errors: the hinge actions). A tolerance
 that is negative or NaN, a bad stiffness, an unknown key or a non-number in
 a measured-errors file, a row naming a hinge, panel or vertex the structure
-does not have (or a panel not of its hinge, a vertex not on its panel): one
-line, exit code 2. With ``--loads``, loads that work on a mechanism: exit
+does not have (or a panel not of its hinge, a vertex not on its panel), a
+tolerance or errors whose locked-in actions overflow, ``--samples`` or
+``--probes`` below 2, a negative ``--seed``: one line, exit code 2. With ``--loads``, loads that work on a mechanism: exit
 code 3; on the rigid motions of a structure without supports: exit code 2.
 """
 import os
@@ -57,19 +61,21 @@ def _tolerance_options(description):
                        ("position", "hinge point along the axis"), ("vertex", "vertex position per coordinate")):
         ap.add_argument(f"--{name}", default=None, metavar="T", help=f"tolerance of the {what} (default --tol)")
     ap.add_argument("--distribution", choices=imp.DISTRIBUTIONS, default="normal", help="error distribution")
-    ap.add_argument("--seed", type=int, default=0, help="random seed (Monte Carlo sample k uses seed + k)")
+    ap.add_argument("--seed", type=inputs.nonnegative_int, default=0,
+                    help="random seed, an integer >= 0 (Monte Carlo sample k uses seed + k)")
     ap.add_argument("--stiffness", default=None, metavar="KT,KR",
                     help="hinge stiffness per unit length: translational (N/m per m), rotational (N m/rad per m); "
                          f"default {imp.DEFAULT_TRANSLATIONAL:g},{imp.DEFAULT_ROTATIONAL:g}")
     ap.add_argument("--measured", metavar="FILE.csv", help="measured errors per hinge side (instead of --tol)")
     ap.add_argument("--measured-vertices", metavar="FILE.csv", help="measured vertex errors per panel")
     ap.add_argument("--loads", action="store_true", help="--measured: with the structure's loads (total actions)")
-    ap.add_argument("--samples", type=inputs.positive_int, default=None, help="Monte Carlo samples")
+    ap.add_argument("--samples", type=inputs.at_least_two, default=None, help="Monte Carlo samples (at least 2)")
     ap.add_argument("--engine", choices=engines.ENGINES, default=None,
                     help="engine of --measured and of the Monte Carlo samples (default: chrono where PyChrono "
                          "imports, else reference; the closed form is the linear theory, no engine's)")
     ap.add_argument("--method", choices=tl.METHODS, default="auto", help="closed-form statistics method")
-    ap.add_argument("--probes", type=inputs.positive_int, default=tl.PROBES, help="probes of --method randomized")
+    ap.add_argument("--probes", type=inputs.at_least_two, default=tl.PROBES,
+                    help="probes of --method randomized (at least 2)")
     ap.add_argument("--scheduler", default=None, metavar="local|serial|ADDRESS",
                     help="where the Monte Carlo samples run: a local Dask cluster (default, or "
                          "$CHRONO_ORIGAMI_SCHEDULER), this process, or a Dask scheduler, e.g. tcp://HOST:8786")
@@ -111,14 +117,24 @@ def stiffness_of(args):
         raise app.UsageError(f"--stiffness must be KT,KR (two numbers), got {args.stiffness!r}") from None
 
 
-def _write_summary(path, row, extra):
-    keys = list(extra) + list(row)
-    tables.write_csv(path, tuple(keys), [tuple(list(extra.values()) + list(row.values()))])
+def _write_summary(path, named, extra):
+    """summary.csv: one row per statistics (the closed form first, then the Monte Carlo run), the columns of
+    ``analysis.tolerances.summary`` (``locked_max_*``: Monte Carlo only, empty on the closed form's row)."""
+    rows = [dict(extra, **how, **tl.summary(stats)) for stats, how in named]
+    keys = list(rows[-1])
+    tables.write_csv(path, tuple(keys), [tuple(r.get(k, "") for k in keys) for r in rows])
 
 
 @app.command("tolerance", "locked-in hinge actions of fabrication tolerances: closed form, Monte Carlo, measured",
              _tolerance_options)
 def tolerance_command(args):
+    try:
+        return _tolerance(args)
+    except imp.ToleranceError as e:        # a tolerance or errors the analysis refuses (non-finite actions)
+        raise app.UsageError(str(e)) from None
+
+
+def _tolerance(args):
     if args.measured is None and args.measured_vertices is None and args.tol is None:
         raise app.UsageError("give --tol T (statistics of random errors) or --measured FILE.csv (measured errors)")
     if args.measured is not None and args.tol is not None:
@@ -163,6 +179,9 @@ def tolerance_command(args):
         named[f"Monte Carlo ({args.samples}, {engine})"] = mc
     print(rep.summary_table(named, "largest locked-in |action| over hinges: 95th and 99th percentiles "
                                    "(each component's marginal)"))
+    if args.samples:
+        print(rep.MAXIMUM_BIAS_NOTE)
+        print(rep.largest_table(stats, mc))
     if spec.distribution == "normal":
         print(rep.side_table(stats, "p95", top=args.top))
     else:
@@ -170,9 +189,11 @@ def tolerance_command(args):
     if args.out:
         with app.output(args.out):
             tables.write_csv(os.path.join(args.out, "locked_in.csv"), rep.STATISTICS_HEADER, stats.rows())
-            _write_summary(os.path.join(args.out, "summary.csv"), tl.summary(stats),
-                           {"structure": structure.name, "M": stats.info["M"], "S": stats.info["S"],
-                            "method": stats.method})
+            rows = [(stats, {"method": stats.method, "samples": ""})]
+            if args.samples:
+                rows.append((mc, {"method": f"monte carlo ({engine})", "samples": args.samples}))
+            _write_summary(os.path.join(args.out, "summary.csv"), rows,
+                           {"structure": structure.name, "M": stats.info["M"], "S": stats.info["S"]})
             if args.samples:
                 tables.write_csv(os.path.join(args.out, "monte_carlo.csv"), rep.STATISTICS_HEADER, mc.rows())
     inputs.write_html(stats, args)

@@ -252,7 +252,8 @@ STIFFNESS_COLUMNS = {"translational": "k_t", "rotational": "k_r"}
 SWEEP_KEYS = (
     Param("mode", "text", "grid", "grid or random", choices=MODES, sweepable=False),
     Param("samples", "int", None, "random mode: draws per pattern table", low=1, sweepable=False),
-    Param("seed", "int", 0, "seed of the random draws and of each case's statistics", sweepable=False),
+    Param("seed", "int", 0, "seed of the random draws and of each case's statistics (an integer >= 0)", low=0,
+          sweepable=False),
     Param("engine", "text", "reference", "engine of the hinge forces under loads and of Monte Carlo samples",
           choices=ENGINES, sweepable=False),
 )

@@ -18,7 +18,8 @@ Folder layout (:class:`Store`):
   writer (``report.tables``: every float reads back to the float computed;
   an empty cell is a value not computed).
 * ``.lock``: held (``flock``) while a sweep writes the folder: a second sweep on
-  the same folder stops with a one-line error.
+  the same folder stops with a one-line error. A run that stops before its
+  first row (an unreachable scheduler) removes the folder it created.
 
 A case already in the parts is not run again (its ``case_id``); with
 ``retry_failed`` a case whose row has an ``error`` runs again and its new row
@@ -80,6 +81,16 @@ def _atomic_write(path, write):
         pass
 
 
+def _written(path, write):
+    """:func:`_atomic_write`; a failure (a full disk, a read-only folder) is a one-line ``StoreError`` naming
+    ``path`` (the rows already written stay)."""
+    try:
+        _atomic_write(path, write)
+    except OSError as e:
+        why = e.strerror or (str(e).splitlines()[0] if str(e) else type(e).__name__)
+        raise StoreError(f"cannot write {path}: {why}") from None
+
+
 class Store:
     """The output folder ``out`` of a sweep whose table has ``columns`` ((name, kind), first ``case``, then
     ``case_id``); see the module doc. Use as a context manager (it holds the folder's lock)."""
@@ -92,6 +103,7 @@ class Store:
         self.schema = arrow_schema(self.columns)
         self.run = f"{time.time_ns():020d}-{os.getpid()}"    # part names sort in the order written
         self.count = 0
+        self.tables = 0
         self._lock = None
         self.ignored = []
 
@@ -105,8 +117,10 @@ class Store:
             raise StoreError("writing a sweep's table needs pyarrow, which is not installed (pip install pyarrow, "
                              "or the extra chrono-origami[sweep])") from None
 
+        parts = os.path.join(self.out, PARTS)
+        self._created = [d for d in (self.out, parts) if not os.path.isdir(d)]
         try:
-            os.makedirs(os.path.join(self.out, PARTS), exist_ok=True)
+            os.makedirs(parts, exist_ok=True)
             fd = os.open(os.path.join(self.out, LOCK), os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as e:
             raise StoreError(f"cannot write the sweep's output folder {self.out}: {e.strerror or e}") from None
@@ -121,10 +135,18 @@ class Store:
             os.remove(tmp)                  # torn writes of a run that was killed
         return self
 
-    def __exit__(self, *exc):
-        if self._lock is not None:
-            os.close(self._lock)            # releases the flock
-            self._lock = None
+    def __exit__(self, exc_type, *exc):
+        if self._lock is None:
+            return
+        if exc_type is not None and self.count == 0 and not self.tables and self._created:
+            # a run that stopped before writing anything (an unreachable scheduler) leaves no folder it made
+            for path in (os.path.join(self.out, LOCK), *reversed(self._created)):
+                try:
+                    os.rmdir(path) if os.path.isdir(path) else os.remove(path)
+                except OSError:
+                    pass
+        os.close(self._lock)            # releases the flock
+        self._lock = None
 
     # -------------------------------------------------------------- rows
     def part_paths(self):
@@ -164,7 +186,7 @@ class Store:
         table = pa.table(data, schema=self.schema)
         self.count += 1
         path = os.path.join(self.out, PARTS, f"part-{self.run}-{self.count:06d}.parquet")
-        _atomic_write(path, lambda tmp: pq.write_table(table, tmp))
+        _written(path, lambda tmp: pq.write_table(table, tmp))
         return path
 
     # -------------------------------------------------------------- the table
@@ -188,14 +210,15 @@ class Store:
 
         data = {n: [_clean(r.get(n), self.kinds[n]) for r in rows] for n in self.names}
         table = pa.table(data, schema=self.schema)
-        _atomic_write(os.path.join(self.out, TABLE_PARQUET), lambda tmp: pq.write_table(table, tmp))
+        self.tables += 1
+        _written(os.path.join(self.out, TABLE_PARQUET), lambda tmp: pq.write_table(table, tmp))
         text = table_csv(rows, self.names)
 
         def write_csv(tmp):
             with open(tmp, "w") as f:
                 f.write(text)
 
-        _atomic_write(os.path.join(self.out, TABLE_CSV), write_csv)
+        _written(os.path.join(self.out, TABLE_CSV), write_csv)
         return table
 
 

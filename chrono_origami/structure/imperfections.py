@@ -121,8 +121,8 @@ class ToleranceSpec:
             object.__setattr__(self, name, self.tol if v is None else _tolerance(name, v))
         if self.distribution not in DISTRIBUTIONS:
             raise ToleranceError(f"unknown error distribution {self.distribution!r}; expected one of {DISTRIBUTIONS}")
-        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool):
-            raise ToleranceError(f"seed must be an integer, got {self.seed!r}")
+        if not isinstance(self.seed, (int, np.integer)) or isinstance(self.seed, bool) or self.seed < 0:
+            raise ToleranceError(f"seed must be an integer >= 0, got {self.seed!r}")
 
     def scaled(self, factor):
         """The same spec with every tolerance times ``factor`` (same seed: the same errors, scaled)."""

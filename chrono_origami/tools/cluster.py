@@ -4,14 +4,16 @@
 
 * ``"local"`` (the default): a ``dask.distributed.LocalCluster`` on 127.0.0.1
   of ``workers`` processes (default: one per core), one thread each, no
-  dashboard; it is started for the run and stopped after it;
+  dashboard (its HTTP server on a free port: :data:`QUIET_HTTP`); it is started for the run and stopped after it;
 * an address such as ``tcp://HOST:PORT`` (any address Dask reaches:
   ``tls://``, ``ws://``, or ``HOST:PORT``): a scheduler the user already
   runs (``dask scheduler`` and ``dask worker``, dask-jobqueue on SLURM,
   Kubernetes, ...). Its workers must import the same chrono_origami. One
   that does not answer within ``timeout`` seconds (default
   :data:`CONNECT_TIMEOUT`) is a one-line :class:`SchedulerError` naming the
-  address;
+  address; so is a program that accepts the connection but does not open
+  Dask's handshake within that time (a silent listener, a web server): "not a
+  Dask scheduler" (:func:`check_handshake`, TCP addresses);
 * ``"serial"``: every case in this process, one after the other, without Dask.
 
 Without an explicit choice the environment variable :data:`ENV`
@@ -40,10 +42,13 @@ its tasks again on the other workers (up to Dask's
 """
 import math
 import os
+import socket
+import struct
 import sys
+import time
 from contextlib import contextmanager
 
-from .errors import SchedulerError
+from .errors import OrigamiError, SchedulerError
 from .threads import ENV as BLAS_ENV, chosen_blas_threads
 
 #: environment variable giving the default scheduler ("local", "serial" or an address)
@@ -53,6 +58,13 @@ CONNECT_TIMEOUT = 5.0
 #: BLAS threads of each task on the workers
 WORKER_BLAS_THREADS = 1
 SCHEDULERS = ("local", "serial")
+#: a Dask client's states while its scheduler is there
+RUNNING = ("running", "connecting", "newly-created")
+#: the local scheduler's HTTP server (health and metrics routes; no dashboard) on a free port of 127.0.0.1: Dask's
+#: default port 8787 in use would print a warning block
+QUIET_HTTP = {"dashboard": False, "dashboard_address": "127.0.0.1:0"}
+#: the largest first message of a Dask scheduler's handshake (bytes; Dask's is a few hundred)
+HANDSHAKE_LIMIT = 1 << 20
 #: Dask's nanny starts its workers with MALLOC_TRIM_THRESHOLD_=65536 (less memory held), which makes glibc map and
 #: unmap every array above 128 kB: the cases of a sweep then take about 40 % more CPU. The local cluster unsets it.
 KEEP_MALLOC = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
@@ -72,6 +84,71 @@ def resolve(scheduler=None):
     if not host or not port.isdigit():
         raise SchedulerError(f"scheduler {scheduler!r}: expected 'local', 'serial' or an address tcp://HOST:PORT")
     return scheduler
+
+
+def _tcp_host_port(address):
+    """(host, port) of a TCP address (``tcp://HOST:PORT``, ``HOST:PORT``, ``[::1]:PORT``), else None."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme != "tcp":
+        return None
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    return (host, int(port)) if host and port.isdigit() else None
+
+
+def _read_exactly(sock, n, deadline):
+    data = b""
+    while len(data) < n:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("no answer")
+        sock.settimeout(left)
+        chunk = sock.recv(min(n - len(data), 65536))
+        if not chunk:
+            raise ConnectionError("connection closed")
+        data += chunk
+    return data
+
+
+def check_handshake(address, timeout=CONNECT_TIMEOUT):
+    """Check, within ``timeout`` seconds, that a Dask scheduler listens at the TCP ``address``.
+
+    A Dask scheduler opens every connection with its handshake: an 8-byte
+    little-endian length, then that many bytes of frames. Returns False
+    when nothing accepts the connection in time (Dask's own connect then
+    retries and names it); raises a one-line :class:`SchedulerError` "not a
+    Dask scheduler" naming the address when something accepts it and then
+    stays silent, closes it, or sends anything else (an HTTP server's
+    answer). True when the handshake arrived. Other schemes (tls, ws, ...):
+    None, not checked.
+    """
+    hp = _tcp_host_port(address)
+    if hp is None:
+        return None
+    deadline = time.monotonic() + timeout
+    try:
+        sock = socket.create_connection(hp, timeout=timeout)
+    except OSError:
+        return False
+    what = None
+    try:
+        head = _read_exactly(sock, 8, deadline)
+        (n,) = struct.unpack("<Q", head)
+        if not 0 < n <= HANDSHAKE_LIMIT:
+            what = f"its first bytes {head!r} are not a Dask message"
+        else:
+            _read_exactly(sock, n, deadline)
+    except TimeoutError:
+        what = f"it accepted the connection but sent nothing within {timeout:g} s"
+    except OSError as e:
+        what = f"it accepted the connection, then {e.strerror or e}"
+    finally:
+        sock.close()
+    if what:
+        raise SchedulerError(f"{address} is not a Dask scheduler: {what}")
+    return True
 
 
 def _task(item, fn, blas_threads):
@@ -117,15 +194,28 @@ class Executor:
             return
         from distributed import as_completed
 
+        import asyncio
+
         futures = self.client.map(_task, items, fn=fn, blas_threads=self.blas_threads, key=keys, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         for f in as_completed(futures):
             i = index[f.key]
-            if f.status == "finished":
-                yield i, True, f.result()
-            else:
-                yield i, False, f.exception()
-            f.release()
+            try:
+                ok = f.status == "finished"
+                value = f.result() if ok else f.exception()
+            except (Exception, asyncio.CancelledError) as exc:   # the connection or the scheduler went away
+                ok, value = False, exc
+            if not ok and not isinstance(value, BaseException):
+                value = SchedulerError(f"its task was {f.status} (the scheduler at {self.name} lost it)")
+            if self.client.status not in RUNNING:
+                why = str(value).splitlines()[0] if not ok and str(value) else ""
+                ok, value = False, SchedulerError(f"the Dask scheduler at {self.name} went away"
+                                                  f"{f' ({why})' if why else ''}")
+            yield i, ok, value
+            try:
+                f.release()
+            except Exception:
+                pass
 
     def map(self, fn, items):
         """``[fn(x) for x in items]``, in order, in chunks of about four per worker; the first failure is
@@ -136,7 +226,19 @@ class Executor:
         size = max(1, math.ceil(len(items) / (4 * max(1, self.workers))))
         chunks = [items[k:k + size] for k in range(0, len(items), size)]
         futures = self.client.map(_chunk, chunks, fn=fn, blas_threads=self.blas_threads, pure=False)
-        return [y for part in self.client.gather(futures) for y in part]
+        import asyncio
+
+        try:
+            done = self.client.gather(futures)
+        except (Exception, asyncio.CancelledError) as exc:
+            lost = (isinstance(exc, (OSError, asyncio.CancelledError)) or "Cancelled" in type(exc).__name__
+                    or self.client.status not in RUNNING)
+            if isinstance(exc, OrigamiError) or not lost:      # a task's own error: the caller's to report
+                raise
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise SchedulerError(f"the Dask scheduler at {self.name} went away before the run ended ({why}); "
+                                 f"run it again") from None
+        return [y for part in done for y in part]
 
 
 def _dask():
@@ -147,6 +249,41 @@ def _dask():
                              "(pip install 'dask[distributed]', or the extra chrono-origami[sweep]); "
                              "use the scheduler 'serial' to run in this process") from None
     return distributed
+
+
+@contextmanager
+def _workers_leave_ctrl_c_to_us():
+    """Worker processes started inside the block ignore SIGINT (they inherit it: Python and asyncio then install
+    no handler): Ctrl-C in a terminal reaches the whole process group, and this process alone answers it (it
+    keeps what finished and stops the cluster), without a traceback from every worker."""
+    import signal
+
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:                 # not the main thread: signals are not ours to set
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+def _quiet_logs():
+    """Dask's client logs a scheduler that went away as an ERROR with its traceback: the command line says it
+    in one line instead. Quiets the ``distributed`` loggers; returns the function that restores them."""
+    import logging
+
+    loggers = [logging.getLogger(n) for n in ("distributed", "distributed.client", "distributed.core",
+                                              "distributed.comm", "distributed.utils")]
+    saved = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(logging.CRITICAL + 1)
+
+    def restore():
+        for lg, level in zip(loggers, saved):
+            lg.setLevel(level)
+    return restore
 
 
 def default_workers():
@@ -171,16 +308,16 @@ def executor(scheduler=None, workers=None, timeout=CONNECT_TIMEOUT, blas_threads
     distributed = _dask()
     import logging
 
-    cluster = None
+    cluster = quiet = None
     if scheduler == "local":
         n = workers or default_workers()
         import dask
 
         try:
-            with dask.config.set({KEEP_MALLOC: None}):
+            with dask.config.set({KEEP_MALLOC: None}), _workers_leave_ctrl_c_to_us():
                 cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                    host="127.0.0.1", dashboard_address=None,
-                                                   silence_logs=logging.CRITICAL)
+                                                   scheduler_kwargs=QUIET_HTTP, silence_logs=logging.CRITICAL)
             client = distributed.Client(cluster, timeout=max(timeout, 30.0))
         except (OSError, TimeoutError) as exc:
             if cluster is not None:
@@ -191,15 +328,23 @@ def executor(scheduler=None, workers=None, timeout=CONNECT_TIMEOUT, blas_threads
         if workers is not None:
             print(f"note: --workers is for the local cluster; the scheduler at {scheduler} has its own workers",
                   file=sys.stderr)
+        check_handshake(scheduler, timeout)
+        quiet = _quiet_logs()
         try:
             client = distributed.Client(scheduler, timeout=timeout)
         except (OSError, TimeoutError) as exc:
+            quiet()
             raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler} within {timeout:g} s "
                                  f"({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
         name = scheduler
     try:
         yield Executor(name, client, blas_threads)
     finally:
-        client.close()
+        try:
+            client.close()
+        except Exception:            # a scheduler that went away: nothing to close
+            pass
         if cluster is not None:
             cluster.close()
+        if quiet is not None:
+            quiet()

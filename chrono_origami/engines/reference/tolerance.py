@@ -188,8 +188,13 @@ class Solver:
         """Solve the (scaled) saddle-point system, refined to relative residual ``rtol`` (:data:`RESIDUAL_RTOL`)."""
         rtol = RESIDUAL_RTOL if rtol is None else rtol
         rhs = np.concatenate([rhs_top, rhs_bottom], axis=0)
-        x = self._apply(rhs)
-        norm = max(float(np.linalg.norm(rhs)), 1e-300)
+        with np.errstate(over="ignore", invalid="ignore"):
+            norm = max(float(np.linalg.norm(rhs)), 1e-300)
+            x = self._apply(rhs)
+        if not (np.isfinite(norm) and np.all(np.isfinite(x))):
+            raise imp.ToleranceError(f"{self.structure.name}: the misfit or the loads overflow (the locked-in "
+                                     f"actions are not finite numbers); give tolerances and errors small against "
+                                     f"the panels")
         for _ in range(REFINEMENT_STEPS):
             r = rhs - self._A @ x
             if np.linalg.norm(r) <= rtol * norm:

@@ -1,0 +1,488 @@
+"""Faults injected into sweeps and tolerance runs with real processes on 127.0.0.1, every wait bounded.
+
+Each fault ends the command in one line (``error: ...`` on stderr, no traceback) with its exit code, loses no
+case that finished and, run again, repeats none:
+
+* a silent listener (accepts the connection, never answers) and an HTTP server in place of the Dask scheduler,
+  one that answers at once with ``HTTP/1.1 400`` too: "not a Dask scheduler", exit 2, within the connect
+  timeout, for ``sweep`` and ``tolerance --samples``; no output folder left behind;
+* the Dask scheduler killed in the middle of a sweep: the rows that arrived are kept, the cases that did not
+  return are counted (exit 1), and the next run (serial) runs only those; killed during ``tolerance
+  --samples``: one line naming it, exit 2;
+* SIGINT (Ctrl-C) and SIGTERM to the sweep's process, and Ctrl-C to the whole process group of a sweep on a
+  local cluster (as a terminal sends it): one line saying how many cases are kept and how to resume, exit
+  128 + the signal's number; Ctrl-C in ``tolerance --samples``: ``error: interrupted``, exit 130;
+* a part file that cannot be written (disk full, simulated by a read-only ``parts/`` folder and, since root
+  writes there all the same, a file-size limit of 0 bytes on the process): one line naming the file, exit 2.
+
+Hypothesis: random TOML values and types in a sweep spec, random option values of ``tolerance``: never a
+traceback, an exit code of 0, 1 or 2, and an error in one line. Structures are small (a 4-panel cantilever,
+12- to 16-panel sheets): each test takes 3 to 20 s on two busy cores, the module about three minutes.
+"""
+import json
+import os
+import resource
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from chrono_origami.cli import app
+from chrono_origami.report import sweep as rep
+
+distributed = pytest.importorskip("distributed", reason="the sweep's fault tests need dask.distributed "
+                                                       "(pip install 'dask[distributed]')")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ENV = dict(os.environ, PYTHONPATH=ROOT, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+ENV.pop("CHRONO_ORIGAMI_SCHEDULER", None)
+#: 12 cases of 12- to 16-panel all-door Miura-ori sheets, a few tenths of a second each
+SPEC = """\
+[sweep]
+seed = 5
+
+[[pattern]]
+family = "miura"
+rows = 2
+columns = [6, 7, 8]
+fold_angle = [30.0, 40.0, 50.0, 60.0]
+
+[design]
+designs = ["door"]
+
+[tolerance]
+tol = 1e-4
+"""
+N_CASES = 12
+
+pytestmark = pytest.mark.timeout(240)
+
+#: a listener on 127.0.0.1 that accepts connections and never answers (it prints its port first)
+SILENT = """
+import socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+held = []
+while True:
+    c, _ = s.accept()
+    held.append(c)
+"""
+#: an HTTP server on 127.0.0.1 (Python's own; it waits for a request, as web servers do)
+HTTP = """
+import http.server
+s = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+print(s.server_address[1], flush=True)
+s.serve_forever()
+"""
+#: a server that answers every connection at once with an HTTP 400 and closes it
+HTTP_400 = """
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+while True:
+    c, _ = s.accept()
+    c.sendall(b"HTTP/1.1 400 Bad Request\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n")
+    c.close()
+"""
+
+
+def _stop(proc, wait=10):
+    """SIGTERM the process group, then SIGKILL after ``wait`` seconds."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(wait)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(wait)
+    except ProcessLookupError:
+        pass
+
+
+@pytest.fixture
+def server(request):
+    """Start the server script ``request.param`` on 127.0.0.1; yields its address tcp://127.0.0.1:PORT."""
+    proc = subprocess.Popen([sys.executable, "-c", request.param], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, start_new_session=True)
+    try:
+        port = int(proc.stdout.readline())
+        yield f"tcp://127.0.0.1:{port}"
+    finally:
+        _stop(proc)
+
+
+def cli(*args, timeout=180, **kw):
+    p = subprocess.run([sys.executable, "-m", "chrono_origami", *map(str, args)], capture_output=True, text=True,
+                       timeout=timeout, env=ENV, **kw)
+    return p.returncode, p.stdout, p.stderr
+
+
+def said(err):
+    """The lines of stderr but notes (the command line says where PyChrono does not import, in a note)."""
+    return [x for x in err.strip().splitlines() if not x.startswith("note: ")]
+
+
+def last_line(err):
+    """The command's error line: the last of stderr (a note on PyChrono may come before it)."""
+    lines = err.strip().splitlines()
+    assert lines, "nothing on stderr"
+    assert "Traceback" not in err, err
+    return lines[-1]
+
+
+def part_rows(out):
+    import pyarrow.parquet as pq
+
+    rows = []
+    parts = os.path.join(out, "parts")
+    for name in sorted(os.listdir(parts)):
+        if name.startswith("part-"):
+            rows.extend(pq.read_table(os.path.join(parts, name)).to_pylist())
+    return rows
+
+
+def part_files(out):
+    parts = os.path.join(out, "parts")
+    if not os.path.isdir(parts):
+        return {}
+    return {n: open(os.path.join(parts, n), "rb").read() for n in sorted(os.listdir(parts)) if n.startswith("part-")}
+
+
+@pytest.fixture
+def spec_path(tmp_path):
+    path = tmp_path / "spec.toml"
+    path.write_text(SPEC)
+    return str(path)
+
+
+@pytest.fixture
+def fold_path(tmp_path):
+    import chrono_origami as co
+    from chrono_origami.patterns import miura
+
+    path = str(tmp_path / "c.fold")
+    co.write_fold(miura.miura_cantilever(columns=2).with_hinge_kinds(["door"] * 4), path)
+    return path
+
+
+def resumed(spec_path, out, kept):
+    """Run the sweep again (serial): it runs only the cases not kept, the parts written before are untouched,
+    and every case is in the parts exactly once."""
+    before = part_files(out)
+    rows = part_rows(out)
+    assert len(rows) == kept and len({r["case_id"] for r in rows}) == kept
+    code, stdout, err = cli("sweep", spec_path, "--out", out, "--scheduler", "serial")
+    assert code == 0, err
+    assert f"{kept} already in {out}, {N_CASES - kept} to run" in stdout
+    after = part_files(out)
+    assert {n: after[n] for n in before} == before
+    ids = [r["case_id"] for r in part_rows(out)]
+    assert len(ids) == len(set(ids)) == N_CASES
+    table = rep.read_table(out)
+    assert [r["case"] for r in table] == list(range(1, N_CASES + 1)) and not any(r["error"] for r in table)
+
+
+# ------------------------------------------------------------------ a scheduler that is not Dask's
+@pytest.mark.parametrize("server, what", [(SILENT, "sent nothing within 2 s"), (HTTP, "sent nothing within 2 s"),
+                                          (HTTP_400, "are not a Dask message")],
+                         indirect=["server"], ids=["silent", "http", "http-400"])
+def test_a_server_that_is_not_a_dask_scheduler_is_one_line_within_the_timeout(server, what, spec_path, fold_path,
+                                                                             tmp_path):
+    out = tmp_path / "out"
+    t0 = time.monotonic()
+    code, _, err = cli("sweep", spec_path, "--out", out, "--scheduler", server, "--connect-timeout", "2", timeout=60)
+    took = time.monotonic() - t0
+    line = last_line(err)
+    assert code == app.EXIT_USAGE, err
+    assert line.startswith(f"error: {server} is not a Dask scheduler: ") and what in line
+    assert took < 30                                    # the wait is the 2 s timeout (and Python's start)
+    assert not out.exists()                             # no .lock, no empty parts/
+    code, _, err = cli("tolerance", fold_path, "--tol", "1e-4", "--samples", "4", "--engine", "reference",
+                       "--scheduler", server, "--connect-timeout", "2", timeout=60)
+    assert code == app.EXIT_USAGE and last_line(err).startswith(f"error: {server} is not a Dask scheduler: ")
+
+
+def test_the_local_cluster_takes_a_free_http_port_without_a_warning(spec_path, tmp_path):
+    """Port 8787 (Dask's default dashboard) taken: the local cluster starts its HTTP server on a free port,
+    without Dask's warning block."""
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", 8787))
+            s.listen(1)
+        except OSError:
+            pass                                        # taken already: the same situation
+        path = tmp_path / "one.toml"
+        path.write_text(SPEC.replace("columns = [6, 7, 8]", "columns = 2").replace("[30.0, 40.0, 50.0, 60.0]",
+                                                                                   "30.0"))
+        code, stdout, err = cli("sweep", path, "--out", tmp_path / "out", "--workers", "1")
+    assert code == 0, err
+    assert "running on local cluster of 1 worker" in stdout
+    assert "Warning" not in err and "8787" not in err and "Perhaps you already have a cluster" not in err
+
+
+# ------------------------------------------------------------------ signals to the sweep's process
+@pytest.mark.parametrize("signum, where", [(signal.SIGINT, "serial"), (signal.SIGTERM, "serial"),
+                                           (signal.SIGINT, "local")],
+                         ids=["SIGINT", "SIGTERM", "Ctrl-C-local-cluster"])
+def test_a_signal_to_the_sweep_keeps_the_finished_rows_in_one_line(signum, where, spec_path, tmp_path):
+    """To the sweep's process (serial), or Ctrl-C as a terminal sends it, to the whole process group with a local
+    cluster's worker processes in it (which leave it to the sweep: no traceback of theirs)."""
+    out = str(tmp_path / "out")
+    parts = os.path.join(out, "parts")
+    log = open(tmp_path / "err.txt", "w")
+    how = ["--scheduler", "serial"] if where == "serial" else ["--workers", "2"]
+    proc = subprocess.Popen([sys.executable, "-m", "chrono_origami", "sweep", spec_path, "--out", out, *how,
+                             "--flush", "0"], env=ENV, stdout=subprocess.DEVNULL, stderr=log,
+                            start_new_session=True)
+    try:
+        end = time.monotonic() + 120
+        while time.monotonic() < end and proc.poll() is None:
+            if os.path.isdir(parts) and len([n for n in os.listdir(parts) if n.startswith("part-")]) >= 3:
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, "the sweep finished before it could be interrupted"
+        if where == "serial":
+            os.kill(proc.pid, signum)
+        else:
+            os.killpg(proc.pid, signum)
+        code = proc.wait(60)
+    finally:
+        _stop(proc)
+        log.close()
+    err = (tmp_path / "err.txt").read_text()
+    kept = len(part_rows(out))
+    assert code == 128 + signum, err
+    assert last_line(err) == (f"error: interrupted ({signal.Signals(signum).name}): {kept} of {N_CASES} cases are "
+                              f"kept in {out}; run the same command again to resume the other {N_CASES - kept}")
+    assert 3 <= kept < N_CASES
+    assert len(said(err)) == 1, err
+    assert len(rep.read_table(out)) == kept             # the table holds them too
+    resumed(spec_path, out, kept)
+
+
+# ------------------------------------------------------------------ the scheduler killed in the middle
+@pytest.fixture
+def scheduler(tmp_path):
+    """A ``dask scheduler`` (port 0, no dashboard) and one ``dask worker`` on 127.0.0.1, in their own process
+    groups: yields (address, [processes]) -- the scheduler first; a test may add its own processes, all stopped
+    at the end."""
+    folder = str(tmp_path)
+    info = os.path.join(folder, "scheduler.json")
+    logs = [open(os.path.join(folder, f"{n}.log"), "w") for n in ("scheduler", "worker")]
+    procs = [subprocess.Popen([sys.executable, "-m", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
+                               "--no-dashboard", "--scheduler-file", info], env=ENV, stdout=logs[0],
+                              stderr=subprocess.STDOUT, start_new_session=True)]
+    try:
+        end = time.monotonic() + 60
+        address = None
+        while address is None and time.monotonic() < end:
+            try:
+                with open(info) as f:
+                    address = json.load(f)["address"]
+            except (OSError, ValueError, KeyError):
+                time.sleep(0.1)
+        assert address and address.startswith("tcp://127.0.0.1:")
+        procs.append(subprocess.Popen([sys.executable, "-m", "dask", "worker", address, "--nthreads", "1",
+                                       "--no-nanny", "--no-dashboard", "--host", "127.0.0.1", "--death-timeout",
+                                       "30"], env=ENV, stdout=logs[1], stderr=subprocess.STDOUT,
+                                      start_new_session=True))
+        yield address, procs
+    finally:
+        for p in reversed(procs):
+            _stop(p)
+        for f in logs:
+            f.close()
+
+
+def test_the_scheduler_killed_in_the_middle_keeps_what_arrived(scheduler, spec_path, tmp_path):
+    address, procs = scheduler
+    out = str(tmp_path / "out")
+    parts = os.path.join(out, "parts")
+    sweep = subprocess.Popen([sys.executable, "-m", "chrono_origami", "sweep", spec_path, "--out", out,
+                              "--scheduler", address, "--flush", "0", "--connect-timeout", "20"], env=ENV,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    procs.append(sweep)
+    end = time.monotonic() + 120
+    while time.monotonic() < end and sweep.poll() is None:
+        if os.path.isdir(parts) and len([n for n in os.listdir(parts) if n.startswith("part-")]) >= 3:
+            break
+        time.sleep(0.01)
+    assert sweep.poll() is None, "the sweep finished before the scheduler could be killed"
+    os.killpg(procs[0].pid, signal.SIGKILL)
+    stdout, err = sweep.communicate(timeout=120)
+    code = sweep.returncode
+    kept = len(part_rows(out))
+    line = last_line(err)
+    assert code == app.EXIT_INPUT, err
+    assert line.startswith(f"error: {N_CASES - kept} case(s) did not run (case ") and line.endswith(
+        "run the sweep again to resume them"), line
+    assert 3 <= kept < N_CASES
+    resumed(spec_path, out, kept)
+
+
+def test_the_scheduler_killed_during_a_monte_carlo_run_is_one_line(scheduler, fold_path, tmp_path):
+    """``tolerance --samples`` on the scheduler, killed while the samples run: one line naming the scheduler,
+    exit 2, no traceback (Dask's own log of the lost connection is not shown)."""
+    address, procs = scheduler
+    run = subprocess.Popen([sys.executable, "-m", "chrono_origami", "tolerance", fold_path, "--tol", "1e-4",
+                            "--samples", "20000", "--engine", "reference", "--scheduler", address], env=ENV,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    procs.append(run)
+    assert "closed form" in run.stdout.readline()     # the samples are sent after it
+    time.sleep(2.0)
+    assert run.poll() is None, "the samples ended before the scheduler could be killed"
+    os.killpg(procs[0].pid, signal.SIGKILL)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == app.EXIT_USAGE, err
+    assert last_line(err).startswith(f"error: the Dask scheduler at {address} went away before the run ended")
+    assert len(said(err)) == 1
+
+
+# ------------------------------------------------------------------ a part file that cannot be written
+def _no_writes():
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))   # Python ignores SIGXFSZ: EFBIG
+
+
+def test_a_part_file_that_cannot_be_written_is_one_line_and_loses_nothing(spec_path, tmp_path):
+    """The first 4 cases run and are kept; then the spec grows to 12 and ``parts/`` cannot be written (read-only,
+    and no file may grow): the run stops at its first part file in one line naming it, exit 2, and keeps the 4;
+    writable again, the next run runs the other 8."""
+    out = str(tmp_path / "out")
+    first = tmp_path / "first.toml"
+    first.write_text(SPEC.replace("columns = [6, 7, 8]", "columns = 6"))
+    code, _, err = cli("sweep", first, "--out", out, "--scheduler", "serial")
+    assert code == 0, err
+    before = part_files(out)
+    parts = os.path.join(out, "parts")
+    os.chmod(parts, 0o555)
+    try:
+        code, _, err = cli("sweep", spec_path, "--out", out, "--scheduler", "serial", "--flush", "0",
+                           preexec_fn=_no_writes)
+    finally:
+        os.chmod(parts, 0o755)
+    line = last_line(err)
+    assert code == app.EXIT_USAGE, err
+    assert line.startswith("error: cannot write ") and os.path.join("out", "parts") in line, line
+    assert len(said(err)) == 1
+    assert part_files(out) == before                    # nothing lost, nothing torn
+    resumed(spec_path, out, 4)
+
+
+# ------------------------------------------------------------------ Hypothesis: never a traceback
+hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not installed (pip install -e '.[test]')")
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from chrono_origami.cli import main  # noqa: E402
+
+KEYS = {"sweep": ["mode", "samples", "seed", "engine"],
+        "pattern": ["family", "rows", "columns", "fold_angle", "sector_angle", "a", "supports", "thickness"],
+        "design": ["designs", "max_ranked", "orders", "improve"],
+        "tolerance": ["tol", "offset", "distribution", "method", "probes", "samples"],
+        "stiffness": ["translational", "rotational"]}
+SCALARS = st.one_of(st.integers(-3, 4), st.floats(allow_nan=True, allow_infinity=True, width=32),
+                    st.sampled_from(["miura", "grid", "random", "door", "isostatic", "normal", "exact", "x", ""]),
+                    st.booleans())
+VALUES = st.one_of(SCALARS, st.lists(SCALARS, max_size=3),
+                   st.fixed_dictionaries({"min": SCALARS, "max": SCALARS}, optional={"steps": SCALARS}))
+
+
+def toml_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return {"nan": "nan", "inf": "inf", "-inf": "-inf"}.get(repr(v), repr(v))
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+@st.composite
+def specs(draw):
+    lines = []
+    for table, keys in KEYS.items():
+        chosen = draw(st.lists(st.sampled_from(keys), unique=True, max_size=3))
+        if table == "pattern" and draw(st.booleans()):
+            chosen = ["family"] + [k for k in chosen if k != "family"]
+        if not chosen and table != "pattern":
+            continue
+        lines.append(f"[{table}]")
+        for k in chosen:
+            v = "miura" if (table, k) == ("pattern", "family") and draw(st.booleans()) else draw(VALUES)
+            lines.append(f"{k} = {toml_value(v)}")
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=specs())
+def test_random_sweep_specs_never_give_a_traceback(text, tmp_path_factory, capsys):
+    """Random keys, values and types in the spec, checked with --dry-run (nothing runs): exit 0 or 2, an error in
+    one line naming what is wrong."""
+    folder = tmp_path_factory.mktemp("spec")
+    path = folder / "spec.toml"
+    path.write_text(text)
+    code = main(["sweep", str(path), "--out", str(folder / "out"), "--dry-run"])
+    err = capsys.readouterr().err
+    assert code in (0, 2), (text, err)
+    if code:
+        assert len(said(err)) == 1 and said(err)[0].startswith("error: "), (text, err)
+    else:
+        assert "error" not in err
+
+
+OPTION_VALUES = st.sampled_from(["0", "1", "2", "-1", "1e300", "-1e-4", "nan", "inf", "x", "1e-4", "3", "1.5", ""])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(options=st.lists(st.tuples(st.sampled_from(["--tol", "--offset", "--vertex", "--seed", "--samples",
+                                                   "--probes", "--stiffness", "--top"]), OPTION_VALUES),
+                        min_size=1, max_size=3, unique_by=lambda t: t[0]))
+def test_random_tolerance_options_never_give_a_traceback(options, fold_path, capsys):
+    """Random values of the tolerance command's options on a 4-panel cantilever (reference engine, serial): exit
+    0, 1 or 2, never a traceback; an error is one line."""
+    argv = ["tolerance", fold_path, "--engine", "reference", "--scheduler", "serial", "--method", "randomized"]
+    for k, v in options:
+        argv += [k, v]
+    if not any(k == "--tol" for k, _ in options):
+        argv += ["--tol", "1e-4"]
+    try:
+        code = main(argv)
+    except SystemExit as e:                 # argparse: a bad option value
+        code = e.code
+    err = capsys.readouterr().err
+    assert code in (0, 1, 2), (argv, err)
+    if code:
+        assert "Traceback" not in err and last_line(err).startswith("error: "), (argv, err)
+        assert len([x for x in err.splitlines() if x.startswith("error")]) == 1
+
+
+def test_ctrl_c_in_a_monte_carlo_run_is_one_line(fold_path, tmp_path):
+    """SIGINT to ``tolerance --samples`` while its samples run: ``error: interrupted``, exit 130, no traceback."""
+    log = open(tmp_path / "err.txt", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "chrono_origami", "tolerance", fold_path, "--tol", "1e-4",
+                             "--samples", "100000", "--engine", "reference", "--scheduler", "serial"], env=ENV,
+                            stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
+    try:
+        first = proc.stdout.readline()              # the closed form's line: the samples run after it
+        assert "M = 0, S = 3" in first, first
+        time.sleep(0.5)
+        os.kill(proc.pid, signal.SIGINT)
+        code = proc.wait(60)
+    finally:
+        _stop(proc)
+        log.close()
+    err = (tmp_path / "err.txt").read_text()
+    assert code == app.EXIT_INTERRUPTED and last_line(err) == "error: interrupted"
