@@ -417,3 +417,45 @@ def test_check_tells_the_range_of_a_folded_file_and_refuses_fix(capsys, tmp_path
            "51 %" in out
     code, out, err = run(capsys, "check", path, "--thickness", T, "--fix", "-o", tmp_path / "x.fold")
     one_line(code, err, 2, "--thickness checks the range of motion of the file as it is")
+
+
+def test_a_plain_check_of_a_file_with_a_placement_only_checks_its_geometry(capsys, tmp_path):
+    """A file a thick fold wrote carries origami:placement: a plain check (no --thickness or --placement) checks
+    its geometry, and --fix -o works on it; the range of motion is asked for with --thickness or --placement."""
+    st = structure_of(row_fold(2, "V", [180.0], "placed"), placement=Placement("offset", "above"))
+    path = tmp_path / "placed.fold"
+    foldfile.write_fold(st, path)
+    code, out, err = run(capsys, "check", path)
+    assert code == 0, err
+    assert "range of motion" not in out
+    code, out, err = run(capsys, "check", path, "--fix", "-o", tmp_path / "fixed.fold")
+    assert code == 0, err
+    assert (tmp_path / "fixed.fold").exists()
+    code, out, err = run(capsys, "check", path, "--placement", "offset")
+    assert code == 0, err
+    assert "range of motion (offset" in out
+
+
+def test_side_and_taper_without_their_technique_are_refused(capsys, pair_file):
+    """--side belongs to offset panels and --taper-deg to tapered ones: given without --placement on a file with no
+    placement (mid), each is one line, exit 2, never silently dropped."""
+    code, out, err = run(capsys, "fold", pair_file, "--thickness", T, "--side", "above", "--quiet")
+    one_line(code, err, 2, "--side places an offset panel", "not mid")
+    code, out, err = run(capsys, "fold", pair_file, "--thickness", T, "--taper-deg", "120", "--quiet")
+    one_line(code, err, 2, "--taper-deg bevels tapered panels", "not mid")
+    code, out, err = run(capsys, "fold", pair_file, "--thickness", T, "--placement", "offset", "--taper-deg", "120",
+                         "--quiet")
+    one_line(code, err, 2, "--taper-deg bevels tapered panels", "not offset")
+
+
+def test_check_of_a_file_already_in_contact_says_so(capsys, tmp_path):
+    """The pair folded to 60 deg with mid placement: its panels meet at the crease as soon as it folds, so the
+    range of motion is 'in contact at the start', not 'reaches 0 %'."""
+    d = row_fold(2, "V", [180.0], "pair60")
+    d["vertices_coords"] = pair_folded(structure_of(d), np.radians(60.0)).tolist()
+    path = tmp_path / "p60.fold"
+    path.write_text(json.dumps(d))
+    code, out, err = run(capsys, "check", path, "--thickness", T, "--placement", "mid")
+    assert code == 0, err
+    line = next(x for x in out.splitlines() if x.startswith("range of motion"))
+    assert "in contact at the start: panels 1 and 2 interpenetrate at 0 % of the targets (depth " in line

@@ -48,7 +48,7 @@ def check_command(args):
     if args.output and os.path.abspath(args.output) == os.path.abspath(args.file):
         raise app.UsageError(f"-o {args.output}: the input file is never overwritten; name a new file")
     structure = inputs.read_input(args)
-    contact = inputs.wants_contact(structure, args)
+    contact = inputs.wants_contact(structure, args, from_file=False)    # asked for: a plain check only checks
     if contact:
         if args.fix:
             raise app.UsageError("--thickness checks the range of motion of the file as it is: give it without --fix "
@@ -107,6 +107,10 @@ def range_of_motion(structure, steps, engine="reference"):
     k, pl = contacts.first, placement_of(structure).describe()
     if k is None:
         print(f"range of motion ({pl}): the fold reaches 100 % of its targets with no contact")
+    elif k == 0:
+        p, q, d = contacts.pairs[0][0]
+        print(f"range of motion ({pl}): in contact at the start: panels {p + 1} and {q + 1} interpenetrate at "
+              f"{contacts.percents[0]:.4g} % of the targets (depth {d:.4g})")
     else:
         p, q, d = contacts.pairs[k][0]
         print(f"range of motion ({pl}): the fold reaches {contacts.percents[max(k - 1, 0)]:.4g} % of its targets before "

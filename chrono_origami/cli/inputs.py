@@ -352,11 +352,11 @@ def add_placement_options(ap):
     return ap
 
 
-def wants_contact(structure, args):
-    """True when the panels' solids matter: ``--thickness`` or ``--placement`` given, or the file's
-    ``origami:placement`` (a file's thickness alone sets only the mass)."""
-    return (getattr(args, "thickness", None) is not None or getattr(args, "placement", None) is not None
-            or structure.placement is not None)
+def wants_contact(structure, args, from_file=True):
+    """True when the panels' solids matter: ``--thickness``, ``--placement``, ``--side`` or ``--taper-deg`` given,
+    or (``from_file``) the file's ``origami:placement`` (a file's thickness alone sets only the mass)."""
+    given = any(getattr(args, k, None) is not None for k in ("thickness", "placement", "side", "taper_deg"))
+    return given or (from_file and structure.placement is not None)
 
 
 def with_placement(structure, args, check=False):
@@ -365,11 +365,11 @@ def with_placement(structure, args, check=False):
     that leave no panel (``structure.solids.check_thickness``)."""
     from ..structure.solids import Placement, check_inradius, panel_solids
 
-    if getattr(args, "side", None) is not None and args.placement not in (None, "offset"):
-        raise UsageError(f"--side places an offset panel: give it with --placement offset, not {args.placement}")
-    if getattr(args, "taper_deg", None) is not None and args.placement not in (None, "tapered"):
-        raise UsageError(f"--taper-deg bevels tapered panels: give it with --placement tapered, not "
-                         f"{args.placement}")
+    technique = args.placement or (structure.placement.technique if structure.placement is not None else "mid")
+    if getattr(args, "side", None) is not None and technique != "offset":
+        raise UsageError(f"--side places an offset panel: give it with --placement offset, not {technique}")
+    if getattr(args, "taper_deg", None) is not None and technique != "tapered":
+        raise UsageError(f"--taper-deg bevels tapered panels: give it with --placement tapered, not {technique}")
     if args.thickness is not None:
         structure = option_value("--thickness", None, lambda: replace(structure, thickness=args.thickness))
     given = (args.placement, args.side, args.taper_deg)
