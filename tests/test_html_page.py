@@ -322,8 +322,9 @@ def test_tolerance_page_shows_the_locked_in_distribution(chromium, tmp_path):
     top_header, top = read_csv(tmp_path / "T" / "summary.csv")
     largest = visit.page.locator("#page-table-0")
     shown_header = largest.locator("th").all_inner_texts()
-    assert shown_header == top_header[4:]                            # after structure, M, S, method
-    assert largest.locator("tbody td").all_inner_texts() == top[0][4:]
+    k = top_header.index("locked_sd_N")                             # after structure, M, S, method, samples
+    assert shown_header == top_header[k:]
+    assert largest.locator("tbody td").all_inner_texts() == top[0][k:]
 
 
 def test_dynamics_page_frames_and_hinge_actions(chromium, tmp_path):

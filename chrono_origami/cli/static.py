@@ -167,8 +167,8 @@ def report(structure, args, out=None):
     if result is not None:
         inputs.write_html(result, args, out)
     elif getattr(args, "html", None):
-        print(f"no results page: the static problem is not determined (--min-norm writes the page of the "
-              f"minimum-norm answer)", file=out)
+        print("note: no results page: the static problem is not determined (--min-norm writes the page of the "
+              "minimum-norm answer)", file=sys.stderr)
     return Statics(structure, counts, result)
 
 

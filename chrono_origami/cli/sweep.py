@@ -218,8 +218,8 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
                                 continue
                             result.ran += 1
                             failed += bool(row.get("error"))
+                            pending.append(row)     # first: an interrupt between the two counts no unwritten row
                             latest[case.id] = row
-                            pending.append(row)
                             if time.monotonic() - last >= flush:
                                 write()
                                 last = time.monotonic()

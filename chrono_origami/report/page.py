@@ -161,12 +161,14 @@ def dynamics_data(history):
     K = len(history.t)
     per = {c: [hinge_colors.hinge_values(SimpleNamespace(structure=st, hinge_actions=history.hinge_actions[k]), c)
                for k in range(K)] for c in hinge_colors.COMPONENTS}
+    tops = {c: max((float(np.abs(v[np.isfinite(v)]).max(initial=0.0)) for v in values), default=0.0)
+            for c, values in per.items()}           # one scale over all frames, per component
     states = []
     for k in range(K):
         rows = [(a.hinge + 1, a.panel + 1, *a.values) for a in history.hinge_actions[k]]
         colorings = {}
         for c, values in per.items():
-            top = max((float(np.abs(v[np.isfinite(v)]).max(initial=0.0)) for v in values), default=0.0)
+            top = tops[c]
             signed = c not in ("|F|", "|M|")
             hc = hinge_colors.HingeColoring(c, values[k], -top if signed else 0.0, top,
                                             hinge_colors.DIVERGING if signed else hinge_colors.SEQUENTIAL,
