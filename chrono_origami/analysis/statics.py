@@ -6,7 +6,12 @@ engines return the same result types (``results``), so the same tables, CSV
 and figures come out; ``options`` go to the engine (``form``/``hinge_form``,
 ``rtol``, ``linalg``, ...).
 """
+import numpy as np
+
 from .. import engines
+from ..structure import hinges
+from ..structure.imperfections import HingeStiffness
+from ..tools.errors import UsageError
 from ..engines.reference.counting import counting_rules
 from ..structure.hinges import DOOR
 from ..tools import memory
@@ -22,9 +27,52 @@ def count(structure, engine=None, **options):
 
 @with_blas_threads
 @memory.guarded(lambda structure, *a, **k: f"the statics of {memory.about(structure)}")
-def static(structure, engine=None, allow_indeterminate=False, **options):
-    """Hinge internal actions and support reactions (``results.statics.StaticResult``)."""
-    return engines.get(engine).static(structure, allow_indeterminate=allow_indeterminate, **options)
+def static(structure, engine=None, allow_indeterminate=False, elastic=False, stiffness=None, nonlinear=False,
+           sensitivity=True, **options):
+    """Hinge internal actions and support reactions (``results.statics.StaticResult``).
+
+    ``elastic``: with elastic hinges (``stiffness``: a ``structure.imperfections.HingeStiffness``, default its
+    SI defaults), for any structure (status "elastic"; ``engines.reference.elastic``); ``nonlinear``: Chrono's
+    geometrically nonlinear solve. ``sensitivity``: also :func:`stiffness_sensitivity` (``info["sensitivity"]``).
+    ``allow_indeterminate`` (the minimum-norm answer) and ``elastic`` exclude each other.
+    """
+    if not elastic:
+        if nonlinear:
+            raise UsageError("nonlinear= is a setting of the elastic statics (elastic=True)")
+        return engines.get(engine).static(structure, allow_indeterminate=allow_indeterminate, **options)
+    if allow_indeterminate:
+        raise UsageError("--elastic and --min-norm exclude each other: elastic hinges give the one answer the "
+                         "structure carries, the minimum-norm answer is one of many")
+    stiffness = stiffness or HingeStiffness()
+    eng = engines.get(engine, analysis="static_elastic")
+    result = eng.static_elastic(structure, stiffness, nonlinear=nonlinear, **options)
+    if sensitivity:
+        result.info["sensitivity"] = stiffness_sensitivity(structure, result, eng, stiffness, nonlinear, **options)
+    return result
+
+
+def force_resultants(result):
+    """|F| of every hinge side of a static result (the order of ``result.hinge_actions``)."""
+    return np.array([float(np.linalg.norm(a.force)) for a in result.hinge_actions])
+
+
+def stiffness_sensitivity(structure, result, eng, stiffness, nonlinear=False, **options):
+    """{kind: largest change of |F| over hinge sides / the largest |F|} when the stiffness of that kind alone is
+    doubled (``HingeStiffness.doubled``; "crease" and "slide" too where the springs of the free directions are
+    used). An isostatic structure's answer does not depend on the stiffness: every entry is 0 (not solved)."""
+    names = [k for k in dict.fromkeys(structure.hinge_kinds)]
+    if result.info.get("springs"):
+        names += ["crease"] + (["slide"] if any(c in "xyz" for k in names for c in hinges.get(k).free) else [])
+    if result.M == 0 and result.S == 0:
+        return {k: 0.0 for k in names}
+    F0 = force_resultants(result)
+    big = float(F0.max()) if len(F0) else 0.0
+    out = {}
+    for k in names:
+        other = eng.static_elastic(structure, stiffness.doubled(structure, k), nonlinear=nonlinear, **options)
+        F1 = force_resultants(other)
+        out[k] = float(np.abs(F1 - F0).max() / big) if big > 0 else 0.0
+    return out
 
 
 def counts_summary(structure, counts):
