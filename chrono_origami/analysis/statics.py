@@ -57,21 +57,27 @@ def force_resultants(result):
 
 
 def stiffness_sensitivity(structure, result, eng, stiffness, nonlinear=False, **options):
-    """{kind: largest change of |F| over hinge sides / the largest |F|} when the stiffness of that kind alone is
-    doubled (``HingeStiffness.doubled``; "crease" and "slide" too where the springs of the free directions are
-    used). An isostatic structure's answer does not depend on the stiffness: every entry is 0 (not solved)."""
-    names = [k for k in dict.fromkeys(structure.hinge_kinds)]
+    """{stiffness: largest change of |F| over hinge sides / the largest |F|} when that stiffness alone is doubled:
+    "KIND k_t" and "KIND k_r" the translational and rotational stiffness of the hinges of each kind present
+    (``HingeStiffness.doubled``), "crease" and "slide" the springs of the free directions where they are used.
+    (Doubling every stiffness at once changes no force: supports are rigid.) An isostatic structure's answer does
+    not depend on the stiffness: every entry is 0 (not solved)."""
+    kinds = list(dict.fromkeys(structure.hinge_kinds))
+    names = [(k, w) for k in kinds for w in ("k_t", "k_r")]
     if result.info.get("springs"):
-        names += ["crease"] + (["slide"] if any(c in "xyz" for k in names for c in hinges.get(k).free) else [])
+        names.append(("crease", "both"))
+        if any(c in "xyz" for k in kinds for c in hinges.get(k).free):
+            names.append(("slide", "both"))
+    label = {n: n[0] if n[1] == "both" else f"{n[0]} {n[1]}" for n in names}
     if result.M == 0 and result.S == 0:
-        return {k: 0.0 for k in names}
+        return {label[n]: 0.0 for n in names}
     F0 = force_resultants(result)
     big = float(F0.max()) if len(F0) else 0.0
     out = {}
-    for k in names:
-        other = eng.static_elastic(structure, stiffness.doubled(structure, k), nonlinear=nonlinear, **options)
+    for n in names:
+        other = eng.static_elastic(structure, stiffness.doubled(structure, *n), nonlinear=nonlinear, **options)
         F1 = force_resultants(other)
-        out[k] = float(np.abs(F1 - F0).max() / big) if big > 0 else 0.0
+        out[label[n]] = float(np.abs(F1 - F0).max() / big) if big > 0 else 0.0
     return out
 
 

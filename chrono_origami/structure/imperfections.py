@@ -435,15 +435,18 @@ class HingeStiffness:
         length = np.linalg.norm(X[ab[:, 1]] - X[ab[:, 0]], axis=1)
         return np.stack([self.slide * length, self.crease * length], axis=1)
 
-    def doubled(self, structure, kind):
+    def doubled(self, structure, kind, which="both"):
         """The same stiffness with that of every hinge of ``kind`` (a kind's name; "crease", "slide": the springs
-        of the free directions) times 2 (the sensitivity of ``analysis.statics``)."""
+        of the free directions) times 2: its translational (``which`` "k_t"), rotational ("k_r") or both
+        stiffnesses (the sensitivity of ``analysis.statics``). Doubling every stiffness at once changes no force
+        (supports are rigid): the ratios are what matter."""
         if kind in ("crease", "slide"):
             return replace(self, **{kind: 2.0 * getattr(self, kind)})
+        factor = {"both": (2.0, 2.0), "k_t": (2.0, 1.0), "k_r": (1.0, 2.0)}[which]
         over = dict(self.overrides)
         for h, name in enumerate(structure.hinge_kinds):
             if name == kind:
-                over[h] = tuple(2.0 * x for x in self.of_hinge(structure, h))
+                over[h] = tuple(f * x for f, x in zip(factor, self.of_hinge(structure, h)))
         return replace(self, overrides=over)
 
     def as_dict(self, structure=None):
@@ -462,7 +465,8 @@ class HingeStiffness:
         parts = [f"k_t {self.translational:g} N/m, k_r {self.rotational:g} N m/rad"]
         parts += [f"{k}: {float(v[0]):g}, {float(v[1]):g}" for k, v in self.per_kind.items()]
         if self.overrides:
-            parts.append(f"{len(self.overrides)} hinge{'s' if len(self.overrides) != 1 else ''} of their own")
+            n = len(self.overrides)
+            parts.append(f"{n} hinge{'s' if n != 1 else ''} of {'their' if n != 1 else 'its'} own")
         parts.append(f"crease springs {self.crease:g} N m/rad, slide springs {self.slide:g} N/m")
         return "; ".join(parts) + " (per metre of hinge)"
 
