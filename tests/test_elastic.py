@@ -308,3 +308,64 @@ def test_not_determined_names_elastic(strip_file):
     p = run("static", strip_file, "--engine", "reference")
     assert p.returncode == 3
     assert "--elastic gives the hinge forces of elastic hinges" in p.stderr.strip().splitlines()[-1]
+
+
+# ------------------------------------------------------------------ the FOLD file's own keys
+def test_fold_file_stiffness_keys_are_read_written_and_overridden(tmp_path):
+    """``origami:stiffness`` (defaults, per kind, springs) and ``edges_origami:stiffness`` (per hinge) set the
+    stiffness of ``static --elastic``; ``--hinge-stiffness`` overrides them; write_fold keeps them."""
+    from chrono_origami.cli.inputs import stiffness_of
+    from chrono_origami.structure.foldfile import read_structure
+
+    path = tmp_path / "strip.fold"
+    write_fold(strip3(), str(path))
+    d = json.loads(path.read_text())
+    d["origami:stiffness"] = {"translational": 3e8, "rotational": 2e7, "door": [4e8, 5e7], "crease": 2.5}
+    hinge_edges = [k for k, kind in enumerate(d["edges_origami:hinge"]) if kind is not None]
+    d["edges_origami:stiffness"] = [None] * len(d["edges_vertices"])
+    d["edges_origami:stiffness"][hinge_edges[1]] = [1e6, 1e5]
+    path.write_text(json.dumps(d))
+    st = read_structure(str(path))
+    h2 = next(h.index for h in st.pattern.hinges if tuple(sorted(h.vertices)) ==
+              tuple(sorted(d["edges_vertices"][hinge_edges[1]])))
+
+    class Args:
+        hinge_stiffness = []
+
+    k = stiffness_of(Args, st)
+    assert (k.translational, k.rotational, k.crease) == (3e8, 2e7, 2.5)
+    assert k.of_hinge(st, h2) == (1e6, 1e5) and k.of_hinge(st, 1 - h2) == (4e8, 5e7)
+    Args.hinge_stiffness = [f"{h2 + 1}:7e7,7e6"]
+    assert stiffness_of(Args, st).of_hinge(st, h2) == (7e7, 7e6)
+    again = tmp_path / "again.fold"
+    write_fold(st, str(again))
+    st2 = read_structure(str(again))
+    Args.hinge_stiffness = []
+    assert stiffness_of(Args, st2) == k
+    # the command reads them: its table is that stiffness's
+    out = tmp_path / "out"
+    p = run("static", path, "--elastic", "--engine", "reference", "--out", out)
+    assert p.returncode == 0, p.stderr
+    counts = json.loads((out / "counts.json").read_text())
+    assert counts["stiffness"]["per_kind"] == {"door": [4e8, 5e7]}
+    assert counts["stiffness"]["per_hinge"] == {str(h2 + 1): [1e6, 1e5]}
+    r = co.static(st, engine="reference", elastic=True, stiffness=k, sensitivity=False)
+    rows = np.loadtxt(out / "hinges.csv", delimiter=",", skiprows=2)
+    np.testing.assert_allclose(rows[:, 2:], np.array(r.hinge_rows())[:, 2:], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("origami:stiffness", {"door": [1e8, -1]}, "origami:stiffness.door must be a stiffness > 0 (SI per metre of "
+                                               "hinge), got -1"),
+    ("origami:stiffness", {"rotational": "stiff"}, "origami:stiffness.rotational must be a stiffness > 0"),
+    ("origami:stiffness", {"hinges": 1}, "origami:stiffness.hinges is not a stiffness"),
+])
+def test_bad_stiffness_in_a_fold_file_is_one_line_exit_1(tmp_path, key, value, message):
+    path = tmp_path / "strip.fold"
+    write_fold(strip3(), str(path))
+    d = json.loads(path.read_text())
+    d[key] = value
+    path.write_text(json.dumps(d))
+    p = run("static", path, "--elastic", "--engine", "reference")
+    assert p.returncode == 1
+    assert message in p.stderr.strip().splitlines()[-1]
