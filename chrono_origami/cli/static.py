@@ -16,7 +16,12 @@ with ``--out DIR``, writes the output contract:
 A structure whose statics is not determined (M > 0 or S > 0) gets its counts,
 mechanisms and self-stress states printed (and written) and exit code 3
 (:data:`.app.EXIT_INDETERMINATE`), unless ``--min-norm`` asks for the
-labelled minimum-norm answer (exit code 0).
+labelled minimum-norm answer (exit code 0) or ``--elastic`` for the forces
+that elastic hinges carry (any structure; ``--hinge-stiffness``; status
+"elastic" in the tables, the CSV files' first line and counts.json, with the
+stiffness, its sensitivity and the largest displacement;
+``analysis.statics.static(elastic=True)``). ``--elastic`` with ``--min-norm``
+is a usage error (exit 2).
 """
 import argparse
 import os
@@ -248,8 +253,8 @@ def _views(structure, args, result=None, out=None):
                   f"colours the minimum-norm answer)", file=out)
             continue
         colorings[which] = hinge_colors.coloring(result, which)
-        print(colorings[which].caption() + (" (the minimum-norm answer)" if result.status != "determined" else ""),
-              file=out)
+        print(colorings[which].caption() + {"minimum-norm": " (the minimum-norm answer)",
+                                             "elastic": " (elastic hinges)"}.get(result.status, ""), file=out)
     if getattr(args, "figure", None):
         from ..report import figures
 

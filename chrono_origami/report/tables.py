@@ -170,7 +170,7 @@ def displacement_text(result):
         return ""
     line = f"largest vertex displacement {d:.3g} (length units) = {rel:.3g} of the structure's size"
     if rel > LARGE_DISPLACEMENT:
-        line += (" : large, the linear theory is not accurate there (a mechanism carries the loads on its springs; "
+        line += ("; large: the linear theory is not accurate there (a mechanism carries the loads on its springs; "
                  "--nonlinear solves it in Chrono)" if not info.get("nonlinear") else " (geometrically nonlinear)")
     return line
 

@@ -413,18 +413,20 @@ class HingeStiffness:
         """(H, 2): K_t = k_t l and K_r = k_r l of every hinge (force per length; moment per radian)."""
         pat = structure.pattern
         X = pat.vertices
-        out = np.zeros((len(pat.hinges), 2))
-        for h, hinge in enumerate(pat.hinges):
-            a, b = hinge.vertices
-            length = float(np.linalg.norm(X[b] - X[a]))
-            kt, kr = self.of_hinge(structure, h)
-            out[h] = kt * length, kr * length
+        H = len(pat.hinges)
         for h in self.overrides:
-            if not (isinstance(h, (int, np.integer)) and 0 <= h < len(pat.hinges)):
+            if not (isinstance(h, (int, np.integer)) and 0 <= h < H):
                 raise ToleranceError(f"stiffness override for hinge {h + 1 if isinstance(h, int) else h}: "
-                                     f"no such hinge ({len(pat.hinges)} hinges)")
-        return out
-
+                                     f"no such hinge ({H} hinges)")
+        ab = np.array([hg.vertices for hg in pat.hinges], dtype=np.int64).reshape(-1, 2)
+        length = np.linalg.norm(X[ab[:, 1]] - X[ab[:, 0]], axis=1)
+        k = np.tile([float(self.translational), float(self.rotational)], (H, 1))
+        kinds = np.asarray(structure.hinge_kinds, dtype=object)
+        for name, v in self.per_kind.items():
+            k[kinds == name] = [float(x) for x in v]
+        for h, v in self.overrides.items():
+            k[h] = [float(x) for x in v]
+        return k * length[:, None]
 
     def spring_values(self, structure):
         """(H, 2): C_s = k_s l and C_r = k_c l of every hinge: the springs along its free translations (force per
@@ -443,11 +445,12 @@ class HingeStiffness:
         if kind in ("crease", "slide"):
             return replace(self, **{kind: 2.0 * getattr(self, kind)})
         factor = {"both": (2.0, 2.0), "k_t": (2.0, 1.0), "k_r": (1.0, 2.0)}[which]
-        over = dict(self.overrides)
-        for h, name in enumerate(structure.hinge_kinds):
-            if name == kind:
-                over[h] = tuple(f * x for f, x in zip(factor, self.of_hinge(structure, h)))
-        return replace(self, overrides=over)
+        per_kind = dict(self.per_kind)
+        per_kind[kind] = tuple(f * float(x) for f, x in zip(factor, per_kind.get(kind, (self.translational,
+                                                                                         self.rotational))))
+        over = {h: (tuple(f * float(x) for f, x in zip(factor, v)) if structure.hinge_kinds[h] == kind else v)
+                for h, v in self.overrides.items()}
+        return replace(self, per_kind=per_kind, overrides=over)
 
     def as_dict(self, structure=None):
         """Plain dict (counts.json): the defaults, per kind, per hinge (1-based), springs; SI per metre of hinge."""

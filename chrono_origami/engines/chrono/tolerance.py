@@ -165,9 +165,10 @@ def build(structure, errors, stiffness=None, loads=False, scale=1.0, springs=Fal
     C = scale * stiffness.spring_values(structure) if springs else np.zeros_like(K)
     alpha_d = imp.frame_errors(pat, errors)
     bushings = []
+    mids, Rs = lk.hinge_link_frames(pat)
     for h, kind in enumerate(structure.kinds):
         p, q = pat.hinges[h].panels
-        mid, R = lk.hinge_link_frame(pat, h)
+        mid, R = mids[h], Rs[h]
         diag = np.zeros(6)
         for i, c in enumerate(("x", "y", "z", "rx", "ry", "rz")):
             if c in kind.locked:
