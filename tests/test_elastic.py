@@ -369,3 +369,45 @@ def test_bad_stiffness_in_a_fold_file_is_one_line_exit_1(tmp_path, key, value, m
     p = run("static", path, "--elastic", "--engine", "reference")
     assert p.returncode == 1
     assert message in p.stderr.strip().splitlines()[-1]
+
+
+# ------------------------------------------------------------------ the README's walk-through
+def test_the_readme_elastic_walkthrough_prints_what_it_quotes(tmp_path):
+    """The README's "Where no design is isostatic" commands, run as written on a copy of docs/miura-sheet.svg:
+    every quoted line found in what the command printed (" ..." a line's beginning, "..." lines left out), design's
+    exit 3 naming static --elastic, the figure the same as the README's, and the elastic answer's balance."""
+    import re
+    import shutil
+
+    import matplotlib.image as mpimg
+
+    text = (ROOT / "README.md").read_text()
+    part = text[text.index("#### Where no design is isostatic"):]
+    block = re.search(r"```\n(.*?)```", part, re.S).group(1)
+    steps = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    assert [c.split()[3] for c, _ in steps] == ["fold", "design", "static"]
+    (tmp_path / "docs" / "figures").mkdir(parents=True)
+    shutil.copy(ROOT / "docs" / "miura-sheet.svg", tmp_path / "docs")
+    for command, quoted in steps:
+        r = run(*command.split()[3:], cwd=tmp_path)
+        assert r.returncode == (3 if command.split()[3] == "design" else 0), (command, r.stderr)
+        printed = [x.rstrip() for x in (r.stdout + r.stderr).splitlines()]
+        for q in quoted:
+            if q == "...":
+                continue
+            if q.endswith(" ..."):
+                assert any(p.startswith(q[:-4]) for p in printed), (command, q)
+            else:
+                assert q.rstrip() in printed, (command, q)
+    made = mpimg.imread(tmp_path / "docs" / "figures" / "miura-sheet-elastic.png")
+    shown = mpimg.imread(ROOT / "docs" / "figures" / "miura-sheet-elastic.png")
+    assert made.shape == shown.shape and np.abs(made - shown).mean() < 0.01
+    counts = json.loads((tmp_path / "elastic" / "counts.json").read_text())
+    assert counts["status"] == "elastic" and (counts["M"], counts["S"]) == (0, 8)
+    rows = np.loadtxt(tmp_path / "elastic" / "supports.csv", delimiter=",", skiprows=2)
+    np.testing.assert_allclose(rows[:, 2:].sum(0), [0.0, 0.0, 9.0], atol=1e-9)    # 9 interior unit loads

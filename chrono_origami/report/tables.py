@@ -135,7 +135,8 @@ def elastic_label(result):
     det = "isostatic: the determined answer, whatever the stiffness" if result.M == 0 and result.S == 0 else (
         "the forces elastic hinges carry; they depend on the stiffness")
     springs = "; springs about the free directions (M > 0)" if info.get("springs") else ""
-    return (f"elastic hinges (M = {result.M}, S = {result.S}): {det}{springs}; stiffness {st.text()}; "
+    return (f"elastic hinges (M = {result.M}, S = {result.S}): {det}{springs}; stiffness "
+            f"{st.text(bool(info.get('springs')))}; "
             f"{sensitivity_text(info.get('sensitivity'))}")
 
 

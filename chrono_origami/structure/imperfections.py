@@ -463,14 +463,16 @@ class HingeStiffness:
             d["per_hinge"] = {str(int(h) + 1): list(map(float, v)) for h, v in sorted(self.overrides.items())}
         return d
 
-    def text(self):
-        """One line: the stiffness used (SI per metre of hinge)."""
+    def text(self, springs=True):
+        """One line: the stiffness used (SI per metre of hinge); ``springs``: with the springs of the free
+        directions."""
         parts = [f"k_t {self.translational:g} N/m, k_r {self.rotational:g} N m/rad"]
         parts += [f"{k}: {float(v[0]):g}, {float(v[1]):g}" for k, v in self.per_kind.items()]
         if self.overrides:
             n = len(self.overrides)
             parts.append(f"{n} hinge{'s' if n != 1 else ''} of {'their' if n != 1 else 'its'} own")
-        parts.append(f"crease springs {self.crease:g} N m/rad, slide springs {self.slide:g} N/m")
+        if springs:
+            parts.append(f"crease springs {self.crease:g} N m/rad, slide springs {self.slide:g} N/m")
         return "; ".join(parts) + " (per metre of hinge)"
 
 
