@@ -10,7 +10,7 @@ import chrono_origami as co
 from chrono_origami.structure.imperfections import HingeStiffness
 from test_elastic import door_pair, miura_sheet, panel_balance, run, strip3, strip_file  # noqa: F401
 
-#: the issue's agreement of the two engines, relative to the largest hinge force
+#: the agreement asked of the two engines, relative to the largest hinge force
 AGREE_RTOL = 1e-6
 
 
