@@ -65,7 +65,7 @@ def run_case(n, engine, folder, timeout):
     if usage.get("returncode", 1):
         row["error"] = next((x for x in reversed(lines[:-1]) if x.strip()), "failed")
         return row
-    with open(os.path.join(out, "counts.json")) as f:   # noqa: PTH123
+    with open(os.path.join(out, "counts.json")) as f:
         c = json.load(f)
     row.update(M=c["M"], S=c["S"], displacement_rel=c["displacement_relative"],
                sensitivity_max=c["stiffness_sensitivity_max"])
