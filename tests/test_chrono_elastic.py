@@ -40,12 +40,12 @@ def test_chrono_agrees_with_the_reference_engine(build, stiffness):
     assert ch.info["springs"] == ref.info["springs"] == (ref.M > 0)
     assert largest_difference(ref, ch) < AGREE_RTOL
     np.testing.assert_allclose(ch.info["displacement"], ref.info["displacement"], rtol=1e-5)
-    # Chrono's table balances every panel to its checked residual (the bushings' round-off floor), the reference
-    # engine's to 1e-9 (test_elastic)
+    # Chrono's table balances every panel to the agreement (3e-8 to 1.4e-7 measured: stiff bushings on absolute
+    # positions, round-off of 1e-16 m against displacements of 1e-8 m), the reference engine's to 1e-9 (test_elastic)
     assert ch.info["equilibrium_residual"] <= ch.info["residual_tolerance"]
     f, m = panel_balance(st, ch)
     big = max(np.abs(a.force).max() for a in ch.hinge_actions)
-    assert f <= 10 * ch.info["residual_tolerance"] * big
+    assert f <= AGREE_RTOL * big and m <= AGREE_RTOL * big * st.pattern.size
 
 
 def test_nonlinear_agrees_with_linear_at_small_loads_and_departs_at_large():
