@@ -124,12 +124,13 @@ def tolerance_command(args):
     spec = spec_of(args) if args.tol is not None else None
     structure = inputs.with_structure_options(inputs.read_input(args), args)
     stiffness = stiffness_of(args, structure)
-    engine = engines.resolve(args.engine) if spec is None or args.samples else None   # only what samples or measures
-    if spec is None:
+    if spec is None:        # a bad measured-errors file is refused before the engine is chosen (and its note)
         try:
             errors = imp.read_measured(structure, args.measured, args.measured_vertices)
         except imp.ToleranceError as e:
             raise app.UsageError(str(e)) from None
+    engine = engines.resolve(args.engine) if spec is None or args.samples else None   # only what samples or measures
+    if spec is None:
         result = tl.locked_in(structure, errors=errors, stiffness=stiffness, engine=engine, loads=args.loads)
         what = "total hinge actions (loads and measured errors)" if args.loads else "locked-in hinge actions"
         print(f"{structure.name}: {what} of the measured errors, {engine} engine, elastic hinges")
