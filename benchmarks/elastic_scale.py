@@ -16,6 +16,7 @@ resident memory (MB), the largest relative displacement and the sensitivity from
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -51,11 +52,11 @@ def run_case(n, engine, folder, timeout):
     t0 = time.perf_counter()
     # a wrapper process runs the command and reports its resource use alone (its only child)
     proc = subprocess.Popen([sys.executable, "-c", WRAP, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env=env, text=True)
+                            env=env, text=True, start_new_session=True)
     try:
         _, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        os.killpg(proc.pid, signal.SIGKILL)      # the wrapper and the command it runs
         proc.communicate()
         return {"P": n * n, "engine": engine, "error": f"not done in {timeout:g} s"}
     wall = time.perf_counter() - t0
