@@ -304,6 +304,15 @@ def test_bad_elastic_input_one_line_exit_2(strip_file, args, message):
     assert len([ln for ln in err if not ln.startswith("note:")]) == 1 and err[-1].startswith(message), p.stderr
 
 
+@pytest.mark.parametrize("args, message", [
+    (("--nonlinear",), "error: --nonlinear is a setting of --elastic"),
+    (("--hinge-stiffness", "1e8,1e7"), "error: --hinge-stiffness is a setting of --elastic"),
+])
+def test_elastic_settings_without_elastic_one_line_exit_2(strip_file, args, message):
+    p = run("static", strip_file, "--engine", "reference", *args)
+    assert p.returncode == 2 and p.stderr.strip().splitlines()[-1] == message
+
+
 def test_not_determined_names_elastic(strip_file):
     p = run("static", strip_file, "--engine", "reference")
     assert p.returncode == 3
