@@ -146,7 +146,7 @@ def solve(structure, stiffness=None, nonlinear=False, counts=None, rtol=RANK_RTO
         d, d_rel = displacement(built)
         tol = residual_tolerance(built, stiffness, ref / c)
         ok = np.isfinite(rel) and rel <= tol and viol <= CONSTRAINT_TOL
-        if ok or steps >= MAX_STEPS:
+        if ok or steps >= MAX_STEPS or not nonlinear:      # load steps only for the nonlinear solve
             break
         steps *= 4
     if not ok:
