@@ -32,7 +32,8 @@ Forces are solved in the unit of ``tolerance.force_scale``.
 ``DoStaticAnalysis`` returns true whatever happens, so the residual is checked
 here (``tolerance.equilibrium``: Chrono's generalised forces, bushings included,
 with the reactions) against ``tolerance.residual_tolerance`` (the round-off
-floor of stiff bushings: where hinges of 1e8 N/m meet crease springs of
+floor of stiff bushings, one body's, times sqrt(P) for the 2-norm over P
+bodies: where hinges of 1e8 N/m meet crease springs of
 1 N m/rad the engines agree to about 5e-4 of the largest force, with crease
 springs of 1e5 to 2e-7), and the supports' violation against
 ``statics.CONSTRAINT_TOL``.
@@ -49,7 +50,7 @@ from ...tools.linalg import RANK_RTOL
 from ..operator import EQUILIBRIUM_RTOL as BALANCE_RTOL
 from ..operator import check_loads_carried, held_dofs, null_basis
 from . import links as lk
-from .statics import CONSTRAINT_TOL, count, static_analysis, support_reactions
+from .statics import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, count, static_analysis, support_reactions
 from .tolerance import _COORDS, build, equilibrium, force_scale, hinge_wrenches, residual_tolerance
 
 #: the linear solve: the loads are scaled so that the largest displacement is about this fraction of the size
@@ -145,6 +146,8 @@ def solve(structure, stiffness=None, nonlinear=False, counts=None, rtol=RANK_RTO
         rel, viol, ref = equilibrium(built, wrenches, links)
         d, d_rel = displacement(built)
         tol = residual_tolerance(built, stiffness, ref / c)
+        if tol > EQUILIBRIUM_RTOL:      # the round-off floor is one body's: over P bodies it adds like sqrt(P)
+            tol *= np.sqrt(len(built.bodies))
         ok = np.isfinite(rel) and rel <= tol and viol <= CONSTRAINT_TOL
         if ok or steps >= MAX_STEPS or not nonlinear:      # load steps only for the nonlinear solve
             break
