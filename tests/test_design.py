@@ -478,7 +478,7 @@ def test_cli_design_writes_the_hinge_kinds(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert err == ("error: single-vertex Miura-ori: not isostatic after design: M = 1 mechanism remains: design keeps "
                    "M (a sliding hinge frees a motion, never stops one) (the structure has no supports: M counts its "
-                   "internal mechanisms)\n")
+                   f"internal mechanisms); the way on: static {dst} --elastic (the hinge forces of elastic hinges)\n")
     assert "before (all door hinges): M = 1, S = 3" in out
     assert "after: M = 1, S = 0 with 3 sliding hinges" in out
     assert "designs found (every minimal assignment): 1" in out

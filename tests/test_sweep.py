@@ -107,9 +107,10 @@ def test_ranges_of_integers_and_logarithmic_steps():
 def test_case_ids_are_stable_and_follow_what_changes_the_numbers():
     base = {"pattern": {"family": "miura", "columns": 3}, "design": {"designs": ["door"]}}
     a = sweepspec.make_spec(base).cases[0]
-    # the identity of this case is pinned: a change here makes every user's finished sweep run again
+    # the identity of this case is pinned: a change here makes every user's finished sweep run again (version 2:
+    # the crease stiffness k_c, and loads on mechanisms carried by crease springs, changed the numbers)
     assert a.id == sweepspec.case_id(a.params, a.options)
-    assert a.id == "438c3950df4a86ef"
+    assert a.id == "15ec43a4f181a816"
     assert sweepspec.make_spec(base).cases[0].id == a.id
     # an explicit default, or offset given equal to tol, is the same case
     same_case = {"pattern": {"family": "miura", "columns": 3, "rows": 2}, "design": {"designs": ["door"]},
@@ -237,9 +238,12 @@ def _case(**pattern):
     design = pattern.pop("design", "door")
     tol = pattern.pop("tolerance", {"tol": 1e-4})
     loads = pattern.pop("loads", None)
+    stiffness = pattern.pop("stiffness", None)
     data = {"pattern": pattern, "design": {"designs": [design], "max_ranked": 2}, "tolerance": tol}
     if loads:
         data["loads"] = loads
+    if stiffness:
+        data["stiffness"] = stiffness
     return sweepspec.make_spec(data).cases[0]
 
 
@@ -311,12 +315,24 @@ def test_load_cases_none_gravity_points_and_a_mechanism():
     tip = sweeps.run_case(_case(**base, design="isostatic"))
     for c in sweeps.COMPONENTS:         # the family load is that unit force at vertex 2 (0-based 1), shared
         assert pts[f"max_{c}"] == pytest.approx(tip[f"max_{c}"], rel=1e-12)
-    # a free sheet has a mechanism: a load that works on it is not carried
-    free = sweeps.run_case(_case(family="miura", rows=2, columns=2, supports="none", design="own",
-                                 loads={"p": {"kind": "points", "points": [{"vertex": 1, "force": [0, 0, 1.0]},
-                                                                           {"vertex": 9, "force": [0, 0, -1.0]}]}}))
-    assert free["M"] == 1 and free["statics"] == "not carried" and math.isnan(free["max_N"])
-    assert free["error"] is None and free["locked_p99_N"] > 0
+    # a free sheet has a mechanism: a balanced load that works on it is carried by the crease springs (k_c), with
+    # a displacement inversely proportional to them; unbalanced loads on it are not carried
+    from chrono_origami.patterns.miura import miura_vertices
+
+    X = miura_vertices(2, 2)                            # the family's default angles; vertices 1 and 9 (1-based)
+    d = (X[8] - X[0]).tolist()
+    pair = {"p": {"kind": "points", "points": [{"vertex": 1, "force": [-x for x in d]},   # pulled apart: balanced
+                                               {"vertex": 9, "force": d}]}}
+    free = sweeps.run_case(_case(family="miura", rows=2, columns=2, supports="none", design="own", loads=pair))
+    assert free["M"] == 1 and free["statics"] == "elastic" and free["max_N"] > 0
+    assert free["error"] is None and free["locked_p99_N"] > 0 and free["k_c"] == 1.0
+    assert free["displacement_rel"] > 1e-3 and free["stiffness_sensitivity"] > 0
+    stiff = sweeps.run_case(_case(family="miura", rows=2, columns=2, supports="none", design="own", loads=pair,
+                                  stiffness={"crease": 10.0}))
+    assert stiff["displacement_rel"] == pytest.approx(free["displacement_rel"] / 10, rel=1e-3)
+    one = {"p": {"kind": "points", "points": [{"vertex": 1, "force": [0, 0, 1.0]}]}}
+    pushed = sweeps.run_case(_case(family="miura", rows=2, columns=2, supports="none", design="own", loads=one))
+    assert pushed["statics"] == "not carried" and math.isnan(pushed["max_N"])
 
 
 def test_a_failed_case_is_one_line_in_its_row():

@@ -6,7 +6,12 @@ engines return the same result types (``results``), so the same tables, CSV
 and figures come out; ``options`` go to the engine (``form``/``hinge_form``,
 ``rtol``, ``linalg``, ...).
 """
+import numpy as np
+
 from .. import engines
+from ..structure import hinges
+from ..structure.imperfections import HingeStiffness
+from ..tools.errors import UsageError
 from ..engines.reference.counting import counting_rules
 from ..structure.hinges import DOOR
 from ..tools import memory
@@ -22,9 +27,58 @@ def count(structure, engine=None, **options):
 
 @with_blas_threads
 @memory.guarded(lambda structure, *a, **k: f"the statics of {memory.about(structure)}")
-def static(structure, engine=None, allow_indeterminate=False, **options):
-    """Hinge internal actions and support reactions (``results.statics.StaticResult``)."""
-    return engines.get(engine).static(structure, allow_indeterminate=allow_indeterminate, **options)
+def static(structure, engine=None, allow_indeterminate=False, elastic=False, stiffness=None, nonlinear=False,
+           sensitivity=True, **options):
+    """Hinge internal actions and support reactions (``results.statics.StaticResult``).
+
+    ``elastic``: with elastic hinges (``stiffness``: a ``structure.imperfections.HingeStiffness``, default its
+    SI defaults), for any structure (status "elastic"; ``engines.reference.elastic``); ``nonlinear``: Chrono's
+    geometrically nonlinear solve. ``sensitivity``: also :func:`stiffness_sensitivity` (``info["sensitivity"]``).
+    ``allow_indeterminate`` (the minimum-norm answer) and ``elastic`` exclude each other.
+    """
+    if not elastic:
+        if nonlinear:
+            raise UsageError("nonlinear= is a setting of the elastic statics (elastic=True)")
+        return engines.get(engine).static(structure, allow_indeterminate=allow_indeterminate, **options)
+    if allow_indeterminate:
+        raise UsageError("--elastic and --min-norm exclude each other: elastic hinges give the one answer the "
+                         "structure carries, the minimum-norm answer is one of many")
+    stiffness = stiffness or HingeStiffness()
+    eng = engines.get(engine, analysis="static_elastic")
+    result = eng.static_elastic(structure, stiffness, nonlinear=nonlinear, **options)
+    if sensitivity:
+        result.info["sensitivity"] = stiffness_sensitivity(structure, result, eng, stiffness, nonlinear, **options)
+    return result
+
+
+def force_resultants(result):
+    """|F| of every hinge side of a static result (the order of ``result.hinge_actions``)."""
+    return np.array([float(np.linalg.norm(a.force)) for a in result.hinge_actions])
+
+
+def stiffness_sensitivity(structure, result, eng, stiffness, nonlinear=False, **options):
+    """{stiffness: largest change of |F| over hinge sides / the largest |F|} when that stiffness alone is doubled:
+    "KIND k_t" and "KIND k_r" the translational and rotational stiffness of the hinges of each kind present
+    (``HingeStiffness.doubled``), "crease" and "slide" the springs of the free directions where they are used.
+    (Doubling every stiffness at once changes no force: supports are rigid.) An isostatic structure's answer does
+    not depend on the stiffness: every entry is 0 (not solved)."""
+    kinds = list(dict.fromkeys(structure.hinge_kinds))
+    names = [(k, w) for k in kinds for w in ("k_t", "k_r")]
+    if result.info.get("springs"):
+        names.append(("crease", "both"))
+        if any(c in "xyz" for k in kinds for c in hinges.get(k).free):
+            names.append(("slide", "both"))
+    label = {n: n[0] if n[1] == "both" else f"{n[0]} {n[1]}" for n in names}
+    if result.M == 0 and result.S == 0:
+        return {label[n]: 0.0 for n in names}
+    F0 = force_resultants(result)
+    big = float(F0.max()) if len(F0) else 0.0
+    out = {}
+    for n in names:
+        other = eng.static_elastic(structure, stiffness.doubled(structure, *n), nonlinear=nonlinear, **options)
+        F1 = force_resultants(other)
+        out[label[n]] = float(np.abs(F1 - F0).max() / big) if big > 0 else 0.0
+    return out
 
 
 def counts_summary(structure, counts):

@@ -21,9 +21,14 @@ What a case computes (reference engine unless the spec's engine says chrono)
    the largest |value| over hinges and sides of each component, forces N
    and moments N m in SI). ``statics`` says how they were found: "rigid"
    (M = S = 0: equilibrium alone), "elastic" (S > 0 or M > 0: the elastic
-   hinges of the case's stiffness, zero misfit, ``tolerances``), "none" (the
-   load case has no load: zeros), or "not carried" (the loads work on a
-   mechanism: empty);
+   hinges of the case's stiffness ``k_t``, ``k_r``, and crease springs
+   ``k_c`` where M > 0: ``analysis.statics.static(elastic=True)``), "none"
+   (the load case has no load: zeros), or "not carried" (the loads of a
+   structure without supports do not balance: empty). With "elastic",
+   ``stiffness_sensitivity``: the largest relative change of |F| when each
+   kind's stiffness is doubled in turn (``statics.stiffness_sensitivity``; 0
+   for "rigid"), and ``displacement_rel``: the largest vertex displacement over
+   the structure's size;
 4. the locked-in statistics of the tolerance (``tolerances.locked_in_statistics``
    and ``tolerances.summary``: ``locked_sd_C``, ``locked_p95_C``,
    ``locked_p99_C``, the largest over hinges of each component C) and, with
@@ -52,6 +57,7 @@ OUTPUT_COLUMNS = (
     (("panels", "int"), ("hinges", "int"), ("sliding", "int"), ("sliding_hinges", "text"), ("M", "int"),
      ("S", "int"), ("condition", "float"), ("statics", "text"))
     + tuple((f"max_{c}", "float") for c in COMPONENTS)
+    + (("stiffness_sensitivity", "float"), ("displacement_rel", "float"))
     + tuple((f"locked_{s}_{c}", "float") for c in COMPONENTS for s in ("sd", "p95", "p99"))
     + tuple((f"locked_max_{s}_{c}", "float") for c in COMPONENTS for s in ("p95", "p99"))
     + (("method", "text"), ("mc_samples", "int"), ("wall_s", "float"), ("cpu_s", "float"), ("error", "text")))
@@ -107,11 +113,6 @@ def designed(structure, case):
     return st, [h for h, k in enumerate(st.hinge_kinds) if k == SLIDING]
 
 
-def _zero_errors(structure):
-    pat = structure.pattern
-    return imp.Errors(np.zeros((len(pat.hinges), 2, 5)), np.zeros((len(imp.vertex_slots(pat)), 3)))
-
-
 def _largest(structure, result):
     """Largest |value| per component (N, TP, TO, MT, MP, MO) over hinges and sides."""
     vals = np.abs(tl.side_values(structure, result)).reshape(-1, 6)
@@ -120,26 +121,27 @@ def _largest(structure, result):
 
 
 def forces(structure, solver, engine, stiffness):
-    """("rigid" | "elastic" | "none" | "not carried", largest |value| per component or None) under the loads."""
+    """("rigid" | "elastic" | "none" | "not carried", largest |value| per component or None, stiffness sensitivity,
+    relative displacement) under the loads."""
     if not structure.loads and structure.gravity is None:
-        return "none", np.zeros(6)
+        return "none", np.zeros(6), 0.0, None
     c = solver.counts
     if c.M == 0 and c.S == 0:
         if engine == "reference":
             res = analysis.static(structure, "reference", counts=c)
         else:
             res = analysis.static(structure, engine)
-        return "rigid", _largest(structure, res)
-    try:                            # loads that work on a mechanism or a rigid motion are refused by both engines
-        if engine != "reference":   # Chrono's assembly checks its own residuals (SolverError when not met)
-            res = tl.engine_locked_in(engine)(structure, _zero_errors(structure), stiffness, True)
-            return "elastic", _largest(structure, res)
-        res = _ref.locked_in(structure, _zero_errors(structure), stiffness, loads=True, solver=solver)
+        return "rigid", _largest(structure, res), 0.0, None
+    try:                            # unbalanced loads on a structure without supports are refused
+        res = analysis.static(structure, engine, elastic=True, stiffness=stiffness,
+                              **({"counts": c} if engine == "reference" else {}))
     except (IndeterminateError, FreeBodyError):
-        return "not carried", None
-    if res.info["equilibrium_residual"] > CARRIED_RTOL:
-        return "not carried", None
-    return "elastic", _largest(structure, res)
+        return "not carried", None, None, None
+    if engine == "reference" and res.info["equilibrium_residual"] > CARRIED_RTOL:
+        return "not carried", None, None, None
+    sens = res.info["sensitivity"]
+    return ("elastic", _largest(structure, res), max(sens.values(), default=0.0),
+            float(res.info["displacement_relative"]))
 
 
 def run_case(case):
@@ -168,7 +170,8 @@ def _compute(case, row):
     c = solver.counts
     kept = c.gap[0]
     row.update(M=int(c.M), S=int(c.S), condition=float(1.0 / kept) if c.rank and kept > 0 else float("nan"))
-    how, largest = forces(structure, solver, p["engine"], stiffness)
+    how, largest, row["stiffness_sensitivity"], row["displacement_rel"] = forces(structure, solver, p["engine"],
+                                                                                  stiffness)
     row["statics"] = how
     for k, comp in enumerate(COMPONENTS):
         row[f"max_{comp}"] = float("nan") if largest is None else float(largest[k])

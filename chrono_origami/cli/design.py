@@ -146,7 +146,9 @@ def design_command(args, out=None):
         inputs.write_html(result, args, out, structure=structure, chosen=chosen, after=after)
     if chosen.M or chosen.S:
         why = result.reason or f"M = {chosen.M}, S = {chosen.S}"
-        raise IndeterminateError(f"{structure.name}: not isostatic after design: {why}", chosen.M, chosen.S)
+        on = f" {args.output}" if args.output else ""
+        raise IndeterminateError(f"{structure.name}: not isostatic after design: {why}; the way on: static{on} "
+                                 f"--elastic (the hinge forces of elastic hinges)", chosen.M, chosen.S)
     return app.EXIT_OK
 
 

@@ -461,3 +461,37 @@ def option_value(option, text, make, errors=StructureError):
             if msg.startswith(prefix):
                 msg = msg[len(prefix):]
         raise UsageError(f"{option}{'' if text is None else ' ' + repr(text)}: {msg}") from None
+
+
+# ------------------------------------------------------------------ hinge stiffness
+STIFFNESS_SYNTAX = "KT,KR | KIND:KT,KR | H:KT,KR | crease:KC | slide:KS"
+
+
+def add_stiffness_option(ap):
+    """``--hinge-stiffness SPEC`` (repeatable; ``structure.imperfections.parse_stiffness``): the stiffness of elastic
+    hinges per metre of hinge, over the file's (``origami:stiffness``, ``edges_origami:stiffness``)."""
+    from ..structure import imperfections as imp
+
+    ap.add_argument("--hinge-stiffness", action="append", default=[], metavar=STIFFNESS_SYNTAX,
+                    help="stiffness of elastic hinges per metre of hinge, SI: translational KT (N/m per m) and "
+                         "rotational KR (N m/rad per m) of every hinge, of a kind (door:KT,KR) or of hinges "
+                         "(1-based: 3,7-9:KT,KR); crease:KC (N m/rad per m) and slide:KS (N/m per m) the springs "
+                         "of the free directions where M > 0; repeatable, later ones win "
+                         f"(default {imp.DEFAULT_TRANSLATIONAL:g},{imp.DEFAULT_ROTATIONAL:g}, crease:"
+                         f"{imp.DEFAULT_CREASE:g}, slide:{imp.DEFAULT_SLIDE:g})")
+    return ap
+
+
+def stiffness_of(args, structure, first=()):
+    """The ``HingeStiffness`` of ``structure``: the file's keys (``structure.notes["stiffness"]``), then ``first``
+    ((option, spec) pairs), then ``--hinge-stiffness``; a bad spec or a hinge the structure does not have is one
+    line naming the option, exit code 2."""
+    from ..structure import imperfections as imp
+
+    try:
+        k = imp.parse_stiffness(structure.notes.get("stiffness", ()), structure, what="the file's stiffness")
+        for what, spec in first:
+            k = imp.parse_stiffness([spec], structure, k, what)
+        return imp.parse_stiffness(getattr(args, "hinge_stiffness", []), structure, k)
+    except imp.ToleranceError as e:
+        raise UsageError(str(e)) from None

@@ -21,7 +21,12 @@ interactive HTML file) of the answer hinges.csv holds.
 A structure whose statics is not determined (M > 0 or S > 0) gets its counts,
 mechanisms and self-stress states printed (and written) and exit code 3
 (:data:`.app.EXIT_INDETERMINATE`), unless ``--min-norm`` asks for the
-labelled minimum-norm answer (exit code 0).
+labelled minimum-norm answer (exit code 0) or ``--elastic`` for the forces
+that elastic hinges carry (any structure; ``--hinge-stiffness``; status
+"elastic" in the tables, the CSV files' first line and counts.json, with the
+stiffness, its sensitivity and the largest displacement;
+``analysis.statics.static(elastic=True)``). ``--elastic`` with ``--min-norm``
+is a usage error (exit 2).
 """
 import argparse
 import os
@@ -51,6 +56,12 @@ def options(ap):
                     help="make every hinge a door hinge (the structure before any hinge was made sliding)")
     ap.add_argument("--min-norm", action="store_true",
                     help="for a structure that is not isostatic, print the labelled minimum-norm solution")
+    ap.add_argument("--elastic", action="store_true",
+                    help="hinge forces with elastic hinges, for any structure (status elastic: the answer depends "
+                         "on the stiffness, --hinge-stiffness; springs about the free directions where M > 0)")
+    ap.add_argument("--nonlinear", action="store_true",
+                    help="--elastic: geometrically nonlinear (large displacements; the Chrono engine)")
+    inputs.add_stiffness_option(ap)
     ap.add_argument("--figure", metavar="FILE", type=inputs.figure_file, help="draw the structure with matplotlib (png or pdf)")
     ap.add_argument("--labels", action="store_true", help="number panels and hinges in --figure")
     ap.add_argument("--color-by", type=_color_by, default=None,
@@ -127,8 +138,18 @@ def report(structure, args, out=None):
     if args.all_door and structure.n_sliding:
         structure = replace(structure, hinge_kinds=(DOOR,) * len(structure.hinge_kinds),
                             name=f"{structure.name}, all door hinges")
+    elastic = getattr(args, "elastic", False)
+    if elastic and args.min_norm:
+        raise app.UsageError("--elastic and --min-norm exclude each other: elastic hinges give the one answer the "
+                             "structure carries, the minimum-norm answer is one of many")
+    if getattr(args, "nonlinear", False) and not elastic:
+        raise app.UsageError("--nonlinear is a setting of --elastic")
+    if getattr(args, "hinge_stiffness", None) and not elastic:
+        raise app.UsageError("--hinge-stiffness is a setting of --elastic")
     structure = inputs.prepare(structure, args, out)
-    engine = engines.resolve(args.engine)
+    stiffness = inputs.stiffness_of(args, structure) if elastic else None
+    # the elastic statics' engine (the reference engine's where the chosen one has none) counts too: one operator
+    engine = engines.get(args.engine, analysis="static_elastic").NAME if elastic else engines.resolve(args.engine)
     counts = analysis.count(structure, engine, **rank_options(args))
     summary = analysis.counts_summary(structure, counts)
     print(f"engine: {engine}; {counts_text(counts.M, counts.S)} "
@@ -144,7 +165,18 @@ def report(structure, args, out=None):
         with app.output(args.out):
             tables.write_counts(summary, args.out)
     result = None
-    if counts.isostatic or args.min_norm:
+    if elastic:
+        result = analysis.static(structure, engine, elastic=True, stiffness=stiffness, nonlinear=args.nonlinear,
+                                 counts=counts, **rank_options(args))
+        where = f"all in {os.path.join(args.out, 'hinges.csv')}" if args.out else "--out DIR writes them all"
+        print(tables.format_result(result, max_rows=tables.SCREEN_ROWS, where=where), file=out)
+        summary.update(tables.elastic_summary(result))
+        if args.out:
+            with app.output(args.out):
+                tables.write_results(result, args.out, summary)
+            print(f"hinges.csv and supports.csv in {args.out} hold the elastic answer (their first line says so; "
+                  f"counts.json: \"status\": \"elastic\", with the stiffness)", file=out)
+    elif counts.isostatic or args.min_norm:
         result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, counts=counts,
                                  **rank_options(args))
         where = f"all in {os.path.join(args.out, 'hinges.csv')}" if args.out else "--out DIR writes them all"
@@ -178,7 +210,8 @@ def check_determined(statics, args):
         c = statics.counts
         wrote = f"; no hinges.csv or supports.csv in {args.out}" if args.out else ""
         raise IndeterminateError(f"{statics.structure.name}: the static problem is not determined (M = {c.M}, "
-                                 f"S = {c.S}){wrote}; --min-norm prints the labelled minimum-norm answer", c.M, c.S)
+                                 f"S = {c.S}){wrote}; --elastic gives the hinge forces of elastic hinges, --min-norm the "
+                                 f"labelled minimum-norm answer", c.M, c.S)
 
 
 def write_self_stress(structure, counts, out_dir, out=None):
@@ -246,8 +279,8 @@ def _views(structure, args, result=None, out=None):
                   f"colours the minimum-norm answer)", file=out)
             continue
         colorings[which] = hinge_colors.coloring(result, which)
-        print(colorings[which].caption() + (" (the minimum-norm answer)" if result.status != "determined" else ""),
-              file=out)
+        print(colorings[which].caption() + {"minimum-norm": " (the minimum-norm answer)",
+                                             "elastic": " (elastic hinges)"}.get(result.status, ""), file=out)
     if getattr(args, "figure", None):
         from ..report import figures
 

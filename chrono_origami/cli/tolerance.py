@@ -25,7 +25,8 @@ Supports and loads: the options of ``static`` (``--support SEL:DOFS``, ``--suppo
 ``--replace-supports``, ...; ``cli.inputs``), applied to the file's structure.
 
 Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
-per m; default 1e8, 1e7). Outputs (``--out DIR``): ``locked_in.csv``
+per m; default 1e8, 1e7), and per kind or per hinge ``--hinge-stiffness``
+(``static --elastic``'s option, ``structure.imperfections.parse_stiffness``). Outputs (``--out DIR``): ``locked_in.csv``
 (hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
 summary of ``analysis.tolerances.summary``: a row for the closed form and,
 with ``--samples``, one for the Monte Carlo run with the percentiles of the
@@ -66,6 +67,7 @@ def _tolerance_options(description):
     ap.add_argument("--stiffness", default=None, metavar="KT,KR",
                     help="hinge stiffness per unit length: translational (N/m per m), rotational (N m/rad per m); "
                          f"default {imp.DEFAULT_TRANSLATIONAL:g},{imp.DEFAULT_ROTATIONAL:g}")
+    inputs.add_stiffness_option(ap)
     ap.add_argument("--measured", metavar="FILE.csv", help="measured errors per hinge side (instead of --tol)")
     ap.add_argument("--measured-vertices", metavar="FILE.csv", help="measured vertex errors per panel")
     ap.add_argument("--loads", action="store_true", help="--measured: with the structure's loads (total actions)")
@@ -103,18 +105,12 @@ def spec_of(args):
         raise app.UsageError(str(e)) from None
 
 
-def stiffness_of(args):
-    if args.stiffness is None:
-        return imp.HingeStiffness()
-    parts = args.stiffness.split(",")
-    if len(parts) != 2:
+def stiffness_of(args, structure):
+    """The hinge stiffness: the file's, ``--stiffness KT,KR`` (every hinge), then ``--hinge-stiffness``
+    (``inputs.stiffness_of``: the one parser of ``static --elastic`` too)."""
+    if args.stiffness is not None and len(args.stiffness.split(",")) != 2:
         raise app.UsageError(f"--stiffness must be KT,KR (two numbers), got {args.stiffness!r}")
-    try:
-        return imp.HingeStiffness(float(parts[0]), float(parts[1]))
-    except imp.ToleranceError as e:           # a ValueError too: first
-        raise app.UsageError(f"--stiffness {args.stiffness}: {e}") from None
-    except ValueError:
-        raise app.UsageError(f"--stiffness must be KT,KR (two numbers), got {args.stiffness!r}") from None
+    return inputs.stiffness_of(args, structure, [("--stiffness", args.stiffness)] if args.stiffness is not None else [])
 
 
 def _write_summary(path, named, extra):
@@ -142,15 +138,16 @@ def _tolerance(args):
     for path in (args.measured, args.measured_vertices):
         if path is not None and not os.path.isfile(path):
             raise app.UsageError(f"{path}: no such measured-errors file")
-    stiffness = stiffness_of(args)
     spec = spec_of(args) if args.tol is not None else None
     structure = inputs.with_structure_options(inputs.read_input(args), args)
-    engine = engines.resolve(args.engine) if spec is None or args.samples else None   # only what samples or measures
-    if spec is None:
+    stiffness = stiffness_of(args, structure)
+    if spec is None:        # a bad measured-errors file is refused before the engine is chosen (and its note)
         try:
             errors = imp.read_measured(structure, args.measured, args.measured_vertices)
         except imp.ToleranceError as e:
             raise app.UsageError(str(e)) from None
+    engine = engines.resolve(args.engine) if spec is None or args.samples else None   # only what samples or measures
+    if spec is None:
         result = tl.locked_in(structure, errors=errors, stiffness=stiffness, engine=engine, loads=args.loads)
         what = "total hinge actions (loads and measured errors)" if args.loads else "locked-in hinge actions"
         print(f"{structure.name}: {what} of the measured errors, {engine} engine, elastic hinges")

@@ -18,7 +18,10 @@ functions, the engine interface:
   output_interval, progress, **options)``: a motion
   (``results.motion.TimeHistory``);
 * ``locked_in(structure, errors, stiffness=None, loads=False)``: the hinge
-  actions of elastic hinges with fabrication errors (``analysis.tolerances``).
+  actions of elastic hinges with fabrication errors (``analysis.tolerances``);
+* ``static_elastic(structure, stiffness=None, nonlinear=False, **options)``:
+  the hinge actions of elastic hinges under the loads, for any structure
+  (``analysis.statics.static(elastic=True)``; ``nonlinear`` is Chrono's).
 
 Some analyses are one engine's alone (the reference engine's fold to target
 angles, ``fold_to_targets``); an engine lacks the function then.

@@ -65,10 +65,13 @@ class Model:
     def generalized_forces(self, panel_loads):
         """Scaled generalised force vector (moment about x0, L * force) per body."""
         f = np.zeros(6 * self.n_bodies)
-        for p, x, F in panel_loads:
-            F = np.asarray(F, float)
-            f[6 * p:6 * p + 3] += np.cross(np.asarray(x, float) - self.x0, F)
-            f[6 * p + 3:6 * p + 6] += self.L * F
+        if not len(panel_loads):
+            return f
+        p = np.array([int(q) for q, _, _ in panel_loads])
+        x = np.array([np.asarray(x, float) for _, x, _ in panel_loads]).reshape(-1, 3)
+        F = np.array([np.asarray(F, float) for _, _, F in panel_loads]).reshape(-1, 3)
+        w = np.hstack([np.cross(x - self.x0, F), self.L * F])     # (moment about x0, L force) per load
+        np.add.at(f, (6 * p[:, None] + np.arange(6)[None, :]).ravel(), w.ravel())
         return f
 
     def hinge_wrenches(self, mu, bodies):

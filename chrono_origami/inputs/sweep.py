@@ -19,7 +19,8 @@ Tables (every key is listed, with its default, in ``docs/sweeps.md``):
   "gravity" (``g``) or "points" (``points``);
 * ``[tolerance]``: ``tol``, ``offset``, ``tilt``, ``position``, ``vertex``,
   ``distribution``, ``method``, ``probes``, ``samples`` (Monte Carlo);
-* ``[stiffness]``: ``translational``, ``rotational``.
+* ``[stiffness]``: ``translational``, ``rotational``, ``crease`` (swept: compare designs by how much their
+  forces depend on the stiffness).
 
 Swept values: a parameter marked sweepable takes a scalar (fixed), a list
 (grid: each value; random: a uniform choice) or a range table ``{min = ..,
@@ -59,7 +60,7 @@ from ..structure.structure import Load, Structure, Support
 from ..tools.errors import OrigamiError, SpecError
 
 #: version of the case identity: change it when the meaning of a parameter changes
-ID_VERSION = 1
+ID_VERSION = 2
 MODES = ("grid", "random")
 ENGINES = ("reference", "chrono")
 METHODS = ("auto", "exact", "randomized")
@@ -246,9 +247,11 @@ STIFFNESS_PARAMS = (
           "(N/m per m)", low=0.0, low_open=True),
     Param("rotational", "float", imp.DEFAULT_ROTATIONAL, "rotational stiffness per unit hinge length "
           "(N m/rad per m)", low=0.0, low_open=True),
+    Param("crease", "float", imp.DEFAULT_CREASE, "crease springs about the free rotations where M > 0 "
+          "(N m/rad per m)", low=0.0, low_open=True),
 )
 #: stiffness keys -> their columns
-STIFFNESS_COLUMNS = {"translational": "k_t", "rotational": "k_r"}
+STIFFNESS_COLUMNS = {"translational": "k_t", "rotational": "k_r", "crease": "k_c"}
 SWEEP_KEYS = (
     Param("mode", "text", "grid", "grid or random", choices=MODES, sweepable=False),
     Param("samples", "int", None, "random mode: draws per pattern table", low=1, sweepable=False),
@@ -274,7 +277,7 @@ PARAM_COLUMNS = (("family", "text"), ("path", "text"), ("frame", "text"), ("rows
                  ("door_module", "int"), ("thickness", "float"), ("density", "float"), ("supports", "text"),
                  ("design", "text"), ("load_case", "text"), ("tol", "float"), ("offset", "float"),
                  ("tilt", "float"), ("position", "float"), ("vertex", "float"), ("distribution", "text"),
-                 ("k_t", "float"), ("k_r", "float"), ("engine", "text"), ("seed", "int"))
+                 ("k_t", "float"), ("k_r", "float"), ("k_c", "float"), ("engine", "text"), ("seed", "int"))
 
 
 @dataclass
@@ -295,7 +298,7 @@ class Case:
                                  p["seed"])
 
     def stiffness(self):
-        return imp.HingeStiffness(self.params["k_t"], self.params["k_r"])
+        return imp.HingeStiffness(self.params["k_t"], self.params["k_r"], crease=self.params["k_c"])
 
 
 def case_id(params, options):

@@ -110,14 +110,74 @@ def write_csv(path, header, rows, comment=None):
 
 
 def minimum_norm_label(result):
-    """The first line of hinges.csv and supports.csv of an answer that is not determined (None when it is)."""
+    """The first line of hinges.csv and supports.csv of an answer that is not determined (None when it is); an
+    elastic answer's says so, with the stiffness and the sensitivity (:func:`elastic_label`)."""
     if result.status == "determined":
         return None
+    if result.status == "elastic":
+        return elastic_label(result) + ". counts.json: status elastic"
     added = ((f"any combination of the {result.S} self-stress states" if result.S != 1 else
               "any multiple of the self-stress state") + " (self_stress.csv) may be added"
              if result.S else "the loads do no work on the mechanisms")
     return (f"minimum-norm answer, NOT determined (M = {result.M}, S = {result.S}): one particular solution of "
             f"equilibrium; {added}. counts.json: status minimum-norm")
+
+
+def elastic_label(result):
+    """One line: an elastic answer, its counts, the stiffness used and how much the answer depends on it."""
+    from ..structure.imperfections import HingeStiffness
+
+    info = result.info
+    k = info.get("stiffness") or {}
+    st = HingeStiffness(k.get("translational", 1e8), k.get("rotational", 1e7), k.get("per_kind", {}),
+                        {int(h) - 1: v for h, v in k.get("per_hinge", {}).items()},
+                        k.get("crease", 1.0), k.get("slide", 1e3))
+    det = "isostatic: the determined answer, whatever the stiffness" if result.M == 0 and result.S == 0 else (
+        "the forces elastic hinges carry; they depend on the stiffness")
+    springs = "; springs about the free directions (M > 0)" if info.get("springs") else ""
+    return (f"elastic hinges (M = {result.M}, S = {result.S}): {det}{springs}; stiffness "
+            f"{st.text(bool(info.get('springs')))}; "
+            f"{sensitivity_text(info.get('sensitivity'))}")
+
+
+def sensitivity_text(sens):
+    """The sensitivity to the stiffness in words (``analysis.statics.stiffness_sensitivity``)."""
+    if sens is None:
+        return "sensitivity to the stiffness not computed"
+    if not sens:
+        return "no hinges: no sensitivity"
+    worst = max(sens.values())
+    each = ", ".join(f"{k} {v:.3g}" for k, v in sens.items())
+    return (f"doubling each kind's stiffness in turn changes |F| by at most {worst:.3g} of the largest |F| "
+            f"({each})")
+
+
+def elastic_summary(result):
+    """counts.json's entries of an elastic answer: status, stiffness, sensitivity, displacement."""
+    info = result.info
+    sens = info.get("sensitivity")
+    return {"status": "elastic", "stiffness": info.get("stiffness"), "stiffness_sensitivity": sens,
+            "stiffness_sensitivity_max": max(sens.values(), default=0.0) if sens is not None else None,
+            "springs": bool(info.get("springs")), "displacement": info.get("displacement"),
+            "displacement_relative": info.get("displacement_relative"),
+            "nonlinear": bool(info.get("nonlinear", False)), "engine": result.engine}
+
+
+def displacement_text(result):
+    """The largest displacement of an elastic answer and its ratio to the structure's size, in words."""
+    info = result.info
+    d, rel = info.get("displacement"), info.get("displacement_relative")
+    if d is None:
+        return ""
+    line = f"largest vertex displacement {d:.3g} (length units) = {rel:.3g} of the structure's size"
+    if rel > LARGE_DISPLACEMENT:
+        line += ("; large: the linear theory is not accurate there (a mechanism carries the loads on its springs; "
+                 "--nonlinear solves it in Chrono)" if not info.get("nonlinear") else " (geometrically nonlinear)")
+    return line
+
+
+#: an elastic answer whose largest displacement exceeds this fraction of the structure's size is flagged large
+LARGE_DISPLACEMENT = 1e-2
 
 
 def write_results(result, out_dir, counts=None):
@@ -169,7 +229,9 @@ def format_result(result, title=None, max_rows=None, where="--out DIR writes the
     parts = [text_table(HINGE_HEADER, rows, head + what)]
     if result.support_reactions:
         parts.append(text_table(SUPPORT_HEADER, result.support_rows(), head + ": support reactions"))
-    if result.status != "determined":
+    if result.status == "elastic":
+        parts.insert(0, elastic_label(result) + ".\n" + displacement_text(result))
+    elif result.status != "determined":
         n = len(result.self_stress_actions)
         parts.insert(0, f"WARNING: not determined (M = {result.M}, S = {result.S}): minimum-norm particular "
                         f"solution; add any "

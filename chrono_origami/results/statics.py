@@ -66,9 +66,12 @@ class SupportReaction:
 class StaticResult:
     """Internal actions and reactions of a static analysis.
 
-    ``status`` is "determined" (M = 0, S = 0: the unique answer) or
+    ``status`` is "determined" (M = 0, S = 0: the unique answer),
     "minimum-norm" (M > 0 or S > 0: one particular solution among many; the
-    self-stress states in ``self_stress_actions`` may be added in any amount).
+    self-stress states in ``self_stress_actions`` may be added in any amount)
+    or "elastic" (the answer of elastic hinges, which depends on their
+    stiffness: ``info`` holds it, the sensitivity and the displacement;
+    ``engines.reference.elastic``).
     """
 
     structure: object

@@ -122,7 +122,10 @@ GRAVITY = "origami:gravity"
 PLACEMENT = "origami:placement"
 #: every key of the ``origami:`` namespace (``origami:time`` and ``origami:drives``: a fold history's frames and
 #: drives); another key of the namespace is a misspelling, refused naming it (other namespaces are left alone)
-ORIGAMI_KEYS = (THICKNESS, HINGE, SUPPORT, LOAD, DENSITY, GRAVITY, PLACEMENT, "origami:time", "origami:drives")
+STIFFNESS = "origami:stiffness"
+EDGE_STIFFNESS = "edges_origami:stiffness"
+ORIGAMI_KEYS = (THICKNESS, HINGE, SUPPORT, LOAD, DENSITY, GRAVITY, PLACEMENT, "origami:time", "origami:drives",
+                STIFFNESS, EDGE_STIFFNESS)
 _EDGE_KEYS = ("edges_assignment", "edges_foldAngle", "edges_foldAngles", HINGE)
 _NOT_INHERITED = ("frame_parent", "frame_inherit")
 
@@ -679,8 +682,9 @@ class _Reader:
                          file_faces=file_faces)
         # hinge kinds, in hinge order
         kind = None
+        where = dict(zip(pat.edges, file_edges))
+        self.hinge_file_edges = [where[tuple(sorted(h.vertices))] for h in pat.hinges]
         if kinds is not None or (assign is not None and "J" in assign):
-            where = dict(zip(pat.edges, file_edges))
             kind = []
             for h in pat.hinges:
                 k = where[tuple(sorted(h.vertices))]
@@ -848,6 +852,59 @@ class _Reader:
                                     f"namespace" + (f" (did you mean {near[0]}?)" if near else "") +
                                     f"; its keys: {', '.join(ORIGAMI_KEYS[:6])} (docs/file-formats.md)")
 
+    def stiffness(self, E):
+        """The hinge stiffness of ``origami:stiffness`` and ``edges_origami:stiffness`` as the specs of
+        ``imperfections.parse_stiffness`` (1-based hinges of the structure), or None when the file has neither."""
+        specs = []
+        top = self.keys.get(STIFFNESS)
+        if top is not None:
+            if not isinstance(top, dict):
+                self.fail(STIFFNESS, None, f"must be an object such as {{\"translational\": 1e8, \"rotational\": "
+                                           f"1e7, \"door\": [1e8, 1e7], \"crease\": 1, \"slide\": 1000}}, got "
+                                           f"{_show(top)}")
+            for key in top:
+                if key not in ("translational", "rotational", "crease", "slide") and key not in hinges.names():
+                    self.fail(STIFFNESS, key, f"is not a stiffness: expected translational, rotational, crease, "
+                                              f"slide or a hinge kind ({hinges.expected()})", numbered=True)
+            if "translational" in top or "rotational" in top:
+                from .imperfections import DEFAULT_ROTATIONAL, DEFAULT_TRANSLATIONAL
+
+                kt = self.stiffness_value(STIFFNESS, "translational", top.get("translational", DEFAULT_TRANSLATIONAL))
+                kr = self.stiffness_value(STIFFNESS, "rotational", top.get("rotational", DEFAULT_ROTATIONAL))
+                specs.append(f"{kt!r},{kr!r}")
+            for key, v in top.items():
+                if key in hinges.names():
+                    kt, kr = self.stiffness_pair(STIFFNESS, key, v)
+                    specs.append(f"{key}:{kt!r},{kr!r}")
+                elif key in ("crease", "slide"):
+                    specs.append(f"{key}:{self.stiffness_value(STIFFNESS, key, v)!r}")
+        per_edge = self.list_of(EDGE_STIFFNESS, E, "one per edge of edges_vertices")
+        if per_edge is not None:
+            hinge_of = {k: h for h, k in enumerate(self.hinge_file_edges)}
+            for k, v in enumerate(per_edge):
+                if v is None:
+                    continue
+                if k not in hinge_of:
+                    self.fail(EDGE_STIFFNESS, k, f"is {_show(v)}, but edge {k} is no hinge; expected null")
+                kt, kr = self.stiffness_pair(EDGE_STIFFNESS, k, v)
+                specs.append(f"{hinge_of[k] + 1}:{kt!r},{kr!r}")
+        if top is None and per_edge is None:
+            return None
+        return tuple(specs)
+
+    def stiffness_value(self, key, index, x):
+        """A stiffness: a finite number > 0 (``index``: the sub-key or edge index for the message)."""
+        numbered = not isinstance(index, (int, np.integer))
+        if not (_is_number(x) and math.isfinite(x) and x > 0):
+            self.fail(key, index, f"must be a stiffness > 0 (SI per metre of hinge), got {_show(x)}", numbered)
+        return self.number(key, index, x, "a number > 0", low=0)
+
+    def stiffness_pair(self, key, index, v):
+        if not (isinstance(v, list) and len(v) == 2):
+            self.fail(key, index, f"must be [k_t, k_r] (N/m and N m/rad per metre of hinge), got {_show(v)}",
+                      not isinstance(index, (int, np.integer)))
+        return tuple(self.stiffness_value(key, index, x) for x in v)
+
     def structure(self):
         self.check_namespace()
         pat, kinds, notes, face_map, vmap = self.pattern()
@@ -855,11 +912,15 @@ class _Reader:
         nv = len(self.keys["vertices_coords"])
         faces = self.file_faces
         supports, loads = self.supports(nv, faces, face_map, vmap), self.loads(nv, faces, face_map, vmap, pat)
+        edges = self.keys.get("edges_vertices")
+        stiffness = self.stiffness(len(edges) if isinstance(edges, list) else None)
+        extra = {"stiffness": stiffness} if stiffness is not None else {}
         try:
             return Structure(pat, kinds, self.thickness(len(face_map), face_map, pat.n_panels),
                              self.scalar(DENSITY, 1.0), supports, loads, self.gravity(), self.title(),
                              {"fold": notes, "origins": {"supports": ("file",) * len(supports),
-                                                         "loads": ("file",) * len(loads)}}, self.placement())
+                                                         "loads": ("file",) * len(loads)}, **extra},
+                             self.placement())
         except StructureError as e:
             raise FoldFileError(f"{self.src}: {e}") from None
 
@@ -962,6 +1023,8 @@ def fold_dict(structure, frames=None, times=None):
     if structure.placement is not None:
         pl = structure.placement
         d[PLACEMENT] = {"technique": pl.technique, "side": pl.side, "taper_deg": pl.taper_deg}
+    if structure.notes.get("stiffness"):
+        d.update(_stiffness_keys(structure, hinge_of))
     if frames:
         d["file_frames"] = [_history_frame(pat, fr, i, file_letters) for i, fr in enumerate(frames)]
         if times is not None:
@@ -1063,3 +1126,19 @@ def _show(x, limit=60):
     """Short JSON text of a value for messages."""
     s = json.dumps(x, default=repr)
     return s if len(s) <= limit else s[:limit - 3] + "..."
+
+
+def _stiffness_keys(structure, hinge_of):
+    """``origami:stiffness`` and ``edges_origami:stiffness`` of the stiffness a structure read from a file carries
+    (``structure.notes["stiffness"]``)."""
+    from .imperfections import parse_stiffness
+
+    k = parse_stiffness(structure.notes["stiffness"], structure)
+    top = {"translational": k.translational, "rotational": k.rotational, "crease": k.crease, "slide": k.slide}
+    top.update({name: [float(x) for x in v] for name, v in k.per_kind.items()})
+    pat = structure.pattern
+    edges = [k.overrides.get(hinge_of[e]) if e in hinge_of else None for e in pat.edges]
+    out = {STIFFNESS: top}
+    if any(v is not None for v in edges):
+        out[EDGE_STIFFNESS] = [None if v is None else [float(x) for x in v] for v in edges]
+    return out

@@ -59,10 +59,27 @@ Defaults (SI; a steel hinge of about 1 mm leaves):
 springs turned about its midpoint), the same for every kind; per-hinge
 overrides. Forces scale with the stiffness: give your hinges' own.
 Supports stay rigid.
+
+Springs about the free directions (statics with elastic hinges of a
+structure with mechanisms, ``engines.reference.elastic``): a rotational
+crease spring k_c (N m/rad per m; :data:`DEFAULT_CREASE` 1 N m/rad per m,
+a polymer living hinge's order) about every rotation a hinge's kind leaves
+free, and a translational spring k_s (N/m per m; :data:`DEFAULT_SLIDE`
+1e3 N/m per m) along every free translation (a sliding hinge's axis); a
+hinge of length l has C_r = k_c l and C_s = k_s l. They are used only where
+M > 0, where without them the loads would have no answer.
+
+Setting the stiffness (:func:`parse_stiffness`, the one parser of the
+command line's ``--hinge-stiffness`` and of the FOLD file's
+``origami:stiffness`` / ``edges_origami:stiffness``): ``KT,KR`` every hinge;
+``KIND:KT,KR`` every hinge of a kind (``door:1e8,1e7``); ``H:KT,KR`` the
+hinges numbered H (1-based, ``3``, ``1,4,7-9``); ``crease:KC`` and
+``slide:KS`` the springs of the free directions. Later specs override
+earlier ones; a hinge's own value beats its kind's, which beats the default.
 """
 import csv
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -80,6 +97,10 @@ VERTEX_KEYS = ("panel", "vertex", "dx", "dy", "dz")
 #: default stiffness per unit hinge length (SI): translational N/m per m, rotational N m/rad per m
 DEFAULT_TRANSLATIONAL = 1e8
 DEFAULT_ROTATIONAL = 1e7
+#: default springs about the free directions per unit hinge length (SI): rotational N m/rad per m, along a free
+#: translation N/m per m (used where M > 0)
+DEFAULT_CREASE = 1.0
+DEFAULT_SLIDE = 1e3
 
 
 class ToleranceError(StructureError):
@@ -368,9 +389,11 @@ class HingeStiffness:
     rotational: float = DEFAULT_ROTATIONAL
     per_kind: dict = field(default_factory=dict)
     overrides: dict = field(default_factory=dict)
+    crease: float = DEFAULT_CREASE
+    slide: float = DEFAULT_SLIDE
 
     def __post_init__(self):
-        for name in ("translational", "rotational"):
+        for name in ("translational", "rotational", "crease", "slide"):
             _stiffness(name, getattr(self, name))
         for k, v in dict(self.per_kind).items():
             _pair(f"hinge kind {k!r}", v)
@@ -390,17 +413,126 @@ class HingeStiffness:
         """(H, 2): K_t = k_t l and K_r = k_r l of every hinge (force per length; moment per radian)."""
         pat = structure.pattern
         X = pat.vertices
-        out = np.zeros((len(pat.hinges), 2))
-        for h, hinge in enumerate(pat.hinges):
-            a, b = hinge.vertices
-            length = float(np.linalg.norm(X[b] - X[a]))
-            kt, kr = self.of_hinge(structure, h)
-            out[h] = kt * length, kr * length
+        H = len(pat.hinges)
         for h in self.overrides:
-            if not (isinstance(h, (int, np.integer)) and 0 <= h < len(pat.hinges)):
+            if not (isinstance(h, (int, np.integer)) and 0 <= h < H):
                 raise ToleranceError(f"stiffness override for hinge {h + 1 if isinstance(h, int) else h}: "
-                                     f"no such hinge ({len(pat.hinges)} hinges)")
-        return out
+                                     f"no such hinge ({H} hinges)")
+        ab = np.array([hg.vertices for hg in pat.hinges], dtype=np.int64).reshape(-1, 2)
+        length = np.linalg.norm(X[ab[:, 1]] - X[ab[:, 0]], axis=1)
+        k = np.tile([float(self.translational), float(self.rotational)], (H, 1))
+        kinds = np.asarray(structure.hinge_kinds, dtype=object)
+        for name, v in self.per_kind.items():
+            k[kinds == name] = [float(x) for x in v]
+        for h, v in self.overrides.items():
+            k[h] = [float(x) for x in v]
+        return k * length[:, None]
+
+    def spring_values(self, structure):
+        """(H, 2): C_s = k_s l and C_r = k_c l of every hinge: the springs along its free translations (force per
+        length) and about its free rotations (moment per radian)."""
+        pat = structure.pattern
+        X = pat.vertices
+        ab = np.array([h.vertices for h in pat.hinges], dtype=np.int64).reshape(-1, 2)
+        length = np.linalg.norm(X[ab[:, 1]] - X[ab[:, 0]], axis=1)
+        return np.stack([self.slide * length, self.crease * length], axis=1)
+
+    def doubled(self, structure, kind, which="both"):
+        """The same stiffness with that of every hinge of ``kind`` (a kind's name; "crease", "slide": the springs
+        of the free directions) times 2: its translational (``which`` "k_t"), rotational ("k_r") or both
+        stiffnesses (the sensitivity of ``analysis.statics``). Doubling every stiffness at once changes no force
+        (supports are rigid): the ratios are what matter."""
+        if kind in ("crease", "slide"):
+            return replace(self, **{kind: 2.0 * getattr(self, kind)})
+        factor = {"both": (2.0, 2.0), "k_t": (2.0, 1.0), "k_r": (1.0, 2.0)}[which]
+        per_kind = dict(self.per_kind)
+        per_kind[kind] = tuple(f * float(x) for f, x in zip(factor, per_kind.get(kind, (self.translational,
+                                                                                         self.rotational))))
+        over = {h: (tuple(f * float(x) for f, x in zip(factor, v)) if structure.hinge_kinds[h] == kind else v)
+                for h, v in self.overrides.items()}
+        return replace(self, per_kind=per_kind, overrides=over)
+
+    def as_dict(self, structure=None):
+        """Plain dict (counts.json): the defaults, per kind, per hinge (1-based), springs; SI per metre of hinge."""
+        d = {"unit": "per metre of hinge: translational N/m, rotational N m/rad",
+             "translational": self.translational, "rotational": self.rotational,
+             "crease": self.crease, "slide": self.slide}
+        if self.per_kind:
+            d["per_kind"] = {k: list(map(float, v)) for k, v in self.per_kind.items()}
+        if self.overrides:
+            d["per_hinge"] = {str(int(h) + 1): list(map(float, v)) for h, v in sorted(self.overrides.items())}
+        return d
+
+    def text(self, springs=True):
+        """One line: the stiffness used (SI per metre of hinge); ``springs``: with the springs of the free
+        directions."""
+        parts = [f"k_t {self.translational:g} N/m, k_r {self.rotational:g} N m/rad"]
+        parts += [f"{k}: {float(v[0]):g}, {float(v[1]):g}" for k, v in self.per_kind.items()]
+        if self.overrides:
+            n = len(self.overrides)
+            parts.append(f"{n} hinge{'s' if n != 1 else ''} of {'their' if n != 1 else 'its'} own")
+        if springs:
+            parts.append(f"crease springs {self.crease:g} N m/rad, slide springs {self.slide:g} N/m")
+        return "; ".join(parts) + " (per metre of hinge)"
+
+
+def parse_stiffness(specs, structure=None, base=None, what="--hinge-stiffness"):
+    """:class:`HingeStiffness` of ``specs`` (module doc: ``KT,KR``, ``KIND:KT,KR``, ``H:KT,KR``, ``crease:KC``,
+    ``slide:KS``), applied in order on ``base`` (default: the defaults). With ``structure``, a hinge number it does
+    not have is refused. Every bad spec is a :class:`ToleranceError` naming it (``what``: the option's name)."""
+    from . import hinges as hk
+
+    k = base or HingeStiffness()
+    t, r, crease, slide = k.translational, k.rotational, k.crease, k.slide
+    per_kind, over = dict(k.per_kind), dict(k.overrides)
+    H = len(structure.pattern.hinges) if structure is not None else None
+    for spec in specs:
+        text = str(spec).strip()
+        sel, _, vals = text.rpartition(":")
+        sel = sel.strip()
+        nums = [v.strip() for v in vals.split(",")]
+        if sel in ("crease", "slide"):
+            if len(nums) != 1:
+                raise ToleranceError(f"{what} {text}: {sel}: takes one stiffness ({sel}:K), got {vals!r}")
+            x = _stiffness(f"{what} {text}: {sel}", nums[0])
+            crease, slide = (x, slide) if sel == "crease" else (crease, x)
+            continue
+        if len(nums) != 2:
+            raise ToleranceError(f"{what} {text}: expected KT,KR (translational N/m per m, rotational N m/rad per "
+                                 f"m), optionally after KIND: or hinge numbers H:, or crease:K / slide:K")
+        pair = (_stiffness(f"{what} {text}: translational", nums[0]),
+                _stiffness(f"{what} {text}: rotational", nums[1]))
+        if not sel:
+            t, r = pair
+            per_kind, over = {}, {}
+        elif sel in hk.KINDS:
+            per_kind[sel] = pair
+            over = {h: v for h, v in over.items()
+                    if structure is None or structure.hinge_kinds[h] != sel}
+        elif sel[0].isdigit():
+            for h in _hinge_numbers(sel, H, f"{what} {text}"):
+                over[h] = pair
+        else:
+            raise ToleranceError(f"{what} {text}: {sel!r} is not a hinge kind ({hk.expected()}), hinge numbers, "
+                                 f"crease or slide")
+    return HingeStiffness(t, r, per_kind, over, crease, slide)
+
+
+def _hinge_numbers(sel, H, what):
+    """0-based hinges of ``3``, ``1,4,7-9`` (1-based); a number not in 1..H is refused."""
+    out = []
+    for part in sel.split(","):
+        a, _, b = part.strip().partition("-")
+        try:
+            lo, hi = int(a), int(b) if b else int(a)
+        except ValueError:
+            raise ToleranceError(f"{what}: hinge numbers must be integers like 3 or 1,4,7-9, got {sel!r}") from None
+        if lo < 1 or hi < lo:
+            raise ToleranceError(f"{what}: bad hinge range {part.strip()!r} (1-based, low-high)")
+        if H is not None and hi > H:
+            raise ToleranceError(f"{what}: hinge {hi} does not exist ({H} hinges)")
+        out += range(lo - 1, hi)
+    return out
 
 
 def _stiffness(name, value):

@@ -120,3 +120,11 @@ def locked_in(structure, errors, stiffness=None, loads=False):
     from .tolerance import locked_in as _locked_in
 
     return _locked_in(structure, errors, stiffness, loads)
+
+
+def static_elastic(structure, stiffness=None, nonlinear=False, **options):
+    """Statics with elastic hinges: bushing hinges, Chrono's linear or (``nonlinear``) nonlinear static analysis,
+    residuals checked (``elastic.solve``)."""
+    from .elastic import solve
+
+    return solve(structure, stiffness, nonlinear, **options)

@@ -132,14 +132,17 @@ def force_scale(structure, stiffness=None):
     return 1.0 / kmax if kmax > 0 else 1.0
 
 
-def build(structure, errors, stiffness=None, loads=False, scale=1.0):
+def build(structure, errors, stiffness=None, loads=False, scale=1.0, springs=False, held=None):
     """The Chrono system of ``structure`` with imperfect panels on elastic hinges (module doc).
 
     ``scale``: the force unit's factor c (:func:`force_scale`): the bushings' stiffness and the loads (and
     gravity) are multiplied by c. Returns (built, bushings): ``built`` a :class:`.system.ChronoStructure`
     without hinge links (its ``hinges`` list is empty; ``held``: the
     :class:`~.links.HeldCoordinates` links of :func:`held_coordinates`),
-    ``bushings`` one :class:`Bushing` per hinge.
+    ``bushings`` one :class:`Bushing` per hinge. ``springs``: the bushings also carry the springs of the free
+    directions (``HingeStiffness.spring_values``: C_s on free translations, C_r on free rotations; the elastic
+    statics of a structure with mechanisms). ``held``: (x0, {panel: coordinates}) to hold instead of
+    :func:`held_coordinates`.
     """
     stiffness = stiffness or imp.HingeStiffness()
     scaled_loads = tuple(dataclasses.replace(ld, force=tuple(scale * np.asarray(ld.force, float)))
@@ -149,7 +152,7 @@ def build(structure, errors, stiffness=None, loads=False, scale=1.0):
     pat = structure.pattern
     built = build_system(bare, visual=False, hinges=False)   # bodies, supports, loads
     system = built.system
-    x0, held = held_coordinates(structure)
+    x0, held = held_coordinates(structure) if held is None else held
     built.held = []
     for p, coords in held.items():
         link = lk.HeldCoordinates(coords, name=f"panel {p + 1} held ({', '.join(coords)} at the centroid)")
@@ -159,15 +162,19 @@ def build(structure, errors, stiffness=None, loads=False, scale=1.0):
     container = chrono.ChLoadContainer()
     system.Add(container)
     K = scale * stiffness.hinge_values(structure)
+    C = scale * stiffness.spring_values(structure) if springs else np.zeros_like(K)
     alpha_d = imp.frame_errors(pat, errors)
     bushings = []
+    mids, Rs = lk.hinge_link_frames(pat)
     for h, kind in enumerate(structure.kinds):
         p, q = pat.hinges[h].panels
-        mid, R = lk.hinge_link_frame(pat, h)
+        mid, R = mids[h], Rs[h]
         diag = np.zeros(6)
         for i, c in enumerate(("x", "y", "z", "rx", "ry", "rz")):
             if c in kind.locked:
                 diag[i] = K[h, 0] if i < 3 else K[h, 1]
+            else:
+                diag[i] = C[h, 0] if i < 3 else C[h, 1]
         load = chrono.ChLoadBodyBodyBushingGeneric(built.bodies[p], built.bodies[q], lk.chframe(mid, R),
                                                    _matrix(np.diag(diag)), _matrix(np.zeros((6, 6))))
         container.Add(load)

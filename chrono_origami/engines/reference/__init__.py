@@ -71,3 +71,14 @@ def locked_in(structure, errors, stiffness=None, loads=False):
 
     stiffness = stiffness or HingeStiffness()
     return _locked_in(structure, errors, stiffness, loads, solver=cached_solver(structure, stiffness))
+
+
+def static_elastic(structure, stiffness=None, nonlinear=False, **options):
+    """Statics with elastic hinges (``elastic.solve``: ``counts``, ``rtol``, ``linalg``, ``form``, ``springs``);
+    the linear theory: ``nonlinear`` is Chrono's."""
+    from ...tools.errors import UsageError
+    from .elastic import solve
+
+    if nonlinear:
+        raise UsageError("the geometrically nonlinear elastic statics is the Chrono engine's (--engine chrono)")
+    return solve(structure, stiffness, **options)

@@ -136,16 +136,20 @@ class Solver:
     saddle-point system is factored directly (SuperLU with partial pivoting).
     """
 
-    def __init__(self, structure, stiffness=None, counts=None, linalg="auto"):
+    def __init__(self, structure, stiffness=None, counts=None, linalg="auto", model=None, flex=None, held=None):
         self.structure = structure
         self.stiffness = stiffness or imp.HingeStiffness()
-        self.counts = counts or count(structure, "hinge", linalg=linalg)
-        self.model = model = self.counts.model
+        if model is None:       # the structure's own operator, its mechanisms and rigid motions held
+            self.counts = counts or count(structure, "hinge", linalg=linalg)
+            self.model = model = self.counts.model
+            self.F = flexibility(structure, model, self.stiffness)
+            self.held = held_dofs(null_basis(self.counts))
+        else:                   # a given operator and flexibility (springs added: ``elastic``), ``held`` columns
+            self.counts, self.model, self.F = counts, model, np.asarray(flex, float)
+            self.held = np.zeros(0, dtype=np.int64) if held is None else np.asarray(held, dtype=np.int64)
         m, n = model.Cs.shape
-        self.F = flexibility(structure, model, self.stiffness)
         pos = self.F > 0
         self.phi = float(self.F[pos].mean()) if np.any(pos) else 1.0
-        self.held = held_dofs(null_basis(self.counts))
         self.free = np.setdiff1d(np.arange(n), self.held)
         self.Cr = model.Cs.tocsc()[:, self.free]
         Fs = self.F / self.phi
@@ -208,13 +212,19 @@ class Solver:
         raise SolverError(f"{self.structure.name}: the elastic-hinge solve did not reach a relative residual of "
                           f"{rtol:g} (got {np.linalg.norm(rhs - self._A @ x) / norm:.3g})")
 
-    def solve(self, e=None, f=None):
-        """mu (m,) for misfit ``e`` (m,) and generalised loads ``f`` (6P,) (zeros when None)."""
+    def solve(self, e=None, f=None, displacements=False):
+        """mu (m,) for misfit ``e`` (m,) and generalised loads ``f`` (6P,) (zeros when None); with
+        ``displacements`` also u (6P,): the scaled displacements (omega, w / L) of the bodies, 0 on the held
+        columns (F mu + Cs u = e)."""
         m = self.m
         e = np.zeros(m) if e is None else np.asarray(e, float)
         f = np.zeros(self.model.Cs.shape[1]) if f is None else np.asarray(f, float)
         x = self._solve(e, -self.phi * f[self.free])
-        return x[:m] / self.phi
+        if not displacements:
+            return x[:m] / self.phi
+        u = np.zeros(self.model.Cs.shape[1])
+        u[self.free] = x[m:]
+        return x[:m] / self.phi, u
 
     def K_columns(self, rows, rtol=None):
         """K[:, rows] (m x len(rows)), one multi-RHS solve (relative residual ``rtol``)."""

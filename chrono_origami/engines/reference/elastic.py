@@ -1,0 +1,185 @@
+"""Statics with elastic hinges: the hinge forces of any structure, determined or not (the reference engine's
+``static --elastic``).
+
+Hinges get the stiffness of ``structure.imperfections.HingeStiffness`` (K_t
+on every locked translation, K_r on every locked rotation, per hinge); supports
+stay rigid. The answer is that of the linear theory of ``tolerance`` (and
+``docs/tolerances.md``) with no misfit: the multipliers solve
+
+    F mu + Cs u = 0,      Cs^T mu = -f,
+
+so that mu = mu_0 - S (S^T F S)^-1 S^T F mu_0 for any particular mu_0 and a
+self-stress basis S (the force method; :func:`tolerance.formula` evaluates it
+densely, the tests compare). It is solved in the stiffness form, sparse, with
+one factorisation of Cs^T F^-1 Cs (``tolerance.Solver``): no basis is formed,
+so it scales to 10^4-10^5 panels. u is the displacement of the panels
+(scaled coordinates (omega, w / L) of ``engines.operator``).
+
+Where S = 0 and M = 0 the answer is the determined one, whatever the
+stiffness. Where M > 0, the structure as given has no answer for loads that
+work on its mechanisms; elastic hinges then get springs about (and along) the
+directions their kind leaves free as well (crease stiffness C_r = k_c l about
+a free rotation, C_s = k_s l along a free translation;
+``HingeStiffness.crease``, ``.slide``): each hinge's rows are its kind's
+locked rows followed by its free rows (the rows of the kind that locks what
+this one frees, :func:`spring_kind`), and every relative motion of two
+panels is resisted. The loads then have a unique, linear answer: forces and a
+displacement, which may be large where a mechanism carries the loads on the
+springs alone -- :func:`solve` reports the largest vertex displacement and its
+ratio to the structure's size (the linear theory holds while it is small;
+Chrono's ``--nonlinear`` solve follows large ones).
+
+An unsupported structure's rigid motions are held (``operator.held_dofs``)
+after checking that its loads balance (``FreeBodyError`` otherwise).
+"""
+import numpy as np
+import scipy.sparse as sp
+
+from ...results.counts import rigid_motions
+from ...results.statics import StaticResult
+from ...structure import imperfections as imp
+from ...structure.hinges import HingeKind, hinge_frames
+from ...tools.errors import FreeBodyError
+from ...tools.linalg import RANK_RTOL
+from ..operator import EQUILIBRIUM_RTOL, Model, _reactions, check_loads_carried, held_dofs, multiplier_actions
+from . import tolerance as tol
+from .counting import count
+
+
+def spring_kind(kind):
+    """The (unregistered) kind that locks exactly what ``kind`` frees: its rows are the spring rows of ``kind``'s
+    free directions (None when ``kind`` frees nothing)."""
+    if not kind.free:
+        return None
+    return HingeKind(f"{kind.name} (free directions)", kind.locked)
+
+
+def spring_model(structure, model):
+    """(Model, row kinds, spring mask): ``model`` with each hinge's free rows after its locked rows (module doc).
+
+    Row kinds: "r" rotation, "t" translation, "s" support, per row; spring mask: True on the free rows."""
+    pat = structure.pattern
+    kinds = structure.kinds
+    H = len(kinds)
+    t, m, n, mid, _, _ = hinge_frames(pat)
+    P = (mid - model.x0) / model.L
+    pq = np.array([h.panels for h in pat.hinges], dtype=np.int64).reshape(-1, 2)
+    locked = np.array([k.n_rows for k in kinds], dtype=np.int64)
+    free = np.array([len(k.free) for k in kinds], dtype=np.int64)
+    start = np.r_[0, np.cumsum(locked + free)].astype(np.int64)
+    nh = int(start[-1])
+    m_old = model.Cs.shape[0]
+    old_nh = model.hinge_rows[-1].stop if H else 0
+    # the old rows' new places
+    new_of_old = np.empty(m_old, dtype=np.int64)
+    kind_of = np.empty(m_old + int(free.sum()), dtype="<U1")
+    spring = np.zeros(len(kind_of), dtype=bool)
+    for h, (kind, rows) in enumerate(zip(kinds, model.hinge_rows)):
+        new_of_old[rows] = start[h] + np.arange(rows.stop - rows.start)
+        kind_of[start[h]:start[h] + locked[h]] = kind.hinge_row_kinds
+    new_of_old[old_nh:] = nh + np.arange(m_old - old_nh)
+    kind_of[nh:] = "s"
+    C = model.Cs.tocoo()
+    I, J, V = [new_of_old[C.row]], [C.col], [C.data]
+    for kind in {k.name: k for k in kinds}.values():
+        sk = spring_kind(kind)
+        if sk is None:
+            continue
+        hs = np.array([h for h in range(H) if kinds[h] is kind])
+        rows = sk.rows(t[hs], m[hs], n[hs], P[hs])                       # (k, r, 12)
+        k, r, _ = rows.shape
+        first = start[hs] + locked[hs]
+        ri = (first[:, None, None] + np.arange(r)[None, :, None]).repeat(12, axis=2)
+        body = np.where(np.arange(12) < 6, 0, 1)
+        ci = np.broadcast_to(6 * pq[hs][:, body][:, None, :] + (np.arange(12) % 6)[None, None, :], rows.shape)
+        I.append(ri.ravel())
+        J.append(ci.ravel())
+        V.append(rows.ravel())
+        for j, rk in enumerate(sk.hinge_row_kinds):
+            kind_of[first + j] = rk
+            spring[first + j] = True
+    I, J, V = np.concatenate(I), np.concatenate(J), np.concatenate(V)
+    keep = V != 0
+    Cs = sp.csr_matrix((V[keep], (I[keep], J[keep])), shape=(len(kind_of), model.Cs.shape[1]))
+    hinge_rows = [slice(int(start[h]), int(start[h + 1])) for h in range(H)]
+    support_rows = [slice(nh + r.start - old_nh, nh + r.stop - old_nh) for r in model.support_rows]
+    return Model(Cs, model.x0, model.L, hinge_rows, support_rows, model.n_bodies), kind_of, spring
+
+
+def spring_flexibility(structure, model, kind_of, spring, stiffness):
+    """F (m,) of :func:`spring_model`'s rows in scaled units: 1 / K_r, 1 / (K_t L^2) on locked rows, 1 / C_r,
+    1 / (C_s L^2) on free rows, 0 on support rows (rigid)."""
+    K = stiffness.hinge_values(structure)
+    C = stiffness.spring_values(structure)
+    hinge = np.full(len(kind_of), -1, dtype=np.int64)
+    for h, rows in enumerate(model.hinge_rows):
+        hinge[rows] = h
+    F = np.zeros(len(kind_of))
+    on = hinge >= 0
+    h = hinge[on]
+    rot = kind_of[on] == "r"
+    sp_ = spring[on]
+    k_r = np.where(sp_, C[h, 1], K[h, 1])
+    k_t = np.where(sp_, C[h, 0], K[h, 0]) * model.L ** 2
+    F[on] = np.where(rot, 1.0 / k_r, 1.0 / k_t)
+    return F
+
+
+def vertex_displacements(structure, model, u):
+    """(largest |displacement| of a panel vertex, its ratio to the structure's size L) for scaled u (6P,)."""
+    slots = imp.vertex_slots(structure.pattern)
+    if not len(slots):
+        return 0.0, 0.0
+    U = u.reshape(-1, 6)
+    p = slots[:, 0]
+    x = structure.pattern.vertices[slots[:, 1]] - model.x0
+    d = model.L * U[p, 3:] + np.cross(U[p, :3], x)
+    big = float(np.linalg.norm(d, axis=1).max())
+    return big, big / model.L
+
+
+def solve(structure, stiffness=None, counts=None, rtol=RANK_RTOL, linalg="auto", form="hinge", springs=None):
+    """Hinge actions and reactions of ``structure`` with elastic hinges (``results.StaticResult``, engine
+    "reference", status "elastic"; module doc).
+
+    ``counts``: the structure's counts (``counting.count``), made when None. ``springs``: add the springs of the
+    free directions (default: where M > 0). ``info``: ``springs``, ``displacement`` (largest vertex
+    displacement, length units), ``displacement_relative`` (over the structure's size), ``equilibrium_residual``,
+    ``stiffness`` (``HingeStiffness.as_dict``), ``solver``.
+    """
+    stiffness = stiffness or imp.HingeStiffness()
+    counts = counts or count(structure, form, rtol, linalg=linalg)
+    model = counts.model
+    springs = counts.M > 0 if springs is None else bool(springs)
+    f = model.generalized_forces(structure.panel_loads())
+    held = np.zeros(0, dtype=np.int64)
+    if not counts.supported:            # rigid motions: the loads must balance, then hold them
+        N = rigid_motions(model.n_bodies)
+        nf = np.linalg.norm(f)
+        if nf > 0:
+            rel = np.linalg.norm(N.T @ f) / nf
+            if rel > EQUILIBRIUM_RTOL:
+                raise FreeBodyError.unbalanced(structure.name, rel)
+        held = held_dofs(N)
+    if springs:
+        emodel, kind_of, spring = spring_model(structure, model)
+        flex = spring_flexibility(structure, emodel, kind_of, spring, stiffness)
+        solver = tol.Solver(structure, stiffness, counts, model=emodel, flex=flex, held=held)
+    elif counts.M:      # loads that do no work on the mechanisms: these held, as the tolerance analysis does
+        check_loads_carried(structure, counts)
+        emodel, solver = model, tol.Solver(structure, stiffness, counts)
+    else:
+        emodel = model
+        solver = tol.Solver(structure, stiffness, counts, model=model,
+                            flex=tol.flexibility(structure, model, stiffness), held=held)
+    mu, u = solver.solve(None, f, displacements=True)
+    Cs = emodel.Cs
+    eq = np.linalg.norm(Cs.T @ mu + f)
+    scale = max(np.linalg.norm(f), 1e-300)
+    big, rel_big = vertex_displacements(structure, emodel, u)
+    info = {"form": form, "linalg": counts.linalg, "springs": springs, "displacement": big,
+            "displacement_relative": rel_big, "equilibrium_residual": float(eq / scale if np.linalg.norm(f) else eq),
+            "stiffness": stiffness.as_dict(), "solver": solver.method}
+    return StaticResult(structure, "reference", "elastic", counts.M, counts.S,
+                        multiplier_actions(structure, emodel, mu), _reactions(structure, emodel, mu),
+                        info["equilibrium_residual"], info=info)

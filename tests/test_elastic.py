@@ -1,0 +1,422 @@
+"""Statics with elastic hinges (``static --elastic``, ``co.static(structure, elastic=True, stiffness=...)``): hand
+checks, the force method, isostatic structures, mechanisms on springs, equilibrium of every panel, the command line's
+labelling and bad input."""
+import json
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import chrono_origami as co
+from chrono_origami.analysis import statics as an
+from chrono_origami.analysis.support_proposal import mechanism_stops, propose_support
+from chrono_origami.crease.pattern import CreasePattern
+from chrono_origami.engines.operator import multiplier_actions
+from chrono_origami.engines.reference import elastic
+from chrono_origami.engines.reference import tolerance as tol
+from chrono_origami.engines.reference.counting import count
+from chrono_origami.patterns.miura import miura_patch, miura_strip
+from chrono_origami.structure.foldfile import write_fold
+from chrono_origami.structure.imperfections import HingeStiffness, ToleranceError, parse_stiffness
+from chrono_origami.structure.structure import Load, Structure, Support
+from chrono_origami.tools.errors import UsageError
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+#: equilibrium of every panel, relative to the largest hinge force or load (the acceptance's 1e-9)
+BALANCE_RTOL = 1e-9
+
+
+# ------------------------------------------------------------------ structures
+def door_pair(load=(0.0, -1.0, 0.0), overrides=None, name="door pair"):
+    """Two flat panels along y = 0 joined by two collinear door hinges: hinge 1 from (0,0) to (1,0) (length 1,
+    midpoint x_1 = 0.5), hinge 2 from (1,0) to (3,0) (length 2, x_2 = 2). Panel 1 (y in [0, 1]) is held by a 3-2-1
+    support; panel 2 (y in [-1, 0]) carries ``load`` at vertex 6, (3, -1, 0)."""
+    V = [(0, 0, 0), (1, 0, 0), (3, 0, 0), (3, 1, 0), (0, 1, 0), (3, -1, 0), (0, -1, 0)]
+    pat = CreasePattern(V, [(0, 1, 2, 3, 4), (0, 6, 5, 2, 1)])
+    return Structure(pat, supports=(Support(0, 0, "xyz"), Support(2, 0, "yz"), Support(4, 0, "z")),
+                     loads=(Load(5, tuple(load), 1),), name=name)
+
+
+def strip3():
+    """Three 1 m panels in a row on two door hinges, panels 1 and 3 clamped (3-2-1 supports each): S = 4, M = 0
+    (the hand example of the tolerance tests), loaded on panel 2."""
+    X = [(x, y, 0.0) for y in (0, 1) for x in (0, 1, 2, 3)]
+    pat = CreasePattern(X, [(0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6)])
+    sup = (Support(0, 0, "xyz"), Support(4, 0, "xz"), Support(1, 0, "z"),
+           Support(3, 2, "xyz"), Support(7, 2, "xz"), Support(2, 2, "z"))
+    return Structure(pat, supports=sup, loads=(Load(5, (0.3, 0.2, -1.0), 1), Load(6, (0.0, 0.5, 0.0), 1)),
+                     name="clamped strip")
+
+
+def miura_sheet(rows=2, cols=3, stop=True):
+    """An all-door Miura sheet on the proposed 3-2-1 support and a point load; with ``stop`` one more held
+    direction stops its mechanism (``mechanism_stops``): M = 0, S > 0; without it, M = 1."""
+    s = propose_support(miura_patch(rows, cols)).structure
+    pat = s.pattern
+    if stop:
+        s = s.with_supports(*mechanism_stops(s, count(s, linalg="dense")))
+    mid = int(np.argmin(np.linalg.norm(pat.vertices - pat.vertices.mean(axis=0), axis=1)))
+    return replace(s, loads=(Load(mid, (0.1, 0.2, -1.0), pat.vertex_panels[mid][0]),),
+                   name=f"Miura sheet {rows} x {cols}" + ("" if stop else " (mechanism)"))
+
+
+def panel_balance(structure, result):
+    """Largest |force| and |moment about the origin| left on a panel by its hinge actions, reactions and loads."""
+    X = structure.pattern.vertices
+    F = np.zeros((structure.pattern.n_panels, 3))
+    M = np.zeros_like(F)
+    for a in result.hinge_actions:                     # the action on a.panel, moment about the hinge midpoint
+        F[a.panel] += a.force
+        M[a.panel] += a.moment + np.cross(a.midpoint, a.force)
+    for r in result.support_reactions:
+        F[r.panel] += r.force
+        M[r.panel] += np.cross(X[r.vertex], r.force)
+    for p, point, f in structure.panel_loads():
+        F[p] += f
+        M[p] += np.cross(point, f)
+    return np.abs(F).max(), np.abs(M).max()
+
+
+def largest_force(structure, result):
+    forces = [np.abs(a.force).max() for a in result.hinge_actions] + [np.abs(f).max() for _, _, f in
+                                                                       structure.panel_loads()]
+    return max(forces)
+
+
+def assert_balanced(structure, result):
+    big = largest_force(structure, result)
+    f, m = panel_balance(structure, result)
+    L = structure.pattern.size
+    assert f <= BALANCE_RTOL * big and m <= BALANCE_RTOL * big * L, (f, m, big)
+
+
+# ------------------------------------------------------------------ the hand check
+@pytest.mark.parametrize("k1, k2", [(1.0, 1.0), (1.0, 4.0), (3.0, 0.5)])
+def test_two_collinear_door_hinges_share_the_force_in_closed_form(k1, k2):
+    """Two collinear door hinges between a held panel and a panel loaded in its plane, off-centre.
+
+    Hinge i (midpoint at x_i on the hinge line, the x-axis; length l_i) has translational springs
+    K_i = k_t,i l_i on every locked translation and rotational springs R_i = k_r,i l_i about the locked
+    rotations (about n and about m). The load F along y (in the plane, across the hinge line) at x_F moves
+    panel 2 in its plane only (the in-plane and out-of-plane problems of a flat structure decouple; the
+    crease springs of the free rotation about the line see nothing): translation v along y and rotation
+    theta about z. Hinge i's springs stretch by v + theta x_i across the line and turn by theta, so it
+    carries f_i = K_i (v + theta x_i) across the line and the moment R_i theta about m, and acts on panel 2 with
+    -f_i along y and -R_i theta about z (springs pull back). Equilibrium of panel 2 (forces along y, moments
+    about z at the origin):
+
+        sum K_i (v + theta x_i) = F,
+        sum K_i x_i (v + theta x_i) + (sum R_i) theta = F x_F,
+
+    i.e. [s a; a b + c] [v; theta] = [F; F x_F] with s = sum K_i, a = sum K_i x_i, b = sum K_i x_i^2,
+    c = sum R_i. With equal stiffness per metre (1e8, 1e7) here x_1 = 0.5, x_2 = 2, l_1 = 1, l_2 = 2,
+    x_F = 3: f_1 = -F / 2, f_2 = 3 F / 2 (the far hinge carries more than the load, the near one pulls back).
+    """
+    kt, kr = 1e8, 1e7
+    st = door_pair()
+    stiffness = HingeStiffness(kt, kr, overrides={0: (k1 * kt, k1 * kr), 1: (k2 * kt, k2 * kr)})
+    r = co.static(st, engine="reference", elastic=True, stiffness=stiffness)
+    F, xF = -1.0, 3.0
+    x = np.array([0.5, 2.0])
+    K = np.array([k1, k2]) * kt * np.array([1.0, 2.0])
+    R = np.array([k1, k2]) * kr * np.array([1.0, 2.0])
+    A = np.array([[K.sum(), (K * x).sum()], [(K * x).sum(), (K * x * x).sum() + R.sum()]])
+    v, theta = np.linalg.solve(A, [F, F * xF])
+    f = K * (v + theta * x)                                   # on panel 2, along y
+    m = R * theta                                             # on panel 2, about z
+    if k1 == k2:
+        np.testing.assert_allclose(f, [-F / 2, 3 * F / 2], rtol=1e-12)
+    for h in range(2):
+        a = r.action(h, 1)                                   # the action on panel 2 (0-based 1)
+        np.testing.assert_allclose(a.force, [0.0, -f[h], 0.0], atol=1e-9 * abs(F))
+        np.testing.assert_allclose(a.moment, [0.0, 0.0, -m[h]], atol=1e-9 * abs(F))
+    # the ratio f_2 / f_1 follows the stiffness: doubling both changes nothing; the crease springs carry nothing
+    assert r.M == 1 and r.S == 5 and r.status == "elastic" and r.info["springs"]
+    assert r.info["sensitivity"]["crease"] < 1e-9
+    assert_balanced(st, r)
+
+
+def test_a_load_on_the_mechanism_is_carried_by_the_crease_springs():
+    """The same pair loaded across its plane, F_z at (3, -1, 0): the moment about the hinge line, F_z * 1, turns
+    panel 2 about it, which only the crease springs resist (the midpoints lie on the line: the locked rows see
+    no rotation about it). theta = M / (k_c (l_1 + l_2)), the springs share M in proportion to their lengths
+    (MP on each hinge), and the far corner moves by theta * 1: a large displacement, reported relative to the
+    structure's size (the diagonal sqrt(13))."""
+    st = door_pair(load=(0.0, 0.0, -2.0))
+    kc = 5.0
+    r = co.static(st, engine="reference", elastic=True, stiffness=HingeStiffness(crease=kc))
+    Mline = (-1.0) * (-2.0)          # the load's moment about the x-axis: (r x F)_x = y F_z
+    theta = Mline / (kc * 3.0)
+    spring = [r.action(h, 1).moment @ np.array([1.0, 0, 0]) for h in range(2)]
+    np.testing.assert_allclose(spring, [-Mline * 1 / 3, -Mline * 2 / 3], rtol=1e-6)
+    np.testing.assert_allclose(r.info["displacement"], abs(theta), rtol=1e-6)
+    np.testing.assert_allclose(r.info["displacement_relative"], abs(theta) / np.sqrt(13.0), rtol=1e-6)
+    assert_balanced(st, r)
+
+
+# ------------------------------------------------------------------ the force method, isostatic structures
+@pytest.mark.parametrize("build", [strip3, lambda: miura_sheet(2, 3)])
+def test_the_stiffness_form_is_the_force_method(build):
+    """lambda = lambda_0 - S (S^T F S)^-1 S^T F lambda_0 (``tolerance.formula``, a dense self-stress basis) and the
+    sparse stiffness form give the same hinge actions, with unequal stiffness per kind and per hinge."""
+    st = build()
+    c = count(st, linalg="dense")
+    assert c.M == 0 and c.S > 0
+    k = HingeStiffness(2e8, 3e6, overrides={0: (5e7, 4e7)})
+    r = elastic.solve(st, k, counts=c)
+    f = c.model.generalized_forces(st.panel_loads())
+    mu = tol.formula(st, np.zeros(c.model.Cs.shape[0]), k, f, counts=c)
+    ref = multiplier_actions(st, c.model, mu)
+    big = max(np.abs(a.values).max() for a in ref)
+    for a, b in zip(r.hinge_actions, ref):
+        np.testing.assert_allclose(a.values, b.values, atol=1e-9 * big)
+    assert_balanced(st, r)
+    # and the answer depends on the stiffness: doubling the door hinges' of a hyperstatic structure with one
+    # hinge of its own moves the forces
+    assert r.info.get("sensitivity") is None
+    full = co.static(st, engine="reference", elastic=True, stiffness=k)
+    assert full.info["sensitivity"]["door k_t"] > 1e-6 and full.info["sensitivity"]["door k_r"] > 1e-6
+
+
+def isostatic_strip():
+    s = miura_strip(2)
+    s = propose_support(s).structure
+    s = s.with_supports(*mechanism_stops(s, count(s, linalg="dense")))      # the Miura mechanism stopped
+    pat = s.pattern
+    mid = int(np.argmin(np.linalg.norm(pat.vertices - pat.vertices.mean(axis=0), axis=1)))
+    return replace(s, loads=(Load(mid, (0.2, -0.1, -1.0), pat.vertex_panels[mid][-1]),))
+
+
+@pytest.mark.parametrize("stiffness", [HingeStiffness(), HingeStiffness(3e5, 2e9),
+                                       HingeStiffness(1e8, 1e7, per_kind={"sliding": (1e3, 1e9)},
+                                                      overrides={2: (7e9, 1.0)})])
+def test_isostatic_elastic_is_the_determined_answer_whatever_the_stiffness(stiffness):
+    st = isostatic_strip()
+    plain = co.static(st, engine="reference")
+    assert plain.status == "determined"
+    r = co.static(st, engine="reference", elastic=True, stiffness=stiffness)
+    assert r.status == "elastic" and (r.M, r.S) == (0, 0)
+    big = max(np.abs(a.values).max() for a in plain.hinge_actions)
+    assert big > 0.1
+    for a, b in zip(r.hinge_actions, plain.hinge_actions):
+        np.testing.assert_allclose(a.values, b.values, atol=1e-9 * big)
+    assert set(r.info["sensitivity"].values()) == {0.0}
+    # the 0 is the theory's: solving again with a kind's stiffness doubled gives the same numbers
+    again = elastic.solve(st, stiffness.doubled(st, "sliding", "k_r"))
+    for a, b in zip(again.hinge_actions, r.hinge_actions):
+        np.testing.assert_allclose(a.values, b.values, atol=1e-9 * big)
+    assert_balanced(st, r)
+
+
+def test_mechanism_sheet_on_springs_is_in_equilibrium_and_reports_its_displacement():
+    st = miura_sheet(2, 3, stop=False)
+    r = co.static(st, engine="reference", elastic=True)
+    assert r.M == 1 and r.info["springs"]
+    assert_balanced(st, r)
+    # the load works on the mechanism: the crease springs (1 N m/rad per m) let it move far more than the hinges
+    assert r.info["displacement_relative"] > 1e-3
+    assert set(r.info["sensitivity"]) == {"door k_t", "door k_r", "crease"}
+    # stiffer crease springs: smaller displacement, in proportion where the mechanism dominates
+    stiff = co.static(st, engine="reference", elastic=True, stiffness=HingeStiffness(crease=10.0),
+                      sensitivity=False)
+    np.testing.assert_allclose(stiff.info["displacement"] * 10.0, r.info["displacement"], rtol=1e-3)
+
+
+# ------------------------------------------------------------------ the stiffness parser
+def test_parse_stiffness_per_kind_per_hinge_and_springs():
+    st = miura_strip(1)
+    k = parse_stiffness(["2e8,3e7", "sliding:1e6,1e5", "1,3-4:5,6", "crease:2", "slide:7"], st)
+    assert (k.translational, k.rotational, k.crease, k.slide) == (2e8, 3e7, 2.0, 7.0)
+    assert k.of_hinge(st, 0) == (5.0, 6.0) and k.of_hinge(st, 3) == (5.0, 6.0)
+    assert k.of_hinge(st, 1) == (1e6, 1e5)                # sliding (hinge 2)
+    assert st.hinge_kinds[0] == "door"
+    H = len(st.pattern.hinges)
+    with pytest.raises(ToleranceError, match=f"--hinge-stiffness {H + 1}:1,1: hinge {H + 1} does not exist"):
+        parse_stiffness([f"{H + 1}:1,1"], st)
+    for bad, msg in (("1e8,-1", "rotational stiffness must be a finite number > 0, got '-1'"),
+                     ("nan,1", "translational stiffness must be a finite number > 0, got 'nan'"),
+                     ("hinge:1,2", "'hinge' is not a hinge kind"), ("crease:1,2", "takes one stiffness"),
+                     ("1,2,3", "expected KT,KR")):
+        with pytest.raises(ToleranceError, match=msg):
+            parse_stiffness([bad], st)
+
+
+def test_elastic_and_min_norm_exclude_each_other_in_python():
+    with pytest.raises(UsageError, match="exclude each other"):
+        co.static(strip3(), engine="reference", elastic=True, allow_indeterminate=True)
+
+
+# ------------------------------------------------------------------ the command line
+def run(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "chrono_origami", *map(str, args)], cwd=cwd, env=ENV,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def strip_file(tmp_path):
+    path = tmp_path / "strip.fold"
+    write_fold(strip3(), str(path))
+    return path
+
+
+def test_static_elastic_labels_its_answer(strip_file, tmp_path):
+    out = tmp_path / "out"
+    p = run("static", strip_file, "--elastic", "--engine", "reference", "--hinge-stiffness", "door:2e8,1e7",
+            "--hinge-stiffness", "2:1e8,5e6", "--out", out)
+    assert p.returncode == 0, p.stderr
+    assert "clamped strip (reference engine, elastic): hinge internal actions" in p.stdout
+    assert "elastic hinges (M = 0, S = 4): the forces elastic hinges carry; they depend on the stiffness" in p.stdout
+    assert "door: 2e+08, 1e+07; 1 hinge of its own" in p.stdout
+    counts = json.loads((out / "counts.json").read_text())
+    assert counts["status"] == "elastic" and counts["S"] == 4
+    assert counts["stiffness"]["per_kind"] == {"door": [2e8, 1e7]}
+    assert counts["stiffness"]["per_hinge"] == {"2": [1e8, 5e6]}
+    sens = counts["stiffness_sensitivity"]
+    assert set(sens) == {"door k_t", "door k_r"} and 0 < max(sens.values()) == counts["stiffness_sensitivity_max"]
+    first = (out / "hinges.csv").read_text().splitlines()[0]
+    assert first.startswith("# elastic hinges (M = 0, S = 4)") and "counts.json: status elastic" in first
+    assert (out / "supports.csv").read_text().startswith("# elastic hinges")
+    # the table is the Python answer
+    st = strip3()
+    r = co.static(st, engine="reference", elastic=True,
+                  stiffness=HingeStiffness(per_kind={"door": (2e8, 1e7)}, overrides={1: (1e8, 5e6)}))
+    rows = np.loadtxt(out / "hinges.csv", delimiter=",", skiprows=2)
+    np.testing.assert_allclose(rows[:, 2:], np.array(r.hinge_rows())[:, 2:], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--hinge-stiffness", "1e8,-1"), "error: --hinge-stiffness 1e8,-1: rotational stiffness must be a finite "
+                                      "number > 0, got '-1'"),
+    (("--hinge-stiffness", "nan,1e7"), "error: --hinge-stiffness nan,1e7: translational stiffness must be a "
+                                       "finite number > 0, got 'nan'"),
+    (("--hinge-stiffness", "9:1e8,1e7"), "error: --hinge-stiffness 9:1e8,1e7: hinge 9 does not exist (2 hinges)"),
+    (("--min-norm",), "error: --elastic and --min-norm exclude each other"),
+])
+def test_bad_elastic_input_one_line_exit_2(strip_file, args, message):
+    p = run("static", strip_file, "--elastic", "--engine", "reference", *args)
+    assert p.returncode == 2
+    err = p.stderr.strip().splitlines()
+    assert len([ln for ln in err if not ln.startswith("note:")]) == 1 and err[-1].startswith(message), p.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--nonlinear",), "error: --nonlinear is a setting of --elastic"),
+    (("--hinge-stiffness", "1e8,1e7"), "error: --hinge-stiffness is a setting of --elastic"),
+])
+def test_elastic_settings_without_elastic_one_line_exit_2(strip_file, args, message):
+    p = run("static", strip_file, "--engine", "reference", *args)
+    assert p.returncode == 2 and p.stderr.strip().splitlines()[-1] == message
+
+
+def test_not_determined_names_elastic(strip_file):
+    p = run("static", strip_file, "--engine", "reference")
+    assert p.returncode == 3
+    assert "--elastic gives the hinge forces of elastic hinges" in p.stderr.strip().splitlines()[-1]
+
+
+# ------------------------------------------------------------------ the FOLD file's own keys
+def test_fold_file_stiffness_keys_are_read_written_and_overridden(tmp_path):
+    """``origami:stiffness`` (defaults, per kind, springs) and ``edges_origami:stiffness`` (per hinge) set the
+    stiffness of ``static --elastic``; ``--hinge-stiffness`` overrides them; write_fold keeps them."""
+    from chrono_origami.cli.inputs import stiffness_of
+    from chrono_origami.structure.foldfile import read_structure
+
+    path = tmp_path / "strip.fold"
+    write_fold(strip3(), str(path))
+    d = json.loads(path.read_text())
+    d["origami:stiffness"] = {"translational": 3e8, "rotational": 2e7, "door": [4e8, 5e7], "crease": 2.5}
+    hinge_edges = [k for k, kind in enumerate(d["edges_origami:hinge"]) if kind is not None]
+    d["edges_origami:stiffness"] = [None] * len(d["edges_vertices"])
+    d["edges_origami:stiffness"][hinge_edges[1]] = [1e6, 1e5]
+    path.write_text(json.dumps(d))
+    st = read_structure(str(path))
+    h2 = next(h.index for h in st.pattern.hinges if tuple(sorted(h.vertices)) ==
+              tuple(sorted(d["edges_vertices"][hinge_edges[1]])))
+
+    class Args:
+        hinge_stiffness = []
+
+    k = stiffness_of(Args, st)
+    assert (k.translational, k.rotational, k.crease) == (3e8, 2e7, 2.5)
+    assert k.of_hinge(st, h2) == (1e6, 1e5) and k.of_hinge(st, 1 - h2) == (4e8, 5e7)
+    Args.hinge_stiffness = [f"{h2 + 1}:7e7,7e6"]
+    assert stiffness_of(Args, st).of_hinge(st, h2) == (7e7, 7e6)
+    again = tmp_path / "again.fold"
+    write_fold(st, str(again))
+    st2 = read_structure(str(again))
+    Args.hinge_stiffness = []
+    assert stiffness_of(Args, st2) == k
+    # the command reads them: its table is that stiffness's
+    out = tmp_path / "out"
+    p = run("static", path, "--elastic", "--engine", "reference", "--out", out)
+    assert p.returncode == 0, p.stderr
+    counts = json.loads((out / "counts.json").read_text())
+    assert counts["stiffness"]["per_kind"] == {"door": [4e8, 5e7]}
+    assert counts["stiffness"]["per_hinge"] == {str(h2 + 1): [1e6, 1e5]}
+    r = co.static(st, engine="reference", elastic=True, stiffness=k, sensitivity=False)
+    rows = np.loadtxt(out / "hinges.csv", delimiter=",", skiprows=2)
+    np.testing.assert_allclose(rows[:, 2:], np.array(r.hinge_rows())[:, 2:], rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("origami:stiffness", {"door": [1e8, -1]}, "origami:stiffness.door must be a stiffness > 0 (SI per metre of "
+                                               "hinge), got -1"),
+    ("origami:stiffness", {"rotational": "stiff"}, "origami:stiffness.rotational must be a stiffness > 0"),
+    ("origami:stiffness", {"hinges": 1}, "origami:stiffness.hinges is not a stiffness"),
+])
+def test_bad_stiffness_in_a_fold_file_is_one_line_exit_1(tmp_path, key, value, message):
+    path = tmp_path / "strip.fold"
+    write_fold(strip3(), str(path))
+    d = json.loads(path.read_text())
+    d[key] = value
+    path.write_text(json.dumps(d))
+    p = run("static", path, "--elastic", "--engine", "reference")
+    assert p.returncode == 1
+    assert message in p.stderr.strip().splitlines()[-1]
+
+
+# ------------------------------------------------------------------ the README's walk-through
+def test_the_readme_elastic_walkthrough_prints_what_it_quotes(tmp_path):
+    """The README's "Where no design is isostatic" commands, run as written on a copy of docs/miura-sheet.svg:
+    every quoted line found in what the command printed (" ..." a line's beginning, "..." lines left out), design's
+    exit 3 naming static --elastic, the figure the same as the README's, and the elastic answer's balance."""
+    import re
+    import shutil
+
+    import matplotlib.image as mpimg
+
+    text = (ROOT / "README.md").read_text()
+    part = text[text.index("#### Where no design is isostatic"):]
+    block = re.search(r"```\n(.*?)```", part, re.S).group(1)
+    steps = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            steps.append((line[2:], []))
+        else:
+            steps[-1][1].append(line)
+    assert [c.split()[3] for c, _ in steps] == ["fold", "design", "static"]
+    (tmp_path / "docs" / "figures").mkdir(parents=True)
+    shutil.copy(ROOT / "docs" / "miura-sheet.svg", tmp_path / "docs")
+    for command, quoted in steps:
+        r = run(*command.split()[3:], cwd=tmp_path)
+        assert r.returncode == (3 if command.split()[3] == "design" else 0), (command, r.stderr)
+        printed = [x.rstrip() for x in (r.stdout + r.stderr).splitlines()]
+        for q in quoted:
+            if q == "...":
+                continue
+            if q.endswith(" ..."):
+                assert any(p.startswith(q[:-4]) for p in printed), (command, q)
+            else:
+                assert q.rstrip() in printed, (command, q)
+    made = mpimg.imread(tmp_path / "docs" / "figures" / "miura-sheet-elastic.png")
+    shown = mpimg.imread(ROOT / "docs" / "figures" / "miura-sheet-elastic.png")
+    assert made.shape == shown.shape and np.abs(made - shown).mean() < 0.01
+    counts = json.loads((tmp_path / "elastic" / "counts.json").read_text())
+    assert counts["status"] == "elastic" and (counts["M"], counts["S"]) == (0, 8)
+    rows = np.loadtxt(tmp_path / "elastic" / "supports.csv", delimiter=",", skiprows=2)
+    np.testing.assert_allclose(rows[:, 2:].sum(0), [0.0, 0.0, 9.0], atol=1e-9)    # 9 interior unit loads
