@@ -67,11 +67,17 @@ DENSE_COLUMNS = 300
 HARD_WEIGHT = 1e6
 #: a crease flatter than this (rad) counts as flat at the start
 FLAT_RAD = 1e-9
-#: Gauss-Newton iterations of one corrector (it converges linearly where the targets are not a rigid fold)
-MAX_ITER = 30
-#: a corrector has converged when its step is below this (scaled units, rad); the last state below FINAL_STEP
-STEP_TOL = 1e-8
-FINAL_STEP = 1e-12
+#: largest change of a driven fold angle in one predictor (rad)
+MAX_TURN = np.radians(5.0)
+#: Newton iterations of the projection onto the hard rows
+PROJECT_ITER = 12
+#: the settling at the end stops once a projected Gauss-Newton step changes no driven angle by more than
+#: SETTLE_RAD (rad), or by less than SLOW_RAD while no longer halving (round-off, or the linear convergence of a
+#: misfit that stays: then the state is within about 1e-9 rad of the stationary point)
+SETTLE_RAD = 1e-14
+SLOW_RAD = 1e-11
+#: largest number of settling steps
+SETTLE_ITER = 200
 #: a target is reached when the fold angle is within this of it (deg)
 REACHED_DEG = 1e-6
 
@@ -107,41 +113,72 @@ class _Split:
         A = sp.vstack([HARD_WEIGHT * sp.csr_matrix(Jh), sp.csr_matrix(Js)]).tocsr()
         return Jacobian(A, self.method).solve(np.concatenate([HARD_WEIGHT * bh, bs]))
 
+    def step(self, R, u, t, h=None, lag=None):
+        """The predictor from (R, u) at time ``t`` (s) over a step ``h`` (s): body increments (6N) whose fold-angle
+        changes are the aim's change over the step plus h / ``lag`` (at most 1) of the gap aim(t) - rho, projected
+        onto the free motions of the hard rows (``solve``, minimum norm), scaled down to at most :data:`MAX_TURN`
+        of any driven crease. Without ``h``: the whole gap at ``t`` (a Gauss-Newton step, for ``settle``)."""
+        Fh, Jh, Fs, Js, Ft = self.evaluate(R, u, t)[:5]
+        want = -Fs if h is None else -h * Ft - min(1.0, h / lag) * Fs
+        d = self.solve(Jh, Js, -Fh, want)
+        turn = float(np.abs(Js @ d).max(initial=0.0))
+        return d * (MAX_TURN / turn) if turn > MAX_TURN else d
+
     def project(self, R, u, t, tol):
-        """Newton on the hard rows alone (minimum-norm corrections) to round-off: (R, u, max |F|), a residual
-        above ``tol`` meaning failure. Stops once max |F| is below 1e-3 tol or no longer halves."""
+        """Newton on the hard rows alone (minimum-norm corrections) to round-off: (R, u, max |F|, iterations), a
+        residual above ``tol`` meaning failure. Stops once max |F| is below 1e-3 tol or no longer halves."""
         Fh, Jh = self.evaluate(R, u, t)[:2]
         res = float(np.abs(Fh).max(initial=0.0))
-        for _ in range(6):
+        it = 0
+        for it in range(1, PROJECT_ITER + 1):
             if res <= 1e-3 * tol:
                 break
             Rn, un = exp_update(R, u, Jacobian(Jh, self.method).solve(-Fh).reshape(-1, 6))
             Fn, Jn = self.evaluate(Rn, un, t)[:2]
             new = float(np.abs(Fn).max(initial=0.0))
-            if new > 0.5 * res:
+            if new > 0.5 * res and it > 2:
                 if new < res:
                     R, u, res = Rn, un, new
                 break
             R, u, Fh, Jh, res = Rn, un, Fn, Jn, new
-        return R, u, res
+        return R, u, res, it
 
-    def correct(self, R, u, t, tol, step_tol=STEP_TOL):
-        """Gauss-Newton at fixed t (module doc), then the hard rows to ``tol``: (R, u, iterations, hard residual,
-        converged)."""
-        last = np.inf
-        for it in range(1, MAX_ITER + 1):
-            Fh, Jh, Fs, Js, _, _ = self.evaluate(R, u, t)
-            d = self.solve(Jh, Js, -Fh, -Fs)
-            R, u = exp_update(R, u, d.reshape(-1, 6))
-            size = float(np.abs(d).max())
-            if size <= step_tol:
-                R, u, res = self.project(R, u, t, tol)
-                return R, u, it, res, res <= tol
-            if it > 3 and size > 0.9 * last:
-                break
-            last = size
-        R, u, res = self.project(R, u, t, tol)
-        return R, u, it, res, False
+    def correct(self, R, u, t, tol):
+        """The corrector of a step: the predicted state (R, u) brought back onto the hard rows by minimum-norm
+        Newton (``project``), nothing pulled toward the aim: (R, u, iterations, hard residual, converged)."""
+        R, u, res, it = self.project(R, u, t, tol)
+        return R, u, it, res, res <= tol
+
+    def misfit(self, R, u, t):
+        """Sum of the squared misses of the aim at time ``t`` (rad^2)."""
+        Fs = self.evaluate(R, u, t)[2]
+        return float(Fs @ Fs)
+
+    def settle(self, R, u, t, tol):
+        """At the end of the fold (the aim fixed at ``t``): Gauss-Newton steps along the free motions (``step``),
+        each projected onto the hard rows, halved until the misfit does not grow and the corrector does not jump,
+        until the projected step is below :data:`SETTLE_RAD` (or :data:`SLOW_RAD`): the stationary point of the misfit that the mechanism
+        reaches continuously from (R, u). Returns (R, u, steps)."""
+        f, last = self.misfit(R, u, t), np.inf
+        for k in range(SETTLE_ITER):
+            d = self.step(R, u, t)
+            Js = self.evaluate(R, u, t)[3]
+            turn = float(np.abs(Js @ d).max(initial=0.0))
+            if turn <= SETTLE_RAD or (turn <= SLOW_RAD and turn > 0.5 * last):
+                return R, u, k
+            last = turn
+            for _ in range(12):
+                Rp, up = exp_update(R, u, d.reshape(-1, 6))
+                Rn, un, _, res, ok = self.correct(Rp, up, t, tol)
+                if ok and not jumped(self.C, R, u, Rp, up, Rn, un, tol):
+                    fn = self.misfit(Rn, un, t)
+                    if fn <= f * (1 + 1e-12):
+                        break
+                d = d / 2
+            else:
+                return R, u, k
+            R, u, f = reorthonormalize(Rn), un, fn
+        return R, u, SETTLE_ITER
 
 
 def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, frame_interval=None,
@@ -185,29 +222,32 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                           f"targets")
     bar = Progress(T, progress)
     t, fi = 0.0, 0
+    midway = None            # a state along the way, to count the mechanism's free motions against the stop's
     while t < T - 1e-12 * T:
         target = frame_times[fi]
         h = min(dt, target - t)
+        final = t + h >= T * (1 - 1e-12)
         if first is not None and t == 0.0:
-            v = first
+            d = h * first
         else:
-            Fh, Jh, Fs, Js, Ft, _ = S.evaluate(R, u, t)
-            v = S.solve(Jh, Js, np.zeros(len(Fh)), -Ft)
-        Rp, up = exp_update(R, u, (h * v).reshape(-1, 6))
-        Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol, FINAL_STEP if t + h >= T * (1 - 1e-12) else STEP_TOL)
+            d = S.step(R, u, t, h, dt_max)
+        Rp, up = exp_update(R, u, d.reshape(-1, 6))
+        Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol)
         if ok and jumped(C, R, u, Rp, up, Rn, un, tol):
             ok = False
         if not ok:
             dt = h / 2
             if dt < dt_min:
                 bar.close()
-                raise SolverError(f"{problem.name}: the fold cannot follow its targets beyond t = {t:.6g} s "
-                                  f"({100 * t / T * check_percent(percent) / 100:.3g} % of the targets; the "
-                                  f"corrector did not converge, hard residual {res:.3g}): the targets are not a "
-                                  f"rigid fold and the rigid state nearest them jumps here; fold to a smaller "
-                                  f"percent or give targets of a rigid fold")
+                raise SolverError(f"{problem.name}: the fold cannot follow its mechanism beyond t = {t:.6g} s "
+                                  f"({_reached(C, R, u, percent):.3g} % of the targets reached): the projection "
+                                  f"onto the hinge constraints did not converge (hard residual {res:.3g}) even with "
+                                  f"step {h:.3g} s; fold to a smaller percent")
             continue
         Rn = reorthonormalize(Rn)
+        if final:
+            Rn, un, more = S.settle(Rn, un, T, tol)
+            it += more
         Fh, Jh, Fs, Js, Ft, J = S.evaluate(Rn, un, t + h)
         ratio = Jacobian(J, S.method).sigma_ratio()
         if ratio < SINGULAR_RTOL:
@@ -220,7 +260,9 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         R, u = Rn, un
         res = float(np.abs(Fh).max(initial=0.0))
         t, fi = accept(hist, C, R, u, t + h, h, it, res, ratio, frame_times, fi, T, log, "iterations")
-        if it <= 8:
+        if midway is None and t >= T / 2:
+            midway = (R, u, t)
+        if it <= 4:
             dt = min(1.5 * h if h == dt else dt, dt_max)
         bar.update(t, f" residual {res:.1e}")
     bar.close()
@@ -231,13 +273,41 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     miss = np.degrees(np.abs(np.angle(np.exp(1j * (achieved - aim)))))     # +-180 deg are one state
     k = int(np.argmax(miss)) if len(miss) else 0
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
+    hist.percent_reached = _reached(C, R, u, percent) if len(miss) else float(percent)
     if hist.target_miss[0] <= REACHED_DEG:
         hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
     else:
-        hist.notes.append(f"the targets are not a rigid fold: nearest rigid state in least squares; largest miss "
-                          f"{hist.target_miss[0]:.3g} deg at hinge {hist.target_miss[1] + 1} "
-                          f"({np.degrees(achieved[k]):.6g} deg against {np.degrees(aim[k]):.6g} deg)")
+        worst = np.argsort(-miss)[:3]
+        hist.notes.append(f"the targets are not a rigid fold on this branch: the fold follows its mechanism until "
+                          f"the projected rate vanishes, at {hist.percent_reached:.3g} % of the targets (asked "
+                          f"{check_percent(percent):g} %); largest misses "
+                          + ", ".join(f"{miss[j]:.3g} deg at hinge {C.drive_hinge[j] + 1} ({np.degrees(achieved[j]):.6g}"
+                                      f" deg against {np.degrees(aim[j]):.6g} deg)" for j in worst)
+                          + f"; {_other_branch(S, R, u, T, midway)}")
     return hist
+
+
+def _reached(C, R, u, percent):
+    """The percent of the targets reached (0-100): ``percent`` times the projection of the drive values reached on the
+    targets' change, (rho - rho0) . (rho* - rho0) / |rho* - rho0|^2 (drive convention, rad)."""
+    aim = C.drive_speed * C.problem.duration
+    n2 = float(aim @ aim)
+    return float(check_percent(percent)) * (float(C.drive_values(R, u) @ aim) / n2 if n2 > 0 else 1.0)
+
+
+def _other_branch(S, R, u, T, midway):
+    """Whether another branch leaves the stopping state (R, u): the hard rows' free motions there against those at
+    ``midway`` (R, u, t) along the way, counted under ``linalg.RANK_RTOL`` (a branch point has more)."""
+    def free(R, u, t):
+        return _linalg.null_space(S.evaluate(R, u, t)[1], _linalg.RANK_RTOL, S.method).dim
+
+    n_free = free(R, u, T)
+    mech = free(*midway) if midway is not None else None
+    if mech is not None and n_free > mech:
+        return (f"the stop is a branch point ({n_free} free motions against {mech} along the way): a different "
+                f"branch leaves it and may go further")
+    return (f"no other branch leaves the stop ({n_free} free motion{'s' if n_free != 1 else ''}, as along the "
+            f"way): a different branch could only start from the flat state")
 
 
 def _branch(problem, C, R, u, speeds, method):
