@@ -19,24 +19,34 @@ The fold percent p (0-100, as Origami Simulator's slider from 0 % to
 (fold angles rho0) is rho(s) = rho0 + s (p/100 target - rho0), s = t / T
 from 0 to 1 (T: ``duration``).
 
-Method: at every time the configuration solves
+Method: the fold follows the mechanism (rigid-origami simulation in Tachi's
+way). Each step of h seconds from time t moves the panels by the body
+increments d (6N) that solve
 
-    min sum_h (rho_h(g) - rho_h(s))^2   over the assigned creases h,
-    subject to the hinge constraints, the vertex holds and panel 1 held (exact),
+    min |Js d - (rho(t + h) - rho(t) + min(1, h / lag) (rho(t) - rho_now))|
+    subject to Jh d = -Fh (the hinge constraints, the vertex holds, panel 1 held),
 
-by Gauss-Newton on SE(3)^N: each step the minimum-norm least-squares
-solution of the linearised hard rows, weighted by :data:`HARD_WEIGHT`, stacked
-on the soft rows (the misses rho_h - rho_h(s), rad, wrapped to (-pi, pi];
-their Jacobian the hinges' relative angular rates), one sparse QR (or dense SVD) solve that
-needs no basis of the free motions; at convergence the hard rows are
-brought to the Newton tolerance by minimum-norm corrections of their own.
-The weight makes the hard rows exact to (1 / HARD_WEIGHT)^2 of the soft
-residual within a step; the final projection to round-off. Where the targets are a rigid fold (consistent) the minimum is 0
-and every crease reaches its target; where they are not, the fold is the
-rigid state nearest the targets in the least-squares sense, and the history
-says how far. Steps are predicted along the tangent of the least-squares
-path and corrected at the new time, halved when the corrector does not
-converge or jumps.
+minimum norm: the wished fold-angle changes (the aim's change over the step
+plus a share of the gap left behind, ``lag`` the largest step) projected onto
+the free motions of the constraints (Js: the driven creases' relative angular
+rates, ``FoldConstraints.hinge_rate_operator``; the misses wrapped to
+(-pi, pi]). One sparse QR (or dense SVD) solve of the hard rows, weighted by
+:data:`HARD_WEIGHT`, stacked on the soft rows: no basis of the free motions
+is formed. The step turns no driven crease by more than :data:`MAX_TURN`. The
+corrector only brings the state back onto the constraints (minimum-norm
+Newton on the hard rows): nothing pulls it toward the aim, so the path is
+continuous by construction; a corrector longer than half the predictor
+(:func:`jumped`) or one that does not converge halves the step. At t = T
+the fold settles: projected Gauss-Newton steps toward the targets, each halved
+until the misfit does not grow, until the projected step vanishes. Where the
+targets are a rigid fold reached along the mechanism, every crease reaches
+its target; where they are not, the fold stops where the projected rate
+vanishes (a stationary point of the least-squares misfit, reached
+continuously), and the last note says the percent reached (the least-squares
+percent of the targets, :func:`_reached`), the creases that miss most and
+whether another branch leaves the stop (:func:`_other_branch`). Free motions
+left by the targets and holds (undriven creases, a single held vertex) are
+noted, and the steps move along them as little as they can.
 
 A flat start is singular (first-order motions that no finite fold follows).
 The first step leaves it along the folding branch nearest the targets'
@@ -53,12 +63,13 @@ import scipy.sparse as sp
 from ....inputs.fold import Drive, FoldProblem, check_percent, target_problem
 from ....results.fold import FoldHistory
 from ....tools import linalg as _linalg, sparseqr
-from ....tools.errors import SingularConfigurationError, SolverError
+from ....tools.errors import SolverError
 from ....tools.jacobian import SINGULAR_RTOL, Jacobian
 from ....tools.progress import Progress
 from .constraints import FoldConstraints
 from .lie import exp_update, reorthonormalize
-from .newton import TOL, accept, jumped, schedule
+from . import newton
+from .newton import TOL, accept, schedule
 
 #: "auto" solves on the sparse QR path beyond this many columns (50 panels; LAPACK's SVD-based least squares
 #: of the stacked rows is several times slower there)
@@ -222,6 +233,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                           f"targets")
     bar = Progress(T, progress)
     t, fi = 0.0, 0
+    free_noted = False
     midway = None            # a state along the way, to count the mechanism's free motions against the stop's
     while t < T - 1e-12 * T:
         target = frame_times[fi]
@@ -250,13 +262,11 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             it += more
         Fh, Jh, Fs, Js, Ft, J = S.evaluate(Rn, un, t + h)
         ratio = Jacobian(J, S.method).sigma_ratio()
-        if ratio < SINGULAR_RTOL:
-            bar.close()
-            hist.record(t + h, C.vertices(Rn, un), C.drive_values(Rn, un), float(np.abs(Fh).max(initial=0.0)),
-                        ratio, it, h)
-            raise SingularConfigurationError(
-                f"{problem.name}: singular configuration at t = {t + h:.6g} s: the targets no longer determine "
-                f"the fold (sigma_min/sigma_max = {ratio:.2e})", t + h, C.vertices(Rn, un), hist, ratio)
+        if ratio < SINGULAR_RTOL and not free_noted:
+            free_noted = True
+            hist.notes.append(f"{problem.name}: the targets and holds leave the fold free motions at t = {t + h:.6g} s "
+                              f"(sigma_min/sigma_max = {ratio:.2e}: undriven creases, or a rigid motion no hold "
+                              f"stops): the fold moves along them as little as it can (minimum-norm steps)")
         R, u = Rn, un
         res = float(np.abs(Fh).max(initial=0.0))
         t, fi = accept(hist, C, R, u, t + h, h, it, res, ratio, frame_times, fi, T, log, "iterations")
@@ -285,6 +295,17 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                                       f" deg against {np.degrees(aim[j]):.6g} deg)" for j in worst)
                           + f"; {_other_branch(S, R, u, T, midway)}")
     return hist
+
+
+def jumped(C, R, u, Rp, up, Rn, un, tol):
+    """Whether a converged corrector jumped to another branch: ``newton.jumped`` (a corrector longer than
+    ``newton.JUMP_RATIO`` times the predictor), unless the corrected state lies no farther from the start of the
+    step than the predicted one (largest vertex displacement / L): a corrector that takes back what the predictor
+    pushed against a constraint (a crease that first-order motions turn and finite ones do not) lands nearer the
+    start, not on another branch."""
+    if not newton.jumped(C, R, u, Rp, up, Rn, un, tol):
+        return False
+    return newton._distance(C, R, u, Rn, un) > newton._distance(C, R, u, Rp, up)
 
 
 def _reached(C, R, u, percent):
