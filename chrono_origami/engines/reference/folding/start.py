@@ -141,7 +141,7 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     rng = np.random.default_rng(0)
     starts = [c * f for f in (1.0, 0.3, 3.0)] + [rng.standard_normal(len(c)) * (np.linalg.norm(c) + 1.0)
                                                   for _ in range(40)]
-    best, found = None, 0
+    best, found, against = None, 0, np.zeros(len(signs), int)
     for c_start in starts:
         c1, res = gauss_newton(c_start)
         v = v0 + N @ c1
@@ -150,6 +150,7 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
         found += 1
         rates = Rv @ v
         bad = np.nonzero(sel & (np.sign(rates) != signs) & (np.abs(rates) > 1e-6 * rate))[0]
+        against[bad] += 1
         if len(bad) == 0:
             dist = np.linalg.norm(c1 - c)
             if best is None or dist < best[1]:
@@ -157,8 +158,11 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
         if best is not None and found > 4:
             break
     if best is None:
-        raise SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley "
-                          f"assignment ({found} branch directions tried): the assignment is not rigidly foldable "
-                          "from this state")
+        e = SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley "
+                        f"assignment ({found} branch directions tried): the assignment is not rigidly foldable "
+                        "from this state")
+        e.found = found                                  # branch directions found, and the hinge (0-based) that
+        e.wrong = int(np.argmax(against)) if found and against.max() == found else None   # turns wrong on all
+        raise e
     v = best[0]
     return v

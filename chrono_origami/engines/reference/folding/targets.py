@@ -226,8 +226,11 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         try:
             first = _branch(problem, C, R, u, speeds, S.method)
         except SolverError as e:
-            raise SolverError(f"{problem.name}: not rigidly foldable toward its targets: {e} (diagnosis: "
-                              f"pattern_check.diagnose)") from None
+            raise SolverError(_no_branch(problem, C, S, R, u, e)) from None
+        Jh0 = S.evaluate(R, u, 0.0)[1]
+        if float(np.abs(Jh0 @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
+            # the start's least-squares velocity breaks the hinge constraints: no first-order motion folds it
+            raise SolverError(_locked(problem, C, S, R, u) or _no_branch(problem, C, S, R, u, None))
         hist.singular_start = True
         hist.notes.append(f"{problem.name}: the flat start is singular; left on the folding branch nearest the "
                           f"targets")
@@ -251,10 +254,16 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             dt = h / 2
             if dt < dt_min:
                 bar.close()
+                why = (f"the corrector jumps away from the predictor (to another branch)" if res <= tol else
+                       f"the projection onto the hinge constraints does not converge (hard residual {res:.3g})")
+                if t == 0.0 and first is not None:
+                    locked = _locked(problem, C, S, R, u)
+                    if locked:
+                        raise SolverError(locked)
                 raise SolverError(f"{problem.name}: the fold cannot follow its mechanism beyond t = {t:.6g} s "
-                                  f"({_reached(C, R, u, percent):.3g} % of the targets reached): the projection "
-                                  f"onto the hinge constraints did not converge (hard residual {res:.3g}) even with "
-                                  f"step {h:.3g} s; fold to a smaller percent")
+                                  f"({_reached(C, R, u, percent):.3g} % of the targets reached): {why} even with "
+                                  f"step {h:.3g} s" + ("; the flat start's folding branch holds only to first "
+                                                       "order" if t == 0.0 else "; fold to a smaller percent"))
             continue
         Rn = reorthonormalize(Rn)
         if final:
@@ -329,6 +338,41 @@ def _other_branch(S, R, u, T, midway):
                 f"branch leaves it and may go further")
     return (f"no other branch leaves the stop ({n_free} free motion{'s' if n_free != 1 else ''}, as along the "
             f"way): a different branch could only start from the flat state")
+
+
+def _locked(problem, C, S, R, u):
+    """One line naming the driven creases that no motion of the hinges turns at (R, u), not even to first order
+    (their rows of the hinge rates vanish on the free motions of the hard rows, under ``linalg.RANK_RTOL``), with
+    their panels (1-based); None when every driven crease can turn."""
+    Jh, Js = (lambda x: (x[1], x[3]))(S.evaluate(R, u, 0.0))
+    N = _linalg.null_space(Jh, _linalg.RANK_RTOL, S.method).basis
+    rates = np.abs(Js @ N).max(axis=1) if N.shape[1] else np.zeros(Js.shape[0])
+    stuck = np.nonzero(rates <= 1e-9 * max(float(rates.max(initial=0.0)), 1.0))[0]
+    if not len(stuck):
+        return None
+    pat = problem.pattern
+    names = [f"crease {C.drive_hinge[k] + 1} (panels {pat.hinges[C.drive_hinge[k]].panels[0] + 1} and "
+             f"{pat.hinges[C.drive_hinge[k]].panels[1] + 1})" for k in stuck[:3]]
+    more = f" and {len(stuck) - 3} more" if len(stuck) > 3 else ""
+    return (f"{problem.name}: not rigidly foldable: no motion of the rigid panels turns {', '.join(names)}{more}, "
+            f"not even to first order: the hinges around them lock their panels together")
+
+
+def _no_branch(problem, C, S, R, u, error):
+    """The one line when no folding branch leaves the flat start (``start.branch_tangent`` raised ``error``):
+    :func:`_locked` when a driven crease cannot turn at all; else that no branch was found, without saying the
+    pattern is not rigidly foldable (``check`` says that, from the vertices' conditions)."""
+    locked = _locked(problem, C, S, R, u)
+    if locked:
+        return locked
+    wrong = getattr(error, "wrong", None)
+    tried = getattr(error, "found", None)
+    against = (f"; on every branch found, crease {wrong + 1} turns against its assignment" if wrong is not None
+               else "")
+    return (f"{problem.name}: no folding branch leaves the flat start with the creases turning in the signs of the "
+            f"mountain-valley assignment ({tried if tried is not None else 'no'} branch directions satisfy the "
+            f"second-order condition{against}); check FILE tells whether the pattern is rigidly foldable; fold "
+            f"with --drive to follow a branch of your choice")
 
 
 def _branch(problem, C, R, u, speeds, method):
