@@ -155,8 +155,8 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
             dist = np.linalg.norm(c1 - c)
             if best is None or dist < best[1]:
                 best = (v, dist)
-        if best is not None and found > 4:
-            break
+        if best is not None and (found > 4 or best[1] <= 1e-6 * max(1.0, np.linalg.norm(c))):
+            break                                        # five branches seen, or one where the search started
     if best is None:
         e = SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley "
                         f"assignment ({found} branch directions tried): the assignment is not rigidly foldable "

@@ -86,7 +86,7 @@ PROJECT_ITER = 12
 #: SETTLE_RAD (rad), or by less than SLOW_RAD while no longer halving (round-off, or the linear convergence of a
 #: misfit that stays: then the state is within about 1e-9 rad of the stationary point)
 SETTLE_RAD = 1e-14
-SLOW_RAD = 1e-11
+SLOW_RAD = 1e-10
 #: largest number of settling steps
 SETTLE_ITER = 200
 #: a target is reached when the fold angle is within this of it (deg)
@@ -136,22 +136,33 @@ class _Split:
         return d * (MAX_TURN / turn) if turn > MAX_TURN else d
 
     def project(self, R, u, t, tol):
-        """Newton on the hard rows alone (minimum-norm corrections) to round-off: (R, u, max |F|, iterations), a
-        residual above ``tol`` meaning failure. Stops once max |F| is below 1e-3 tol or no longer halves."""
+        """Newton on the hard rows alone to round-off, minimum-norm corrections: (R, u, max |F|, iterations), a
+        residual above ``tol`` meaning failure. The factor of the hard rows' Jacobian is kept while the residual
+        falls tenfold a step (a chord method: the corrections are small) and made anew at the current state when
+        it does not (a step that does not halve it is taken back); stops once max |F| is below 1e-3 tol, or when a fresh factor's step no longer halves it (after
+        two)."""
         Fh, Jh = self.evaluate(R, u, t)[:2]
+        jac, fresh = Jacobian(Jh, self.method), True
         res = float(np.abs(Fh).max(initial=0.0))
         it = 0
         for it in range(1, PROJECT_ITER + 1):
             if res <= 1e-3 * tol:
                 break
-            Rn, un = exp_update(R, u, Jacobian(Jh, self.method).solve(-Fh).reshape(-1, 6))
-            Fn, Jn = self.evaluate(Rn, un, t)[:2]
+            Rn, un = exp_update(R, u, jac.solve(-Fh).reshape(-1, 6))
+            Fn = self.C.evaluate(Rn, un, t, jacobian=False)[0][self.hard]
             new = float(np.abs(Fn).max(initial=0.0))
-            if new > 0.5 * res and it > 2:
-                if new < res:
-                    R, u, res = Rn, un, new
-                break
-            R, u, Fh, Jh, res = Rn, un, Fn, Jn, new
+            if new > 0.5 * res:
+                if not fresh:
+                    jac, fresh = Jacobian(self.evaluate(R, u, t)[1], self.method), True
+                    continue
+                if it > 2:
+                    if new < res:
+                        R, u, res = Rn, un, new
+                    break
+            slow = new > 0.1 * res
+            R, u, Fh, res, fresh = Rn, un, Fn, new, False
+            if slow and res > 1e-3 * tol:     # a chord that no longer gains a digit a step: a fresh factor
+                jac, fresh = Jacobian(self.evaluate(R, u, t)[1], self.method), True
         return R, u, res, it
 
     def correct(self, R, u, t, tol):
@@ -281,7 +292,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         t, fi = accept(hist, C, R, u, t + h, h, it, res, ratio, frame_times, fi, T, log, "iterations")
         if midway is None and t >= T / 2:
             midway = (R, u, t)
-        if it <= 4:
+        if it <= 8:                 # chord iterations of the projection: cheap, and linear
             dt = min(1.5 * h if h == dt else dt, dt_max)
         bar.update(t, f" residual {res:.1e}")
     bar.close()
@@ -376,7 +387,9 @@ def _no_branch(problem, C, S, R, u, error):
 
 
 def _branch(problem, C, R, u, speeds, method):
-    """Velocity leaving a flat start on the branch nearest the targets' rates (module doc)."""
+    """Velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
+    with one exact drive (the crease of the largest target change), the assignment's signs and, as the wished
+    rates, those of the fold-angle multipliers (:func:`wished_rates`)."""
     from .start import branch_tangent
 
     k = int(np.argmax(np.abs(speeds)))
@@ -384,7 +397,31 @@ def _branch(problem, C, R, u, speeds, method):
     aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
     C1 = FoldConstraints(aux)
     H = len(C.hinges)
-    signs, rates = np.zeros(H), np.zeros(H)
+    signs = np.zeros(H)
     signs[C.drive_hinge] = np.sign(speeds)
+    wish = wished_rates(problem.structure, C, speeds)
+    if wish[h0] * speeds[k] > 0:
+        wish = wish * (speeds[k] / wish[h0])       # the exact drive's rate, which the velocities keep
+    return branch_tangent(C1, R, u, signs, method=method, rates=wish)
+
+
+def wished_rates(structure, C, speeds):
+    """Wished relative rates (rad/s, the drive convention) of every hinge at a flat start: the targets' rates
+    ``speeds`` of the driven creases, replaced on each component of creases that the fold-angle multipliers of
+    degree-4 vertices link (``pattern_check.multiplier_rates``) by the multipliers' rates, scaled to fit the
+    targets' rates there in least squares (the drive convention is minus FOLD's fold angle)."""
+    from ....structure.pattern_check import multiplier_rates
+
+    rates = np.zeros(len(C.hinges))
     rates[C.drive_hinge] = speeds
-    return branch_tangent(C1, R, u, signs, method=method, rates=rates)
+    mult, comp = multiplier_rates(structure)
+    for k in set(comp.values()):
+        hs = np.array([h for h, c in comp.items() if c == k], int)
+        w = -np.array([mult[h] for h in hs])
+        aim = rates[hs]
+        if len(hs) < 2 or not np.any(aim):
+            continue
+        scale = float(w @ aim) / float(w @ w)
+        if scale > 0:                              # the assignment's signs: the multipliers carry them
+            rates[hs] = scale * w
+    return rates
