@@ -49,7 +49,7 @@ def one(path, percent):
     t0 = time.perf_counter()
     try:
         s = foldfile.read_structure(path)
-        H = fold_to_targets(s, percent=percent, fix_geometry=True, progress=False)
+        H = fold_to_targets(s, percent=percent, fix_geometry=True, progress=False, engine="reference")
         miss = H.target_miss[0]
         outcome = f"folds: {H.percent_reached:.3g} % reached, largest miss {miss:.3g} deg, {len(H.steps)} steps"
     except OrigamiError as e:
@@ -67,7 +67,7 @@ def sheet(columns=31, rows=32, percent=90.0):
         s = foldfile.read_structure(path)
     base = peak_MB()
     t0 = time.perf_counter()
-    H = fold_to_targets(s, percent=percent, progress=False)
+    H = fold_to_targets(s, percent=percent, progress=False, engine="reference")
     print(json.dumps({"panels": s.pattern.n_panels, "time": time.perf_counter() - t0, "peak": peak_MB(),
                       "base": base, "steps": len(H.steps), "reached": H.percent_reached, "miss": H.target_miss[0],
                       "residual": H.max_residual}))

@@ -122,6 +122,9 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
         truncated: a family of branches (straight crease lines folding on their own) makes dq/dc rank-deficient,
         and a step along it would only be round-off. Returns (c, |q(c)|)."""
         last_step = last_q = np.inf
+        q0 = float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
+        if q0 < 0.1 * threshold(v0 + N @ c):
+            return c, q0                                 # a branch where the search starts (one second difference)
         for _ in range(40):
             qc, Jq = residual_and_jacobian(c)
             qn = float(np.linalg.norm(qc))
@@ -155,7 +158,7 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
             dist = np.linalg.norm(c1 - c)
             if best is None or dist < best[1]:
                 best = (v, dist)
-        if best is not None and (found > 4 or best[1] <= 1e-6 * max(1.0, np.linalg.norm(c))):
+        if best is not None and (found > 4 or best[1] <= 1e-3 * max(1.0, np.linalg.norm(c))):
             break                                        # five branches seen, or one where the search started
     if best is None:
         e = SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley "

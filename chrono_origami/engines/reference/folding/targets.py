@@ -128,11 +128,12 @@ class _Split:
         """The predictor from (R, u) at time ``t`` (s) over a step ``h`` (s): body increments (6N) whose fold-angle
         changes are the aim's change over the step plus h / ``lag`` (at most 1) of the gap aim(t) - rho, projected
         onto the free motions of the hard rows (``solve``, minimum norm), scaled down to at most :data:`MAX_TURN`
-        of any driven crease. Without ``h``: the whole gap at ``t`` (a Gauss-Newton step, for ``settle``)."""
+        of any driven crease (``self.last_turn``: the largest turn before the cap, rad). Without ``h``: the whole
+        gap at ``t`` (a Gauss-Newton step, for ``settle``)."""
         Fh, Jh, Fs, Js, Ft = self.evaluate(R, u, t)[:5]
         want = -Fs if h is None else -h * Ft - min(1.0, h / lag) * Fs
         d = self.solve(Jh, Js, -Fh, want)
-        turn = float(np.abs(Js @ d).max(initial=0.0))
+        turn = self.last_turn = float(np.abs(Js @ d).max(initial=0.0))
         return d * (MAX_TURN / turn) if turn > MAX_TURN else d
 
     def project(self, R, u, t, tol):
@@ -179,9 +180,21 @@ class _Split:
     def settle(self, R, u, t, tol):
         """At the end of the fold (the aim fixed at ``t``): Gauss-Newton steps along the free motions (``step``),
         each projected onto the hard rows, halved until the misfit does not grow and the corrector does not jump,
-        until the projected step is below :data:`SETTLE_RAD` (or :data:`SLOW_RAD`): the stationary point of the misfit that the mechanism
-        reaches continuously from (R, u). Returns (R, u, steps)."""
-        f, last = self.misfit(R, u, t), np.inf
+        and doubled while the misfit keeps falling (a misfit that stays makes Gauss-Newton converge linearly and
+        its steps short), until the projected step is below :data:`SETTLE_RAD` (or :data:`SLOW_RAD`), or the misfit
+        falls by less than 1e-13 of itself twice running (round-off): the
+        stationary point of the misfit that the mechanism reaches continuously from (R, u). Returns (R, u, steps)."""
+        f, last, stalled = self.misfit(R, u, t), np.inf, 0
+
+        def attempt(d):
+            Rp, up = exp_update(R, u, d.reshape(-1, 6))
+            Rn, un, _, res, ok = self.correct(Rp, up, t, tol)
+            if ok and not jumped(self.C, R, u, Rp, up, Rn, un, tol):
+                fn = self.misfit(Rn, un, t)
+                if fn <= f * (1 + 1e-12):
+                    return reorthonormalize(Rn), un, fn
+            return None
+
         for k in range(SETTLE_ITER):
             d = self.step(R, u, t)
             Js = self.evaluate(R, u, t)[3]
@@ -190,16 +203,22 @@ class _Split:
                 return R, u, k
             last = turn
             for _ in range(12):
-                Rp, up = exp_update(R, u, d.reshape(-1, 6))
-                Rn, un, _, res, ok = self.correct(Rp, up, t, tol)
-                if ok and not jumped(self.C, R, u, Rp, up, Rn, un, tol):
-                    fn = self.misfit(Rn, un, t)
-                    if fn <= f * (1 + 1e-12):
-                        break
+                got = attempt(d)
+                if got is not None:
+                    break
                 d = d / 2
             else:
                 return R, u, k
-            R, u, f = reorthonormalize(Rn), un, fn
+            scale = 1.0
+            while scale * turn < MAX_TURN / 2:
+                more = attempt(2 * scale * d)
+                if more is None or more[2] >= got[2]:
+                    break
+                got, scale = more, 2 * scale
+            stalled = stalled + 1 if got[2] >= f * (1 - 1e-13) else 0
+            R, u, f = got
+            if stalled >= 2:                       # round-off: the misfit no longer falls
+                return R, u, k + 1
         return R, u, SETTLE_ITER
 
 
@@ -257,6 +276,10 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             d = h * first
         else:
             d = S.step(R, u, t, h, dt_max)
+            turn = S.last_turn                              # the predictor's turn before its cap
+            if turn > 1.01 * MAX_TURN and h > dt_min:
+                dt = max(h * MAX_TURN / turn, dt_min)       # the aim runs ahead of the mechanism: shorter steps
+                continue
         Rp, up = exp_update(R, u, d.reshape(-1, 6))
         Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol)
         if ok and jumped(C, R, u, Rp, up, Rn, un, tol):
