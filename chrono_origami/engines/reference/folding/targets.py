@@ -181,10 +181,10 @@ class _Split:
         """At the end of the fold (the aim fixed at ``t``): Gauss-Newton steps along the free motions (``step``),
         each projected onto the hard rows, halved until the misfit does not grow and the corrector does not jump,
         and doubled while the misfit keeps falling (a misfit that stays makes Gauss-Newton converge linearly and
-        its steps short), until the projected step is below :data:`SETTLE_RAD` (or :data:`SLOW_RAD`), or the misfit
-        falls by less than 1e-13 of itself twice running (round-off): the
+        its steps short), until the projected step is below :data:`SETTLE_RAD`, or below :data:`SLOW_RAD` without
+        halving, or below 1e3 :data:`SLOW_RAD` without shrinking by a tenth (round-off): the
         stationary point of the misfit that the mechanism reaches continuously from (R, u). Returns (R, u, steps)."""
-        f, last, stalled = self.misfit(R, u, t), np.inf, 0
+        f, last, least, stuck = self.misfit(R, u, t), np.inf, np.inf, 0
 
         def attempt(d):
             Rp, up = exp_update(R, u, d.reshape(-1, 6))
@@ -199,7 +199,10 @@ class _Split:
             d = self.step(R, u, t)
             Js = self.evaluate(R, u, t)[3]
             turn = float(np.abs(Js @ d).max(initial=0.0))
-            if turn <= SETTLE_RAD or (turn <= SLOW_RAD and turn > 0.5 * last):
+            stuck = 0 if turn < 0.5 * least else stuck + 1
+            least = min(least, turn)
+            if turn <= SETTLE_RAD or (turn <= SLOW_RAD and turn > 0.5 * last) or (turn <= 1e3 * SLOW_RAD
+                                                                                  and stuck >= 3):
                 return R, u, k
             last = turn
             for _ in range(12):
@@ -215,10 +218,7 @@ class _Split:
                 if more is None or more[2] >= got[2]:
                     break
                 got, scale = more, 2 * scale
-            stalled = stalled + 1 if got[2] >= f * (1 - 1e-13) else 0
             R, u, f = got
-            if stalled >= 2:                       # round-off: the misfit no longer falls
-                return R, u, k + 1
         return R, u, SETTLE_ITER
 
 
