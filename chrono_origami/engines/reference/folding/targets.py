@@ -46,7 +46,9 @@ continuously), and the last note says the percent reached (the least-squares
 percent of the targets, :func:`_reached`), the creases that miss most and
 whether another branch leaves the stop (:func:`_other_branch`). Free motions
 left by the targets and holds (undriven creases, a single held vertex) are
-noted, and the steps move along them as little as they can.
+noted, and the steps move along them as little as they can. The sigma ratio
+of the constraint Jacobian (hard and drive rows) is taken at the frames; the
+steps between them record the last one.
 
 A flat start is singular (first-order motions that no finite fold follows).
 The first step leaves it along the folding branch nearest the targets'
@@ -79,7 +81,7 @@ HARD_WEIGHT = 1e6
 #: a crease flatter than this (rad) counts as flat at the start
 FLAT_RAD = 1e-9
 #: largest change of a driven fold angle in one predictor (rad)
-MAX_TURN = np.radians(5.0)
+MAX_TURN = np.radians(10.0)
 #: Newton iterations of the projection onto the hard rows
 PROJECT_ITER = 12
 #: the settling at the end stops once a projected Gauss-Newton step changes no driven angle by more than
@@ -304,7 +306,8 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             Rn, un, more = S.settle(Rn, un, T, tol)
             it += more
         Fh, Jh, Fs, Js, Ft, J = S.evaluate(Rn, un, t + h)
-        ratio = Jacobian(J, S.method).sigma_ratio()
+        if abs(t + h - frame_times[fi]) <= 1e-12 * T or not hist.steps:
+            ratio = Jacobian(J, S.method).sigma_ratio()     # at the frames (steps between them keep the last)
         if ratio < SINGULAR_RTOL and not free_noted:
             free_noted = True
             hist.notes.append(f"{problem.name}: the targets and holds leave the fold free motions at t = {t + h:.6g} s "
