@@ -327,13 +327,13 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     achieved = start_angles[C.drive_hinge] - C.drive_values(R, u)
     aim = start_angles[C.drive_hinge] - C.drive_speed * T
     miss = np.degrees(np.abs(np.angle(np.exp(1j * (achieved - aim)))))     # +-180 deg are one state
-    k = int(np.argmax(miss)) if len(miss) else 0
+    k = int(np.argmax(np.round(miss, 9))) if len(miss) else 0      # ties (symmetric creases): the first
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
     hist.percent_reached = _reached(C, R, u, percent) if len(miss) else float(percent)
     if hist.target_miss[0] <= REACHED_DEG:
         hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
     else:
-        worst = np.argsort(-miss)[:3]
+        worst = np.argsort(-np.round(miss, 9), kind="stable")[:3]
         hist.notes.append(f"the targets are not a rigid fold on this branch: the fold follows its mechanism until "
                           f"the projected rate vanishes, at {hist.percent_reached:.3g} % of the targets (asked "
                           f"{check_percent(percent):g} %); largest misses "
