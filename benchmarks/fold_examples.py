@@ -4,7 +4,7 @@ crease patterns, and on a 1,000-panel flat Miura-ori sheet from 0 to 90 %.
 Each file folds at 60 % and 90 % of its targets (``--fix-geometry``: Origami Simulator's coordinates are rounded)
 in its own process, through the command line's function (``analysis.fold.fold_to_targets``, reference engine), with
 the program's choice of BLAS threads (one). A row: file, percent, wall time (s, reading included), peak memory
-(MB) and the outcome: ``folds`` with the percent reached (the least-squares percent of the targets) and the
+(MB) and the outcome (a file not done in ``--timeout`` seconds says so): ``folds`` with the percent reached (the least-squares percent of the targets) and the
 largest miss (deg), or the first words of the one-line refusal.
 
 The sheet is ORIPA's export of a rectangular Miura-ori whose sides cut the parallelograms into triangles
@@ -74,8 +74,12 @@ def sheet(columns=31, rows=32, percent=90.0):
                       "residual": H.max_residual}))
 
 
-def child(*args):
-    out = subprocess.run([sys.executable, __file__, "--one", *map(str, args)], capture_output=True, text=True)
+def child(*args, timeout=None):
+    try:
+        out = subprocess.run([sys.executable, __file__, "--one", *map(str, args)], capture_output=True, text=True,
+                             timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"time": timeout, "peak": float("nan"), "outcome": f"not done in {timeout:g} s"}
     lines = [x for x in out.stdout.splitlines() if x.startswith("{")]
     if not lines:
         return {"time": float("nan"), "peak": float("nan"), "outcome": "crashed: " + out.stderr.strip()[-200:]}
@@ -87,6 +91,7 @@ def main():
     ap.add_argument("dir", nargs="?", default=DATA)
     ap.add_argument("--percents", default="60,90")
     ap.add_argument("--sheet-only", action="store_true")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds a file may take (default 300)")
     ap.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -98,7 +103,7 @@ def main():
         print(f"{'file':34s} {'%':>4s} {'time s':>7s} {'MB':>5s}  outcome")
         for f in files:
             for p in args.percents.split(","):
-                r = child(f, p)
+                r = child(f, p, timeout=args.timeout)
                 print(f"{os.path.relpath(f, args.dir):34s} {p:>4s} {r['time']:7.2f} {r['peak']:5.0f}  {r['outcome']}",
                       flush=True)
     r = child("sheet")
