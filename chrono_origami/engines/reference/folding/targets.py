@@ -333,7 +333,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     if hist.target_miss[0] <= REACHED_DEG:
         hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
     else:
-        worst = np.argsort(-np.round(miss, 9), kind="stable")[:3]
+        worst = [j for j in np.argsort(-np.round(miss, 9), kind="stable")[:3] if miss[j] > REACHED_DEG]
         hist.notes.append(f"the targets are not a rigid fold on this branch: the fold follows its mechanism until "
                           f"the projected rate vanishes, at {hist.percent_reached:.3g} % of the targets (asked "
                           f"{check_percent(percent):g} %); largest misses "
@@ -373,8 +373,8 @@ def _other_branch(S, R, u, T, midway):
     if mech is not None and n_free > mech:
         return (f"the stop is a branch point ({n_free} free motions against {mech} along the way): a different "
                 f"branch leaves it and may go further")
-    return (f"no other branch leaves the stop ({n_free} free motion{'s' if n_free != 1 else ''}, as along the "
-            f"way): a different branch could only start from the flat state")
+    return (f"no other branch leaves the stop ({n_free} free motion{'s' if n_free != 1 else ''} there, as along "
+            f"the way)")
 
 
 def _locked(problem, C, S, R, u):
