@@ -161,3 +161,22 @@ def test_an_oripa_miura_sheet_takes_the_multipliers_branch():
     A = C.hinge_rate_operator(R).toarray() @ N
     fit = A @ np.linalg.lstsq(A, wish, rcond=None)[0]
     assert np.abs(fit - wish).max() < 1e-12 * np.abs(wish).max()
+
+
+def test_simple_vertex_folds_its_straight_line_and_says_the_crossing_line_waits():
+    """Origami Simulator's ``simpleVertex.svg``: one vertex of four right angles, a straight mountain line and a
+    crossing line half mountain, half valley. Rigid panels fold it along the straight line only (the crossing
+    line can fold only once the first lies flat), so at 60 % the straight line reaches its aim, -108 deg, and the
+    crossing line stays flat: the least-squares percent reached is 60 x (2 x 108^2) / (4 x 108^2) = 30 %, the two
+    crossing creases miss by 108 deg, and no other branch leaves the stop."""
+    s = foldfile.read_structure(os.path.join(DATA, "simpleVertex.svg"))
+    H = fold_to_targets(s, percent=60.0, engine="reference")
+    a = np.array(foldfile.fold_angles(s.pattern, H.final))
+    letters = s.notes["fold"]["edges_assignment"]
+    line = [x for x, c in zip(a, letters) if c == "M"]
+    valley = [x for x, c in zip(a, letters) if c == "V"]
+    assert sorted(np.round(line, 6)) == [-108.0, -108.0, 0.0] and np.allclose(valley, 0.0, atol=1e-9)
+    assert np.allclose(sorted(line)[:2], -108.0, atol=1e-9)
+    assert H.percent_reached == pytest.approx(30.0, abs=1e-9)
+    assert H.target_miss[0] == pytest.approx(108.0, abs=1e-9)
+    assert "at 30 % of the targets (asked 60 %)" in H.notes[-1] and "no other branch leaves the stop" in H.notes[-1]
