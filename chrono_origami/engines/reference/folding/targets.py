@@ -234,7 +234,8 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     ``newton.fold`` (s; the fold parameter s = t / duration). linalg : "auto", "dense" or "sparse".
 
     Returns a :class:`~chrono_origami.results.fold.FoldHistory`; ``history.target_miss`` = (largest
-    |fold angle - aim| in deg, its hinge); a note says whether every target was reached.
+    |fold angle - aim| in deg, its hinge), ``history.percent_reached`` (:func:`_reached`); the last note says
+    whether every target was reached, or where and why the fold stopped.
     """
     problem, start_angles = target_problem(structure, targets, percent, paths, duration)
     problem.name = f"{structure.name} to {check_percent(percent):g} % of its target angles"
@@ -259,8 +260,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             first = _branch(problem, C, R, u, speeds, S.method)
         except SolverError as e:
             raise SolverError(_no_branch(problem, C, S, R, u, e)) from None
-        Jh0 = S.evaluate(R, u, 0.0)[1]
-        if float(np.abs(Jh0 @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
+        if float(np.abs(Jh @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
             # the start's least-squares velocity breaks the hinge constraints: no first-order motion folds it
             raise SolverError(_locked(problem, C, S, R, u) or _no_branch(problem, C, S, R, u, None))
         hist.singular_start = True
