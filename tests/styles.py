@@ -85,3 +85,56 @@ def box_pleat_simulator(n):
             "frame_attributes": ["3D"], "frame_unit": "unit", "vertices_coords": coords.tolist(),
             "edges_vertices": edges, "edges_assignment": assign, "edges_foldAngle": angles,
             "faces_vertices": [[int(v) for v in loop] for loop in pat.panels]}
+
+
+def oripa_miura(path, columns=6, rows=8, width=40.0, height=30.0, shift=12.0, foldangles=False):
+    """A rectangular Miura-ori sheet as ORIPA exports it to FOLD: the straight crease lines horizontal (y = j
+    ``height``), the zigzag lines near-vertical (x = i ``width`` + ``shift`` on odd j), the rectangle's left side
+    through the zigzag line 0's even vertices and its right side through zigzag line ``columns`` - 1's odd vertices,
+    so that the sheet's sides cut the parallelograms there into triangles (2 per row); no faces, no fold angles
+    (M/V fold fully: -180/+180), centred on the origin and scaled to ORIPA's 400 x 400 paper, ``file_creator`` "oripa".
+    Zigzag line i is a mountain for even i, a valley for odd i; the straight lines alternate segment by segment.
+    Returns (path, number of boundary triangles)."""
+    n, m, w, h, d = columns, rows, width, height, shift
+    right = (n - 1) * w + d
+    coords, index = [], {}
+
+    def vertex(x, y):
+        key = (round(x, 9), round(y, 9))
+        if key not in index:
+            index[key] = len(coords)
+            coords.append([x, y])
+        return index[key]
+
+    edges, letters = [], []
+
+    def edge(p, q, letter):
+        edges.append([vertex(*p), vertex(*q)])
+        letters.append(letter)
+
+    def zx(i, j):
+        return i * w + d * (j % 2)
+
+    for j in range(m + 1):                                    # straight lines, boundary at j = 0 and m
+        xs = ([0.0] if j % 2 else []) + [zx(i, j) for i in range(n) if zx(i, j) <= right + 1e-9] \
+             + ([right] if j % 2 == 0 else [])
+        for k in range(len(xs) - 1):
+            seg = k - (1 if j % 2 else 0)                     # the index i of the zigzag line on the segment's left
+            letter = "B" if j in (0, m) else ("M" if (seg + j) % 2 else "V")
+            edge((xs[k], j * h), (xs[k + 1], j * h), letter)
+    for i in range(n):                                        # zigzag lines
+        for j in range(m):
+            edge((zx(i, j), j * h), (zx(i, j + 1), (j + 1) * h), "M" if i % 2 == 0 else "V")
+    for j in range(m):                                        # the sheet's sides
+        edge((0.0, j * h), (0.0, (j + 1) * h), "B")
+        edge((right, j * h), (right, (j + 1) * h), "B")
+    X = np.array(coords)
+    X = (X - (X.max(0) + X.min(0)) / 2) * (400.0 / np.ptp(X, axis=0).max())
+    d = {"file_spec": 1.1, "file_creator": "oripa", "file_classes": ["singleModel"],
+         "frame_title": "", "frame_classes": ["creasePattern"], "frame_attributes": ["2D"],
+         "vertices_coords": X.tolist(), "edges_vertices": edges, "edges_assignment": letters}
+    if foldangles:
+        d["edges_foldAngle"] = [{"M": -180.0, "V": 180.0}.get(x) for x in letters]
+    with open(path, "w") as f:
+        json.dump(d, f)
+    return path, 2 * m

@@ -427,11 +427,12 @@ def test_co_fold_takes_the_files_assignment(tmp_path):
 
 
 def test_the_target_folds_branch_jump_guard_compares_vertex_displacements(monkeypatch):
-    """The target fold shares the Newton fold's guard (``newton.jumped``): a 4 x 4 Miura patch from 40 to 60 degrees
-    whose first corrector is made to converge 0.75 of the predictor's vertex displacement away from it: rejected,
-    the step halved, the fold ends at the targets. (The guard once compared the corrector with h max |v|, radians
-    and lengths of the body velocities together: 0.90 of the predictor's vertex displacement here, so that
-    corrector passed.)"""
+    """The target fold's branch-jump guard (``targets.jumped``: ``newton.jumped``, the corrector longer than half the
+    predictor in vertex displacement, and the corrected state farther from the step's start than the predicted one):
+    a 4 x 4 Miura patch from 40 to 60 degrees whose first corrector is made to converge 0.75 of the predictor's
+    vertex displacement beyond it (along the predictor's largest vertex move): rejected, the step halved, the fold
+    ends at the targets. (The guard once compared the corrector with h max |v|, radians and lengths of the body
+    velocities together: 0.90 of the predictor's vertex displacement here, so that corrector passed.)"""
     from chrono_origami.engines.reference.folding import newton, targets as tg
 
     pat = miura.miura_pattern(4, 4, fold_angle_deg=40.0)
@@ -447,7 +448,9 @@ def test_the_target_folds_branch_jump_guard_compares_vertex_displacements(monkey
             Fh, Jh, Fs, Js, Ft, _ = self.evaluate(R0, u0, 0.0)
             v = self.solve(Jh, Js, np.zeros(len(Fh)), -Ft)
             assert 0.5 * t * np.abs(v).max() > 0.85 * d                 # the old measure would have let it pass
-            un = un + np.array([0.0, 0.0, 0.75 * d])
+            move = self.C.vertices(Rp, up) - self.C.vertices(R0, u0)
+            k = int(np.argmax(np.abs(move).max(axis=1)))
+            un = un + 0.75 * d * move[k] / np.abs(move[k]).max()      # u in scaled units, as d
         return Rn, un, it, res, ok
 
     monkeypatch.setattr(tg._Split, "correct", shifted_on_the_first_call)

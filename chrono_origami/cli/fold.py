@@ -9,9 +9,11 @@ the start.
 Without ``--drive`` the fold goes to the file's target angles (FOLD
 ``edges_foldAngle`` with its M/V assignment, an SVG's stroke opacity; see
 ``engines.reference.folding.targets``) at ``--percent`` (0-100, default 100, Origami
-Simulator's fold percent): every assigned crease is driven toward its target
-in least squares, the hinge constraints exactly, and a flat start is left on
-the branch nearest the targets, so no holds are needed. Before a flat
+Simulator's fold percent): the fold follows the mechanism, the targets' rates
+projected onto the free motions of the hinge constraints (exact), from a flat
+start on the branch of the M/V assignment and the fold-angle multipliers, so
+no holds are needed; where the projected rate vanishes before the targets it
+stops and says how far it got. Before a flat
 pattern is folded its geometry is checked (``structure.pattern_check``):
 rounded coordinates that miss Kawasaki's condition stop the fold at once
 with the worst vertices named; ``--fix-geometry`` folds a least-squares

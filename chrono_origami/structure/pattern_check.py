@@ -537,3 +537,50 @@ def prepare(structure, fix=False, keep=False, max_move=None):
     return fixed, (f"fix_geometry=True: corrected {len(rep.inexact)} inexact vertices in memory (the file is "
                    f"unchanged): largest vertex move {move:.3g} (vertex {k + 1}); Kawasaki now within {left:.1e} "
                    f"rad" + (f", multiplier closure within {closure:.1e}" if after.faces else ""))
+
+
+def multiplier_rates(structure):
+    """{hinge (0-based): first-order FOLD fold-angle rate} of a flat pattern's folding branch as its fold-angle
+    multipliers give it, and {hinge: component}: from each interior degree-4 vertex whose creases are all M or V,
+    the rates of its branch with the assignment's signs (``_vertex_rates``; none when no branch has them), carried from crease to crease across such vertices, 1 on the first crease of each
+    connected component (the components keep their own scales). Hinges at no such vertex are left out. A
+    triangle, a boundary vertex, a vertex of odd degree or an unassigned crease only stops the carrying there.
+    Empty for a pattern that is not flat or has no assignment."""
+    pat = structure.pattern
+    X = pat.vertices
+    c, B, n, flat = _plane(X)
+    letters = _letters(structure)
+    if not flat or not letters:
+        return {}, {}
+    P = (X - c) @ B
+    faces = _Faces(pat, letters, P)
+    hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
+    ratios = {}                                   # vertex: {hinge: rate on its branch, the first crease's 1}
+    for v, nb in faces.nbrs.items():
+        r = _vertex_rates(P, v, nb, faces.signs[v])
+        if r is None:
+            continue
+        hs = [hinge_of.get(tuple(sorted((v, w)))) for w in nb]
+        if any(h is None for h in hs):
+            continue
+        ratios[v] = dict(zip(hs, r))
+    at = {}                                       # hinge: vertices with ratios
+    for v, rs in ratios.items():
+        for h in rs:
+            at.setdefault(h, []).append(v)
+    rates, component = {}, {}
+    for seed in sorted(at):
+        if seed in rates:
+            continue
+        k = len(set(component.values()))
+        rates[seed], component[seed] = 1.0, k
+        queue = [seed]
+        while queue:
+            h = queue.pop()
+            for v in at.get(h, ()):
+                rs = ratios[v]
+                for g, x in rs.items():
+                    if g not in rates:
+                        rates[g], component[g] = rates[h] * x / rs[h], k
+                        queue.append(g)
+    return rates, component

@@ -122,6 +122,9 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
         truncated: a family of branches (straight crease lines folding on their own) makes dq/dc rank-deficient,
         and a step along it would only be round-off. Returns (c, |q(c)|)."""
         last_step = last_q = np.inf
+        q0 = float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
+        if q0 < 0.1 * threshold(v0 + N @ c):
+            return c, q0                                 # a branch where the search starts (one second difference)
         for _ in range(40):
             qc, Jq = residual_and_jacobian(c)
             qn = float(np.linalg.norm(qc))
@@ -141,7 +144,7 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     rng = np.random.default_rng(0)
     starts = [c * f for f in (1.0, 0.3, 3.0)] + [rng.standard_normal(len(c)) * (np.linalg.norm(c) + 1.0)
                                                   for _ in range(40)]
-    best, found = None, 0
+    best, found, against = None, 0, np.zeros(len(signs), int)
     for c_start in starts:
         c1, res = gauss_newton(c_start)
         v = v0 + N @ c1
@@ -150,15 +153,19 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
         found += 1
         rates = Rv @ v
         bad = np.nonzero(sel & (np.sign(rates) != signs) & (np.abs(rates) > 1e-6 * rate))[0]
+        against[bad] += 1
         if len(bad) == 0:
             dist = np.linalg.norm(c1 - c)
             if best is None or dist < best[1]:
                 best = (v, dist)
-        if best is not None and found > 4:
-            break
+        if best is not None and (found > 4 or best[1] <= 1e-3 * max(1.0, np.linalg.norm(c))):
+            break                                        # five branches seen, or one where the search started
     if best is None:
-        raise SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley "
-                          f"assignment ({found} branch directions tried): the assignment is not rigidly foldable "
-                          "from this state")
+        e = SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley "
+                        f"assignment ({found} branch directions tried): the assignment is not rigidly foldable "
+                        "from this state")
+        e.found = found                                  # branch directions found, and the hinge (0-based) that
+        e.wrong = int(np.argmax(against)) if found and against.max() == found else None   # turns wrong on all
+        raise e
     v = best[0]
     return v

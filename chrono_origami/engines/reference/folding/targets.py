@@ -19,24 +19,36 @@ The fold percent p (0-100, as Origami Simulator's slider from 0 % to
 (fold angles rho0) is rho(s) = rho0 + s (p/100 target - rho0), s = t / T
 from 0 to 1 (T: ``duration``).
 
-Method: at every time the configuration solves
+Method: the fold follows the mechanism (rigid-origami simulation in Tachi's
+way). Each step of h seconds from time t moves the panels by the body
+increments d (6N) that solve
 
-    min sum_h (rho_h(g) - rho_h(s))^2   over the assigned creases h,
-    subject to the hinge constraints, the vertex holds and panel 1 held (exact),
+    min |Js d - (rho(t + h) - rho(t) + min(1, h / lag) (rho(t) - rho_now))|
+    subject to Jh d = -Fh (the hinge constraints, the vertex holds, panel 1 held),
 
-by Gauss-Newton on SE(3)^N: each step the minimum-norm least-squares
-solution of the linearised hard rows, weighted by :data:`HARD_WEIGHT`, stacked
-on the soft rows (the misses rho_h - rho_h(s), rad, wrapped to (-pi, pi];
-their Jacobian the hinges' relative angular rates), one sparse QR (or dense SVD) solve that
-needs no basis of the free motions; at convergence the hard rows are
-brought to the Newton tolerance by minimum-norm corrections of their own.
-The weight makes the hard rows exact to (1 / HARD_WEIGHT)^2 of the soft
-residual within a step; the final projection to round-off. Where the targets are a rigid fold (consistent) the minimum is 0
-and every crease reaches its target; where they are not, the fold is the
-rigid state nearest the targets in the least-squares sense, and the history
-says how far. Steps are predicted along the tangent of the least-squares
-path and corrected at the new time, halved when the corrector does not
-converge or jumps.
+minimum norm: the wished fold-angle changes (the aim's change over the step
+plus a share of the gap left behind, ``lag`` the largest step) projected onto
+the free motions of the constraints (Js: the driven creases' relative angular
+rates, ``FoldConstraints.hinge_rate_operator``; the misses wrapped to
+(-pi, pi]). One sparse QR (or dense SVD) solve of the hard rows, weighted by
+:data:`HARD_WEIGHT`, stacked on the soft rows: no basis of the free motions
+is formed. The step turns no driven crease by more than :data:`MAX_TURN`. The
+corrector only brings the state back onto the constraints (minimum-norm
+Newton on the hard rows): nothing pulls it toward the aim, so the path is
+continuous by construction; a corrector longer than half the predictor
+(:func:`jumped`) or one that does not converge halves the step. At t = T
+the fold settles: projected Gauss-Newton steps toward the targets, each halved
+until the misfit does not grow, until the projected step vanishes. Where the
+targets are a rigid fold reached along the mechanism, every crease reaches
+its target; where they are not, the fold stops where the projected rate
+vanishes (a stationary point of the least-squares misfit, reached
+continuously), and the last note says the percent reached (the least-squares
+percent of the targets, :func:`_reached`), the creases that miss most and
+whether another branch leaves the stop (:func:`_other_branch`). Free motions
+left by the targets and holds (undriven creases, a single held vertex) are
+noted, and the steps move along them as little as they can. The sigma ratio
+of the constraint Jacobian (hard and drive rows) is taken at the frames; the
+steps between them record the last one.
 
 A flat start is singular (first-order motions that no finite fold follows).
 The first step leaves it along the folding branch nearest the targets'
@@ -53,12 +65,13 @@ import scipy.sparse as sp
 from ....inputs.fold import Drive, FoldProblem, check_percent, target_problem
 from ....results.fold import FoldHistory
 from ....tools import linalg as _linalg, sparseqr
-from ....tools.errors import SingularConfigurationError, SolverError
+from ....tools.errors import SolverError
 from ....tools.jacobian import SINGULAR_RTOL, Jacobian
 from ....tools.progress import Progress
 from .constraints import FoldConstraints
 from .lie import exp_update, reorthonormalize
-from .newton import TOL, accept, jumped, schedule
+from . import newton
+from .newton import TOL, accept, schedule
 
 #: "auto" solves on the sparse QR path beyond this many columns (50 panels; LAPACK's SVD-based least squares
 #: of the stacked rows is several times slower there)
@@ -67,11 +80,17 @@ DENSE_COLUMNS = 300
 HARD_WEIGHT = 1e6
 #: a crease flatter than this (rad) counts as flat at the start
 FLAT_RAD = 1e-9
-#: Gauss-Newton iterations of one corrector (it converges linearly where the targets are not a rigid fold)
-MAX_ITER = 30
-#: a corrector has converged when its step is below this (scaled units, rad); the last state below FINAL_STEP
-STEP_TOL = 1e-8
-FINAL_STEP = 1e-12
+#: largest change of a driven fold angle in one predictor (rad)
+MAX_TURN = np.radians(10.0)
+#: Newton iterations of the projection onto the hard rows
+PROJECT_ITER = 12
+#: the settling at the end stops once a projected Gauss-Newton step changes no driven angle by more than
+#: SETTLE_RAD (rad), or by less than SLOW_RAD while no longer halving (round-off, or the linear convergence of a
+#: misfit that stays: then the state is within about 1e-9 rad of the stationary point)
+SETTLE_RAD = 1e-14
+SLOW_RAD = 1e-10
+#: largest number of settling steps
+SETTLE_ITER = 200
 #: a target is reached when the fold angle is within this of it (deg)
 REACHED_DEG = 1e-6
 
@@ -107,41 +126,102 @@ class _Split:
         A = sp.vstack([HARD_WEIGHT * sp.csr_matrix(Jh), sp.csr_matrix(Js)]).tocsr()
         return Jacobian(A, self.method).solve(np.concatenate([HARD_WEIGHT * bh, bs]))
 
+    def step(self, R, u, t, h=None, lag=None):
+        """The predictor from (R, u) at time ``t`` (s) over a step ``h`` (s): body increments (6N) whose fold-angle
+        changes are the aim's change over the step plus h / ``lag`` (at most 1) of the gap aim(t) - rho, projected
+        onto the free motions of the hard rows (``solve``, minimum norm), scaled down to at most :data:`MAX_TURN`
+        of any driven crease (``self.last_turn``: the largest turn before the cap, rad). Without ``h``: the whole
+        gap at ``t`` (a Gauss-Newton step, for ``settle``)."""
+        Fh, Jh, Fs, Js, Ft = self.evaluate(R, u, t)[:5]
+        want = -Fs if h is None else -h * Ft - min(1.0, h / lag) * Fs
+        d = self.solve(Jh, Js, -Fh, want)
+        turn = self.last_turn = float(np.abs(Js @ d).max(initial=0.0))
+        return d * (MAX_TURN / turn) if turn > MAX_TURN else d
+
     def project(self, R, u, t, tol):
-        """Newton on the hard rows alone (minimum-norm corrections) to round-off: (R, u, max |F|), a residual
-        above ``tol`` meaning failure. Stops once max |F| is below 1e-3 tol or no longer halves."""
+        """Newton on the hard rows alone to round-off, minimum-norm corrections: (R, u, max |F|, iterations), a
+        residual above ``tol`` meaning failure. The factor of the hard rows' Jacobian is kept while the residual
+        falls tenfold a step (a chord method: the corrections are small) and made anew at the current state when
+        it does not (a step that does not halve it is taken back); stops once max |F| is below 1e-3 tol, or when a fresh factor's step no longer halves it (after
+        two)."""
         Fh, Jh = self.evaluate(R, u, t)[:2]
+        jac, fresh = Jacobian(Jh, self.method), True
         res = float(np.abs(Fh).max(initial=0.0))
-        for _ in range(6):
+        it = 0
+        for it in range(1, PROJECT_ITER + 1):
             if res <= 1e-3 * tol:
                 break
-            Rn, un = exp_update(R, u, Jacobian(Jh, self.method).solve(-Fh).reshape(-1, 6))
-            Fn, Jn = self.evaluate(Rn, un, t)[:2]
+            Rn, un = exp_update(R, u, jac.solve(-Fh).reshape(-1, 6))
+            Fn = self.C.evaluate(Rn, un, t, jacobian=False)[0][self.hard]
             new = float(np.abs(Fn).max(initial=0.0))
             if new > 0.5 * res:
-                if new < res:
-                    R, u, res = Rn, un, new
-                break
-            R, u, Fh, Jh, res = Rn, un, Fn, Jn, new
-        return R, u, res
+                if not fresh:
+                    jac, fresh = Jacobian(self.evaluate(R, u, t)[1], self.method), True
+                    continue
+                if it > 2:
+                    if new < res:
+                        R, u, res = Rn, un, new
+                    break
+            slow = new > 0.1 * res
+            R, u, Fh, res, fresh = Rn, un, Fn, new, False
+            if slow and res > 1e-3 * tol:     # a chord that no longer gains a digit a step: a fresh factor
+                jac, fresh = Jacobian(self.evaluate(R, u, t)[1], self.method), True
+        return R, u, res, it
 
-    def correct(self, R, u, t, tol, step_tol=STEP_TOL):
-        """Gauss-Newton at fixed t (module doc), then the hard rows to ``tol``: (R, u, iterations, hard residual,
-        converged)."""
-        last = np.inf
-        for it in range(1, MAX_ITER + 1):
-            Fh, Jh, Fs, Js, _, _ = self.evaluate(R, u, t)
-            d = self.solve(Jh, Js, -Fh, -Fs)
-            R, u = exp_update(R, u, d.reshape(-1, 6))
-            size = float(np.abs(d).max())
-            if size <= step_tol:
-                R, u, res = self.project(R, u, t, tol)
-                return R, u, it, res, res <= tol
-            if it > 3 and size > 0.9 * last:
-                break
-            last = size
-        R, u, res = self.project(R, u, t, tol)
-        return R, u, it, res, False
+    def correct(self, R, u, t, tol):
+        """The corrector of a step: the predicted state (R, u) brought back onto the hard rows by minimum-norm
+        Newton (``project``), nothing pulled toward the aim: (R, u, iterations, hard residual, converged)."""
+        R, u, res, it = self.project(R, u, t, tol)
+        return R, u, it, res, res <= tol
+
+    def misfit(self, R, u, t):
+        """Sum of the squared misses of the aim at time ``t`` (rad^2)."""
+        Fs = self.evaluate(R, u, t)[2]
+        return float(Fs @ Fs)
+
+    def settle(self, R, u, t, tol):
+        """At the end of the fold (the aim fixed at ``t``): Gauss-Newton steps along the free motions (``step``),
+        each projected onto the hard rows, halved until the misfit does not grow and the corrector does not jump,
+        and doubled while the misfit keeps falling (a misfit that stays makes Gauss-Newton converge linearly and
+        its steps short), until the projected step is below :data:`SETTLE_RAD`, or below :data:`SLOW_RAD` without
+        halving, or below 1e3 :data:`SLOW_RAD` without shrinking by a tenth (round-off): the
+        stationary point of the misfit that the mechanism reaches continuously from (R, u). Returns (R, u, steps)."""
+        f, last, least, stuck = self.misfit(R, u, t), np.inf, np.inf, 0
+
+        def attempt(d):
+            Rp, up = exp_update(R, u, d.reshape(-1, 6))
+            Rn, un, _, res, ok = self.correct(Rp, up, t, tol)
+            if ok and not jumped(self.C, R, u, Rp, up, Rn, un, tol):
+                fn = self.misfit(Rn, un, t)
+                if fn <= f * (1 + 1e-12):
+                    return reorthonormalize(Rn), un, fn
+            return None
+
+        for k in range(SETTLE_ITER):
+            d = self.step(R, u, t)
+            Js = self.evaluate(R, u, t)[3]
+            turn = float(np.abs(Js @ d).max(initial=0.0))
+            stuck = 0 if turn < 0.5 * least else stuck + 1
+            least = min(least, turn)
+            if turn <= SETTLE_RAD or (turn <= SLOW_RAD and turn > 0.5 * last) or (turn <= 1e3 * SLOW_RAD
+                                                                                  and stuck >= 3):
+                return R, u, k
+            last = turn
+            for _ in range(12):
+                got = attempt(d)
+                if got is not None:
+                    break
+                d = d / 2
+            else:
+                return R, u, k
+            scale = 1.0
+            while scale * turn < MAX_TURN / 2:
+                more = attempt(2 * scale * d)
+                if more is None or more[2] >= got[2]:
+                    break
+                got, scale = more, 2 * scale
+            R, u, f = got
+        return R, u, SETTLE_ITER
 
 
 def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, frame_interval=None,
@@ -154,7 +234,8 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     ``newton.fold`` (s; the fold parameter s = t / duration). linalg : "auto", "dense" or "sparse".
 
     Returns a :class:`~chrono_origami.results.fold.FoldHistory`; ``history.target_miss`` = (largest
-    |fold angle - aim| in deg, its hinge); a note says whether every target was reached.
+    |fold angle - aim| in deg, its hinge), ``history.percent_reached`` (:func:`_reached`); the last note says
+    whether every target was reached, or where and why the fold stopped.
     """
     problem, start_angles = target_problem(structure, targets, percent, paths, duration)
     problem.name = f"{structure.name} to {check_percent(percent):g} % of its target angles"
@@ -178,49 +259,66 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         try:
             first = _branch(problem, C, R, u, speeds, S.method)
         except SolverError as e:
-            raise SolverError(f"{problem.name}: not rigidly foldable toward its targets: {e} (diagnosis: "
-                              f"pattern_check.diagnose)") from None
+            raise SolverError(_no_branch(problem, C, S, R, u, e)) from None
+        if float(np.abs(Jh @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
+            # the start's least-squares velocity breaks the hinge constraints: no first-order motion folds it
+            raise SolverError(_locked(problem, C, S, R, u) or _no_branch(problem, C, S, R, u, None))
         hist.singular_start = True
         hist.notes.append(f"{problem.name}: the flat start is singular; left on the folding branch nearest the "
                           f"targets")
     bar = Progress(T, progress)
     t, fi = 0.0, 0
+    free_noted = False
+    midway = None            # a state along the way, to count the mechanism's free motions against the stop's
     while t < T - 1e-12 * T:
         target = frame_times[fi]
         h = min(dt, target - t)
+        final = t + h >= T * (1 - 1e-12)
         if first is not None and t == 0.0:
-            v = first
+            d = h * first
         else:
-            Fh, Jh, Fs, Js, Ft, _ = S.evaluate(R, u, t)
-            v = S.solve(Jh, Js, np.zeros(len(Fh)), -Ft)
-        Rp, up = exp_update(R, u, (h * v).reshape(-1, 6))
-        Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol, FINAL_STEP if t + h >= T * (1 - 1e-12) else STEP_TOL)
+            d = S.step(R, u, t, h, dt_max)
+            turn = S.last_turn                              # the predictor's turn before its cap
+            if turn > 1.01 * MAX_TURN and h > dt_min:
+                dt = max(h * MAX_TURN / turn, dt_min)       # the aim runs ahead of the mechanism: shorter steps
+                continue
+        Rp, up = exp_update(R, u, d.reshape(-1, 6))
+        Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol)
         if ok and jumped(C, R, u, Rp, up, Rn, un, tol):
             ok = False
         if not ok:
             dt = h / 2
             if dt < dt_min:
                 bar.close()
-                raise SolverError(f"{problem.name}: the fold cannot follow its targets beyond t = {t:.6g} s "
-                                  f"({100 * t / T * check_percent(percent) / 100:.3g} % of the targets; the "
-                                  f"corrector did not converge, hard residual {res:.3g}): the targets are not a "
-                                  f"rigid fold and the rigid state nearest them jumps here; fold to a smaller "
-                                  f"percent or give targets of a rigid fold")
+                why = (f"the corrector jumps away from the predictor (to another branch)" if res <= tol else
+                       f"the projection onto the hinge constraints does not converge (hard residual {res:.3g})")
+                if t == 0.0 and first is not None:
+                    locked = _locked(problem, C, S, R, u)
+                    if locked:
+                        raise SolverError(locked)
+                raise SolverError(f"{problem.name}: the fold cannot follow its mechanism beyond t = {t:.6g} s "
+                                  f"({_reached(C, R, u, percent):.3g} % of the targets reached): {why} even with "
+                                  f"step {h:.3g} s" + ("; the flat start's folding branch holds only to first "
+                                                       "order" if t == 0.0 else "; fold to a smaller percent"))
             continue
         Rn = reorthonormalize(Rn)
+        if final:
+            Rn, un, more = S.settle(Rn, un, T, tol)
+            it += more
         Fh, Jh, Fs, Js, Ft, J = S.evaluate(Rn, un, t + h)
-        ratio = Jacobian(J, S.method).sigma_ratio()
-        if ratio < SINGULAR_RTOL:
-            bar.close()
-            hist.record(t + h, C.vertices(Rn, un), C.drive_values(Rn, un), float(np.abs(Fh).max(initial=0.0)),
-                        ratio, it, h)
-            raise SingularConfigurationError(
-                f"{problem.name}: singular configuration at t = {t + h:.6g} s: the targets no longer determine "
-                f"the fold (sigma_min/sigma_max = {ratio:.2e})", t + h, C.vertices(Rn, un), hist, ratio)
+        if abs(t + h - frame_times[fi]) <= 1e-12 * T or not hist.steps:
+            ratio = Jacobian(J, S.method).sigma_ratio()     # at the frames (steps between them keep the last)
+        if ratio < SINGULAR_RTOL and not free_noted:
+            free_noted = True
+            hist.notes.append(f"{problem.name}: the targets and holds leave the fold free motions at t = {t + h:.6g} s "
+                              f"(sigma_min/sigma_max = {ratio:.2e}: undriven creases, or a rigid motion no hold "
+                              f"stops): the fold moves along them as little as it can (minimum-norm steps)")
         R, u = Rn, un
         res = float(np.abs(Fh).max(initial=0.0))
         t, fi = accept(hist, C, R, u, t + h, h, it, res, ratio, frame_times, fi, T, log, "iterations")
-        if it <= 8:
+        if midway is None and t >= T / 2:
+            midway = (R, u, t)
+        if it <= 8:                 # chord iterations of the projection: cheap, and linear
             dt = min(1.5 * h if h == dt else dt, dt_max)
         bar.update(t, f" residual {res:.1e}")
     bar.close()
@@ -229,19 +327,95 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     achieved = start_angles[C.drive_hinge] - C.drive_values(R, u)
     aim = start_angles[C.drive_hinge] - C.drive_speed * T
     miss = np.degrees(np.abs(np.angle(np.exp(1j * (achieved - aim)))))     # +-180 deg are one state
-    k = int(np.argmax(miss)) if len(miss) else 0
+    k = int(np.argmax(np.round(miss, 9))) if len(miss) else 0      # ties (symmetric creases): the first
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
+    hist.percent_reached = _reached(C, R, u, percent) if len(miss) else float(percent)
     if hist.target_miss[0] <= REACHED_DEG:
         hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
     else:
-        hist.notes.append(f"the targets are not a rigid fold: nearest rigid state in least squares; largest miss "
-                          f"{hist.target_miss[0]:.3g} deg at hinge {hist.target_miss[1] + 1} "
-                          f"({np.degrees(achieved[k]):.6g} deg against {np.degrees(aim[k]):.6g} deg)")
+        worst = [j for j in np.argsort(-np.round(miss, 9), kind="stable")[:3] if miss[j] > REACHED_DEG]
+        hist.notes.append(f"the targets are not a rigid fold on this branch: the fold follows its mechanism until "
+                          f"the projected rate vanishes, at {hist.percent_reached:.3g} % of the targets (asked "
+                          f"{check_percent(percent):g} %); largest misses "
+                          + ", ".join(f"{miss[j]:.3g} deg at hinge {C.drive_hinge[j] + 1} ({np.degrees(achieved[j]):.6g}"
+                                      f" deg against {np.degrees(aim[j]):.6g} deg)" for j in worst)
+                          + f"; {_other_branch(S, R, u, T, midway)}")
     return hist
 
 
+def jumped(C, R, u, Rp, up, Rn, un, tol):
+    """Whether a converged corrector jumped to another branch: ``newton.jumped`` (a corrector longer than
+    ``newton.JUMP_RATIO`` times the predictor), unless the corrected state lies no farther from the start of the
+    step than the predicted one (largest vertex displacement / L): a corrector that takes back what the predictor
+    pushed against a constraint (a crease that first-order motions turn and finite ones do not) lands nearer the
+    start, not on another branch."""
+    if not newton.jumped(C, R, u, Rp, up, Rn, un, tol):
+        return False
+    return newton._distance(C, R, u, Rn, un) > newton._distance(C, R, u, Rp, up)
+
+
+def _reached(C, R, u, percent):
+    """The percent of the targets reached (0-100): ``percent`` times the projection of the drive values reached on the
+    targets' change, (rho - rho0) . (rho* - rho0) / |rho* - rho0|^2 (drive convention, rad)."""
+    aim = C.drive_speed * C.problem.duration
+    n2 = float(aim @ aim)
+    return float(check_percent(percent)) * (float(C.drive_values(R, u) @ aim) / n2 if n2 > 0 else 1.0)
+
+
+def _other_branch(S, R, u, T, midway):
+    """Whether another branch leaves the stopping state (R, u): the hard rows' free motions there against those at
+    ``midway`` (R, u, t) along the way, counted under ``linalg.RANK_RTOL`` (a branch point has more)."""
+    def free(R, u, t):
+        return _linalg.null_space(S.evaluate(R, u, t)[1], _linalg.RANK_RTOL, S.method).dim
+
+    n_free = free(R, u, T)
+    mech = free(*midway) if midway is not None else None
+    if mech is not None and n_free > mech:
+        return (f"the stop is a branch point ({n_free} free motions against {mech} along the way): a different "
+                f"branch leaves it and may go further")
+    return (f"no other branch leaves the stop ({n_free} free motion{'s' if n_free != 1 else ''} there, as along "
+            f"the way)")
+
+
+def _locked(problem, C, S, R, u):
+    """One line naming the driven creases that no motion of the hinges turns at (R, u), not even to first order
+    (their rows of the hinge rates vanish on the free motions of the hard rows, under ``linalg.RANK_RTOL``), with
+    their panels (1-based); None when every driven crease can turn."""
+    Jh, Js = (lambda x: (x[1], x[3]))(S.evaluate(R, u, 0.0))
+    N = _linalg.null_space(Jh, _linalg.RANK_RTOL, S.method).basis
+    rates = np.abs(Js @ N).max(axis=1) if N.shape[1] else np.zeros(Js.shape[0])
+    stuck = np.nonzero(rates <= 1e-9 * max(float(rates.max(initial=0.0)), 1.0))[0]
+    if not len(stuck):
+        return None
+    pat = problem.pattern
+    names = [f"crease {C.drive_hinge[k] + 1} (panels {pat.hinges[C.drive_hinge[k]].panels[0] + 1} and "
+             f"{pat.hinges[C.drive_hinge[k]].panels[1] + 1})" for k in stuck[:3]]
+    more = f" and {len(stuck) - 3} more" if len(stuck) > 3 else ""
+    return (f"{problem.name}: not rigidly foldable: no motion of the rigid panels turns {', '.join(names)}{more}, "
+            f"not even to first order: the hinges around them lock their panels together")
+
+
+def _no_branch(problem, C, S, R, u, error):
+    """The one line when no folding branch leaves the flat start (``start.branch_tangent`` raised ``error``):
+    :func:`_locked` when a driven crease cannot turn at all; else that no branch was found, without saying the
+    pattern is not rigidly foldable (``check`` says that, from the vertices' conditions)."""
+    locked = _locked(problem, C, S, R, u)
+    if locked:
+        return locked
+    wrong = getattr(error, "wrong", None)
+    tried = getattr(error, "found", None)
+    against = (f"; on every branch found, crease {wrong + 1} turns against its assignment" if wrong is not None
+               else "")
+    return (f"{problem.name}: no folding branch leaves the flat start with the creases turning in the signs of the "
+            f"mountain-valley assignment ({tried if tried is not None else 'no'} branch directions satisfy the "
+            f"second-order condition{against}); check FILE tells whether the pattern is rigidly foldable; fold "
+            f"with --drive to follow a branch of your choice")
+
+
 def _branch(problem, C, R, u, speeds, method):
-    """Velocity leaving a flat start on the branch nearest the targets' rates (module doc)."""
+    """Velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
+    with one exact drive (the crease of the largest target change), the assignment's signs and, as the wished
+    rates, those of the fold-angle multipliers (:func:`wished_rates`)."""
     from .start import branch_tangent
 
     k = int(np.argmax(np.abs(speeds)))
@@ -249,7 +423,31 @@ def _branch(problem, C, R, u, speeds, method):
     aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
     C1 = FoldConstraints(aux)
     H = len(C.hinges)
-    signs, rates = np.zeros(H), np.zeros(H)
+    signs = np.zeros(H)
     signs[C.drive_hinge] = np.sign(speeds)
+    wish = wished_rates(problem.structure, C, speeds)
+    if wish[h0] * speeds[k] > 0:
+        wish = wish * (speeds[k] / wish[h0])       # the exact drive's rate, which the velocities keep
+    return branch_tangent(C1, R, u, signs, method=method, rates=wish)
+
+
+def wished_rates(structure, C, speeds):
+    """Wished relative rates (rad/s, the drive convention) of every hinge at a flat start: the targets' rates
+    ``speeds`` of the driven creases, replaced on each component of creases that the fold-angle multipliers of
+    degree-4 vertices link (``pattern_check.multiplier_rates``) by the multipliers' rates, scaled to fit the
+    targets' rates there in least squares (the drive convention is minus FOLD's fold angle)."""
+    from ....structure.pattern_check import multiplier_rates
+
+    rates = np.zeros(len(C.hinges))
     rates[C.drive_hinge] = speeds
-    return branch_tangent(C1, R, u, signs, method=method, rates=rates)
+    mult, comp = multiplier_rates(structure)
+    for k in set(comp.values()):
+        hs = np.array([h for h, c in comp.items() if c == k], int)
+        w = -np.array([mult[h] for h in hs])
+        aim = rates[hs]
+        if len(hs) < 2 or not np.any(aim):
+            continue
+        scale = float(w @ aim) / float(w @ w)
+        if scale > 0:                              # the assignment's signs: the multipliers carry them
+            rates[hs] = scale * w
+    return rates

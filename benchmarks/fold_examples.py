@@ -1,0 +1,120 @@
+"""Benchmark (not a test): the fold to target angles (``fold FILE --percent P``) on Origami Simulator's example
+crease patterns, and on a 1,000-panel flat Miura-ori sheet from 0 to 90 %.
+
+Each file folds at 60 % and 90 % of its targets (``--fix-geometry``: Origami Simulator's coordinates are rounded)
+in its own process, through the command line's function (``analysis.fold.fold_to_targets``, reference engine), with
+the program's choice of BLAS threads (one). A row: file, percent, wall time (s, reading included), peak memory
+(MB) and the outcome (a file not done in ``--timeout`` seconds says so): ``folds`` with the percent reached (the least-squares percent of the targets) and the
+largest miss (deg), or the first words of the one-line refusal.
+
+The sheet is ORIPA's export of a rectangular Miura-ori whose sides cut the parallelograms into triangles
+(``tests/styles.oripa_miura``: 31 zigzag lines, 32 rows, 1,024 panels, M/V without angles: -180/+180 deg), folded
+from flat to 90 % of its targets.
+
+    python3 benchmarks/fold_examples.py                       # the files of tests/data/origami_simulator
+    python3 benchmarks/fold_examples.py DIR                   # every .svg under DIR (e.g. Origami Simulator's assets)
+    python3 benchmarks/fold_examples.py --sheet-only
+"""
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from common import peak_MB, program_threads
+
+program_threads()
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = os.path.join(HERE, "..", "tests", "data", "origami_simulator")
+
+
+def styles():
+    spec = importlib.util.spec_from_file_location("styles", os.path.join(HERE, "..", "tests", "styles.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def one(path, percent):
+    """Fold one file in this process; print one JSON line."""
+    from chrono_origami.analysis.fold import fold_to_targets
+    from chrono_origami.structure import foldfile
+    from chrono_origami.tools.errors import OrigamiError
+
+    t0 = time.perf_counter()
+    try:
+        s = foldfile.read_structure(path)
+        H = fold_to_targets(s, percent=percent, fix_geometry=True, progress=False, engine="reference")
+        miss = H.target_miss[0]
+        outcome = f"folds: {H.percent_reached:.3g} % reached, largest miss {miss:.3g} deg, {len(H.steps)} steps"
+    except OrigamiError as e:
+        outcome = "stops: " + str(e).split(": ", 1)[-1][:110]
+    print(json.dumps({"time": time.perf_counter() - t0, "peak": peak_MB(), "outcome": outcome}))
+
+
+def sheet(columns=31, rows=32, percent=90.0):
+    """Fold the ORIPA Miura sheet in this process; print one JSON line."""
+    from chrono_origami.analysis.fold import fold_to_targets
+    from chrono_origami.structure import foldfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path, _ = styles().oripa_miura(os.path.join(tmp, "miura.fold"), columns, rows)
+        s = foldfile.read_structure(path)
+    base = peak_MB()
+    t0, c0 = time.perf_counter(), time.process_time()
+    H = fold_to_targets(s, percent=percent, progress=False, engine="reference")
+    print(json.dumps({"panels": s.pattern.n_panels, "time": time.perf_counter() - t0, "peak": peak_MB(),
+                      "cpu": time.process_time() - c0,
+                      "base": base, "steps": len(H.steps), "reached": H.percent_reached, "miss": H.target_miss[0],
+                      "residual": H.max_residual}))
+
+
+def child(*args, timeout=None):
+    try:
+        out = subprocess.run([sys.executable, __file__, "--one", *map(str, args)], capture_output=True, text=True,
+                             timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"time": timeout, "peak": float("nan"), "outcome": f"not done in {timeout:g} s"}
+    lines = [x for x in out.stdout.splitlines() if x.startswith("{")]
+    if not lines:
+        return {"time": float("nan"), "peak": float("nan"), "outcome": "crashed: " + out.stderr.strip()[-200:]}
+    return json.loads(lines[-1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir", nargs="?", default=DATA)
+    ap.add_argument("--percents", default="60,90")
+    ap.add_argument("--sheet-only", action="store_true")
+    ap.add_argument("--timeout", type=float, default=300.0, help="seconds a file may take (default 300)")
+    ap.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        if args.one[0] == "sheet":
+            return sheet()
+        return one(args.one[0], float(args.one[1]))
+    if not args.sheet_only:
+        files = sorted(glob.glob(os.path.join(args.dir, "**", "*.svg"), recursive=True))
+        print(f"{'file':34s} {'%':>4s} {'time s':>7s} {'MB':>5s}  outcome")
+        for f in files:
+            for p in args.percents.split(","):
+                r = child(f, p, timeout=args.timeout)
+                print(f"{os.path.relpath(f, args.dir):34s} {p:>4s} {r['time']:7.2f} {r['peak']:5.0f}  {r['outcome']}",
+                      flush=True)
+    r = child("sheet")
+    if "panels" in r:
+        print(f"ORIPA Miura sheet, {r['panels']} panels, flat to 90 %: {r['time']:.1f} s ({r['cpu']:.1f} s of "
+              f"processor time), {r['steps']} steps, peak "
+              f"{r['peak']:.0f} MB (base {r['base']:.0f} MB), {r['reached']:.3g} % reached, largest miss "
+              f"{r['miss']:.3g} deg, constraint residual {r['residual']:.1e}")
+    else:
+        print(f"ORIPA Miura sheet: {r['outcome']}")
+
+
+if __name__ == "__main__":
+    main()
