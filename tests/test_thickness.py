@@ -459,3 +459,16 @@ def test_check_of_a_file_already_in_contact_says_so(capsys, tmp_path):
     assert code == 0, err
     line = next(x for x in out.splitlines() if x.startswith("range of motion"))
     assert "in contact at the start: panels 1 and 2 interpenetrate at 0 % of the targets (depth " in line
+
+
+def test_a_fold_cut_at_its_first_contact_writes_that_frame_as_such(capsys, pair_file, tmp_path):
+    """Tapered to 120 deg in 36 frames of 5 deg: the history ends at frame 25, the first contact, and the files
+    written say so (not 'the folded state'); the frame read back is at 125 deg."""
+    out = tmp_path / "f"
+    code, text, err = run(capsys, "fold", pair_file, "--thickness", T, "--placement", "tapered", "--taper-deg", 120,
+                          "--frames", 36, "--quiet", "--engine", "reference", "--out", out)
+    assert code == 0, err
+    assert "the fold stops at frame 25, the first contact" in text
+    assert "fold.fold (frames 0-25: 0 the start, 25 the first contact at t = " in text
+    st = foldfile.read_structure(out / "fold.fold", frame="last")
+    assert fold_deg(st, st.pattern.vertices) == pytest.approx(125.0, abs=1e-6)

@@ -182,8 +182,10 @@ def write(hist, args, out=None):
             report_fold.write_fold(hist, os.path.join(args.out, "fold.fold"))
             report_fold.write_steps_csv(hist, os.path.join(args.out, "steps.csv"))
         last = len(hist.times) - 1
+        contacts = getattr(hist, "contacts", None)
+        what = "folded state" if contacts is None or contacts.first != last else "first contact"
         print(f"wrote {args.out}/vertices.csv (frame {last}), fold.fold (frames 0-{last}: 0 the start, {last} the "
-              f"folded state at t = {hist.times[-1]:g} s; read it with --frame {last}, --frame last or --frame "
+              f"{what} at t = {hist.times[-1]:g} s; read it with --frame {last}, --frame last or --frame "
               f"foldedForm), steps.csv", file=out)
     views(hist, args, out)
 
@@ -270,7 +272,8 @@ def stop_at_contact(hist, args, out):
         contacts.times, contacts.pairs = contacts.times[:k + 1], contacts.pairs[:k + 1]
         if contacts.percents is not None:
             contacts.percents = contacts.percents[:k + 1]
-        print(f"the fold stops at frame {k}, the first contact (--through-contact folds on)", file=out)
+        print(f"the fold stops at frame {k}, the first contact (the summary above is of the fold to its "
+              f"end; --through-contact keeps it)", file=out)
     return contacts
 
 
