@@ -33,8 +33,10 @@ OUTCOMES = {
     "cubeunwrapping.svg": ("folds", None),
     "curvedPleatSimple.svg": ("stops", r"not rigidly foldable: no motion of the rigid panels turns crease 1 "
                                        r"\(panels 1 and 2\), crease 2 \(panels 1 and 2\)"),
-    "flappingBird.svg": ("stops", r"not rigidly foldable: the fold-angle multipliers .* do not close around panel "
-                                  r"\d+ \(vertices [\d, ]+\)"),
+    # the multiplier closure counts only panels whose corners are all flat-foldable (10 of its 14 vertices are not):
+    # the branch search finds no start with the assignment's signs
+    "flappingBird.svg": ("stops", r"no folding branch leaves the flat start with the creases turning in the signs of "
+                                  r"the mountain-valley assignment"),
     "miura-ori.svg": ("folds", None),
     "pinwheelBase.svg": ("stops", r"not rigidly foldable: the fold-angle multipliers .* do not close around panel 9 "
                                   r"\(vertices 9, 5, 4, 10\)"),
