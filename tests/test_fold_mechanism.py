@@ -182,3 +182,20 @@ def test_simple_vertex_folds_its_straight_line_and_says_the_crossing_line_waits(
     assert H.percent_reached == pytest.approx(30.0, abs=1e-9)
     assert H.target_miss[0] == pytest.approx(108.0, abs=1e-9)
     assert "at 30 % of the targets (asked 60 %)" in H.notes[-1] and "no other branch leaves the stop" in H.notes[-1]
+
+
+def test_check_names_the_vertices_whose_signs_fit_no_folding_branch(capsys):
+    """A flat-foldable degree-4 vertex folds, to first order, on one of its two branches (module doc of
+    pattern_check), each with its own signs. Origami Simulator's simple vertex draws a straight mountain line
+    crossed at right angles by a line that is a mountain on one side and a valley on the other (3 M, 1 V: Maekawa
+    holds). A straight line through a vertex of four right angles folds as one crease, with one sign, so the
+    crossing line's two signs fit neither branch: the four creases cannot all fold at once, and check names the
+    vertex (the fold turns the mountain line and leaves the other flat, as tested above). The bird base
+    and the Miura-ori's vertices fit their branches: no such line."""
+    code, out, err = run(capsys, "check", os.path.join(DATA, "simpleVertex.svg"))
+    lines = [x for x in out.splitlines() if x.startswith("mountain-valley signs that fit neither")]
+    assert lines == ["mountain-valley signs that fit neither folding branch of a flat-foldable degree-4 vertex: "
+                     "1 vertex (7): their four creases cannot all fold at once from the flat state"]
+    for name in ("birdBase.svg", "miura-ori.svg"):
+        code, out, err = run(capsys, "check", os.path.join(DATA, name))
+        assert "fit neither folding branch" not in out

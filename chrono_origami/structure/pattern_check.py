@@ -92,6 +92,8 @@ class Report:
     faces: list = field(default_factory=list)
     closure: list = field(default_factory=list)
     loops: list = field(default_factory=list)
+    #: flat-foldable degree-4 vertices (0-based) whose M/V signs fit neither of their two folding branches
+    misfits: list = field(default_factory=list)
 
     @property
     def constrained(self):
@@ -169,7 +171,17 @@ class Report:
         if mk:
             lines.append(f"Maekawa (|#M - #V| = 2) missed at {_count(len(mk), 'vertex', 'vertices')}: "
                          + ", ".join(f"{v + 1} (|#M - #V| = {m + 2})" for v, m in mk[:worst]))
+        if self.misfits:
+            lines.append(self.misfit_text())
         return lines
+
+    def misfit_text(self, worst=5):
+        """One line naming the :attr:`misfits` (1-based): their creases cannot all fold at once from the flat state."""
+        v = self.misfits
+        more = f" and {len(v) - worst} more" if len(v) > worst else ""
+        return (f"mountain-valley signs that fit neither folding branch of a flat-foldable degree-4 vertex: "
+                f"{_count(len(v), 'vertex', 'vertices')} ({', '.join(str(x + 1) for x in v[:worst])}{more}): "
+                f"their four creases cannot all fold at once from the flat state")
 
     def _closure_text(self, p):
         """Panel p's closure miss as printed: the number, or why there is none."""
@@ -439,6 +451,7 @@ def diagnose(structure):
         rep.faces = faces.faces
         rep.closure = [abs(x) for x in faces.values(P)]
         rep.loops = [list(loop) for loop in faces.loops]
+        rep.misfits = sorted(v for v, nb in faces.nbrs.items() if _vertex_rates(P, v, nb, faces.signs[v]) is None)
     return rep
 
 

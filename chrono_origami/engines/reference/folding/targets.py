@@ -402,13 +402,17 @@ def _no_branch(problem, C, S, R, u, error):
     locked = _locked(problem, C, S, R, u)
     if locked:
         return locked
+    from ....structure import pattern_check
+
     wrong = getattr(error, "wrong", None)
     tried = getattr(error, "found", None)
     against = (f"; on every branch found, crease {wrong + 1} turns against its assignment" if wrong is not None
                else "")
+    rep = pattern_check.diagnose(problem.structure)
+    why = f"; {rep.misfit_text(3)}" if rep.misfits else ""
     return (f"{problem.name}: no folding branch leaves the flat start with the creases turning in the signs of the "
             f"mountain-valley assignment ({tried if tried is not None else 'no'} branch directions satisfy the "
-            f"second-order condition{against}); check FILE tells whether the pattern is rigidly foldable; fold "
+            f"second-order condition{against}){why}; check FILE tells more of the pattern's conditions; fold "
             f"with --drive to follow a branch of your choice")
 
 
