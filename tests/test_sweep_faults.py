@@ -253,6 +253,18 @@ def test_a_listener_that_closes_or_sends_an_empty_message_is_not_a_dask_schedule
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("server", [SILENT], indirect=True, ids=["silent"])
+def test_an_address_without_its_scheme_is_checked_as_tcp(server, spec_path, tmp_path):
+    """``--scheduler 127.0.0.1:PORT`` is a TCP address as Dask reads it: a silent listener there is named within
+    the timeout too."""
+    address = server.removeprefix("tcp://")
+    code, _, err = cli("sweep", spec_path, "--out", tmp_path / "out", "--scheduler", address, "--connect-timeout",
+                       "2", timeout=60)
+    assert code == app.EXIT_USAGE, err
+    assert last_line(err) == f"error: {address} is not a Dask scheduler: it accepted the connection but sent " \
+                             f"nothing within 2 s"
+
+
 def test_the_local_cluster_takes_a_free_http_port_without_a_warning(spec_path, tmp_path):
     """Port 8787 (Dask's default dashboard) taken: the local cluster starts its HTTP server on a free port,
     without Dask's warning block."""
