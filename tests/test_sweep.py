@@ -705,3 +705,13 @@ def test_an_unreachable_scheduler_leaves_no_output_folder(tmp_path, capsys):
                  "1"])
     assert code == app.EXIT_USAGE
     assert sorted(os.listdir(kept)) == ["notes.txt"]
+
+
+def test_a_task_s_own_error_on_a_running_cluster_is_that_error_not_a_lost_scheduler():
+    """``Executor.map`` on a local cluster that stays up: a task that raises (``math.sqrt(-1)``: ValueError)
+    gives that error to the caller; only a scheduler that went away becomes a SchedulerError."""
+    with cluster.executor("local", workers=1) as ex:
+        assert ex.map(math.sqrt, [4.0, 9.0]) == [2.0, 3.0]
+        with pytest.raises(ValueError, match="math domain error") as got:
+            ex.map(math.sqrt, [4.0, -1.0])
+    assert type(got.value) is ValueError                # not a SchedulerError (an OrigamiError is a ValueError)

@@ -93,6 +93,32 @@ while True:
 """
 
 
+#: a listener that closes every connection as soon as it accepts it
+CLOSING = """
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+while True:
+    c, _ = s.accept()
+    c.close()
+"""
+#: a listener that sends a zero message length (8 zero bytes), then holds the connection silent
+ZERO_LENGTH = """
+import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen(16)
+print(s.getsockname()[1], flush=True)
+held = []
+while True:
+    c, _ = s.accept()
+    c.sendall(bytes(8))
+    held.append(c)
+"""
+
+
 def _stop(proc, wait=10):
     """SIGTERM the process group, then SIGKILL after ``wait`` seconds."""
     if proc.poll() is not None:
@@ -208,6 +234,35 @@ def test_a_server_that_is_not_a_dask_scheduler_is_one_line_within_the_timeout(se
     code, _, err = cli("tolerance", fold_path, "--tol", "1e-4", "--samples", "4", "--engine", "reference",
                        "--scheduler", server, "--connect-timeout", "2", timeout=60)
     assert code == app.EXIT_USAGE and last_line(err).startswith(f"error: {server} is not a Dask scheduler: ")
+
+
+@pytest.mark.parametrize("server, what", [(CLOSING, "it accepted the connection, then connection closed"),
+                                          (ZERO_LENGTH, "its first bytes b'\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00' are not "
+                                                        "a Dask message")],
+                         indirect=["server"], ids=["closing", "zero-length"])
+def test_a_listener_that_closes_or_sends_an_empty_message_is_not_a_dask_scheduler(server, what, spec_path,
+                                                                                 tmp_path):
+    """A listener that closes the connection at once is named so at once (not after the timeout as a silent
+    one); 8 zero bytes, a message of length 0, are no Dask handshake (Dask's first message is never empty)."""
+    t0 = time.monotonic()
+    code, _, err = cli("sweep", spec_path, "--out", tmp_path / "out", "--scheduler", server, "--connect-timeout",
+                       "2", timeout=60)
+    assert code == app.EXIT_USAGE, err
+    assert last_line(err) == f"error: {server} is not a Dask scheduler: {what}"
+    assert time.monotonic() - t0 < 30
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("server", [SILENT], indirect=True, ids=["silent"])
+def test_an_address_without_its_scheme_is_checked_as_tcp(server, spec_path, tmp_path):
+    """``--scheduler 127.0.0.1:PORT`` is a TCP address as Dask reads it: a silent listener there is named within
+    the timeout too."""
+    address = server.removeprefix("tcp://")
+    code, _, err = cli("sweep", spec_path, "--out", tmp_path / "out", "--scheduler", address, "--connect-timeout",
+                       "2", timeout=60)
+    assert code == app.EXIT_USAGE, err
+    assert last_line(err) == f"error: {address} is not a Dask scheduler: it accepted the connection but sent " \
+                             f"nothing within 2 s"
 
 
 def test_the_local_cluster_takes_a_free_http_port_without_a_warning(spec_path, tmp_path):

@@ -347,3 +347,18 @@ def test_wrench_operator_equals_per_hinge_maps():
     _, _, mid = rt._hinge_arrays(st)
     W = (A @ mu).reshape(-1, 6)
     assert np.allclose(W[:, :3], F, atol=1e-12) and np.allclose(W[:, 3:], M0 - np.cross(mid - model.x0, F), atol=1e-12)
+
+
+def test_samples_or_actions_of_which_one_is_not_finite_are_refused():
+    """One infinite or NaN number among finite ones is enough: the check names what overflowed (the Monte
+    Carlo reduction of samples too, which squares them)."""
+    with pytest.raises(imp.ToleranceError, match="these errors: the locked-in actions are not finite numbers"):
+        tl.check_finite([1.0, 2.0, np.inf], "these errors")
+    with pytest.raises(imp.ToleranceError, match="not finite numbers"):
+        tl.check_finite([[0.0, np.nan]], "these errors")
+    assert tl.check_finite([0.0, 1e300], "these errors") == [0.0, 1e300]
+    st = series_strip()
+    X = np.zeros((3, len(st.pattern.hinges), 2, 6))
+    X[1, 0, 0, 0] = np.inf
+    with pytest.raises(imp.ToleranceError, match=r"the tolerance 0\.0001 \(offset 0\.0001.*not finite numbers"):
+        tl.reduce_samples(st, imp.ToleranceSpec(1e-4), None, X)
