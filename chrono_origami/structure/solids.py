@@ -50,6 +50,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tools.errors import StructureError
+from ..tools.geometry import newell_normal
 from .properties import panel_frame
 
 #: overlaps up to this fraction of the pattern size are touches, not contacts (the fold's vertices are exact to
@@ -120,7 +121,7 @@ def taper_angles(structure):
 def panel_convex(points, rtol=1e-9):
     """True when the planar polygon ``points`` (k, 3) is convex (every turn the same way as its normal)."""
     P = np.asarray(points, float)
-    m = np.cross(P, np.roll(P, -1, axis=0)).sum(axis=0)
+    m = newell_normal(P)
     e = np.roll(P, -1, axis=0) - P
     turns = np.cross(e, np.roll(e, -1, axis=0)) @ m
     scale = np.linalg.norm(m) * (np.abs(e).max() ** 2)
@@ -145,7 +146,7 @@ def halfspaces(structure, vertices=None):
         if not panel_convex(P):
             raise StructureError(f"panel {p + 1} is not convex: a thick panel's solid (its contact and taper) "
                                  f"needs convex panels")
-        m = np.cross(P, np.roll(P, -1, axis=0)).sum(axis=0)
+        m = newell_normal(P)
         m /= np.linalg.norm(m)
         z_lo, z_hi = pl.z_range(structure.thickness[p])
         rows, rhs = [m, -m], [m @ P[0] + z_hi, -(m @ P[0] + z_lo)]
@@ -260,7 +261,7 @@ def inradius(points):
     distance >= r from every edge line (a linear program whose optimum is where three edge constraints are
     tight: every triple tried)."""
     P = np.asarray(points, float)
-    m = np.cross(P, np.roll(P, -1, axis=0)).sum(axis=0)
+    m = newell_normal(P)
     m /= np.linalg.norm(m)
     e1 = (P[1] - P[0]) / np.linalg.norm(P[1] - P[0])
     e2 = np.cross(m, e1)
