@@ -632,36 +632,28 @@ def test_the_free_sheet_isostatic_design_with_a_mechanism_is_elastic_not_an_erro
     assert row["locked_p99_N"] == 0.0 and row["method"] == "exact"
 
 
-def test_a_sweep_whose_cases_all_fail_exits_1_and_some_failed_is_a_warning(tmp_path, capsys):
+@pytest.mark.parametrize("columns, hinge, code, line", [
+    ("[2, 3]", 40, app.EXIT_INPUT, "error: all 2 cases failed (case 1: design 'mine': hinge 40 does not exist "
+                                   "(4 hinges))"),
+    ("[2, 4]", 9, app.EXIT_OK, "warning: 1 of 2 cases failed (case 1: design 'mine': hinge 9 does not exist "
+                               "(4 hinges)); --retry-failed runs them again"),
+], ids=["all-failed", "some-failed"])
+def test_a_sweep_whose_cases_all_fail_exits_1_and_some_failed_is_a_warning(columns, hinge, code, line, tmp_path,
+                                                                            capsys):
     """Every case failed (a design hinge that no structure has): one line naming the count and the first error,
-    exit 1; the rows are written all the same. Some cases failed: exit 0, a warning line counts them."""
-    all_bad = write(tmp_path, """\
+    exit 1. Some cases failed (the hinge exists in the larger sheet only): exit 0, a warning line counts them.
+    The rows are written all the same."""
+    spec = write(tmp_path, f"""\
         [pattern]
         family = "miura"
-        columns = [2, 3]
+        columns = {columns}
         [design]
-        sliding.mine = [40]
+        sliding.mine = [{hinge}]
         designs = ["mine"]
-        """, "bad.toml")
-    code = main(["sweep", all_bad, "--out", str(tmp_path / "bad"), "--scheduler", "serial"])
-    out, err = capsys.readouterr()
-    assert code == app.EXIT_INPUT
-    assert err.splitlines()[-1] == "error: all 2 cases failed (case 1: design 'mine': hinge 40 does not exist " \
-                                   "(4 hinges))"
-    assert len(rep.read_table(str(tmp_path / "bad"))) == 2
-    some = write(tmp_path, """\
-        [pattern]
-        family = "miura"
-        columns = [2, 4]
-        [design]
-        sliding.mine = [9]
-        designs = ["mine"]
-        """, "some.toml")
-    code = main(["sweep", some, "--out", str(tmp_path / "some"), "--scheduler", "serial"])
-    out, err = capsys.readouterr()
-    assert code == app.EXIT_OK
-    assert err.splitlines()[-1] == "warning: 1 of 2 cases failed (case 1: design 'mine': hinge 9 does not exist " \
-                                   "(4 hinges)); --retry-failed runs them again"
+        """, "spec.toml")
+    assert main(["sweep", spec, "--out", str(tmp_path / "out"), "--scheduler", "serial"]) == code
+    assert capsys.readouterr().err.splitlines()[-1] == line
+    assert len(rep.read_table(str(tmp_path / "out"))) == 2
 
 
 def test_seeds_are_checked_where_they_are_read(tmp_path, capsys):

@@ -23,13 +23,11 @@ from chrono_origami.analysis import tolerances as tl
 from chrono_origami.structure import imperfections as imp
 from chrono_origami.tools import cluster
 from chrono_origami.report import sweep as rep
+from sweep_processes import ENV, cli, part_rows, stop, wait_for_parts
 
 distributed = pytest.importorskip("distributed", reason="the sweep's Dask tests need dask.distributed "
                                                        "(pip install 'dask[distributed]')")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENV = dict(os.environ, PYTHONPATH=ROOT, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-ENV.pop("CHRONO_ORIGAMI_SCHEDULER", None)
 #: 18 cases of 12- to 20-panel Miura-ori sheets, door and isostatic, a few tenths of a second each
 SPEC = """\
 [sweep]
@@ -58,18 +56,6 @@ def _popen(args, log):
     return subprocess.Popen(args, env=ENV, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def _stop(proc, wait=10):
-    """SIGTERM the process group, then SIGKILL after ``wait`` seconds."""
-    if proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(wait)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(wait)
-    except ProcessLookupError:
-        pass
 
 
 class Cluster:
@@ -124,7 +110,7 @@ class Cluster:
 
     def stop(self):
         for name in reversed(list(self.procs)):
-            _stop(self.procs[name])
+            stop(self.procs[name])
         for f in self.logs:
             f.close()
 
@@ -157,24 +143,12 @@ def serial_table(spec_path, tmp_path_factory):
     return rep.read_table(out)
 
 
-def cli(*args, timeout=180):
-    p = subprocess.run([sys.executable, "-m", "chrono_origami", *args], capture_output=True, text=True,
-                       timeout=timeout, env=ENV)
-    return p.returncode, p.stdout, p.stderr
 
 
 def without_time(rows):
     return [{k: v for k, v in r.items() if k not in ("wall_s", "cpu_s")} for r in rows]
 
 
-def part_rows(out):
-    import pyarrow.parquet as pq
-
-    rows = []
-    for name in sorted(os.listdir(os.path.join(out, "parts"))):
-        if name.startswith("part-"):
-            rows.extend(pq.read_table(os.path.join(out, "parts", name)).to_pylist())
-    return rows
 
 
 def test_a_sweep_through_the_scheduler_equals_the_serial_run(dask_cluster, spec_path, serial_table, tmp_path):
@@ -224,9 +198,9 @@ def test_a_worker_killed_in_the_middle_loses_no_case_and_duplicates_none(dask_cl
         assert killed, "the victim worker never had a case to run"
         assert sweep.wait(180) == 0, open(tmp_path / "sweep.log").read()
     finally:
-        _stop(sweep)
+        stop(sweep)
         log.close()
-        _stop(dask_cluster.procs["victim"])
+        stop(dask_cluster.procs["victim"])
     dask_cluster.procs["victim"].wait(10)
     table = rep.read_table(out)
     assert without_time(table) == without_time(serial_table)
@@ -246,16 +220,11 @@ def test_a_killed_sweep_resumes_without_recomputing_or_a_partial_row(dask_cluste
                               "--scheduler", dask_cluster.address, "--flush", "0"], env=ENV,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        end = time.monotonic() + 120
-        while time.monotonic() < end and sweep.poll() is None:
-            if os.path.isdir(parts) and len([n for n in os.listdir(parts) if n.startswith("part-")]) >= 4:
-                break
-            time.sleep(0.01)
-        assert sweep.poll() is None, "the sweep finished before it could be interrupted"
+        wait_for_parts(out, 4, sweep)
         os.kill(sweep.pid, signal.SIGKILL)
         sweep.wait(30)
     finally:
-        _stop(sweep)
+        stop(sweep)
     # what the killed run left: whole part files only (a torn write is a hidden temporary file)
     names = sorted(n for n in os.listdir(parts) if n.startswith("part-"))
     before = {n: open(os.path.join(parts, n), "rb").read() for n in names}

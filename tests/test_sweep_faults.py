@@ -32,13 +32,11 @@ import pytest
 
 from chrono_origami.cli import app
 from chrono_origami.report import sweep as rep
+from sweep_processes import ENV, cli, part_rows, stop, wait_for_parts
 
 distributed = pytest.importorskip("distributed", reason="the sweep's fault tests need dask.distributed "
                                                        "(pip install 'dask[distributed]')")
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ENV = dict(os.environ, PYTHONPATH=ROOT, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-ENV.pop("CHRONO_ORIGAMI_SCHEDULER", None)
 #: 12 cases of 12- to 16-panel all-door Miura-ori sheets, a few tenths of a second each
 SPEC = """\
 [sweep]
@@ -119,18 +117,6 @@ while True:
 """
 
 
-def _stop(proc, wait=10):
-    """SIGTERM the process group, then SIGKILL after ``wait`` seconds."""
-    if proc.poll() is not None:
-        return
-    try:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(wait)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(wait)
-    except ProcessLookupError:
-        pass
 
 
 @pytest.fixture
@@ -142,13 +128,9 @@ def server(request):
         port = int(proc.stdout.readline())
         yield f"tcp://127.0.0.1:{port}"
     finally:
-        _stop(proc)
+        stop(proc)
 
 
-def cli(*args, timeout=180, **kw):
-    p = subprocess.run([sys.executable, "-m", "chrono_origami", *map(str, args)], capture_output=True, text=True,
-                       timeout=timeout, env=ENV, **kw)
-    return p.returncode, p.stdout, p.stderr
 
 
 def said(err):
@@ -164,15 +146,6 @@ def last_line(err):
     return lines[-1]
 
 
-def part_rows(out):
-    import pyarrow.parquet as pq
-
-    rows = []
-    parts = os.path.join(out, "parts")
-    for name in sorted(os.listdir(parts)):
-        if name.startswith("part-"):
-            rows.extend(pq.read_table(os.path.join(parts, name)).to_pylist())
-    return rows
 
 
 def part_files(out):
@@ -292,26 +265,20 @@ def test_a_signal_to_the_sweep_keeps_the_finished_rows_in_one_line(signum, where
     """To the sweep's process (serial), or Ctrl-C as a terminal sends it, to the whole process group with a local
     cluster's worker processes in it (which leave it to the sweep: no traceback of theirs)."""
     out = str(tmp_path / "out")
-    parts = os.path.join(out, "parts")
     log = open(tmp_path / "err.txt", "w")
     how = ["--scheduler", "serial"] if where == "serial" else ["--workers", "2"]
     proc = subprocess.Popen([sys.executable, "-m", "chrono_origami", "sweep", spec_path, "--out", out, *how,
                              "--flush", "0"], env=ENV, stdout=subprocess.DEVNULL, stderr=log,
                             start_new_session=True)
     try:
-        end = time.monotonic() + 120
-        while time.monotonic() < end and proc.poll() is None:
-            if os.path.isdir(parts) and len([n for n in os.listdir(parts) if n.startswith("part-")]) >= 3:
-                break
-            time.sleep(0.01)
-        assert proc.poll() is None, "the sweep finished before it could be interrupted"
+        wait_for_parts(out, 3, proc)
         if where == "serial":
             os.kill(proc.pid, signum)
         else:
             os.killpg(proc.pid, signum)
         code = proc.wait(60)
     finally:
-        _stop(proc)
+        stop(proc)
         log.close()
     err = (tmp_path / "err.txt").read_text()
     kept = len(part_rows(out))
@@ -353,7 +320,7 @@ def scheduler(tmp_path):
         yield address, procs
     finally:
         for p in reversed(procs):
-            _stop(p)
+            stop(p)
         for f in logs:
             f.close()
 
@@ -361,17 +328,11 @@ def scheduler(tmp_path):
 def test_the_scheduler_killed_in_the_middle_keeps_what_arrived(scheduler, spec_path, tmp_path):
     address, procs = scheduler
     out = str(tmp_path / "out")
-    parts = os.path.join(out, "parts")
     sweep = subprocess.Popen([sys.executable, "-m", "chrono_origami", "sweep", spec_path, "--out", out,
                               "--scheduler", address, "--flush", "0", "--connect-timeout", "20"], env=ENV,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     procs.append(sweep)
-    end = time.monotonic() + 120
-    while time.monotonic() < end and sweep.poll() is None:
-        if os.path.isdir(parts) and len([n for n in os.listdir(parts) if n.startswith("part-")]) >= 3:
-            break
-        time.sleep(0.01)
-    assert sweep.poll() is None, "the sweep finished before the scheduler could be killed"
+    wait_for_parts(out, 3, sweep)
     os.killpg(procs[0].pid, signal.SIGKILL)
     stdout, err = sweep.communicate(timeout=120)
     code = sweep.returncode
@@ -537,7 +498,7 @@ def test_ctrl_c_in_a_monte_carlo_run_is_one_line(fold_path, tmp_path):
         os.kill(proc.pid, signal.SIGINT)
         code = proc.wait(60)
     finally:
-        _stop(proc)
+        stop(proc)
         log.close()
     err = (tmp_path / "err.txt").read_text()
     assert code == app.EXIT_INTERRUPTED and last_line(err) == "error: interrupted"

@@ -227,11 +227,13 @@ class Executor:
         chunks = [items[k:k + size] for k in range(0, len(items), size)]
         futures = self.client.map(_chunk, chunks, fn=fn, blas_threads=self.blas_threads, pure=False)
         import asyncio
+        import concurrent.futures
 
         try:
             done = self.client.gather(futures)
         except (Exception, asyncio.CancelledError) as exc:
-            lost = (isinstance(exc, (OSError, asyncio.CancelledError)) or "Cancelled" in type(exc).__name__
+            # Dask's FutureCancelledError (a cancelled task: the scheduler lost it) is concurrent.futures'
+            lost = (isinstance(exc, (OSError, asyncio.CancelledError, concurrent.futures.CancelledError))
                     or self.client.status not in RUNNING)
             if isinstance(exc, OrigamiError) or not lost:      # a task's own error: the caller's to report
                 raise
