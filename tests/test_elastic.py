@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami.analysis import statics as an
 from chrono_origami.analysis.support_proposal import mechanism_stops, propose_support
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.engines.operator import multiplier_actions
@@ -24,6 +23,7 @@ from chrono_origami.structure.foldfile import write_fold
 from chrono_origami.structure.imperfections import HingeStiffness, ToleranceError, parse_stiffness
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.tools.errors import UsageError
+from readme_blocks import assert_quoted_lines_printed, code_block
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -385,34 +385,18 @@ def test_the_readme_elastic_walkthrough_prints_what_it_quotes(tmp_path):
     """The README's "Where no design is isostatic" commands, run as written on a copy of docs/miura-sheet.svg:
     every quoted line found in what the command printed (" ..." a line's beginning, "..." lines left out), design's
     exit 3 naming static --elastic, the figure the same as the README's, and the elastic answer's balance."""
-    import re
     import shutil
 
     import matplotlib.image as mpimg
 
-    text = (ROOT / "README.md").read_text()
-    part = text[text.index("#### Where no design is isostatic"):]
-    block = re.search(r"```\n(.*?)```", part, re.S).group(1)
-    steps = []
-    for line in block.splitlines():
-        if line.startswith("$ "):
-            steps.append((line[2:], []))
-        else:
-            steps[-1][1].append(line)
+    steps = code_block("#### Where no design is isostatic")
     assert [c.split()[3] for c, _ in steps] == ["fold", "design", "static"]
     (tmp_path / "docs" / "figures").mkdir(parents=True)
     shutil.copy(ROOT / "docs" / "miura-sheet.svg", tmp_path / "docs")
     for command, quoted in steps:
         r = run(*command.split()[3:], cwd=tmp_path)
         assert r.returncode == (3 if command.split()[3] == "design" else 0), (command, r.stderr)
-        printed = [x.rstrip() for x in (r.stdout + r.stderr).splitlines()]
-        for q in quoted:
-            if q == "...":
-                continue
-            if q.endswith(" ..."):
-                assert any(p.startswith(q[:-4]) for p in printed), (command, q)
-            else:
-                assert q.rstrip() in printed, (command, q)
+        assert_quoted_lines_printed(command, quoted, r.stdout + r.stderr)
     made = mpimg.imread(tmp_path / "docs" / "figures" / "miura-sheet-elastic.png")
     shown = mpimg.imread(ROOT / "docs" / "figures" / "miura-sheet-elastic.png")
     assert made.shape == shown.shape and np.abs(made - shown).mean() < 0.01

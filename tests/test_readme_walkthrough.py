@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from readme_blocks import assert_quoted_lines_printed, code_block
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -23,16 +24,7 @@ EXIT = {"check": 1}
 
 def walkthrough():
     """[(command, [quoted lines])] of the first code block after the README's "### Your own pattern"."""
-    text = (ROOT / "README.md").read_text()
-    part = text[text.index("### Your own pattern"):]
-    block = re.search(r"```\n(.*?)```", part, re.S).group(1)
-    steps = []
-    for line in block.splitlines():
-        if line.startswith("$ "):
-            steps.append((line[2:], []))
-        else:
-            steps[-1][1].append(line)
-    return steps
+    return code_block("### Your own pattern")
 
 
 @pytest.mark.chrono
@@ -47,14 +39,7 @@ def test_the_readme_walkthrough_prints_what_it_quotes(tmp_path):
         argv = [sys.executable, "-m", "chrono_origami"] + command.split()[3:]
         r = subprocess.run(argv, cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=600)
         assert r.returncode == EXIT.get(argv[3], 0), (command, r.stdout[-2000:], r.stderr)
-        printed = [x.rstrip() for x in (r.stdout + r.stderr).splitlines()]
-        for q in quoted:
-            if q == "...":
-                continue
-            if q.endswith(" ..."):
-                assert any(p.startswith(q[:-4]) for p in printed), (command, q)
-            else:
-                assert q.rstrip() in printed, (command, q, "\n".join(printed))
+        assert_quoted_lines_printed(command, quoted, r.stdout + r.stderr)
     # the figure the README shows is the one the last command draws
     import matplotlib.image as mpimg
 
