@@ -145,7 +145,8 @@ def test_an_oripa_miura_sheet_takes_the_multipliers_branch():
     the hinge constraints (residual of the best fit on null(Jh) to 1e-12 of the rates) with the assignment's signs."""
     import tempfile
 
-    from chrono_origami.inputs.fold import file_targets, target_problem
+    from chrono_origami.inputs.fold import target_problem
+    from chrono_origami.structure.targets import file_targets
     from chrono_origami.structure.pattern_check import multiplier_rates
 
     with tempfile.TemporaryDirectory() as tmp:

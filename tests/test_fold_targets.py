@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from chrono_origami.analysis.fold import fold_to_targets
 from chrono_origami.engines.reference.folding.newton import fold
 from chrono_origami.cli import main
-from chrono_origami.inputs.fold import Drive, FoldProblem, file_assignment, file_targets, hinge_angle
+from chrono_origami.inputs.fold import Drive, FoldProblem, file_assignment, hinge_angle
+from chrono_origami.structure.targets import file_targets
 from chrono_origami.patterns import miura, simple, waterbomb, yoshimura
 from chrono_origami.structure import foldfile, pattern_check
 from chrono_origami.structure.structure import Structure

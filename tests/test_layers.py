@@ -114,3 +114,68 @@ def test_the_layer_check_sees_an_upward_import(tmp_path, monkeypatch):
     (tmp_path / "extra").mkdir()
     (tmp_path / "extra" / "x.py").write_text("")
     assert layer("extra/x") is None
+
+
+def import_graph():
+    """{module: the package modules it imports (at any depth, lazily or not)}; a package is its __init__."""
+    mods = all_modules()
+    graph = {}
+    for m in mods:
+        targets = set()
+        for _, t in package_imports(m):
+            t = t if t in mods else t + "/__init__"
+            if t in mods and t != m:
+                targets.add(t)
+        graph[m] = targets
+    return graph
+
+
+def import_cycles(graph):
+    """The strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter[0]
+        counter[0] += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, children = work[-1]
+            w = next(children, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = counter[0]
+                    counter[0] += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return out
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert import_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_itself_through_others():
+    """No import circle, lazy imports included: a circle is two modules that cannot be understood (or moved) one
+    without the other. Break one by moving what both need into a lower module."""
+    assert import_cycles(import_graph()) == []

@@ -76,7 +76,7 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geomet
     (:func:`rounding_level`), the history's last note says so calmly rather than that the targets are not a
     rigid fold.
     """
-    from ..inputs.fold import file_targets
+    from ..structure.targets import file_targets
     from ..structure.pattern_check import prepare
 
     in_file = file_targets(structure)

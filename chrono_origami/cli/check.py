@@ -96,7 +96,7 @@ def range_of_motion(structure, steps, engine="reference"):
 
     from ..analysis.contact import fold_contacts
     from ..analysis.fold import fold_to_targets
-    from ..inputs.fold import file_targets
+    from ..structure.targets import file_targets
     from ..structure.solids import placement_of
 
     if not file_targets(structure):

@@ -279,7 +279,7 @@ def stop_at_contact(hist, args, out):
 
 def run_targets(structure, args, progress, out):
     """The fold to the file's target angles at ``--percent`` (module doc); returns the history."""
-    from ..inputs.fold import file_targets
+    from ..structure.targets import file_targets
 
     targets = file_targets(structure)
     if not targets:

@@ -67,11 +67,9 @@ import shapely
 import svgelements as se
 from scipy.spatial import cKDTree
 
-from ..tools.errors import PatternError, SvgFileError
+from ..tools.errors import MAX_MAGNITUDE, PatternError, SvgFileError
 from . import faces as facelib
 
-#: Largest accepted coordinate magnitude (user units), as for FOLD files.
-MAX_MAGNITUDE = 1e50
 #: Default endpoint merge tolerance, as a fraction of the sheet size.
 MERGE_RTOL = 1e-3
 #: Stroke colour (hex RGB) -> line type.

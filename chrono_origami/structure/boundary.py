@@ -55,11 +55,11 @@ one line naming the form and the 1-based vertex or panel.
 """
 import math
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..tools.errors import StructureError, number
-from .foldfile import MAX_MAGNITUDE   # the largest number accepted anywhere: forces as in FOLD files
+from ..tools.errors import MAX_MAGNITUDE, StructureError, number
 
 #: tolerance of position comparisons, as a fraction of the structure's size (bounding-box diagonal)
 SELECT_RTOL = 1e-3
@@ -75,6 +75,25 @@ _PLANE = re.compile(r"^([xyz])\s*=\s*(.*)$")
 _CALL = re.compile(r"^([a-z]+)\((.*)\)$")
 _CORNER = re.compile(r"^([+-][xyz])+$")
 _PANEL = re.compile(r"^p(\d+)$")
+
+
+@dataclass(frozen=True)
+class Support:
+    """Vertex ``vertex`` of panel ``panel`` held in the global directions ``dofs`` (subset of "xyz")."""
+
+    vertex: int
+    panel: int
+    dofs: str = "xyz"
+
+
+@dataclass(frozen=True)
+class Load:
+    """Point force (global frame, force units) at ``vertex``, on ``panel`` or shared (None)."""
+
+    vertex: int
+    force: tuple
+    panel: int = None
+
 
 
 class BoundaryError(StructureError):
@@ -298,8 +317,6 @@ def parse_force(text, what="load"):
 
 def supports_from_text(pattern, text, rtol=SELECT_RTOL):
     """The supports (tuple of :class:`~chrono_origami.structure.Support`) of one ``SELECTOR:DOFS[:pP]`` form."""
-    from .structure import Support
-
     return tuple(Support(v, pattern.vertex_panels[v][0] if p is None else p, dofs) for v, dofs, p in
                  _items(pattern, text, rtol, "support", "SELECTOR:DOFS or SELECTOR:DOFS:pP, e.g. 4:xyz or min-z:z:p2",
                         parse_dofs))
@@ -307,8 +324,6 @@ def supports_from_text(pattern, text, rtol=SELECT_RTOL):
 
 def loads_from_text(pattern, text, rtol=SELECT_RTOL):
     """The loads (tuple of :class:`~chrono_origami.structure.Load`) of one ``SELECTOR:FX,FY,FZ[:pP]`` form."""
-    from .structure import Load
-
     return tuple(Load(v, force, p) for v, force, p in
                  _items(pattern, text, rtol, "load", "SELECTOR:FX,FY,FZ or SELECTOR:FX,FY,FZ:pP, e.g. 5:0,0,-10",
                         parse_force))

@@ -95,7 +95,7 @@ import numpy as np
 
 from ..crease import faces as facelib
 from ..crease.pattern import CreasePattern, hinge_rotations
-from ..tools.errors import FoldFileError, PatternError, StructureError
+from ..tools.errors import MAX_MAGNITUDE, FoldFileError, PatternError, StructureError
 from . import hinges
 from .hinges import DOOR
 from .structure import Load, Structure, Support
@@ -109,10 +109,6 @@ ASSIGNMENTS = ("B", "M", "V", "F", "U", "C", "J")
 FACETS = ("crease", "facet")
 #: Hinge kind of "J" (join) edges: faces joined rigidly (all six directions locked).
 JOINED = hinges.JOINED
-#: Largest accepted magnitude of any number in a file (coordinates, forces,
-#: thickness, density, gravity): products of up to six of them stay finite in
-#: double precision (1e300).
-MAX_MAGNITUDE = 1e50
 THICKNESS = "faces_origami:thickness"
 HINGE = "edges_origami:hinge"
 SUPPORT = "vertices_origami:support"

@@ -8,21 +8,7 @@ density mass/L^3.
 """
 import numpy as np
 
-from ..tools.geometry import newell_normal
-
-
-def panel_frame(points):
-    """Orthonormal panel frame (e1, e2, m) as columns: e1 along the first edge, m the loop normal.
-
-    ``points``: one polygon (k, 3), or a stack of polygons (..., k, 3): frames (..., 3, 3).
-    """
-    P = np.asarray(points, float)
-    m = np.cross(P, np.roll(P, -1, axis=-2)).sum(axis=-2)         # Newell's normal, one per polygon
-    m = m / np.linalg.norm(m, axis=-1, keepdims=True)
-    e1 = P[..., 1, :] - P[..., 0, :]
-    e1 = e1 - (e1 * m).sum(axis=-1, keepdims=True) * m
-    e1 = e1 / np.linalg.norm(e1, axis=-1, keepdims=True)
-    return np.stack([e1, np.cross(m, e1), m], axis=-1)
+from ..tools.geometry import panel_frame
 
 
 def polygon_moments(xy):
@@ -92,26 +78,50 @@ def panels_mass_properties(pattern, thickness, density):
     return mass, com, J
 
 
+def tetrahedron_moments(X):
+    """(volume, second moments int x x^T dV about the origin) of solid tetrahedra ``X`` (..., 4, 3):
+    int x_a x_b dV = V/20 (sum_i x_ia x_ib + sum_i x_ia sum_j x_jb)."""
+    X = np.asarray(X, float)
+    V = np.abs(np.linalg.det(X[..., 1:, :] - X[..., :1, :])) / 6.0
+    s = X.sum(axis=-2)
+    S = (V / 20.0)[..., None, None] * (np.einsum("...ia,...ib->...ab", X, X) + s[..., :, None] * s[..., None, :])
+    return V, S
+
+
 def tetrahedron_mass_properties(points, density):
     """(mass, centre of mass, inertia tensor about the centre of mass, global frame) of a solid tetrahedron.
 
-    ``points``: its four vertices (4, 3). Second moments from
-    int x_a x_b dV = V/20 (sum_i x_ia x_ib + sum_i x_ia sum_j x_jb).
+    ``points``: its four vertices (4, 3) (second moments: :func:`tetrahedron_moments`, about the centre).
     """
     X = np.asarray(points, float).reshape(4, 3)
-    V = abs(np.linalg.det((X[1:] - X[0]).T)) / 6.0
     c = X.mean(axis=0)
-    S = density * (V / 20.0 * (X.T @ X + np.outer(X.sum(0), X.sum(0))) - V * np.outer(c, c))
+    V, S = tetrahedron_moments(X - c)
+    S = density * S
     return density * V, c, np.trace(S) * np.eye(3) - S
+
+
+def polytope_mass_properties(V, density):
+    """(mass, centre of mass, inertia about it (global frame)) of the convex hull of ``V`` (n, 3), uniform
+    ``density``: the sum over the tetrahedra (centre, hull triangle) of :func:`tetrahedron_moments`."""
+    from scipy.spatial import ConvexHull
+
+    hull = ConvexHull(V)
+    o = V.mean(axis=0)
+    T = np.concatenate([np.broadcast_to(o, (len(hull.simplices), 1, 3)), V[hull.simplices]], axis=1)   # (s, 4, 3)
+    vol, _ = tetrahedron_moments(T)
+    c = (vol[:, None] * T.mean(axis=1)).sum(axis=0) / vol.sum()
+    _, S = tetrahedron_moments(T - c)
+    S = density * S.sum(axis=0)
+    return float(density * vol.sum()), c, np.trace(S) * np.eye(3) - S
 
 
 def structure_mass_properties(structure):
     """(mass (P,), centre of mass (P, 3), inertia about it (P, 3, 3), global frame) of every panel of ``structure``
     where its placement puts the volume (``structure.solids``): mid, the prism on the mid-surface
     (:func:`panels_mass_properties`); offset, that prism moved by (z_lo + z_hi) / 2 along the panel normal (the
-    same mass and inertia about the centre of mass); tapered, the bevelled solid (``solids.polytope_mass_properties``).
+    same mass and inertia about the centre of mass); tapered, the bevelled solid (:func:`polytope_mass_properties`).
     """
-    from .solids import placement_of, panel_solids, polytope_mass_properties
+    from .solids import placement_of, panel_solids
 
     pat, pl = structure.pattern, placement_of(structure)
     mass, com, J = panels_mass_properties(pat, structure.thickness, structure.density)

@@ -31,7 +31,7 @@ needs convex panels). Stored in a FOLD file as ``origami:placement``
 (``foldfile``).
 
 Contact (:class:`PanelSolids`): each solid is carried rigidly with its panel
-(the rotation that takes its pattern frame, ``properties.panel_frame``, to
+(the rotation that takes its pattern frame, ``tools.geometry.panel_frame``, to
 its frame at other vertex positions). Two solids interpenetrate when their
 penetration depth is above :data:`DEPTH_RTOL` x the pattern size (a touch
 below it: faces that meet, as two panels do on a crease or face to face at
@@ -50,8 +50,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..tools.errors import StructureError
-from ..tools.geometry import newell_normal
-from .properties import panel_frame
+from ..tools.geometry import newell_normal, panel_frame
+from .targets import file_targets
 
 #: overlaps up to this fraction of the pattern size are touches, not contacts (the fold's vertices are exact to
 #: its Newton tolerance, 1e-12 of the pattern size)
@@ -103,8 +103,6 @@ def placement_of(structure):
 
 def taper_angles(structure):
     """Signed taper angle (rad, FOLD sign; nan: both sides; None: no bevel) of every hinge of a tapered structure."""
-    from ..inputs.fold import file_targets
-
     pl = placement_of(structure)
     targets = file_targets(structure)
     out = []
@@ -220,23 +218,6 @@ def face_loops(V, normals, scale):
         e2 = np.cross(n, e1)
         loops.append(on[np.argsort(np.arctan2((V[on] - c) @ e2, (V[on] - c) @ e1))])
     return loops
-
-
-def polytope_mass_properties(V, density):
-    """(mass, centre of mass, inertia about it (global frame)) of the convex hull of ``V`` (n, 3), uniform
-    ``density``: the sum over the tetrahedra (centre, hull triangle) of int x_a x_b dV = vol/20 (sum_i x_ia x_ib +
-    sum_i x_ia sum_j x_jb) (``properties.tetrahedron_mass_properties``)."""
-    from scipy.spatial import ConvexHull
-
-    hull = ConvexHull(V)
-    o = V.mean(axis=0)
-    T = np.concatenate([np.broadcast_to(o, (len(hull.simplices), 1, 3)), V[hull.simplices]], axis=1)   # (s, 4, 3)
-    vol = np.abs(np.linalg.det(T[:, 1:] - T[:, :1])) / 6.0
-    c = (vol[:, None] * T.mean(axis=1)).sum(axis=0) / vol.sum()
-    Y = T - c
-    S = np.einsum("s,sia,sib->ab", vol / 20.0, Y, Y) + np.einsum("s,sa,sb->ab", vol / 20.0, Y.sum(1), Y.sum(1))
-    S *= density
-    return float(density * vol.sum()), c, np.trace(S) * np.eye(3) - S
 
 
 def panel_solids(structure, vertices=None):

@@ -23,25 +23,8 @@ import numpy as np
 from ..crease.pattern import CreasePattern
 from ..tools.errors import StructureError
 from . import hinges
+from .boundary import Load, Support, loads_from_text, select, supports_from_text
 from .hinges import DOOR, SLIDING
-
-@dataclass(frozen=True)
-class Support:
-    """Vertex ``vertex`` of panel ``panel`` held in the global directions ``dofs`` (subset of "xyz")."""
-
-    vertex: int
-    panel: int
-    dofs: str = "xyz"
-
-
-@dataclass(frozen=True)
-class Load:
-    """Point force (global frame, force units) at ``vertex``, on ``panel`` or shared (None)."""
-
-    vertex: int
-    force: tuple
-    panel: int = None
-
 
 @dataclass(frozen=True)
 class Structure:
@@ -152,8 +135,6 @@ class Structure:
     def select(self, selector):
         """0-based indices (sorted array) of the vertices a selector names, e.g. ``"min-z"`` or ``"1,4,7-9"``
         (the selector language of :mod:`chrono_origami.boundary`)."""
-        from .boundary import select
-
         return select(self.pattern, selector)
 
     def origins(self, what):
@@ -170,8 +151,6 @@ class Structure:
         command line; :mod:`chrono_origami.boundary`), e.g. ``"min-z:xyz"``, ``"4:xz:p2"``. ``origin`` labels
         them in printed lists. A vertex held twice in one direction is an error.
         """
-        from .boundary import supports_from_text
-
         return self._added("supports", Support, supports_from_text, supports, replace, origin)
 
     def with_loads(self, *loads, replace=False, origin="added"):
@@ -180,8 +159,6 @@ class Structure:
         Each item is a :class:`Load` (0-based) or a text form ``"SELECTOR:FX,FY,FZ[:pP]"`` (1-based; every
         selected vertex takes the whole force; without ``:pP`` it is shared by the panels at the vertex).
         """
-        from .boundary import loads_from_text
-
         return self._added("loads", Load, loads_from_text, loads, replace, origin)
 
     def _added(self, what, record, from_text, items, replace_them, origin):

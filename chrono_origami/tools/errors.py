@@ -8,6 +8,10 @@ number.
 """
 import math
 
+#: Largest accepted magnitude of any number a user gives (coordinates, forces, thickness, density, gravity; in
+#: files and on the command line): products of up to six of them stay finite in double precision (1e300).
+MAX_MAGNITUDE = 1e50
+
 
 def number(value, message, error=None, ok=None):
     """``value`` as a finite float (and ``ok(x)`` when given), else ``error`` (default :class:`OrigamiError`) of

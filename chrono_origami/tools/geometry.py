@@ -29,11 +29,25 @@ def unit(v):
 def newell_normal(points):
     """Unnormalised Newell normal of a closed polygon (right-hand rule on the loop).
 
-    Its length is twice the polygon area.
+    Its length is twice the polygon area. ``points``: (k, 3), or a stack of polygons (..., k, 3).
     """
     p = np.asarray(points, dtype=float)
-    q = np.roll(p, -1, axis=0)
-    return np.cross(p, q).sum(axis=0)
+    q = np.roll(p, -1, axis=-2)
+    return np.cross(p, q).sum(axis=-2)
+
+
+def panel_frame(points):
+    """Orthonormal panel frame (e1, e2, m) as columns: e1 along the first edge, m the loop normal.
+
+    ``points``: one polygon (k, 3), or a stack of polygons (..., k, 3): frames (..., 3, 3).
+    """
+    P = np.asarray(points, float)
+    m = newell_normal(P)                                           # one per polygon
+    m = m / np.linalg.norm(m, axis=-1, keepdims=True)
+    e1 = P[..., 1, :] - P[..., 0, :]
+    e1 = e1 - (e1 * m).sum(axis=-1, keepdims=True) * m
+    e1 = e1 / np.linalg.norm(e1, axis=-1, keepdims=True)
+    return np.stack([e1, np.cross(m, e1), m], axis=-1)
 
 
 def edge_frame(a, b, panel_normal):

@@ -93,9 +93,9 @@ def _warm_up():
     a = np.ones((64, 64))
     a @ a
     try:
-        from . import sparseqr
+        from .suitesparse import suitesparse
 
-        sparseqr.suitesparse()
+        suitesparse()
     except ImportError:      # pragma: no cover
         pass
 

@@ -2,7 +2,7 @@
 
 One ``ChBody`` per panel in a system of its own with ``ChCollisionSystemBullet``: its collision shape is the
 convex hull (``ChCollisionShapeConvexHull``, in the panel's frame: origin its first vertex, axes
-``properties.panel_frame``) of the panel's solid inset by :data:`INSET_RTOL` x the pattern size L (every face
+``tools.geometry.panel_frame``) of the panel's solid inset by :data:`INSET_RTOL` x the pattern size L (every face
 moved in by that), with an envelope of :data:`ENVELOPE_RTOL` x L, in lengths scaled so that L is :data:`SIZE`
 (Bullet's tolerances are absolute: on a pattern of size 1 its depths of touching hulls came out wrong by about
 1e-4, on one of size 1000 by far less than the inset). Each frame of a fold moves the bodies to the

@@ -41,10 +41,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pychrono as chrono
 
-from ...structure.properties import panel_frame, panels_mass_properties, structure_mass_properties
+from ...structure.properties import panels_mass_properties, structure_mass_properties
 from ...structure.structure import Structure
 from ...tools.errors import StructureError
-from ...tools.geometry import best_rigid_alignment
+from ...tools.geometry import best_rigid_alignment, panel_frame
 from ...tools.progress import Stages
 from . import links as lk
 from .links import arr, chframe, vec
