@@ -16,6 +16,7 @@ opposite action: MT = 4, MP = 0, MO = 2.5, N = 1, TP = 2, TO = 0.
 Panel 1's supports balance that action: vertex 1 (-Fx - 2Fy, -Fy, -Fz),
 vertex 4 (2Fy, 0, Fz), vertex 2 (0, 0, 0).
 """
+import argparse
 import csv
 import json
 import os
@@ -317,3 +318,22 @@ def test_scenes_run_on_the_command_line_layer():
     for path in scripts:
         text = path.read_text()
         assert "from chrono_origami.cli import" in text and "scene(ap, " in text, path.name
+
+
+def test_every_command_written_in_cli_is_found_without_a_list():
+    """Commands are discovered from the cli package (app.discover): every ``@app.command("NAME", ...)`` written
+    in a module of chrono_origami/cli is a subcommand of a freshly built parser, and nothing else is."""
+    import glob
+    import re
+
+    from chrono_origami.cli import app
+
+    folder = os.path.join(os.path.dirname(app.__file__))
+    written = set()
+    for path in glob.glob(os.path.join(folder, "*.py")):
+        if os.path.basename(path) == "__init__.py":      # its doc shows the decorator
+            continue
+        written |= set(re.findall(r'@app\.command\(\s*"([a-z-]+)"', open(path).read()))
+    parser = app.build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(sub.choices) == written and len(written) >= 11

@@ -64,7 +64,9 @@ Adding a command: in a module of this package, one function ``name(args) ->
 exit code`` decorated with ``@app.command("name", "one-line help", options)``,
 where ``options(description)`` returns an :class:`argparse.ArgumentParser`
 made by :func:`.app.parser`, with :func:`.inputs.add_input` when the command
-reads a structure; import the module below. Raise an
+reads a structure. The command line finds it: every module of this package is
+imported when the parser is built (:func:`.app.discover`), and ``--help`` lists
+the commands by name. Raise an
 :class:`~chrono_origami.tools.errors.OrigamiError` (or :class:`.app.UsageError`)
 for a bad input: :func:`.app.run` prints it and picks the exit code.
 
@@ -80,7 +82,6 @@ self-stress states are printed and written, but no hinges.csv or supports.csv
 (``--min-norm`` prints and writes the labelled minimum-norm answer and exits
 0), and ``design`` when M > 0 or S > 0 remain. Errors are one line on stderr, ``error: ...``, without a traceback.
 """
-from . import static, support, design, fold, dynamics, convert, check, tolerance, sweep  # noqa: F401,I001  (registers the commands, in this order in --help)
 from .app import EXIT_CODES, EXIT_INDETERMINATE, EXIT_INPUT, EXIT_OK, EXIT_USAGE, main, run
 
 __all__ = ["EXIT_CODES", "EXIT_INDETERMINATE", "EXIT_INPUT", "EXIT_OK", "EXIT_USAGE", "main", "run"]

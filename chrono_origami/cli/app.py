@@ -270,12 +270,22 @@ def command(name, help, options):
     return register
 
 
+def discover():
+    """Import every module of this package, so that each registers its commands (:func:`command`)."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.iter_modules([os.path.dirname(os.path.abspath(__file__))]):
+        importlib.import_module(f"{__package__}.{info.name}")
+
+
 def build_parser():
+    discover()
     prog = "python -m chrono_origami" if os.path.basename(sys.argv[0]) == "__main__.py" else "chrono-origami"
     ap = ArgumentParser(prog=prog, description="Isostatic thick-origami structures from FOLD files.",
                         epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, (help, options, fn) in _COMMANDS.items():
+    for name, (help, options, fn) in sorted(_COMMANDS.items()):
         p = sub.add_parser(name, help=help, description=help, parents=[options(help)], add_help=False,
                            epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
         p.set_defaults(func=fn)
