@@ -65,6 +65,8 @@ class TimeHistory:
     info: dict = field(default_factory=dict)
     velocities: np.ndarray = None
     hinge_moments: np.ndarray = None
+    contact: np.ndarray = None
+    contacts: list = None
 
     def __post_init__(self):
         self.t = np.asarray(self.t, float)
@@ -91,6 +93,12 @@ class TimeHistory:
             P = self.structure.pattern.n_panels
             if self.velocities.shape != (K, P, 6):
                 raise ValueError(f"TimeHistory.velocities has shape {self.velocities.shape}, expected ({K}, {P}, 6)")
+        if self.contact is not None:
+            self.contact = np.asarray(self.contact, float)
+            if self.contact.shape != (K,):
+                raise ValueError(f"TimeHistory.contact has shape {self.contact.shape}, expected ({K},)")
+            if self.contacts is None or len(self.contacts) != K:
+                raise ValueError(f"TimeHistory.contacts needs {K} frames of contact rows with the contact energy")
         if self.hinge_moments is not None:
             self.hinge_moments = np.asarray(self.hinge_moments, float)
             H = len(self.structure.pattern.hinges)
@@ -103,8 +111,9 @@ class TimeHistory:
     # ---------------------------------------------------------------- energy
     @property
     def balance(self):
-        """kinetic + potential + spring - work + dissipated (K,)."""
-        return self.kinetic + self.potential + self.spring - self.work + self.dissipated
+        """kinetic + potential + spring - work + dissipated + contact (K,)."""
+        b = self.kinetic + self.potential + self.spring - self.work + self.dissipated
+        return b if self.contact is None else b + self.contact
 
     @property
     def balance_error(self):
@@ -122,7 +131,8 @@ class TimeHistory:
         Relative balance checks divide :attr:`balance_error` by it.
         """
         terms = [np.abs(self.kinetic), np.abs(self.spring)]
-        terms += [np.abs(a - a[0]) for a in (self.potential, self.spring, self.work, self.dissipated)]
+        terms += [np.abs(a - a[0]) for a in (self.potential, self.spring, self.work, self.dissipated)
+                  + ((self.contact,) if self.contact is not None else ())]
         s = float(max(a.max() for a in terms)) if len(self.t) else 0.0
         st = self.structure
         load = sum(float(np.linalg.norm(F)) for _, _, F in st.panel_loads())
