@@ -234,7 +234,7 @@ class PanelContact:
         self._callback = _Exclude({x for p, q in self.excluded for x in ((ids[p], ids[q]), (ids[q], ids[p]))})
         system.GetCollisionSystem().RegisterNarrowphaseCallback(self._callback)
         if material.method == "smc":
-            chrono.CastToChSystemSMC(system).SetContactStiff(True)
+            system.SetContactStiff(True)       # the contact forces' Jacobians in Newton's matrix
 
     def contacts(self):
         """The contacts of the current state: per panel pair p < q (0-based) a row (p, q, N, T, F (3,), point

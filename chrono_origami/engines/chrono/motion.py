@@ -95,7 +95,7 @@ import pychrono as chrono
 from scipy import integrate
 
 from ...inputs.expression import derivative
-from ...inputs.motion import (ContactMaterial, InitialState, check_inputs, check_integrator, consistent_velocities,
+from ...inputs.motion import (CONTACT_INTEGRATORS, ContactMaterial, InitialState, check_inputs, check_integrator, consistent_velocities,
                               schedule)
 from ...results.motion import TimeHistory
 from ...results.statics import hinge_actions
@@ -131,12 +131,13 @@ CHECK_EVERY = 10
 #: a local minimum of the sigma ratio below this, V-shaped, is a singular configuration crossed between checks
 NEAR_SINGULAR = 1e-2
 SOLVERS = chan.SOLVERS
+#: contact rows whose normal and friction forces are both below this fraction of the force scale (total mass x
+#: acceleration scale + dead loads, :meth:`ChronoDynamics._timestepper`) are not kept: pairs within the envelope
+#: that do not push, and ADMM's round-off
+CONTACT_FORCE_RTOL = 1e-6
 #: NSC contact: ADMM's iterations and its primal and dual tolerances (fraction of the pattern size)
 ADMM_ITERATIONS = 500
 ADMM_TOL = 1e-10
-#: the integrators each contact method allows (NSC: Chrono's time stepping of complementarity, one linear
-#: problem per step); a method not listed takes any
-CONTACT_INTEGRATORS = {"nsc": ("euler-linearized",)}
 JACOBIAN_UPDATES = {"iteration": "JacobianUpdate_EVERY_ITERATION", "step": "JacobianUpdate_EVERY_STEP"}
 
 
@@ -240,7 +241,7 @@ class _Quadrature:
 def check_contact(structure, contact, integrator):
     """The :class:`ContactMaterial` of ``contact`` (None or False: no contact; True: the default, NSC; "nsc" or
     "smc": that method's defaults; a ``ContactMaterial``), checked against ``structure`` (thick panels) and the
-    ``integrator`` (NSC: "euler-linearized", the time stepping of complementarity; SMC: any)."""
+    ``integrator`` (``inputs.motion.CONTACT_INTEGRATORS``)."""
     if contact is None or contact is False:
         return None
     if contact is True:
@@ -253,9 +254,10 @@ def check_contact(structure, contact, integrator):
     if thin:
         raise StructureError(f"{structure.name}: contact needs thick panels, panel {thin[0]} has thickness "
                              f"{structure.thickness[thin[0] - 1]:g}: give --thickness T (> 0)")
-    if contact.method in CONTACT_INTEGRATORS and integrator not in CONTACT_INTEGRATORS[contact.method]:
+    if integrator not in CONTACT_INTEGRATORS[contact.method]:
         raise StructureError(f"{contact.method.upper()} contact needs the integrator "
-                             f"{' or '.join(CONTACT_INTEGRATORS[contact.method])}, not {integrator}")
+                             f"{' or '.join(CONTACT_INTEGRATORS[contact.method])}, not {integrator} "
+                             f"(inputs.motion.CONTACT_INTEGRATORS says why)")
     return contact
 
 
@@ -495,6 +497,8 @@ class ChronoDynamics:
         if self.contact is None:
             return [], np.zeros((len(self.built.bodies), 6))
         rows, gen = self.contact.contacts()
+        floor = CONTACT_FORCE_RTOL * self.info["force_scale"]
+        rows = [r for r in rows if max(r[2], r[3]) > floor]
         if rec_rows is not None:
             rec_rows.contact_rows = rows
         return rows, gen
