@@ -9,10 +9,11 @@ reads back to it), hinges, panels and vertices 1-based:
 (t,panel,vertex,Fx,Fy,Fz) and ``motion.fold`` (the output frames as FOLD
 ``file_frames`` with ``origami:time``; ``python -m chrono_origami play`` plays it). With contact
 (``dynamics --contact``): energy.csv has a ``contact`` column before balance_error (the energy the contacts
-took, ``results.motion``), and ``contacts.csv`` (t,panel_i,panel_j,N,T,Fx,Fy,Fz,x,y,z,points) one row per
+took, ``results.motion``), and ``contacts.csv`` (t,panel_i,panel_j,N,T,Fx,Fy,Fz,x,y,z,points,Mx,My,Mz) one row per
 frame and panel pair i < j in contact with a force: N the sum of the normal forces, T the magnitude of the
 summed friction forces, F the resultant force on panel j from panel i, (x, y, z) the centre of the normal
-forces, points the number of contact points (global frame, the structure's units).
+forces, points the number of contact points, M the moment of the forces on j from i about the global
+origin (global frame, the structure's units).
 
 :func:`finish`: print the summary and the peak hinge actions, write the files
 of :func:`write_history`, write Irrlicht PNG frames and/or play the
@@ -80,13 +81,13 @@ def write_energy_csv(history, path):
     write_csv(path, header, zip(*cols))
 
 
-CONTACTS_HEADER = ("t", "panel_i", "panel_j", "N", "T", "Fx", "Fy", "Fz", "x", "y", "z", "points")
+CONTACTS_HEADER = ("t", "panel_i", "panel_j", "N", "T", "Fx", "Fy", "Fz", "x", "y", "z", "points", "Mx", "My", "Mz")
 
 
 def write_contacts_csv(history, path):
-    """``t,panel_i,panel_j,N,T,Fx,Fy,Fz,x,y,z,points`` (module doc), pairs with a non-zero force, 1-based panels."""
-    rows = ((t, i + 1, j + 1, N, T, *F, *x, n) for t, frame in zip(history.t, history.contacts)
-            for i, j, N, T, F, x, n in frame if N > 0 or T > 0)
+    """``t,panel_i,panel_j,N,T,Fx,Fy,Fz,x,y,z,points,Mx,My,Mz`` (module doc), 1-based panels."""
+    rows = ((t, i + 1, j + 1, N, T, *F, *x, n, *M) for t, frame in zip(history.t, history.contacts)
+            for i, j, N, T, F, x, n, M in frame)
     write_csv(path, CONTACTS_HEADER, rows)
 
 

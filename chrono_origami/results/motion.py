@@ -48,9 +48,10 @@ class TimeHistory:
     run by its first panel p) applied to its second panel q by the hinge's motor, crease spring and
     damper (not by the hinge's links, whose actions are in hinge_actions; zero where there are none);
     info: engine details (steps, Newton iterations, timings...). With contact: contact (K,) (module doc)
-    and contacts: K lists of rows (i, j, N, T, F (3,), point (3,), n) per panel pair i < j (0-based) in contact
+    and contacts: K lists of rows (i, j, N, T, F (3,), point (3,), n, M (3,)) per panel pair i < j (0-based) in contact
     (``engines.chrono.contact.PanelContact.contacts``: N the summed normal forces, T the magnitude of the summed
-    friction forces, F the resultant force on j from i, point the centre of the normal forces, global frame).
+    friction forces, F the resultant force on j from i, point the centre of the normal forces, n the number of
+    contact points, M the moment of the forces on j from i about the global origin; global frame).
     """
 
     structure: object

@@ -241,7 +241,8 @@ class PanelContact:
         (3,), n): the sum N of the normal forces (>= 0), the magnitude T of the summed tangential (friction)
         forces, the resultant force F on q from p (global frame), the centre of the normal forces (the mean of
         the contact points weighted by their normal forces; their mean if all are zero), n the number of contact
-        points; and the generalised contact force on every panel, (P, 6): force and moment about its centre of
+        points, M (3,) the moment of the forces on q from p about the global origin (each at the midpoint of its
+        contact's two points); and the generalised contact force on every panel, (P, 6): force and moment about its centre of
         mass, global frame."""
         report = _Forces()
         self.built.system.GetContactContainer().ReportAllContacts(report)
@@ -259,16 +260,17 @@ class PanelContact:
             if i > j:
                 i, j, f, n = j, i, -f, -n
             fn = float(f @ n)
-            acc = pairs.setdefault((i, j), [0.0, np.zeros(3), np.zeros(3), np.zeros(3), 0])
+            acc = pairs.setdefault((i, j), [0.0, np.zeros(3), np.zeros(3), np.zeros(3), 0, np.zeros(3)])
             acc[0] += fn
             acc[1] += f - fn * n
             acc[2] += f
             acc[3] += fn * 0.5 * (pa + pb) if fn != 0 else 0.0
             acc[4] += 1
+            acc[5] += np.cross(0.5 * (pa + pb), f)
         rows = []
-        for (i, j), (N, T, F, M, k) in sorted(pairs.items()):
+        for (i, j), (N, T, F, M, k, Mo) in sorted(pairs.items()):
             pts = [0.5 * (pa + pb) for a, b, pa, pb, *_ in report.found
                    if {self.panel_of.get(a), self.panel_of.get(b)} == {i, j}]
             point = M / N if N > 0 else np.mean(pts, axis=0)
-            rows.append((i, j, N, float(np.linalg.norm(T)), F, point, k))
+            rows.append((i, j, N, float(np.linalg.norm(T)), F, point, k, Mo))
         return rows, gen
