@@ -54,7 +54,7 @@ def test_the_offset_pair_closes_face_to_face_and_rests_on_the_contact():
     st, H = run_pair(0.01)
     assert H.kinetic[-1] < 1e-8 * H.energy_scale
     assert H.work[-1] == pytest.approx(TAU * np.pi, rel=2e-3)            # pi + 2 inset / lever, at most
-    rows = H.contacts[-1]
+    rows = H.contact_forces[-1]
     assert [(i, j) for i, j, *_ in rows] == [(0, 1)]
     # the moment on panel 2 (j) from panel 1 about the crease cancels the motor's -tau ... on panel 2 about +t
     assert axis_moment(st, 0, rows[0]) == pytest.approx(TAU, rel=FORCE_RTOL)
@@ -80,7 +80,7 @@ def test_the_energy_balance_counts_the_contact_and_closes_to_first_order():
 def test_smc_contact_rests_on_the_penalty_with_implicit_euler():
     """SMC (Hertz penalty, implicit Euler): the same rest, the penalty's normal forces cancel the motor."""
     st, H = run_pair(0.0025, "smc")
-    rows = H.contacts[-1]
+    rows = H.contact_forces[-1]
     assert H.kinetic[-1] < 1e-6 * H.energy_scale
     assert [(i, j) for i, j, *_ in rows] == [(0, 1)]
     assert axis_moment(st, 0, rows[0]) == pytest.approx(TAU, rel=FORCE_RTOL)
@@ -106,7 +106,7 @@ def test_a_thick_miura_strip_closes_onto_its_bevels_and_stacks():
     H = dynamics(st, "chrono", time=3.0, dt=0.01, motors=motors, output_interval=0.25, progress=False,
                  contact=ContactMaterial())
     assert H.kinetic[-1] < 1e-8 * H.energy_scale
-    rows = H.contacts[-1]
+    rows = H.contact_forces[-1]
     assert [(i, j) for i, j, *_ in rows] == [(0, 1), (1, 2)]
     # each row is the force on the higher-numbered panel; on the outer panel it is that or its opposite: the
     # magnitude of the moment about the crease is tau either way

@@ -86,7 +86,7 @@ CONTACTS_HEADER = ("t", "panel_i", "panel_j", "N", "T", "Fx", "Fy", "Fz", "x", "
 
 def write_contacts_csv(history, path):
     """``t,panel_i,panel_j,N,T,Fx,Fy,Fz,x,y,z,points,Mx,My,Mz`` (module doc), 1-based panels."""
-    rows = ((t, i + 1, j + 1, N, T, *F, *x, n, *M) for t, frame in zip(history.t, history.contacts)
+    rows = ((t, i + 1, j + 1, N, T, *F, *x, n, *M) for t, frame in zip(history.t, history.contact_forces)
             for i, j, N, T, F, x, n, M in frame)
     write_csv(path, CONTACTS_HEADER, rows)
 

@@ -48,7 +48,7 @@ class TimeHistory:
     run by its first panel p) applied to its second panel q by the hinge's motor, crease spring and
     damper (not by the hinge's links, whose actions are in hinge_actions; zero where there are none);
     info: engine details (steps, Newton iterations, timings...). With contact: contact (K,) (module doc)
-    and contacts: K lists of rows (i, j, N, T, F (3,), point (3,), n, M (3,)) per panel pair i < j (0-based) in contact
+    and contact_forces: K lists of rows (i, j, N, T, F (3,), point (3,), n, M (3,)) per panel pair i < j (0-based) in contact
     (``engines.chrono.contact.PanelContact.contacts``: N the summed normal forces, T the magnitude of the summed
     friction forces, F the resultant force on j from i, point the centre of the normal forces, n the number of
     contact points, M the moment of the forces on j from i about the global origin; global frame).
@@ -74,7 +74,7 @@ class TimeHistory:
     velocities: np.ndarray = None
     hinge_moments: np.ndarray = None
     contact: np.ndarray = None
-    contacts: list = None
+    contact_forces: list = None
 
     def __post_init__(self):
         self.t = np.asarray(self.t, float)
@@ -105,8 +105,8 @@ class TimeHistory:
             self.contact = np.asarray(self.contact, float)
             if self.contact.shape != (K,):
                 raise ValueError(f"TimeHistory.contact has shape {self.contact.shape}, expected ({K},)")
-            if self.contacts is None or len(self.contacts) != K:
-                raise ValueError(f"TimeHistory.contacts needs {K} frames of contact rows with the contact energy")
+            if self.contact_forces is None or len(self.contact_forces) != K:
+                raise ValueError(f"TimeHistory.contact_forces needs {K} frames of contact rows with the contact energy")
         if self.hinge_moments is not None:
             self.hinge_moments = np.asarray(self.hinge_moments, float)
             H = len(self.structure.pattern.hinges)
@@ -205,7 +205,7 @@ class TimeHistory:
                  f"largest constraint violation {self.constraint_violation.max():.3e} (translations / L, rotations)",
                  f"linear momentum |p|: {p0[0]:.6g} at t0, {p0[-1]:.6g} at the end"]
         if self.contact is not None:
-            best = max(((N, t, i, j) for t, frame in zip(self.t, self.contacts) for i, j, N, *_ in frame),
+            best = max(((N, t, i, j) for t, frame in zip(self.t, self.contact_forces) for i, j, N, *_ in frame),
                        default=None)
             lines.append(f"contact: energy taken {self.contact[-1] - self.contact[0]:.6g}; "
                          + (f"largest normal force {best[0]:.6g} at t = {best[1]:.6g} s, panels {best[2] + 1} and "
