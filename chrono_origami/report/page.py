@@ -142,7 +142,10 @@ def static_data(result):
 
 
 def fold_data(history):
-    """The page of a :class:`~chrono_origami.results.fold.FoldHistory`: one state per stored frame."""
+    """The page of a :class:`~chrono_origami.results.fold.FoldHistory`: one state per stored frame. With the
+    contact check of thick panels (``history.contacts``, ``analysis.contact``), the first contact: its pair
+    (1-based), where (the fold percent) and depth in the counts and in that frame's note, and the pair in
+    ``data["contact"]``."""
     st = history.problem.structure
     states = [_state(f"frame {k} of {len(history.times) - 1}: t = {t:g} s", X)
               for k, (t, X) in enumerate(zip(history.times, history.vertices))]
@@ -151,7 +154,18 @@ def fold_data(history):
     steps = table("stored frames", ("frame", "time", "residual", "sigma ratio"),
                   [(k, t, r, s) for k, (t, r, s) in enumerate(zip(history.times, history.residuals,
                                                                   history.sigma_ratios))], ints=1)
-    return st, {"kind": "fold", "counts": counts, "states": states, "tables": [steps]}
+    contacts = getattr(history, "contacts", None)       # analysis.contact.Contacts, when thick panels were checked
+    first = None if contacts is None else contacts.first
+    data = {"kind": "fold", "counts": counts, "states": states, "tables": [steps]}
+    if first is not None and first < len(states):
+        p, q, d = contacts.pairs[first][0]
+        text = f"panels {p + 1} and {q + 1} at {contacts.where(first)}, depth {_num(d)}"
+        counts["first contact"] = text
+        states[first]["note"] = f"first contact: {text}"
+        states[first]["contact"] = [p + 1, q + 1]
+        data["contact"] = {"frame": first, "panels": [p + 1, q + 1], "depth": _num(d),
+                           "percent": None if contacts.percents is None else _num(contacts.percents[first])}
+    return st, data
 
 
 def dynamics_data(history):
