@@ -484,6 +484,7 @@ class ChronoDynamics:
         admm.SetTolerancePrimal(ADMM_TOL * self.L)
         admm.SetToleranceDual(ADMM_TOL * self.L)
         admm.EnableWarmStart(True)
+        self.admm = admm
         return admm
 
     def _velocities(self):
