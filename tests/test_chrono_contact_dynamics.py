@@ -158,19 +158,3 @@ def test_bad_contact_input_is_one_line_exit_2(capsys, tmp_path, argv, parts):
                          "--contact", *argv)
     one_line(code, err, 2, *parts)
 
-
-def test_the_html_page_of_a_thick_fold_marks_the_first_contact(capsys, tmp_path):
-    """fold --html of the tapered pair (closed form: they touch at 120 deg, 66.67 % of the 180 deg target; the fold
-    stops at the first frame past it): the page's data name the pair, the percent and the depth, and that
-    frame's note says so."""
-    import json
-
-    path = tmp_path / "pair.fold"
-    path.write_text(json.dumps(row_fold(2, "V", [180.0], "pair")))
-    html = tmp_path / "pair.html"
-    code, out, err = run(capsys, "fold", path, "--thickness", 0.1, "--placement", "tapered", "--taper-deg", 120,
-                         "--frames", 36, "--quiet", "--engine", "reference", "--html", html)
-    assert code == 0, err
-    text = html.read_text()
-    assert "first contact: panels 1 and 2 at 69.44 % of the targets" in text
-    assert '"contact":{"frame":25,"panels":[1,2]' in text.replace(" ", "")

@@ -145,7 +145,7 @@ def fold_data(history):
     """The page of a :class:`~chrono_origami.results.fold.FoldHistory`: one state per stored frame. With the
     contact check of thick panels (``history.contacts``, ``analysis.contact``), the first contact: its pair
     (1-based), where (the fold percent) and depth in the counts and in that frame's note, and the pair in
-    ``data["contact"]``."""
+    ``data["contact"]`` with its panels' triangles (vertex indices), which the page draws red on that frame."""
     st = history.problem.structure
     states = [_state(f"frame {k} of {len(history.times) - 1}: t = {t:g} s", X)
               for k, (t, X) in enumerate(zip(history.times, history.vertices))]
@@ -163,8 +163,12 @@ def fold_data(history):
         counts["first contact"] = text
         states[first]["note"] = f"first contact: {text}"
         states[first]["contact"] = [p + 1, q + 1]
+        pat = st.pattern
+        tri = [(loop[0], loop[k], loop[k + 1]) for r in (p, q) for loop in (pat.panels[r],)
+               for k in range(1, len(loop) - 1)]
         data["contact"] = {"frame": first, "panels": [p + 1, q + 1], "depth": _num(d),
-                           "percent": None if contacts.percents is None else _num(contacts.percents[first])}
+                           "percent": None if contacts.percents is None else _num(contacts.percents[first]),
+                           "triangles": [int(v) for t in tri for v in t]}
     return st, data
 
 
