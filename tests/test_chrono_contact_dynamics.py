@@ -5,8 +5,10 @@ the energy balance counts the contacts' work.
 Static balance: a panel joined to a fixed panel by one revolute crease and pushed by a motor torque tau about the
 crease axis t (through a) is at rest only if the moment of the contact forces on it about that axis cancels tau:
 (M - a x F) . t = -tau (M: their moment about the origin, F their resultant, both on the panel from its neighbour;
-the hinge's reaction has no moment about its own axis). NSC forces come from Chrono's ADMM solver, which stops at
-its iteration limit (``motion.ADMM_ITERATIONS``) with a residual far below 1e-2 of the forces: the tolerance.
+the hinge's reaction has no moment about its own axis), up to the inertia of the motion left at rest: NSC's
+velocity corrections that hold the hulls' gap (Chrono's penetration recovery), SMC's penalty oscillation, decaying;
+ADMM converges to 1e-10 within 15 iterations here. That remnant is below 1e-3 of the moment on these runs;
+the tolerance, 1e-2, leaves it room on other machines.
 """
 import csv
 
@@ -23,7 +25,7 @@ from test_cli_messages import one_line, run
 from test_thickness import row_fold, structure_of
 
 TAU = 10.0
-#: the ADMM solver's precision on the contact forces (module doc)
+#: the contact moment at rest against the motor (module doc)
 FORCE_RTOL = 1e-2
 
 
@@ -78,8 +80,9 @@ def test_the_energy_balance_counts_the_contact_and_closes_to_first_order():
 
 
 def test_smc_contact_rests_on_the_penalty_with_implicit_euler():
-    """SMC (Hertz penalty, implicit Euler): the same rest, the penalty's normal forces cancel the motor."""
-    st, H = run_pair(0.0025, "smc")
+    """SMC (Hertz penalty, implicit Euler): the same rest, the penalty's normal forces cancel the motor; the energy
+    balance loses, never gains (implicit Euler's dissipation)."""
+    st, H = run_pair(0.0025, "smc", time=7.0)          # it bounces off once (4.6 s), rests from 5.8 s
     rows = H.contact_forces[-1]
     assert H.kinetic[-1] < 1e-6 * H.energy_scale
     assert [(i, j) for i, j, *_ in rows] == [(0, 1)]
