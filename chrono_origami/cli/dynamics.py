@@ -122,7 +122,7 @@ def _options(description):
     g.add_argument("--contact", nargs="?", const="nsc", choices=CONTACT_METHODS, default=None,
                    help="turn on Chrono's contact between the panels' solids (needs --thickness; the placement "
                         "--placement offset or tapered gives the panels of a crease room to fold): nsc (default; "
-                        "non-smooth, integrator euler-linearized) or smc (penalty, integrator euler); --out then "
+                        "non-smooth, integrator euler-linearized) or smc (penalty; integrator euler by default, or hht); --out then "
                         "writes contacts.csv and energy.csv's contact column")
     g.add_argument("--friction", type=inputs.nonnegative_float, default=None,
                    help=f"contact: Coulomb friction coefficient (default {d.friction:g})")
