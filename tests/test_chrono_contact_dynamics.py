@@ -142,6 +142,14 @@ def test_a_thick_miura_strip_closes_onto_its_bevels_and_stacks():
     assert abs(H.balance_error[-1]) < 0.06 * H.energy_scale
 
 
+def test_the_dynamics_page_shows_the_contact_energy():
+    from chrono_origami.report.page import page_data
+
+    _, H = run_pair(0.01, time=5.0)
+    energies = page_data(H)[1]["tables"][0]
+    assert energies["header"][-1] == "contact"
+
+
 def test_dynamics_contact_writes_contacts_csv_and_the_contact_energy(capsys, tmp_path):
     path = tmp_path / "pair.fold"
     import json

@@ -195,9 +195,12 @@ def dynamics_data(history):
         states.append(_state(f"frame {k} of {K - 1}: t = {history.t[k]:g} s", history.vertices[k],
                              tables=[_hinge_table(rows, "hinge actions at this frame (hinges_t.csv)")],
                              colorings=colorings))
-    energy = table("energies", ("frame", "t", "kinetic", "potential", "spring", "work", "dissipated"),
+    contact = history.contact if history.contact is not None else None
+    energy = table("energies", ("frame", "t", "kinetic", "potential", "spring", "work", "dissipated")
+                   + (("contact",) if contact is not None else ()),
                    [(k, history.t[k], history.kinetic[k], history.potential[k], history.spring[k], history.work[k],
-                     history.dissipated[k]) for k in range(K)], ints=1)
+                     history.dissipated[k]) + ((contact[k],) if contact is not None else ()) for k in range(K)],
+                   ints=1)
     counts = {"frames": K, "engine": history.engine, "integrator": history.integrator, "dt": _num(history.dt),
               "status": "dynamics"}
     return st, {"kind": "dynamics", "counts": counts, "states": states, "tables": [energy]}

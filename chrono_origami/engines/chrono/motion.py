@@ -71,6 +71,16 @@ trapezoidal rule, which makes the discrete energy balance of the Newmark
 step exact for forces linear in the state; otherwise the balance error
 measures the integrator's own dissipation and error (O(dt^2)).
 
+Contact
+-------
+``contact`` (an ``inputs.motion.ContactMaterial``): the system is a ``ChSystemNSC`` or ``ChSystemSMC`` with
+Bullet collision, each panel carrying its solid's convex hull (:class:`.contact.PanelContact`). NSC runs the
+linearised Euler step with ``ChSolverADMM`` around the direct solver (complementarity and stiffness blocks
+together); SMC adds the contact forces' Jacobians to Newton's matrix (``SetContactStiff``). The contacts'
+work is integrated like the motors' (Fbar from the generalised contact forces on the panels, force and moment
+about the centre of mass), over dq = dt (u_n + u_{n+1}) / 2, u the panels' velocities: an impulse's exact
+work. The TimeHistory's ``contact`` is minus its total, ``contact_forces`` the rows per panel pair.
+
 Limits
 ------
 A step whose Newton iteration does not converge (Chrono's "terminated"
@@ -818,7 +828,7 @@ def run(structure, *, time, dt, integrator=None, motors=(), springs=(), initial=
     ``options``: alpha (HHT, in [-1/3, 0]), max_iterations, reltol, abstol (Newton), solver
     ("sparse_qr", "sparse_lu"), jacobian ("iteration", "step"), constraint_tol, singular_rtol,
     singular_check (False: off), check_every (steps between singularity checks); the module constants
-    give the defaults.
+    give the defaults; contact (:func:`check_contact`: the panels' contact, ``.contact.PanelContact``).
     """
     sim = ChronoDynamics(structure, motors, springs, initial, check_integrator("chrono", integrator), **options)
     return sim.run(time, dt, output_interval, progress)
