@@ -90,40 +90,46 @@ def test_smc_contact_rests_on_the_penalty_with_implicit_euler():
     assert H.balance_error[-1] < 0 and abs(H.balance_error[-1]) < 0.02 * H.energy_scale
 
 
-def test_smc_with_trapezoidal_hht_closes_the_balance_to_second_order():
+def test_smc_with_trapezoidal_hht_closes_the_balance():
     """HHT with alpha = 0 is the trapezoidal rule, whose work quadrature (``motion._Quadrature``) is exact for the
-    motor's constant torque; the penalty's work is counted with the same rule, so through the impact the balance
-    error is the rule's own, second order: halving dt quarters it (to 30 %), and it stays below 1e-4 of the energy
-    scale at dt = 1.25 ms."""
+    motor's constant torque up to the rule's own error: before the impact the balance error is second order
+    (halving dt quarters it, to 20 %). Through the impact the penalty's work is counted with the same rule, but
+    Chrono's penetration is measured once per step (explicit within it): the error there is at least first order
+    (it halves with dt, or better)."""
     st = pair()
-    errors = []
+    before, through = [], []
     for dt in (0.0025, 0.00125):
         H = dynamics(st, "chrono", time=4.8, dt=dt, integrator="hht", alpha=0.0, motors=[Motor(0, "torque", -TAU)],
                      output_interval=0.1, progress=False, contact=ContactMaterial("smc"))
-        assert H.contact[-1] > 0.5 * H.work[-1]                     # through the first impact
-        errors.append(np.abs(H.balance_error).max())
-    assert 0.15 < errors[1] / errors[0] < 0.35
-    assert errors[1] < 1e-4 * H.energy_scale
+        k = int(np.argmax(H.contact > 0.01 * H.energy_scale))
+        assert k > 0                                                  # through the first impact
+        before.append(abs(H.balance_error[k - 1]))
+        through.append(np.abs(H.balance_error).max())
+    assert 0.2 < before[1] / before[0] < 0.3
+    assert through[1] / through[0] < 0.6
 
 
 def test_a_thick_miura_strip_closes_onto_its_bevels_and_stacks():
-    """Acceptance: a Miura-ori strip of three parallelograms (sector 60 deg; creases M and V to 170 deg),
-    tapered to 150 deg, thickness 0.05, the middle panel held; torque motors of 20 N m fold both creases shut.
-    The bevels stop them at 150 deg (plus the inset's few degrees); at rest each outer panel's contact moment
-    about its crease cancels its motor, and no two solids overlap by more than the hulls' inset."""
+    """Acceptance: a Miura-ori strip of three parallelograms (sector 60 deg; creases M and V), tapered to 170 deg,
+    thickness 0.05, the middle panel held; torque motors of 20 N m fold both creases shut. The bevels stop them at
+    170 deg (plus the inset's degree or so: the hulls are 2 x 1e-3 L apart there); at rest, stacked, each outer
+    panel's contact moment about its crease cancels its motor, and no two solids overlap by more than the hulls'
+    inset. The balance: the impacts took what the motors put in; what is left is implicit Euler's loss, first
+    order: it halves with dt (to 20 %)."""
     from chrono_origami.inputs.fold import file_targets
     from chrono_origami.patterns import miura
 
     flat = miura.miura_pattern(1, 3, fold_angle_deg=0.0)
-    ang = foldfile.fold_angles(flat, miura.miura_vertices(1, 3, fold_angle_deg=170.0))
+    ang = foldfile.fold_angles(flat, miura.miura_vertices(1, 3, fold_angle_deg=175.0))
     notes = {"fold": {"edges_assignment": foldfile.assignments(flat, ang), "edges_foldAngle": ang}}
-    st = Structure(flat, thickness=0.05, density=1000.0, placement=Placement("tapered", taper_deg=150.0),
+    st = Structure(flat, thickness=0.05, density=1000.0, placement=Placement("tapered", taper_deg=170.0),
                    notes=notes, supports=tuple(Support(v, 1) for v in flat.panels[1][:3]))
     targets = file_targets(st)
     tau = 20.0
     motors = [Motor(h, "torque", -tau * np.sign(targets[h])) for h in range(2)]
-    H = dynamics(st, "chrono", time=3.0, dt=0.01, motors=motors, output_interval=0.25, progress=False,
-                 contact=ContactMaterial())
+    runs = [dynamics(st, "chrono", time=3.0, dt=dt, motors=motors, output_interval=0.25, progress=False,
+                     contact=ContactMaterial()) for dt in (0.01, 0.005)]
+    H = runs[0]
     assert H.kinetic[-1] < 1e-8 * H.energy_scale
     rows = H.contact_forces[-1]
     assert [(i, j) for i, j, *_ in rows] == [(0, 1), (1, 2)]
@@ -134,12 +140,12 @@ def test_a_thick_miura_strip_closes_onto_its_bevels_and_stacks():
     fa = foldfile.fold_angles(flat, H.vertices[-1])
     for h in flat.hinges:
         phi = abs(fa[flat.edges.index(tuple(sorted(h.vertices)))])
-        assert 150.0 < phi < 155.0
+        assert 170.0 < phi < 173.0
     S = PanelSolids(st)
     assert max((d for _, _, d in S.contacts(H.vertices[-1])), default=0.0) <= 2 * 1e-3 * S.L * 1.01
-    # the balance: the impact took what the motors put in, Euler's own loss is first-order small
     assert H.contact[-1] > 0.9 * H.work[-1]
-    assert abs(H.balance_error[-1]) < 0.06 * H.energy_scale
+    e1, e2 = (r.balance_error[-1] for r in runs)
+    assert e1 < 0 and e2 < 0 and 0.4 < e2 / e1 < 0.6
 
 
 def test_the_dynamics_page_shows_the_contact_energy():

@@ -228,7 +228,7 @@ class PanelContact:
             body.AddCollisionShape(chrono.ChCollisionShapeConvexHull(mat, pts))
             model = body.GetCollisionModel()
             model.SetEnvelope(DYNAMICS_ENVELOPE_RTOL * self.L)
-            model.SetSafeMargin(0.1 * DYNAMICS_ENVELOPE_RTOL * self.L)
+            model.SetSafeMargin(0.1 * self.inset)
             body.EnableCollision(True)
         ids = {p: built.bodies[p].GetIdentifier() for p in range(pat.n_panels)}
         self._callback = _Exclude({x for p, q in self.excluded for x in ((ids[p], ids[q]), (ids[q], ids[p]))})
