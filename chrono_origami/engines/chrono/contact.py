@@ -107,7 +107,10 @@ class ChronoPanelSolids:
 #: dynamics: every face of a panel's hull moved in by this fraction of the pattern size L, so that the two panels
 #: of a crease, which touch along it, are apart (module doc of :class:`PanelContact`)
 DYNAMICS_INSET_RTOL = 1e-3
-#: dynamics: the hulls' collision envelope (fraction of L), below the 2 x inset between the panels of a crease
+#: dynamics: the hulls' collision envelope (fraction of L): Bullet reports pairs closer than it, so it must exceed
+#: what a panel moves in a step (or an impact is found late, already deep, and the recovery throws the panel
+#: back); a contact within it that is not closing costs nothing (NSC keeps its gap as slack, SMC pushes only on
+#: penetration)
 DYNAMICS_ENVELOPE_RTOL = 1e-2
 #: fold angle (rad) by which a crease's two solids are turned either way to see whether they meet at once
 CREASE_PROBE = np.radians(1.0)
@@ -178,7 +181,8 @@ class PanelContact:
 
     Each panel body carries the convex hull (``ChCollisionShapeConvexHull``) of its solid
     (``structure.solids``: the placement, the bevels) with every face moved in by :data:`DYNAMICS_INSET_RTOL` x L
-    (L the pattern size), envelope :data:`DYNAMICS_ENVELOPE_RTOL` x L, safe margin a tenth of that. Panels at rest
+    (L the pattern size), envelope :data:`DYNAMICS_ENVELOPE_RTOL` x L (choose dt so that the panels move less than
+    that in a step), safe margin (Bullet's rounding of the hull's corners) a tenth of the inset. Panels at rest
     on each other therefore overlap by up to twice the inset (plus, with SMC, the penalty's penetration).
 
     The two panels of a crease touch along it: with the inset, their hulls are apart there, and they collide
