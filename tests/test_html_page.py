@@ -262,6 +262,38 @@ def test_fold_slider_draws_the_frames_of_the_fold(chromium, tmp_path):
     loaded_cleanly(visit)
 
 
+def reds(img):
+    """Fraction of the canvas in the page's contact red (0xd62728, shaded: red well above green and blue)."""
+    r, g, b = img[..., 0], img[..., 1], img[..., 2]
+    return float(((r > 120) & (r > 2 * g) & (r > 2 * b)).mean())
+
+
+def test_a_thick_fold_page_marks_its_first_contact(chromium, tmp_path):
+    """The pair with the tapered placement to 60 deg, thickness 0.1 (closed form, tests/test_thickness.py: its
+    bevels meet at 60 deg, 66.67 % of the 90 deg target): the fold stops at its first contact, frame 7 of 10
+    (70 %); the page names the pair, percent and depth in the counts and on that frame, and draws the two
+    panels red there and only there."""
+    (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
+    p = run("-m", "chrono_origami", "fold", "pair.fold", "--frames", "10", "--quiet", "--thickness", "0.1",
+            "--placement", "tapered", "--taper-deg", "60", "--engine", "reference", "--html", "fold.html",
+            cwd=tmp_path)
+    assert "first at frame 7 (70 % of the targets): panels 1 and 2" in p.stdout
+    visit = br.open_page(chromium, tmp_path / "fold.html")
+    loaded_cleanly(visit)
+    assert visit.api("a => [a.nStates, a.state, a.contact]") == [8, 0, None]
+    counts = visit.page.locator("#counts").inner_text()
+    assert "first contact" in counts and "panels 1 and 2 at 70 % of the targets, depth" in counts
+    free = reds(shown(visit))
+    slider = visit.page.locator("#frames")
+    slider.focus()
+    visit.page.keyboard.press("End")
+    assert visit.api("a => [a.state, a.contact]") == [7, [1, 2]]
+    assert visit.page.locator("#statenote").inner_text().startswith("first contact: panels 1 and 2 at 70 %")
+    hit = reds(shown(visit))
+    assert free < 0.005 < 0.05 < hit                                 # the two panels fill a good part of the view
+    loaded_cleanly(visit)
+
+
 # ------------------------------------------------------------------ design, tolerance, dynamics
 def kinds_shown(visit):
     return {e.get_attribute("data-kind"): e.inner_text() for e in visit.page.locator("#kinds .kind").all()}

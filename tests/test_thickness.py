@@ -472,3 +472,20 @@ def test_a_fold_cut_at_its_first_contact_writes_that_frame_as_such(capsys, pair_
     assert "fold.fold (frames 0-25: 0 the start, 25 the first contact at t = " in text
     st = foldfile.read_structure(out / "fold.fold", frame="last")
     assert fold_deg(st, st.pattern.vertices) == pytest.approx(125.0, abs=1e-6)
+
+
+def test_the_html_page_of_a_thick_fold_marks_the_first_contact(capsys, tmp_path):
+    """fold --html of the tapered pair (closed form: they touch at 120 deg, 66.67 % of the 180 deg target; the fold
+    stops at the first frame past it): the page's data name the pair, the percent and the depth, and that
+    frame's note says so."""
+    import json
+
+    path = tmp_path / "pair.fold"
+    path.write_text(json.dumps(row_fold(2, "V", [180.0], "pair")))
+    html = tmp_path / "pair.html"
+    code, out, err = run(capsys, "fold", path, "--thickness", 0.1, "--placement", "tapered", "--taper-deg", 120,
+                         "--frames", 36, "--quiet", "--engine", "reference", "--html", html)
+    assert code == 0, err
+    text = html.read_text()
+    assert "first contact: panels 1 and 2 at 69.44 % of the targets" in text
+    assert '"contact":{"frame":25,"panels":[1,2]' in text.replace(" ", "")

@@ -21,7 +21,8 @@ Each engine's ``dynamics`` (the engine interface of
 checks the integrator name and passes everything on.
 """
 from .. import engines
-from ..inputs.motion import check_integrator
+from ..inputs.motion import CONTACT_INTEGRATORS, ContactMaterial, check_integrator
+from ..tools.errors import StructureError
 from ..tools.threads import with_blas_threads
 
 
@@ -34,9 +35,19 @@ def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), sp
     motors: :class:`~chrono_origami.inputs.motion.Motor`; springs: ``CreaseSpring``; initial:
     ``InitialState`` (``inputs.motion``) (default: the pattern's configuration, at rest); output_interval:
     s between recorded frames (default: every step); progress: a bar on stderr (None: when stderr is a
-    terminal). ``options`` go to the engine.
+    terminal). ``options`` go to the engine; the chrono engine's ``contact``: the panels' contact
+    (``inputs.motion.ContactMaterial``, "nsc", "smc" or True; the integrator then defaults to the method's,
+    ``inputs.motion.CONTACT_INTEGRATORS``).
     """
     eng = engines.get(engine)
+    contact = options.get("contact")
+    if contact is not None and contact is not False:
+        if eng.NAME != "chrono":
+            raise StructureError(f"contact between panels needs the chrono engine, not {eng.NAME}")
+        method = contact.method if isinstance(contact, ContactMaterial) else contact if isinstance(contact, str) \
+            else "nsc"
+        if integrator is None and method in CONTACT_INTEGRATORS:
+            integrator = CONTACT_INTEGRATORS[method][0]
     integrator = check_integrator(eng.NAME, integrator)
     return eng.dynamics(structure, time=time, dt=dt, integrator=integrator, motors=motors, springs=springs,
                         initial=initial, output_interval=output_interval, progress=progress, **options)

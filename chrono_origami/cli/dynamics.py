@@ -2,7 +2,10 @@
 
 ``python -m chrono_origami dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
 integrates the motion (:func:`chrono_origami.analysis.dynamics.dynamics`) and writes
-the history (:func:`chrono_origami.report.motion.write_history`). A motion
+the history (:func:`chrono_origami.report.motion.write_history`). ``--contact [nsc|smc]`` (with
+``--thickness T`` and a ``--placement``) turns on Chrono's contact between the panels' solids
+(``engines.chrono.contact.PanelContact``; material ``inputs.motion.ContactMaterial``: ``--friction``,
+``--restitution``, SMC's ``--young``, ``--poisson``, SI units); ``--out`` then also writes contacts.csv. A motion
 stopped by a :class:`~chrono_origami.tools.errors.DynamicsError` first writes what
 it recorded to ``--out``, then exits 1 with the one-line error.
 """
@@ -65,15 +68,17 @@ def motion(fn, out_dir=None):
         raise
 
 
-def integrate(structure, args, engine=None, motors=(), springs=()):
+def integrate(structure, args, engine=None, motors=(), springs=(), contact=None):
     """The motion of ``structure`` with the :func:`run_options` in ``args`` by ``engine`` (None: the one rule of
     ``engines``), reported and written (``report.motion.finish``: summary, peaks, ``--out``, ``--png-frames``,
     ``--viz``); the TimeHistory."""
     from ..analysis.dynamics import dynamics
     from ..report import motion as report
 
+    options = {} if contact is None else {"contact": contact}
     hist = dynamics(structure, engine, time=args.time, dt=args.dt, integrator=args.integrator, motors=motors,
-                    springs=springs, output_interval=args.output_interval, progress=False if args.quiet else None)
+                    springs=springs, output_interval=args.output_interval, progress=False if args.quiet else None,
+                    **options)
     inputs.write_html(hist, args)
     with app.output(args.out):
         report.finish(hist, args.out, args.png_frames, args.viz)
@@ -110,6 +115,23 @@ def _options(description):
                          "(moment/rad), damping C (moment s/rad, default 0), rest fold angle REST (rad, FOLD sign; "
                          "default the initial angle)")
     inputs.add_structure_options(ap)
+    from ..inputs.motion import CONTACT_METHODS, ContactMaterial
+
+    d = ContactMaterial()
+    g = ap.add_argument_group("contact between the panels (chrono engine; chrono_origami/engines/chrono/contact.py)")
+    g.add_argument("--contact", nargs="?", const="nsc", choices=CONTACT_METHODS, default=None,
+                   help="turn on Chrono's contact between the panels' solids (needs --thickness; the placement "
+                        "--placement offset or tapered gives the panels of a crease room to fold): nsc (default; "
+                        "non-smooth, integrator euler-linearized) or smc (penalty; integrator euler by default, or hht); --out then "
+                        "writes contacts.csv and energy.csv's contact column")
+    g.add_argument("--friction", type=inputs.nonnegative_float, default=None,
+                   help=f"contact: Coulomb friction coefficient (default {d.friction:g})")
+    g.add_argument("--restitution", type=inputs.nonnegative_float, default=None,
+                   help=f"contact: coefficient of restitution in [0, 1] (default {d.restitution:g})")
+    g.add_argument("--young", type=inputs.positive_float, default=None,
+                   help=f"SMC contact: Young's modulus (Pa, default {d.young:g})")
+    g.add_argument("--poisson", type=inputs.nonnegative_float, default=None,
+                   help=f"SMC contact: Poisson's ratio in [0, 0.5) (default {d.poisson:g})")
     return run_options(ap, integrators=sorted({n for names in INTEGRATORS.values() for n in names}))
 
 
@@ -132,8 +154,34 @@ def dynamics_command(args):
             engines.resolve(args.engine), args.integrator), OrigamiError)
     inputs.option_value("--motor", None, lambda: dyn_inputs.check_inputs(structure, motors, ()), OrigamiError)
     inputs.option_value("--spring", None, lambda: dyn_inputs.check_inputs(structure, (), springs), OrigamiError)
-    motion(lambda: integrate(structure, args, args.engine, motors, springs), args.out)
+    contact = contact_option(structure, args)
+    motion(lambda: integrate(structure, args, args.engine, motors, springs, contact), args.out)
     return app.EXIT_OK
+
+
+def contact_option(structure, args):
+    """The :class:`~chrono_origami.inputs.motion.ContactMaterial` of ``--contact`` and its material options, or None;
+    a usage error (exit 2) for material options without --contact, SMC's options with NSC, contact without thick
+    panels or with the reference engine, an integrator the method does not take."""
+    from ..inputs.motion import CONTACT_INTEGRATORS, ContactMaterial
+
+    given = {k: getattr(args, k) for k in ("friction", "restitution", "young", "poisson") if getattr(args, k) is not None}
+    if args.contact is None:
+        if given:
+            raise app.UsageError(f"--{next(iter(given))} sets the contact material: give it with --contact")
+        return None
+    if args.contact == "nsc" and ({"young", "poisson"} & set(given)):
+        raise app.UsageError("--young and --poisson are SMC's: give --contact smc")
+    if engines.resolve(args.engine, notice=False) != "chrono":
+        raise app.UsageError("--contact needs the chrono engine (--engine chrono, with PyChrono)")
+    thin = [p + 1 for p, t in enumerate(structure.thickness) if not t > 0]
+    if thin:
+        raise app.UsageError(f"--contact needs thick panels (panel {thin[0]} has none): give --thickness T (> 0) and "
+                             f"a --placement (offset or tapered)")
+    if args.integrator is not None and args.integrator not in CONTACT_INTEGRATORS[args.contact]:
+        raise app.UsageError(f"--contact {args.contact} needs --integrator "
+                             f"{' or '.join(CONTACT_INTEGRATORS[args.contact])}, not {args.integrator}")
+    return inputs.option_value("--contact", args.contact, lambda: ContactMaterial(args.contact, **given))
 
 
 def paper_finish(name, args, series, extra=None):

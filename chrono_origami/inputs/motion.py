@@ -148,6 +148,58 @@ class CreaseSpring:
         return 0.5 * self.stiffness * (phi - rest) ** 2
 
 
+#: contact models of ``dynamics(..., contact=...)``: Chrono's non-smooth (complementarity) and smooth (penalty)
+CONTACT_METHODS = ("nsc", "smc")
+#: the Chrono integrators each contact method takes, its default first. NSC: the linearised Euler step, Chrono's
+#: time stepping of complementarity (one linear complementarity problem per step). SMC: implicit Euler by default:
+#: its numerical dissipation damps the penalty's stiff vibration (a panel driven shut rests after one bounce) and
+#: its balance error is that dissipation, first order in dt, never a gain. HHT also: Chrono measures the
+#: penetration once per step (at its start), so the penalty is explicit within a step; with alpha = 0 the balance
+#: closes to second order away from impacts and at least first order through them, but the motion through an
+#: impact converges slowly (at dt = 5 ms the panel bounced off with 13 J of the motor's 31 J, at 0.625 ms with
+#: 0.03 J); Chrono's alpha = -0.2 damps and loses 8.8 J of 31 J at 5 ms. Neither gained energy on these tests
+#: (tests/test_chrono_contact_dynamics.py).
+CONTACT_INTEGRATORS = {"nsc": ("euler-linearized",), "smc": ("euler", "hht", "euler-linearized")}
+
+
+@dataclass(frozen=True)
+class ContactMaterial:
+    """The panels' contact in dynamics (the Chrono engine: ``engines.chrono.contact``), one material for all.
+
+    method: "nsc" (default: non-smooth, impulses by complementarity; rigid, no penetration but the envelope)
+    or "smc" (smooth: a Hertz penalty force on the penetration, with damping from the restitution);
+    friction: Coulomb coefficient (static = sliding), >= 0, default 0.3; restitution: in [0, 1], default 0
+    (NSC: the normal speed after an impact is restitution x the speed before; SMC: sets the damping);
+    young (SMC): Young's modulus, force / length^2 (Pa in SI), default 1e7; poisson (SMC): Poisson's ratio in
+    [0, 0.5), default 0.3. Units: the structure's (SI on the command line).
+    """
+
+    method: str = "nsc"
+    friction: float = 0.3
+    restitution: float = 0.0
+    young: float = 1e7
+    poisson: float = 0.3
+
+    def __post_init__(self):
+        if self.method not in CONTACT_METHODS:
+            raise StructureError(f"unknown contact method {self.method!r}; expected one of {', '.join(CONTACT_METHODS)}")
+        checks = (("friction", lambda x: x >= 0, ">= 0"), ("restitution", lambda x: 0 <= x <= 1, "in [0, 1]"),
+                  ("young", lambda x: x > 0, "> 0"), ("poisson", lambda x: 0 <= x < 0.5, "in [0, 0.5)"))
+        for name, ok, what in checks:
+            try:
+                x = float(getattr(self, name))
+            except (TypeError, ValueError):
+                x = float("nan")
+            if not (np.isfinite(x) and ok(x)):
+                raise StructureError(f"contact {name} must be a finite number {what}, got {getattr(self, name)!r}")
+            object.__setattr__(self, name, x)
+
+    def describe(self):
+        text = f"{self.method.upper()}, friction {self.friction:g}, restitution {self.restitution:g}"
+        return text + (f", Young's modulus {self.young:g}, Poisson's ratio {self.poisson:g}" if self.method == "smc"
+                       else "")
+
+
 def parse_motor(text, n_hinges):
     """``H:FUNC`` or ``H:MODE:FUNC`` (CLI) -> :class:`Motor`; H 1-based, MODE angle (default), speed, torque."""
     parts = str(text).split(":", 2)

@@ -7,7 +7,13 @@ reads back to it), hinges, panels and vertices 1-based:
 ``momentum.csv`` (t,px,py,pz,Lx,Ly,Lz), ``constraints.csv`` (t,violation),
 ``hinges_t.csv`` (t,hinge,panel,MT,MP,MO,N,TP,TO), ``supports_t.csv``
 (t,panel,vertex,Fx,Fy,Fz) and ``motion.fold`` (the output frames as FOLD
-``file_frames`` with ``origami:time``; ``python -m chrono_origami play`` plays it).
+``file_frames`` with ``origami:time``; ``python -m chrono_origami play`` plays it). With contact
+(``dynamics --contact``): energy.csv has a ``contact`` column before balance_error (the energy the contacts
+took, ``results.motion``), and ``contacts.csv`` (t,panel_i,panel_j,N,T,Fx,Fy,Fz,x,y,z,points,Mx,My,Mz) one row per
+frame and panel pair i < j in contact with a force: N the sum of the normal forces, T the magnitude of the
+summed friction forces, F the resultant force on panel j from panel i, (x, y, z) the centre of the normal
+forces, points the number of contact points, M the moment of the forces on j from i about the global
+origin (global frame, the structure's units).
 
 :func:`finish`: print the summary and the peak hinge actions, write the files
 of :func:`write_history`, write Irrlicht PNG frames and/or play the
@@ -65,10 +71,24 @@ FILES = ("energy.csv", "momentum.csv", "constraints.csv", "hinges_t.csv", "suppo
 
 # ======================================================================= writers
 def write_energy_csv(history, path):
-    """``t,kinetic,potential,spring,work,dissipated,balance_error``."""
+    """``t,kinetic,potential,spring,work,dissipated,balance_error`` (with contact: ``contact`` before balance_error)."""
     h = history
-    cols = (h.t, h.kinetic, h.potential, h.spring, h.work, h.dissipated, h.balance_error)
-    write_csv(path, ENERGY_HEADER, zip(*cols))
+    cols = [h.t, h.kinetic, h.potential, h.spring, h.work, h.dissipated, h.balance_error]
+    header = list(ENERGY_HEADER)
+    if h.contact is not None:
+        cols.insert(-1, h.contact)
+        header.insert(-1, "contact")
+    write_csv(path, header, zip(*cols))
+
+
+CONTACTS_HEADER = ("t", "panel_i", "panel_j", "N", "T", "Fx", "Fy", "Fz", "x", "y", "z", "points", "Mx", "My", "Mz")
+
+
+def write_contacts_csv(history, path):
+    """``t,panel_i,panel_j,N,T,Fx,Fy,Fz,x,y,z,points,Mx,My,Mz`` (module doc), 1-based panels."""
+    rows = ((t, i + 1, j + 1, N, T, *F, *x, n, *M) for t, frame in zip(history.t, history.contact_forces)
+            for i, j, N, T, F, x, n, M in frame)
+    write_csv(path, CONTACTS_HEADER, rows)
 
 
 def write_momentum_csv(history, path):
@@ -111,7 +131,9 @@ def write_history(history, out_dir):
     writers = (write_energy_csv, write_momentum_csv, write_constraints_csv, write_hinges_csv, write_supports_csv,
                write_motion_fold)
     paths = []
-    for name, writer in zip(FILES, writers):
+    if history.contact is not None:
+        writers += (write_contacts_csv,)
+    for name, writer in zip(FILES + ("contacts.csv",), writers):
         path = os.path.join(out_dir, name)
         writer(history, path)
         paths.append(path)

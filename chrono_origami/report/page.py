@@ -142,7 +142,10 @@ def static_data(result):
 
 
 def fold_data(history):
-    """The page of a :class:`~chrono_origami.results.fold.FoldHistory`: one state per stored frame."""
+    """The page of a :class:`~chrono_origami.results.fold.FoldHistory`: one state per stored frame. With the
+    contact check of thick panels (``history.contacts``, ``analysis.contact``), the first contact: its pair
+    (1-based), where (the fold percent) and depth in the counts and in that frame's note, and the pair in
+    ``data["contact"]`` with its panels' triangles (vertex indices), which the page draws red on that frame."""
     st = history.problem.structure
     states = [_state(f"frame {k} of {len(history.times) - 1}: t = {t:g} s", X)
               for k, (t, X) in enumerate(zip(history.times, history.vertices))]
@@ -151,7 +154,22 @@ def fold_data(history):
     steps = table("stored frames", ("frame", "time", "residual", "sigma ratio"),
                   [(k, t, r, s) for k, (t, r, s) in enumerate(zip(history.times, history.residuals,
                                                                   history.sigma_ratios))], ints=1)
-    return st, {"kind": "fold", "counts": counts, "states": states, "tables": [steps]}
+    contacts = getattr(history, "contacts", None)       # analysis.contact.Contacts, when thick panels were checked
+    first = None if contacts is None else contacts.first
+    data = {"kind": "fold", "counts": counts, "states": states, "tables": [steps]}
+    if first is not None and first < len(states):
+        p, q, d = contacts.pairs[first][0]
+        text = f"panels {p + 1} and {q + 1} at {contacts.where(first)}, depth {_num(d)}"
+        counts["first contact"] = text
+        states[first]["note"] = f"first contact: {text}"
+        states[first]["contact"] = [p + 1, q + 1]
+        pat = st.pattern
+        tri = [(loop[0], loop[k], loop[k + 1]) for r in (p, q) for loop in (pat.panels[r],)
+               for k in range(1, len(loop) - 1)]
+        data["contact"] = {"frame": first, "panels": [p + 1, q + 1], "depth": _num(d),
+                           "percent": None if contacts.percents is None else _num(contacts.percents[first]),
+                           "triangles": [int(v) for t in tri for v in t]}
+    return st, data
 
 
 def dynamics_data(history):
@@ -177,9 +195,12 @@ def dynamics_data(history):
         states.append(_state(f"frame {k} of {K - 1}: t = {history.t[k]:g} s", history.vertices[k],
                              tables=[_hinge_table(rows, "hinge actions at this frame (hinges_t.csv)")],
                              colorings=colorings))
-    energy = table("energies", ("frame", "t", "kinetic", "potential", "spring", "work", "dissipated"),
+    contact = history.contact if history.contact is not None else None
+    energy = table("energies", ("frame", "t", "kinetic", "potential", "spring", "work", "dissipated")
+                   + (("contact",) if contact is not None else ()),
                    [(k, history.t[k], history.kinetic[k], history.potential[k], history.spring[k], history.work[k],
-                     history.dissipated[k]) for k in range(K)], ints=1)
+                     history.dissipated[k]) + ((contact[k],) if contact is not None else ()) for k in range(K)],
+                   ints=1)
     counts = {"frames": K, "engine": history.engine, "integrator": history.integrator, "dt": _num(history.dt),
               "status": "dynamics"}
     return st, {"kind": "dynamics", "counts": counts, "states": states, "tables": [energy]}

@@ -17,9 +17,13 @@ Energies (all cumulative from the first output time t0):
 * spring: crease springs, sum k (phi - rest)^2 / 2;
 * work: done on the structure by the motors and the dead loads (point loads
   of ``structure.loads``), integral of their power from t0;
-* dissipated: by the springs' dampers, integral of c phi_dot^2 from t0 (>= 0).
+* dissipated: by the springs' dampers, integral of c phi_dot^2 from t0 (>= 0);
+* contact (with contact only, else None): the energy the panels' contacts took, minus the work of the contact
+  forces on the panels from t0 (NSC: what impacts and friction dissipated; SMC: also what the penalty
+  springs hold). Each step's work is the contact impulse the integrator applied times the mean of the
+  velocities before and after it (an impulse's exact work).
 
-The energy balance ``kinetic + potential + spring - work + dissipated`` is
+The energy balance ``kinetic + potential + spring - work + dissipated + contact`` is
 constant for the exact motion; :attr:`TimeHistory.balance_error` is its change
 from t0, :attr:`TimeHistory.energy_scale` the scale to judge it by.
 """
@@ -43,7 +47,11 @@ class TimeHistory:
     (``InitialState.from_history``); hinge_moments (K, H): the moment about each hinge's axis t (as
     run by its first panel p) applied to its second panel q by the hinge's motor, crease spring and
     damper (not by the hinge's links, whose actions are in hinge_actions; zero where there are none);
-    info: engine details (steps, Newton iterations, timings...).
+    info: engine details (steps, Newton iterations, timings...). With contact: contact (K,) (module doc)
+    and contact_forces: K lists of rows (i, j, N, T, F (3,), point (3,), n, M (3,)) per panel pair i < j (0-based) in contact
+    (``engines.chrono.contact.PanelContact.contacts``: N the summed normal forces, T the magnitude of the summed
+    friction forces, F the resultant force on j from i, point the centre of the normal forces, n the number of
+    contact points, M the moment of the forces on j from i about the global origin; global frame).
     """
 
     structure: object
@@ -65,6 +73,8 @@ class TimeHistory:
     info: dict = field(default_factory=dict)
     velocities: np.ndarray = None
     hinge_moments: np.ndarray = None
+    contact: np.ndarray = None
+    contact_forces: list = None
 
     def __post_init__(self):
         self.t = np.asarray(self.t, float)
@@ -91,6 +101,12 @@ class TimeHistory:
             P = self.structure.pattern.n_panels
             if self.velocities.shape != (K, P, 6):
                 raise ValueError(f"TimeHistory.velocities has shape {self.velocities.shape}, expected ({K}, {P}, 6)")
+        if self.contact is not None:
+            self.contact = np.asarray(self.contact, float)
+            if self.contact.shape != (K,):
+                raise ValueError(f"TimeHistory.contact has shape {self.contact.shape}, expected ({K},)")
+            if self.contact_forces is None or len(self.contact_forces) != K:
+                raise ValueError(f"TimeHistory.contact_forces needs {K} frames of contact rows with the contact energy")
         if self.hinge_moments is not None:
             self.hinge_moments = np.asarray(self.hinge_moments, float)
             H = len(self.structure.pattern.hinges)
@@ -103,8 +119,9 @@ class TimeHistory:
     # ---------------------------------------------------------------- energy
     @property
     def balance(self):
-        """kinetic + potential + spring - work + dissipated (K,)."""
-        return self.kinetic + self.potential + self.spring - self.work + self.dissipated
+        """kinetic + potential + spring - work + dissipated + contact (K,)."""
+        b = self.kinetic + self.potential + self.spring - self.work + self.dissipated
+        return b if self.contact is None else b + self.contact
 
     @property
     def balance_error(self):
@@ -122,7 +139,8 @@ class TimeHistory:
         Relative balance checks divide :attr:`balance_error` by it.
         """
         terms = [np.abs(self.kinetic), np.abs(self.spring)]
-        terms += [np.abs(a - a[0]) for a in (self.potential, self.spring, self.work, self.dissipated)]
+        terms += [np.abs(a - a[0]) for a in (self.potential, self.spring, self.work, self.dissipated)
+                  + ((self.contact,) if self.contact is not None else ())]
         s = float(max(a.max() for a in terms)) if len(self.t) else 0.0
         st = self.structure
         load = sum(float(np.linalg.norm(F)) for _, _, F in st.panel_loads())
@@ -186,4 +204,10 @@ class TimeHistory:
                  f"{err / self.energy_scale:.3e})",
                  f"largest constraint violation {self.constraint_violation.max():.3e} (translations / L, rotations)",
                  f"linear momentum |p|: {p0[0]:.6g} at t0, {p0[-1]:.6g} at the end"]
+        if self.contact is not None:
+            best = max(((N, t, i, j) for t, frame in zip(self.t, self.contact_forces) for i, j, N, *_ in frame),
+                       default=None)
+            lines.append(f"contact: energy taken {self.contact[-1] - self.contact[0]:.6g}; "
+                         + (f"largest normal force {best[0]:.6g} at t = {best[1]:.6g} s, panels {best[2] + 1} and "
+                            f"{best[3] + 1}" if best is not None and best[0] > 0 else "no contact force"))
         return "\n".join(lines)

@@ -71,6 +71,16 @@ trapezoidal rule, which makes the discrete energy balance of the Newmark
 step exact for forces linear in the state; otherwise the balance error
 measures the integrator's own dissipation and error (O(dt^2)).
 
+Contact
+-------
+``contact`` (an ``inputs.motion.ContactMaterial``): the system is a ``ChSystemNSC`` or ``ChSystemSMC`` with
+Bullet collision, each panel carrying its solid's convex hull (:class:`.contact.PanelContact`). NSC runs the
+linearised Euler step with ``ChSolverADMM`` around the direct solver (complementarity and stiffness blocks
+together); SMC adds the contact forces' Jacobians to Newton's matrix (``SetContactStiff``). The contacts'
+work is integrated like the motors' (Fbar from the generalised contact forces on the panels, force and moment
+about the centre of mass), over dq = dt (u_n + u_{n+1}) / 2, u the panels' velocities: an impulse's exact
+work. The TimeHistory's ``contact`` is minus its total, ``contact_forces`` the rows per panel pair.
+
 Limits
 ------
 A step whose Newton iteration does not converge (Chrono's "terminated"
@@ -95,7 +105,8 @@ import pychrono as chrono
 from scipy import integrate
 
 from ...inputs.expression import derivative
-from ...inputs.motion import InitialState, check_inputs, check_integrator, consistent_velocities, schedule
+from ...inputs.motion import (CONTACT_INTEGRATORS, ContactMaterial, InitialState, check_inputs, check_integrator, consistent_velocities,
+                              schedule)
 from ...results.motion import TimeHistory
 from ...results.statics import hinge_actions
 from ...structure import foldfile
@@ -107,6 +118,7 @@ from ...tools.geometry import rotation_angle
 from ...tools.progress import Progress
 from . import links as lk, statics as chan
 from .matrices import body_mass_matrix
+from .contact import PanelContact
 from .springs import add_crease_springs
 from .system import build_system
 
@@ -129,6 +141,13 @@ CHECK_EVERY = 10
 #: a local minimum of the sigma ratio below this, V-shaped, is a singular configuration crossed between checks
 NEAR_SINGULAR = 1e-2
 SOLVERS = chan.SOLVERS
+#: contact rows whose normal and friction forces are both below this fraction of the force scale (total mass x
+#: acceleration scale + dead loads, :meth:`ChronoDynamics._timestepper`) are not kept: pairs within the envelope
+#: that do not push, and ADMM's round-off
+CONTACT_FORCE_RTOL = 1e-6
+#: NSC contact: ADMM's iterations and its primal and dual tolerances (fraction of the pattern size)
+ADMM_ITERATIONS = 500
+ADMM_TOL = 1e-10
 JACOBIAN_UPDATES = {"iteration": "JacobianUpdate_EVERY_ITERATION", "step": "JacobianUpdate_EVERY_STEP"}
 
 
@@ -229,13 +248,36 @@ class _Quadrature:
         return self.total
 
 
+def check_contact(structure, contact, integrator):
+    """The :class:`ContactMaterial` of ``contact`` (None or False: no contact; True: the default, NSC; "nsc" or
+    "smc": that method's defaults; a ``ContactMaterial``), checked against ``structure`` (thick panels) and the
+    ``integrator`` (``inputs.motion.CONTACT_INTEGRATORS``)."""
+    if contact is None or contact is False:
+        return None
+    if contact is True:
+        contact = ContactMaterial()
+    elif isinstance(contact, str):
+        contact = ContactMaterial(contact)
+    elif not isinstance(contact, ContactMaterial):
+        raise StructureError(f"contact must be a ContactMaterial, 'nsc', 'smc', True or None, got {contact!r}")
+    thin = [p + 1 for p, t in enumerate(structure.thickness) if not t > 0]
+    if thin:
+        raise StructureError(f"{structure.name}: contact needs thick panels, panel {thin[0]} has thickness "
+                             f"{structure.thickness[thin[0] - 1]:g}: give --thickness T (> 0)")
+    if integrator not in CONTACT_INTEGRATORS[contact.method]:
+        raise StructureError(f"{contact.method.upper()} contact needs the integrator "
+                             f"{' or '.join(CONTACT_INTEGRATORS[contact.method])}, not {integrator} "
+                             f"(inputs.motion.CONTACT_INTEGRATORS says why)")
+    return contact
+
+
 class ChronoDynamics:
     """A structure built in Chrono for time integration (see the module doc); :meth:`run` integrates it."""
 
     def __init__(self, structure, motors=(), springs=(), initial=None, integrator="hht", alpha=ALPHA,
                  max_iterations=MAX_ITERATIONS, reltol=RELTOL, abstol=ABSTOL, solver="auto",
                  jacobian="step", constraint_tol=None, singular_rtol=SINGULAR_RTOL,
-                 singular_check=True, check_every=CHECK_EVERY):
+                 singular_check=True, check_every=CHECK_EVERY, contact=None):
         if not isinstance(structure, Structure):
             raise StructureError(f"dynamics expects a chrono_origami Structure, got {type(structure).__name__}")
         self.integrator = check_integrator("chrono", integrator)
@@ -262,7 +304,15 @@ class ChronoDynamics:
             structure = structure.with_pattern(pat0.with_vertices(initial.vertices))
         self.structure = structure
         self.motors, self.springs = motors, springs
-        self.built = b = build_system(structure, visual=False, use_tangent_stiffness=True)
+        self.contact_material = check_contact(structure, contact, self.integrator)
+        system = None
+        if self.contact_material is not None:
+            system = chrono.ChSystemSMC() if self.contact_material.method == "smc" else chrono.ChSystemNSC()
+            g0 = np.zeros(3) if structure.gravity is None else np.asarray(structure.gravity, float)
+            system.SetGravitationalAcceleration(lk.vec(g0))
+            system.SetSolver(chrono.ChSolverSparseQR())
+        self.built = b = build_system(structure, system=system, visual=False, use_tangent_stiffness=True)
+        self.contact = PanelContact(b, self.contact_material) if self.contact_material is not None else None
         self.system = b.system
         pat = structure.pattern
         self.L = pat.size or 1.0
@@ -429,6 +479,41 @@ class ChronoDynamics:
             body.SetAngVelLocal(lk.vec(vb[3:]))
         self.system.Update()
 
+    @property
+    def _nsc(self):
+        return self.contact_material is not None and self.contact_material.method == "nsc"
+
+    def _solver(self, solver):
+        """The direct sparse solver ``solver``; with NSC contact, Chrono's ADMM around it (the one solver that takes
+        both the contacts' complementarity and the stiffness blocks of Kc and the springs)."""
+        direct = chan._make_solver(solver)
+        if not self._nsc:
+            return direct
+        admm = chrono.ChSolverADMM(direct)
+        admm.SetMaxIterations(ADMM_ITERATIONS)
+        admm.SetTolerancePrimal(ADMM_TOL * self.L)
+        admm.SetToleranceDual(ADMM_TOL * self.L)
+        admm.EnableWarmStart(True)
+        self.admm = admm
+        return admm
+
+    def _velocities(self):
+        """(P x 6,) every panel's (v_com, omega), global frame."""
+        return np.concatenate([np.concatenate([lk.arr(body.GetPosDt()), lk.arr(body.GetAngVelParent())])
+                               for body in self.built.bodies])
+
+    def _contact_forces(self, rec_rows):
+        """(rows per panel pair, generalised contact forces (P, 6)) of the last step (:class:`.contact.PanelContact`);
+        zero without contact. ``rec_rows``: a recorder that keeps the rows for the output frame."""
+        if self.contact is None:
+            return [], np.zeros((len(self.built.bodies), 6))
+        rows, gen = self.contact.contacts()
+        floor = CONTACT_FORCE_RTOL * self.info["force_scale"]
+        rows = [r for r in rows if max(r[2], r[3]) > floor]
+        if rec_rows is not None:
+            rec_rows.contact_rows = rows
+        return rows, gen
+
     # ------------------------------------------------------------------ measures
     def links(self):
         """Every constraint link in the system: the structure's hinges and supports, then the motors."""
@@ -552,18 +637,21 @@ class ChronoDynamics:
             self.info["singular_check"] = "off: the constraint Jacobian is too large for the dense check"
         solver = self._settings["solver"]
         solver = chan.choose_solver(solver, rr is not None and rank0 == self.system.GetNumConstraints())
-        self.system.SetSolver(chan._make_solver(solver))
-        self.info["solver"] = solver
+        self.system.SetSolver(self._solver(solver))
+        self.info["solver"] = solver if not self._nsc else f"ADMM ({solver} inside)"
         if not self.singular_check:
             rank0 = None
         self._rank0 = rank0
         motor_work = _Quadrature(len(self.motors), self.alpha, self.gamma)
+        contact_work = _Quadrature(6 * len(self.built.bodies), self.alpha, self.gamma)
+        contact_work.start(self._contact_forces(rec_rows=None)[1].ravel())
+        u = self._velocities()
         damper = _Quadrature(len(self.springs), self.alpha, self.gamma)
         tau, psi, phi, phidot = self._generalised(0.0)
         motor_work.start(tau)
         damper.start(self.c * phidot)
         rec = _Recorder(self)
-        rec.record(0.0, motor_work.total, damper.total, phi, self._axial(tau, phi, phidot))
+        rec.record(0.0, motor_work.total, damper.total, phi, self._axial(tau, phi, phidot), -contact_work.total)
         bar = Progress(n_steps * dt, progress, label="dynamics")
         terminated = ts.GetNumTerminated() if hasattr(ts, "GetNumTerminated") else 0
         iterations = 0
@@ -591,8 +679,15 @@ class ChronoDynamics:
                 motor_work.step(tau, psi_new - psi)
                 damper.step(self.c * phidot, phi_new - phi)
                 psi, phi = psi_new, phi_new
-                if k % stride == 0 or k == n_steps:
-                    rec.record(t, motor_work.total, damper.total, phi, self._axial(tau, phi, phidot))
+                u_new = self._velocities()
+                frame = k % stride == 0 or k == n_steps
+                if self.contact is not None:
+                    rows, gen = self._contact_forces(rec if frame else None)
+                    contact_work.step(gen.ravel(), 0.5 * dt * (u + u_new))
+                u = u_new
+                if frame:
+                    rec.record(t, motor_work.total, damper.total, phi, self._axial(tau, phi, phidot),
+                               -contact_work.total)
                 if rank0 is not None and (k % self.check_every == 0 or k == n_steps):
                     self._check_singular(t, rec)
                 bar.update(t)
@@ -675,11 +770,13 @@ class _Recorder:
     def __init__(self, sim):
         self.sim = sim
         self.rows = {k: [] for k in ("t", "kinetic", "potential", "spring", "work", "dissipated", "p", "L",
-                                     "violation", "hinges", "supports", "vertices", "velocities", "axial")}
+                                     "violation", "hinges", "supports", "vertices", "velocities", "axial", "contact",
+                                     "contacts")}
+        self.contact_rows = []
         b = sim.built
         self.load_points0 = [b.material_point(p, x) for p, x, _ in sim.dead_loads]
 
-    def record(self, t, motor_work, dissipated, phi, axial):
+    def record(self, t, motor_work, dissipated, phi, axial, contact=0.0):
         sim, b = self.sim, self.sim.built
         x, R, v, w, wl = sim.panel_state()
         m = sim.mass
@@ -710,6 +807,9 @@ class _Recorder:
         r["vertices"].append(sim.vertices(x, R))
         r["velocities"].append(np.hstack([w, v]))
         r["axial"].append(axial)
+        r["contact"].append(contact)
+        r["contacts"].append(self.contact_rows)
+        self.contact_rows = []
 
     def history(self, integrator, dt, info):
         r = self.rows
@@ -717,7 +817,8 @@ class _Recorder:
                            np.array(r["t"]), r["kinetic"], r["potential"], r["spring"], r["work"], r["dissipated"],
                            np.array(r["p"]).reshape(-1, 3), np.array(r["L"]).reshape(-1, 3), r["violation"],
                            list(r["hinges"]), list(r["supports"]), np.array(r["vertices"]), dict(info),
-                           np.array(r["velocities"]), np.array(r["axial"]).reshape(len(r["t"]), -1))
+                           np.array(r["velocities"]), np.array(r["axial"]).reshape(len(r["t"]), -1),
+                           *((r["contact"], list(r["contacts"])) if self.sim.contact is not None else ()))
 
 
 def run(structure, *, time, dt, integrator=None, motors=(), springs=(), initial=None, output_interval=None,
@@ -727,7 +828,7 @@ def run(structure, *, time, dt, integrator=None, motors=(), springs=(), initial=
     ``options``: alpha (HHT, in [-1/3, 0]), max_iterations, reltol, abstol (Newton), solver
     ("sparse_qr", "sparse_lu"), jacobian ("iteration", "step"), constraint_tol, singular_rtol,
     singular_check (False: off), check_every (steps between singularity checks); the module constants
-    give the defaults.
+    give the defaults; contact (:func:`check_contact`: the panels' contact, ``.contact.PanelContact``).
     """
     sim = ChronoDynamics(structure, motors, springs, initial, check_integrator("chrono", integrator), **options)
     return sim.run(time, dt, output_interval, progress)

@@ -146,6 +146,16 @@
   edges.frustumCulled = false;
   scene.add(edges);
 
+  // the first contact of a thick fold (report/page.py, fold_data): its two panels red on the frame that has it
+  const contactGeom = new THREE.BufferGeometry();
+  contactGeom.setAttribute('position', posAttr);
+  contactGeom.setIndex(new THREE.BufferAttribute(new Uint32Array(D.contact ? D.contact.triangles : [0, 0, 0]), 1));
+  const contactMesh = new THREE.Mesh(contactGeom, new THREE.MeshPhongMaterial({
+    color: 0xd62728, side: THREE.DoubleSide, flatShading: true, shininess: 0 }));
+  contactMesh.frustumCulled = false;
+  contactMesh.visible = false;
+  scene.add(contactMesh);
+
   // hinges: one line set per line style (dashed: door, solid: sliding; report/styles.py)
   const hingeMats = {
     dashed: new THREE.LineMaterial({ linewidth: 3, vertexColors: true, dashed: true, dashSize: radius * 0.03,
@@ -497,6 +507,8 @@
     place(states[current].X);
     document.getElementById('statelabel').textContent = states[current].label;
     document.getElementById('statenote').textContent = states[current].note || '';
+    contactMesh.visible = !!states[current].contact;
+    API.contact = states[current].contact || null;      // the pair (1-based) marked red, or null
     slider.value = String(current);
     document.querySelectorAll('#designbox input').forEach(b => { b.checked = +b.value === current; });
     drawTables();
