@@ -116,7 +116,7 @@ def test_a_thick_miura_strip_closes_onto_its_bevels_and_stacks():
     panel's contact moment about its crease cancels its motor, and no two solids overlap by more than the hulls'
     inset. The balance: the impacts took what the motors put in; what is left is implicit Euler's loss, first
     order: it halves with dt (to 20 %)."""
-    from chrono_origami.inputs.fold import file_targets
+    from chrono_origami.structure.targets import file_targets
     from chrono_origami.patterns import miura
 
     flat = miura.miura_pattern(1, 3, fold_angle_deg=0.0)
