@@ -30,13 +30,13 @@ def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), sp
              output_interval=None, progress=None, **options):
     """Integrate the motion of ``structure`` from t = 0 to ``time`` (s) with step ``dt`` (s); a TimeHistory.
 
-    engine: "chrono", "reference" or None (``engines.get``); integrator: see the module doc;
+    engine: an engine object, "chrono", "reference" or None (``engines.get``); integrator: see the module doc;
     motors: :class:`~chrono_origami.inputs.motion.Motor`; springs: ``CreaseSpring``; initial:
     ``InitialState`` (``inputs.motion``) (default: the pattern's configuration, at rest); output_interval:
     s between recorded frames (default: every step); progress: a bar on stderr (None: when stderr is a
     terminal). ``options`` go to the engine.
     """
     eng = engines.get(engine)
-    integrator = check_integrator(eng.NAME, integrator)
+    integrator = check_integrator(eng.name, integrator)
     return eng.dynamics(structure, time=time, dt=dt, integrator=integrator, motors=motors, springs=springs,
                         initial=initial, output_interval=output_interval, progress=progress, **options)
