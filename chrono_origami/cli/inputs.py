@@ -26,6 +26,11 @@ adds :func:`add_structure_options` and calls :func:`with_structure_options`:
     where each panel's volume sits (``structure.solids``; replaces the file's
     ``origami:placement``): :func:`add_placement_options`, :func:`with_placement`.
 
+``--engine reference|chrono`` (every command and scene that runs an engine: :func:`add_engine_option`)
+    the engine, resolved once per run by :func:`engine_of` (``engines.get``, the one rule: without it Chrono
+    where PyChrono imports, else the reference engine with one line on stderr); the commands hand the engine
+    object to the analyses.
+
 A bad value is one line naming the option and the 1-based vertex or panel,
 exit code 2 (:class:`.app.UsageError`).
 """
@@ -35,6 +40,7 @@ import os
 import sys
 from dataclasses import replace
 
+from .. import engines
 from ..structure.boundary import SYNTAX
 from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, frame_summary, read_structure
 from ..tools.errors import FoldFileError, StructureError, UsageError, positive
@@ -336,6 +342,20 @@ def _placement_arguments(g):
 def taper_deg(text):
     """argparse type of ``--taper-deg``: a fold angle magnitude in (0, 180] degrees."""
     return _float(text, lambda x: 0 < x <= 180, "an angle in degrees", f"must be in (0, 180] degrees, got {text}")
+
+
+def add_engine_option(ap, what="analysis engine"):
+    """Add the one ``--engine`` option to ``ap`` (``what`` the engine does, for ``--help``); returns ``ap``."""
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help=f"{what} (default: chrono where PyChrono imports, else reference)")
+    return ap
+
+
+def engine_of(args, needs=None, option="engine"):
+    """The engine object of ``--engine`` (``option``: the attribute, ``contact_engine`` for
+    ``--contact-engine``) by ``engines.get``: the one rule, its note on stderr; ``needs`` a capability
+    (``engines.protocol``) the command needs. A command calls it once, where it needs the engine."""
+    return engines.get(getattr(args, option, None), needs=needs)
 
 
 def add_placement_options(ap):

@@ -72,9 +72,8 @@ def _tolerance_options(description):
     ap.add_argument("--measured-vertices", metavar="FILE.csv", help="measured vertex errors per panel")
     ap.add_argument("--loads", action="store_true", help="--measured: with the structure's loads (total actions)")
     ap.add_argument("--samples", type=inputs.at_least_two, default=None, help="Monte Carlo samples (at least 2)")
-    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
-                    help="engine of --measured and of the Monte Carlo samples (default: chrono where PyChrono "
-                         "imports, else reference; the closed form is the linear theory, no engine's)")
+    inputs.add_engine_option(ap, "engine of --measured and of the Monte Carlo samples (the closed form is the "
+                                 "linear theory, no engine's)")
     ap.add_argument("--method", choices=tl.METHODS, default="auto", help="closed-form statistics method")
     ap.add_argument("--probes", type=inputs.at_least_two, default=tl.PROBES,
                     help="probes of --method randomized (at least 2)")
@@ -146,11 +145,11 @@ def _tolerance(args):
             errors = imp.read_measured(structure, args.measured, args.measured_vertices)
         except imp.ToleranceError as e:
             raise app.UsageError(str(e)) from None
-    engine = engines.resolve(args.engine) if spec is None or args.samples else None   # only what samples or measures
+    engine = inputs.engine_of(args) if spec is None or args.samples else None   # only what samples or measures
     if spec is None:
         result = tl.locked_in(structure, errors=errors, stiffness=stiffness, engine=engine, loads=args.loads)
         what = "total hinge actions (loads and measured errors)" if args.loads else "locked-in hinge actions"
-        print(f"{structure.name}: {what} of the measured errors, {engine} engine, elastic hinges")
+        print(f"{structure.name}: {what} of the measured errors, {engine.name} engine, elastic hinges")
         print(tables.text_table(tables.HINGE_HEADER, result.hinge_rows()))
         if args.out:
             with app.output(args.out):
@@ -173,7 +172,7 @@ def _tolerance(args):
             mc = tl.monte_carlo(structure, spec, args.samples, stiffness, engine, seed=args.seed, map=ex.map,
                                 keep=bool(args.histogram))
         samples = mc.info.pop("X", None)
-        named[f"Monte Carlo ({args.samples}, {engine})"] = mc
+        named[f"Monte Carlo ({args.samples}, {engine.name})"] = mc
     print(rep.summary_table(named, "largest locked-in |action| over hinges: 95th and 99th percentiles "
                                    "(each component's marginal)"))
     if args.samples:
@@ -188,7 +187,7 @@ def _tolerance(args):
             tables.write_csv(os.path.join(args.out, "locked_in.csv"), rep.STATISTICS_HEADER, stats.rows())
             rows = [(stats, {"method": stats.method, "samples": ""})]
             if args.samples:
-                rows.append((mc, {"method": f"monte carlo ({engine})", "samples": args.samples}))
+                rows.append((mc, {"method": f"monte carlo ({engine.name})", "samples": args.samples}))
             _write_summary(os.path.join(args.out, "summary.csv"), rows,
                            {"structure": structure.name, "M": stats.info["M"], "S": stats.info["S"]})
             if args.samples:
