@@ -505,13 +505,10 @@ def add_stiffness_option(ap):
 def stiffness_of(args, structure, first=()):
     """The ``HingeStiffness`` of ``structure``: the file's keys (``structure.notes["stiffness"]``), then ``first``
     ((option, spec) pairs), then ``--hinge-stiffness``; a bad spec or a hinge the structure does not have is one
-    line naming the option, exit code 2."""
+    line naming the option (``ToleranceError``: exit code 2)."""
     from ..structure import imperfections as imp
 
-    try:
-        k = imp.parse_stiffness(structure.notes.get("stiffness", ()), structure, what="the file's stiffness")
-        for what, spec in first:
-            k = imp.parse_stiffness([spec], structure, k, what)
-        return imp.parse_stiffness(getattr(args, "hinge_stiffness", []), structure, k)
-    except imp.ToleranceError as e:
-        raise UsageError(str(e)) from None
+    k = imp.parse_stiffness(structure.notes.get("stiffness", ()), structure, what="the file's stiffness")
+    for what, spec in first:
+        k = imp.parse_stiffness([spec], structure, k, what)
+    return imp.parse_stiffness(getattr(args, "hinge_stiffness", []), structure, k)

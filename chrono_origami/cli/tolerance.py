@@ -97,11 +97,8 @@ def _tolerance_options(description):
 
 def spec_of(args):
     """The ``ToleranceSpec`` of the options; a bad value is a usage error (one line, exit code 2)."""
-    try:
-        return imp.ToleranceSpec(args.tol if args.tol is not None else 0.0, args.offset, args.tilt, args.position,
-                                 args.vertex, args.distribution, args.seed)
-    except imp.ToleranceError as e:
-        raise app.UsageError(str(e)) from None
+    return imp.ToleranceSpec(args.tol if args.tol is not None else 0.0, args.offset, args.tilt, args.position,
+                             args.vertex, args.distribution, args.seed)
 
 
 def stiffness_of(args, structure):
@@ -123,13 +120,8 @@ def _write_summary(path, named, extra):
 @app.command("tolerance", "locked-in hinge actions of fabrication tolerances: closed form, Monte Carlo, measured",
              _tolerance_options)
 def tolerance_command(args):
-    try:
-        return _tolerance(args)
-    except imp.ToleranceError as e:        # a tolerance or errors the analysis refuses (non-finite actions)
-        raise app.UsageError(str(e)) from None
-
-
-def _tolerance(args):
+    """A tolerance or errors refused (``imp.ToleranceError``, non-finite actions too) is a usage error: exit 2
+    (``app.exit_code``)."""
     if args.measured is None and args.measured_vertices is None and args.tol is None:
         raise app.UsageError("give --tol T (statistics of random errors) or --measured FILE.csv (measured errors)")
     if args.measured is not None and args.tol is not None:
@@ -141,10 +133,7 @@ def _tolerance(args):
     structure = inputs.with_structure_options(inputs.read_input(args), args)
     stiffness = stiffness_of(args, structure)
     if spec is None:        # a bad measured-errors file is refused before the engine is chosen (and its note)
-        try:
-            errors = imp.read_measured(structure, args.measured, args.measured_vertices)
-        except imp.ToleranceError as e:
-            raise app.UsageError(str(e)) from None
+        errors = imp.read_measured(structure, args.measured, args.measured_vertices)
     engine = inputs.engine_of(args) if spec is None or args.samples else None   # only what samples or measures
     if spec is None:
         result = tl.locked_in(structure, errors=errors, stiffness=stiffness, engine=engine, loads=args.loads)
