@@ -7,8 +7,8 @@ functions with the same signatures: ``count``, ``static``,
 ``static_elastic``, ``fold``, ``modal``, ``dynamics``, ``locked_in``,
 ``panel_solids``), a ``name`` and its ``capabilities`` (:mod:`.protocol`:
 what only some engines do, e.g. ``FOLD_TO_TARGETS``, ``LINEAR_THEORY``,
-``FOLDS_SINGULAR_STARTS``; an engine has a capability's functions exactly
-when it declares it).
+``FOLDS_SINGULAR_STARTS``; an engine has the functions a capability brings,
+``protocol.CAPABILITY_PROTOCOLS``, exactly when it declares it).
 
 The analyses (:mod:`chrono_origami.analysis`) reach an engine only through
 this module (:func:`get`, :func:`linear`, :mod:`.protocol`) and the engine
@@ -16,7 +16,7 @@ object; they never import :mod:`.reference` or :mod:`.chrono`
 (``tests/test_layers.py``). An analysis takes ``engine``: an engine object
 or a name (``None``/``"auto"``, ``"reference"``, ``"chrono"``), turned into
 the object by :func:`get` once at its entry. The command line resolves
-``--engine`` once (``cli.inputs.engine_option``) and hands the object on.
+``--engine`` once (``cli.inputs.add_engine_option``, ``engine_of``) and hands the object on.
 A new engine is a package with an ``ENGINE`` object satisfying the
 protocol and its name in :data:`ENGINES`; a new analysis is a method of
 each engine (its engine-specific part, in the protocol) and a module of
