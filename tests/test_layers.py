@@ -188,8 +188,8 @@ def test_no_module_imports_itself_through_others():
 ENGINE_INTERFACE = {"engines", "engines/protocol", "engines/operator"}
 #: the layers that reach an engine only through its interface
 ABOVE_THE_ENGINES = ("analysis", "report", "cli")
-#: modules of those layers that are one engine's own and import its internals, each with why; seam 3 of issue 29
-#: (the moves) is to take them into their engine's package, and this list is to shrink to nothing
+#: modules of those layers that are one engine's own and import its internals, each with why: they belong in
+#: their engine's package, and moving them there is to shrink this list to nothing
 ENGINE_OWN = {
     "analysis/dns_paper": "the discrete null space paper's examples run by the reference engine's schemes",
     "analysis/dns_chrono": "the same examples built as Chrono systems, for comparison",
