@@ -33,7 +33,7 @@ import numpy as np
 from chrono_origami import engines
 from chrono_origami.analysis import tolerances as tl
 from chrono_origami.cli import app
-from chrono_origami.cli.inputs import at_least_two, nonnegative_int, positive_int
+from chrono_origami.cli.inputs import add_engine_option, at_least_two, engine_of, nonnegative_int, positive_int
 from chrono_origami.patterns import kresling, miura, yoshimura
 from chrono_origami.report import tables
 from chrono_origami.report import tolerance as rep
@@ -85,7 +85,7 @@ def analyse(args):
 
 def _analyse(args, mc_map):
     spec = imp.ToleranceSpec(args.tol, distribution="normal", seed=args.seed)
-    engine = engines.resolve(args.engine) if args.samples else None    # the samples' engine, decided once
+    engine = engine_of(args) if args.samples else None    # the samples' engine, decided once
     stiffness = imp.HingeStiffness()
     named, groups, rows = {}, [], []
     for family, group in designs():
@@ -113,7 +113,7 @@ def _analyse(args, mc_map):
     print(rep.summary_table(named, "largest over hinges of the 95th and 99th percentiles of |action| (N, N m), "
                                    "closed form"))
     if args.samples:
-        print(f"\nMonte Carlo ({args.samples} samples per design, {engine} engine): percentiles of the largest "
+        print(f"\nMonte Carlo ({args.samples} samples per design, {engine.name} engine): percentiles of the largest "
               "|N| over hinges")
         width = max(len(r["structure"]) for r in rows)
         for r in rows:
@@ -145,9 +145,7 @@ ap._negative_number_matcher = app.NEGATIVE_NUMBER   # "--tol -1e-4" is a (bad) v
 ap.add_argument("--tol", type=float, default=TOLERANCE, help="tolerance in metres (default 1e-4: 0.1 mm)")
 ap.add_argument("--samples", type=at_least_two, default=300, help="Monte Carlo samples per design (default 300)")
 ap.add_argument("--seed", type=nonnegative_int, default=0, help="random seed, an integer >= 0 (default 0)")
-ap.add_argument("--engine", choices=engines.ENGINES, default=None,
-                help="engine of the Monte Carlo samples (default: chrono where PyChrono imports, else reference "
-                     "-- the linear theory, which the closed form is)")
+add_engine_option(ap, "engine of the Monte Carlo samples (the closed form is the linear theory, no engine's)")
 ap.add_argument("--scheduler", default=None, metavar="local|serial|ADDRESS",
                 help="where the Monte Carlo samples run: a local Dask cluster (default, or $CHRONO_ORIGAMI_SCHEDULER), "
                      "this process, or a Dask scheduler, e.g. tcp://HOST:8786")

@@ -24,14 +24,14 @@ and Chrono folds from that configuration to 200 s
 import os
 
 from chrono_origami.analysis import fold as analysis_fold
-from chrono_origami.cli import app, fold
+from chrono_origami.cli import app, fold, inputs
 from chrono_origami.inputs import fold_examples as examples
 from chrono_origami.tools.geometry import best_rigid_alignment
 from chrono_origami.patterns import yoshimura
 
 
 def analyse(prob, args):
-    hist = analysis_fold.fold(prob, args.engine, frame_interval=args.frame_interval, from_singular=True,
+    hist = analysis_fold.fold(prob, inputs.engine_of(args), frame_interval=args.frame_interval, from_singular=True,
                               start_time=args.chrono_start, progress=False if args.quiet else None,
                               linalg=args.linalg)
     X = hist.final

@@ -337,3 +337,23 @@ def test_every_command_written_in_cli_is_found_without_a_list():
     parser = app.build_parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     assert set(sub.choices) == written and len(written) >= 11
+
+
+def test_engine_is_one_option_defined_once():
+    """Every command and scene that takes --engine takes the one option of ``cli.inputs.add_engine_option``
+    (same choices, same default: the one rule), and no other module defines it."""
+    from chrono_origami import engines
+    from chrono_origami.cli import app
+
+    parser = app.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    with_engine = {}
+    for name, p in sub.choices.items():
+        for a in p._actions:
+            if "--engine" in a.option_strings:
+                with_engine[name] = (tuple(a.choices), a.default)
+    assert {"static", "count", "support", "fold", "dynamics", "tolerance"} <= set(with_engine)
+    assert set(with_engine.values()) == {(engines.ENGINES, None)}
+    defining = sorted(str(p.relative_to(ROOT)) for d in ("chrono_origami", "scenes") for p in (ROOT / d).rglob("*.py")
+                      if '"--engine"' in p.read_text() and "add_argument" in p.read_text())
+    assert defining == ["chrono_origami/cli/inputs.py"]

@@ -5,12 +5,13 @@ panel from frame to frame; two solids interpenetrate when their penetration
 depth is above ``structure.solids.DEPTH_RTOL`` x the pattern size
 (``structure.solids.PanelSolids``: the separating-axis theorem after a broad
 phase on bounding boxes), or by Chrono's Bullet collision detection on the
-same solids (``engines.chrono.contact``). :func:`fold_contacts` checks every
+same solids (the Chrono engine's ``panel_solids``). :func:`fold_contacts` checks every
 frame of a fold history; :class:`Contacts` says what it found.
 """
 from dataclasses import dataclass, field
 
-from ..structure.solids import PanelSolids, placement_of
+from .. import engines
+from ..structure.solids import placement_of
 
 
 
@@ -63,16 +64,12 @@ class Contacts:
 def fold_contacts(history, percent=None, engine="reference", structure=None):
     """:class:`Contacts` of every stored frame of a fold history (``results.fold.FoldHistory``); ``percent``: the
     fold percent of its last frame when it folds to target angles (frame k is at percent x t_k / T). ``engine``:
-    "reference" (:class:`PanelSolids`, separating axes) or "chrono" (Bullet's convex hulls,
-    ``engines.chrono.contact``). ``structure``: the panels' thickness and placement, when not the history's (the
+    an engine object or name whose ``panel_solids`` find the contacts: "reference" (the default:
+    ``structure.solids.PanelSolids``, separating axes) or "chrono" (Bullet's convex hulls). ``structure``: the panels' thickness and placement, when not the history's (the
     same pattern)."""
     st = history.problem.structure if structure is None else structure
     st = st.with_pattern(st.pattern.with_vertices(history.vertices[0]))
-    if engine == "chrono":
-        from ..engines.chrono.contact import ChronoPanelSolids as solids_of
-    else:
-        solids_of = PanelSolids
-    solids = solids_of(st)
+    solids = engines.get(engine).panel_solids(st)
     T = float(history.problem.duration)
     percents = None if percent is None else [float(percent) * t / T for t in history.times]
     return Contacts(st, list(history.times), percents, [solids.contacts(X) for X in history.vertices])

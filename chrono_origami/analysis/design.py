@@ -45,7 +45,7 @@ size of C is formed). Rank decisions: singular values below
 Ranking (distance from singularity)
 -----------------------------------
 Every design found is re-counted from its own operator (the rank rule of
-``engines.reference.counting.count``) and ranked by the condition number
+the linear theory's ``count``, ``engines.linear()``) and ranked by the condition number
 sigma_max / sigma_min of its equilibrium matrix Cs^T (nonzero singular values
 of the scaled operator, see ``engines.operator``), then by the largest
 internal action under a reference load: the structure's loads, or by default
@@ -55,7 +55,7 @@ design's mechanisms and rigid motions removed (so every design can carry
 it). A near-singular design shows a small sigma_min and large internal
 actions. Values within ``TIE_RTOL`` (1e-9, relative) tie, and ties fall
 to the hinge numbers. Designs of up to ``linalg.DENSE_LIMIT`` columns are ranked from
-the dense SVD; larger ones on the sparse path of ``counting.count``
+the dense SVD; larger ones on the sparse path of that ``count``
 (sigma_min from its gap estimate, the load by a sparse LU or LSMR), so no
 6P x 6P matrix is formed (``linalg`` forces either; ``rank_limit`` skips the
 ranking above that many columns). The exchange search takes dense
@@ -70,10 +70,9 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.spatial import cKDTree
 
+from .. import engines
 from ..engines import operator
 from ..engines.operator import number_ranges
-from ..engines.reference.counting import count
-from ..engines.reference.model import assemble
 from ..structure.hinges import get as get_kind, hinge_geometry
 from ..structure.hinges import DOOR, SLIDING
 from ..results.counts import counted
@@ -99,6 +98,16 @@ TIE_RTOL = 1e-9
 #: run up to this many columns 6P; the sparse null space above, without the exchange search. The design's own
 #: switch, not the rank and solve crossover ``linalg.DENSE_LIMIT`` (200), which its re-counts follow.
 DENSE_LIMIT = 1500
+
+
+def assemble(structure):
+    """The compatibility operator of ``structure`` (hinge form) by the linear theory (``engines.linear()``)."""
+    return engines.linear().model(structure)
+
+
+def count(structure, **options):
+    """M and S of ``structure`` by the linear theory (``engines.linear()``: ``rtol``, ``model``, ``linalg``)."""
+    return engines.linear().count(structure, **options)
 
 
 @dataclass

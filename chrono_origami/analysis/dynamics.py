@@ -31,7 +31,7 @@ def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), sp
              output_interval=None, progress=None, **options):
     """Integrate the motion of ``structure`` from t = 0 to ``time`` (s) with step ``dt`` (s); a TimeHistory.
 
-    engine: "chrono", "reference" or None (``engines.get``); integrator: see the module doc;
+    engine: an engine object, "chrono", "reference" or None (``engines.get``); integrator: see the module doc;
     motors: :class:`~chrono_origami.inputs.motion.Motor`; springs: ``CreaseSpring``; initial:
     ``InitialState`` (``inputs.motion``) (default: the pattern's configuration, at rest); output_interval:
     s between recorded frames (default: every step); progress: a bar on stderr (None: when stderr is a
@@ -42,12 +42,12 @@ def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), sp
     eng = engines.get(engine)
     contact = options.get("contact")
     if contact is not None and contact is not False:
-        if eng.NAME != "chrono":
-            raise StructureError(f"contact between panels needs the chrono engine, not {eng.NAME}")
+        if eng.name != "chrono":
+            raise StructureError(f"contact between panels needs the chrono engine, not {eng.name}")
         method = contact.method if isinstance(contact, ContactMaterial) else contact if isinstance(contact, str) \
             else "nsc"
         if integrator is None and method in CONTACT_INTEGRATORS:
             integrator = CONTACT_INTEGRATORS[method][0]
-    integrator = check_integrator(eng.NAME, integrator)
+    integrator = check_integrator(eng.name, integrator)
     return eng.dynamics(structure, time=time, dt=dt, integrator=integrator, motors=motors, springs=springs,
                         initial=initial, output_interval=output_interval, progress=progress, **options)

@@ -1,18 +1,19 @@
 """Kinematic folding of thick origami driven at hinges (paper sec. 3.4): what users call.
 
 :func:`fold` folds a :class:`~chrono_origami.inputs.fold.FoldProblem` (drives,
-vertex paths) with either engine: the paper's Newton-Raphson method on
-SE(3)^N (:mod:`chrono_origami.engines.reference.folding.newton`) or Chrono's
-assembly (:mod:`chrono_origami.engines.chrono.folding`), which starts a
-singular fold from :func:`regular_start` (the reference engine's first step).
+vertex paths) with either engine (``engines.get``): the paper's Newton-Raphson
+method on SE(3)^N (the reference engine) or Chrono's assembly, which starts a
+singular fold from :func:`regular_start` (the reference engine's first step)
+when the engine cannot leave one (no ``FOLDS_SINGULAR_STARTS``).
 :func:`fold_to_targets` folds a structure to the target angles of its file at
-a percent (the reference engine's ``engines.reference.folding.targets``, which
-only it has), after checking a flat pattern's geometry
+a percent (an engine with ``FOLD_TO_TARGETS``: the reference engine), after
+checking a flat pattern's geometry
 (``structure.pattern_check``).
 """
 import math
 
 from .. import engines
+from ..engines.protocol import FOLD_TO_TARGETS, FOLDS_SINGULAR_STARTS
 from ..tools import memory
 from ..tools.errors import SolverError
 from ..tools.threads import with_blas_threads
@@ -24,13 +25,13 @@ def fold(problem, engine=None, *, from_singular=False, assignment=None, start_ti
 
     ``from_singular``: leave a singular start (a flat pattern), on the branch
     of ``assignment`` (``{hinge: sign}``) when given, else along the
-    minimum-norm tangent. An engine that cannot (``FOLDS_SINGULAR_STARTS``
-    False: Chrono) starts from :func:`regular_start` at ``start_time`` (s;
+    minimum-norm tangent. An engine that cannot (no ``FOLDS_SINGULAR_STARTS``:
+    Chrono) starts from :func:`regular_start` at ``start_time`` (s;
     default a 200th of the fold). ``options`` go to the engine's fold
     (``frame_interval``, ``progress``, ``linalg``, and its own).
     """
     eng = engines.get(engine)
-    if from_singular and not eng.FOLDS_SINGULAR_STARTS:
+    if from_singular and FOLDS_SINGULAR_STARTS not in eng.capabilities:
         t0 = problem.duration / 200 if start_time is None else start_time
         options["start"] = regular_start(problem, t0, assignment, options.get("linalg", "auto"))
         return eng.fold(problem, **options)
@@ -51,8 +52,9 @@ def regular_start(problem, time, assignment=None, linalg="auto"):
         raise SolverError(f"{problem.name}: the Chrono start time must lie inside the fold "
                           f"(0, {problem.duration:g}) s, got {time:g}")
     # one step to ``time`` (halved only if Newton needs it), as the reference engine's first step of the fold
-    hist = engines.get("reference").fold(replace(problem, duration=time), from_singular=True, assignment=assignment,
-                                         frame_interval=time, dt=time, dt_max=time, linalg=linalg)
+    eng = engines.get(None, notice=False, needs=FOLDS_SINGULAR_STARTS)
+    hist = eng.fold(replace(problem, duration=time), from_singular=True, assignment=assignment,
+                    frame_interval=time, dt=time, dt_max=time, linalg=linalg)
     return time, hist.final
 
 
@@ -67,9 +69,9 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geomet
     A flat start with inexact geometry (``structure.pattern_check.prepare``) is refused
     (:class:`~chrono_origami.tools.errors.GeometryError`, naming the worst vertex), corrected in memory with
     ``fix_geometry=True`` (vertex moves up to ``max_move``, length units) or folded as it is with
-    ``keep_geometry=True``; the history's notes say which. ``engine``: the reference engine's alone
-    (``engines.get`` with ``analysis="fold_to_targets"``). ``options``: as
-    :func:`chrono_origami.engines.reference.folding.targets.fold_to_targets` takes them (duration,
+    ``keep_geometry=True``; the history's notes say which. ``engine``: one with ``FOLD_TO_TARGETS``,
+    the reference engine's alone (``engines.get`` with ``needs``). ``options``: as its
+    ``fold_to_targets`` takes them (duration,
     frame_interval, dt, linalg, progress, log, ...).
 
     When the file's targets (given or by default) miss a rigid fold by no more than its rounding can explain
@@ -83,7 +85,7 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geomet
     targets = in_file if targets is None else targets
     level = rounding_level(structure, percent) if targets == in_file else None
     structure, note = prepare(structure, fix_geometry, keep_geometry, max_move)
-    eng = engines.get(engine, analysis="fold_to_targets")
+    eng = engines.get(engine, needs=FOLD_TO_TARGETS)
     hist = eng.fold_to_targets(structure, targets, percent, paths, **options)
     if note:
         hist.notes.insert(0, note)
@@ -95,7 +97,7 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geomet
     return hist
 
 
-#: the start of the fold's note when the targets miss a rigid fold (``engines.reference.folding.targets``)
+#: the start of the fold's note when the targets miss a rigid fold (the engine's ``fold_to_targets``)
 NOT_RIGID = "the targets are not a rigid fold"
 
 

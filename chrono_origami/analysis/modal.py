@@ -443,11 +443,17 @@ def modal_analysis(system, use_tangent_stiffness=True, method="auto", n_modes=No
     ``allow_indeterminate``. ``max_iterations``: of the static analysis (None:
     its default).
     """
-    from ..engines.chrono.statics import linearise
-
-    mats, eq = linearise(system, use_tangent_stiffness, equilibrium, max_iterations, length, kc_correction,
-                         load_stiffness, damping)
+    mats, eq = _systems().linearise(system, use_tangent_stiffness, equilibrium, max_iterations, length,
+                                    kc_correction, load_stiffness, damping)
     return _modes(mats, eq, method, n_modes, remove_redundant, shift, allow_indeterminate)
+
+
+def _systems():
+    """The engine of a system the user built (``CHRONO_SYSTEMS``: a PyChrono ``ChSystem`` is Chrono's)."""
+    from .. import engines
+    from ..engines.protocol import CHRONO_SYSTEMS
+
+    return engines.get("chrono", needs=CHRONO_SYSTEMS)
 
 
 def _modes(mats, equilibrium, method, n_modes, remove_redundant=True, shift=None, allow_indeterminate=False):
@@ -468,11 +474,9 @@ def _modes(mats, equilibrium, method, n_modes, remove_redundant=True, shift=None
 
 def compare_tangent_stiffness(system, method="auto", n_modes=None, equilibrium=True, **kw):
     """:class:`KcComparison`: equilibrium found with Kc, then the modes with Kc and without it, same state."""
-    from ..engines.chrono.links import set_tangent_stiffness
-
     with_kc = modal_analysis(system, True, method, n_modes, equilibrium, **kw)
     without = modal_analysis(system, False, method, n_modes, False, **kw)
-    set_tangent_stiffness(system, True)
+    _systems().set_tangent_stiffness(system, True)
     return KcComparison(with_kc, without)
 
 
@@ -497,7 +501,7 @@ def structure_modes(structure, engine=None, *, crease_stiffness=0.0, slide_stiff
                     equilibrium=True, max_iterations=None, allow_indeterminate=False):
     """The modes of ``structure`` with crease springs at its static equilibrium (:class:`StructureModes`).
 
-    ``engine`` (``engines.get``) gives the linearised equations (``modal`` of
+    ``engine`` (an engine object or name, ``engines.get``) gives the linearised equations (``modal`` of
     the engine interface); they are solved here. Panel masses come from
     thickness and density (:func:`check_masses`); ``max_iterations``: of the
     static analysis (None: its default). ``use_tangent_stiffness=False`` runs

@@ -1,7 +1,7 @@
 """Counting (M, S) and statics of a structure, by either engine (``engines.get``).
 
-``engine``: ``"reference"``, ``"chrono"`` or ``None``/``"auto"`` (the one
-rule of :mod:`chrono_origami.engines`: Chrono where PyChrono imports). Both
+``engine``: an engine object or ``"reference"``, ``"chrono"``, ``None``/``"auto"``
+(``engines.get``, the one rule: Chrono where PyChrono imports). Both
 engines return the same result types (``results``), so the same tables, CSV
 and figures come out; ``options`` go to the engine (``form``/``hinge_form``,
 ``rtol``, ``linalg``, ...).
@@ -12,7 +12,6 @@ from .. import engines
 from ..structure import hinges
 from ..structure.imperfections import HingeStiffness
 from ..tools.errors import UsageError
-from ..engines.reference.counting import counting_rules
 from ..structure.hinges import DOOR
 from ..tools import memory
 from ..tools.threads import with_blas_threads
@@ -32,8 +31,8 @@ def static(structure, engine=None, allow_indeterminate=False, elastic=False, sti
     """Hinge internal actions and support reactions (``results.statics.StaticResult``).
 
     ``elastic``: with elastic hinges (``stiffness``: a ``structure.imperfections.HingeStiffness``, default its
-    SI defaults), for any structure (status "elastic"; ``engines.reference.elastic``); ``nonlinear``: Chrono's
-    geometrically nonlinear solve. ``sensitivity``: also :func:`stiffness_sensitivity` (``info["sensitivity"]``).
+    SI defaults), for any structure (status "elastic"); ``nonlinear``: the geometrically nonlinear solve
+    (an engine with ``NONLINEAR_ELASTIC``: Chrono; the others refuse it). ``sensitivity``: also :func:`stiffness_sensitivity` (``info["sensitivity"]``).
     ``allow_indeterminate`` (the minimum-norm answer) and ``elastic`` exclude each other.
     """
     if not elastic:
@@ -44,7 +43,7 @@ def static(structure, engine=None, allow_indeterminate=False, elastic=False, sti
         raise UsageError("--elastic and --min-norm exclude each other: elastic hinges give the one answer the "
                          "structure carries, the minimum-norm answer is one of many")
     stiffness = stiffness or HingeStiffness()
-    eng = engines.get(engine, analysis="static_elastic")
+    eng = engines.get(engine)
     result = eng.static_elastic(structure, stiffness, nonlinear=nonlinear, **options)
     if sensitivity:
         result.info["sensitivity"] = stiffness_sensitivity(structure, result, eng, stiffness, nonlinear, **options)
@@ -83,7 +82,7 @@ def stiffness_sensitivity(structure, result, eng, stiffness, nonlinear=False, **
 
 def counts_summary(structure, counts):
     """Plain dict for counts.json: numeric M, S beside the counting-rule values."""
-    rules = counting_rules(structure)
+    rules = engines.linear().counting_rules(structure)
     kept, dropped = counts.gap
     d = {"M": int(counts.M), "S": int(counts.S), "rank": int(counts.rank),
          "n_dof": int(counts.n_dof), "n_constraints": int(counts.n_constraints),

@@ -14,7 +14,7 @@ What a case computes (reference engine unless the spec's engine says chrono)
    ``design.design`` from all door hinges (its ``max_ranked``, ``orders``
    -- the search's random orders -- and ``improve``); a given list: those
    hinges (1-based) sliding, the others door;
-2. M and S (the rank rule of ``reference.counting``) and the condition
+2. M and S (the rank rule of the linear theory, ``engines.linear()``) and the condition
    number of the design: sigma_max / sigma_min of the nonzero singular values
    of the scaled operator Cs (the design search's ranking metric);
 3. the hinge actions under the load case (columns ``max_N`` ... ``max_MO``:
@@ -42,7 +42,8 @@ import time
 
 import numpy as np
 
-from ..engines.reference import tolerance as _ref
+from .. import engines
+from ..engines.protocol import LINEAR_THEORY
 from ..inputs import sweep as sweepspec
 from ..structure import imperfections as imp
 from ..structure.hinges import DOOR, SLIDING
@@ -122,22 +123,22 @@ def _largest(structure, result):
 
 def forces(structure, solver, engine, stiffness):
     """("rigid" | "elastic" | "none" | "not carried", largest |value| per component or None, stiffness sensitivity,
-    relative displacement) under the loads."""
+    relative displacement) under the loads. ``engine``: an engine object or name (``engines.get``); one of the
+    linear theory (``LINEAR_THEORY``) reuses ``solver``'s counts and leaves judging its equilibrium residual here."""
     if not structure.loads and structure.gravity is None:
         return "none", np.zeros(6), 0.0, None
+    eng = engines.get(engine)
     c = solver.counts
+    linear = LINEAR_THEORY in eng.capabilities
+    reuse = {"counts": c} if linear else {}
     if c.M == 0 and c.S == 0:
-        if engine == "reference":
-            res = analysis.static(structure, "reference", counts=c)
-        else:
-            res = analysis.static(structure, engine)
+        res = analysis.static(structure, eng, **reuse)
         return "rigid", _largest(structure, res), 0.0, None
     try:                            # unbalanced loads on a structure without supports are refused
-        res = analysis.static(structure, engine, elastic=True, stiffness=stiffness,
-                              **({"counts": c} if engine == "reference" else {}))
+        res = analysis.static(structure, eng, elastic=True, stiffness=stiffness, **reuse)
     except (IndeterminateError, FreeBodyError):
         return "not carried", None, None, None
-    if engine == "reference" and res.info["equilibrium_residual"] > CARRIED_RTOL:
+    if linear and res.info["equilibrium_residual"] > CARRIED_RTOL:
         return "not carried", None, None, None
     sens = res.info["sensitivity"]
     return ("elastic", _largest(structure, res), max(sens.values(), default=0.0),
@@ -166,7 +167,7 @@ def _compute(case, row):
     row.update(panels=pat.n_panels, hinges=len(pat.hinges), sliding=len(sliding),
                sliding_hinges=" ".join(str(h + 1) for h in sliding))
     stiffness = case.stiffness()
-    solver = _ref.Solver(structure, stiffness)
+    solver = engines.linear().tolerance_solver(structure, stiffness)
     c = solver.counts
     kept = c.gap[0]
     row.update(M=int(c.M), S=int(c.S), condition=float(1.0 / kept) if c.rank and kept > 0 else float("nan"))

@@ -17,16 +17,15 @@ The public API (also for sweeps, which run many structures through it):
   its samples anywhere (a process pool, a Dask cluster); :func:`monte_carlo`
   runs them through any ``map`` and reduces them (:func:`reduce_samples`).
 
-Engines: ``"reference"`` (the linear theory, ``engines.reference.tolerance``) and
-``"chrono"`` (the imperfect panels assembled on bushing hinges and solved
-by Chrono's nonlinear statics, ``engines.chrono.tolerance``); each provides one
-function of the engine interface, ``locked_in(structure, errors, stiffness,
-loads)`` (:func:`engine_locked_in`). ``engine=None`` (the default) follows
-the one rule of ``engines``: Chrono where PyChrono imports, else the
-reference engine. What has an engine is :func:`locked_in` of one set of
+Engines: ``"reference"`` (the linear theory) and ``"chrono"`` (the imperfect
+panels assembled on bushing hinges and solved by Chrono's nonlinear statics);
+each provides one function of the engine interface, ``locked_in(structure,
+errors, stiffness, loads)``. ``engine``: an engine object or a name;
+``None`` (the default) follows the one rule of ``engines.get``: Chrono where
+PyChrono imports, else the reference engine. What has an engine is :func:`locked_in` of one set of
 errors and the Monte Carlo samples; the closed-form statistics are the
-linear theory, engine-neutral math (computed with the reference engine's
-sparse operators, whichever engine the samples use). Chrono's assembly takes
+linear theory, engine-neutral math (computed with ``engines.linear()``, the
+paper's sparse operators, whichever engine the samples use). Chrono's assembly takes
 structures with mechanisms and rigid motions as the reference engine does:
 it holds a few coordinates fixed (``engines.operator.held_dofs``).
 
@@ -56,8 +55,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import engines
-from ..engines.reference import tolerance as _ref
-from ..results.statics import HINGE_COLUMNS
+from ..results.statics import HINGE_COLUMNS, side_values  # noqa: F401  (side_values: the analysis' own name)
 from ..structure import imperfections as imp
 from ..tools.errors import StructureError
 from ..tools.threads import with_blas_threads
@@ -139,11 +137,6 @@ def _spec_text(spec):
            f"vertex {spec.vertex:g})"
 
 
-def engine_locked_in(engine):
-    """The engine's ``locked_in(structure, errors, stiffness, loads) -> StaticResult`` (the engine interface's)."""
-    return engines.get(engine).locked_in
-
-
 def errors_of(structure, spec=None, errors=None, seed=None):
     """The ``structure.imperfections.Errors`` to use: ``errors`` as given, else drawn from ``spec`` (``seed``: its seed)."""
     if errors is not None:
@@ -158,18 +151,13 @@ def locked_in(structure, spec=None, stiffness=None, engine=None, errors=None, se
     """Hinge actions (``results.StaticResult``, status "elastic") of ``structure`` with elastic hinges and
     fabrication errors: ``errors`` (measured, ``structure.imperfections.read_measured``) or drawn from ``spec`` with
     ``seed`` (default the spec's). ``loads``: with the structure's loads (the total), else the locked-in part.
-    ``engine``: "reference", "chrono", or None (``engines``' rule)."""
+    ``engine``: an engine object, "reference", "chrono", or None (``engines.get``)."""
     err = errors_of(structure, spec, errors, seed)
     with np.errstate(over="ignore", invalid="ignore"):
-        res = engine_locked_in(engine)(structure, err, stiffness or imp.HingeStiffness(), loads)
+        res = engines.get(engine).locked_in(structure, err, stiffness or imp.HingeStiffness(), loads)
     check_finite([a.values for a in res.hinge_actions] or [0.0],
                  "these errors" if spec is None or errors is not None else f"the {_spec_text(spec)}")
     return res
-
-
-def side_values(structure, result):
-    """(H, 2, 6) of a ``StaticResult``: (MT, MP, MO, N, TP, TO) of each hinge side (side 0 the first panel p)."""
-    return _ref.side_values(structure, result)
 
 
 @with_blas_threads
@@ -181,9 +169,9 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
     distribution: normal gives sd and percentiles, uniform sd only);
     ``stiffness``: ``structure.imperfections.HingeStiffness`` (default: its defaults).
     ``method``: "auto", "exact" or "randomized" (``probes`` probes, ``seed``).
-    The linear theory, the same whichever engine samples (the reference engine's operators), sparse
+    The linear theory, the same whichever engine samples (``engines.linear()``), sparse
     throughout: the whole-structure operator is never dense.
-    ``solver``: a ``reference.tolerance.Solver`` of this structure and stiffness, to reuse its counts and
+    ``solver``: the linear theory's ``tolerance_solver`` of this structure and stiffness, to reuse its counts and
     factorisation (a sweep's case also solves its loads with it).
     """
     if method not in METHODS:
@@ -197,7 +185,8 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
 def _statistics(structure, spec, stiffness, method, probes, seed, linalg, stage, solver):
     stiffness = stiffness or imp.HingeStiffness()
     t0 = time.perf_counter()
-    solver = solver or _ref.Solver(structure, stiffness, linalg=linalg)
+    lin = engines.linear()
+    solver = solver or lin.tolerance_solver(structure, stiffness, linalg=linalg)
     t1 = time.perf_counter()
     m = solver.m
     if method == "auto":
@@ -206,12 +195,12 @@ def _statistics(structure, spec, stiffness, method, probes, seed, linalg, stage,
         method = "exact"
         cov = np.zeros((len(structure.pattern.hinges), 6, 6))
     elif method == "exact":
-        cov = _ref.covariance_blocks(structure, spec, solver, stage=stage)
+        cov = lin.covariance_blocks(structure, spec, solver, stage=stage)
     else:
         if not (isinstance(probes, (int, np.integer)) and probes >= 2):
             raise StructureError(f"probes must be an integer >= 2, got {probes!r}")
-        cov = _ref.randomized_covariance(structure, spec, solver, probes, seed, stage=stage)
-    sd = _ref.side_sd(structure, cov)
+        cov = lin.randomized_covariance(structure, spec, solver, probes, seed, stage=stage)
+    sd = lin.side_sd(structure, cov)
     if spec.distribution == "normal":
         p95, p99 = (_z(p) * sd for p in PERCENTILES)
     else:
@@ -228,8 +217,8 @@ def monte_carlo_sample(structure, spec, seed, stiffness=None, engine=None, loads
 
     A pure function of its arguments (structure, spec, seed, stiffness,
     engine): the same arguments give the same array in any process. Give the
-    engine by name when samples run in other processes (``None`` there is each
-    process's own choice): :func:`monte_carlo` does.
+    engine chosen (an object pickles as its name) when samples run in other
+    processes (``None`` there is each process's own choice): :func:`monte_carlo` does.
     """
     res = locked_in(structure, spec, stiffness, engine, seed=seed, loads=loads)
     return side_values(structure, res)
@@ -239,13 +228,13 @@ def monte_carlo_sample(structure, spec, seed, stiffness=None, engine=None, loads
 def monte_carlo_samples(structure, spec, samples, stiffness=None, engine=None, seed=0, map=map):
     """The (samples, H, 2, 6) locked-in hinge actions of ``samples`` samples: sample k uses seed ``seed + k``;
     ``map(fn, seeds)`` runs :func:`monte_carlo_sample` on them (the built-in map by default; a pool's or a Dask
-    client's map in parallel). ``engine``: "reference", "chrono" or None (``engines``' rule, decided here once
-    for every sample)."""
+    client's map in parallel). ``engine``: an engine object, "reference", "chrono" or None (``engines.get``,
+    decided here once for every sample)."""
     if not (isinstance(samples, (int, np.integer)) and samples >= 2):
         raise StructureError(f"samples must be an integer >= 2, got {samples!r}")
     from functools import partial
 
-    engine = engines.resolve(engine)
+    engine = engines.get(engine)
     stiffness = stiffness or imp.HingeStiffness()
     fn = partial(monte_carlo_sample, structure, spec, stiffness=stiffness, engine=engine)
     return np.array(list(map(fn, [int(seed) + k for k in range(samples)])))
@@ -256,12 +245,12 @@ def monte_carlo(structure, spec, samples, stiffness=None, engine=None, seed=0, m
     """Monte Carlo statistics (:class:`LockedInStatistics`, method "monte carlo") from ``samples`` samples
     (:func:`monte_carlo_samples`, its arguments). ``keep``: also keep the samples' array as ``info["X"]``
     (samples x H x 2 x 6 floats; for a histogram), so that they are drawn once."""
-    engine = engines.resolve(engine)
+    engine = engines.get(engine)
     stiffness = stiffness or imp.HingeStiffness()
     t0 = time.perf_counter()
     X = monte_carlo_samples(structure, spec, samples, stiffness, engine, seed, map)
     stats = reduce_samples(structure, spec, stiffness, X)
-    stats.info.update(engine=engine, seconds=time.perf_counter() - t0)
+    stats.info.update(engine=engine.name, seconds=time.perf_counter() - t0)
     if keep:
         stats.info["X"] = X
     return stats
@@ -335,7 +324,8 @@ def force_against_tolerance(structure, spec, tolerances, stiffness=None, engines
     stiffness = stiffness or imp.HingeStiffness()
     out = {}
     for eng in engines_:
-        fn = engine_locked_in(eng)
+        eng = engines.get(eng)
+        fn = eng.locked_in
         vals = np.full((len(tolerances), 6), np.nan)
         for i, tol in enumerate(tolerances):
             try:
@@ -347,5 +337,5 @@ def force_against_tolerance(structure, spec, tolerances, stiffness=None, engines
                     raise
                 break
             vals[i] = np.abs(side_values(structure, res)).reshape(-1, 6).max(axis=0)
-        out[eng] = vals
+        out[eng.name] = vals
     return out, base

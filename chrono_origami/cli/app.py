@@ -13,6 +13,7 @@ import textwrap
 import warnings
 from contextlib import contextmanager
 
+from ..structure.imperfections import ToleranceError
 from ..tools.errors import (ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SchedulerError,
                             SettingError, SpecError, StoreError, UsageError)
 from ..tools.threads import chosen_blas_threads
@@ -34,6 +35,8 @@ EXIT_CODES = {
                 "an input that is neither FOLD nor SVG, an engine that is not installed, an option value the "
                 "structure refuses (a hinge, vertex or panel number it does not have, a vertex not on the panel, a "
                 "NaN force, an unknown selector, an empty selection, a hinge that cannot slide, a symmetry it lacks), "
+                "a tolerance, hinge stiffness or measured-errors file the analysis refuses (or too large for its "
+                "arithmetic), "
                 "loads on a structure without supports that do not balance, an environment setting that is not "
                 "understood (CHRONO_ORIGAMI_BLAS_THREADS), a sweep spec with an unknown key or a bad value, a Dask "
                 "scheduler that cannot be reached",
@@ -122,7 +125,7 @@ def exit_code(exc):
     if isinstance(exc, IndeterminateError):
         return EXIT_INDETERMINATE
     if isinstance(exc, (UsageError, ChronoUnavailable, FreeBodyError, SettingError, SpecError, SchedulerError,
-                        StoreError)):
+                        StoreError, ToleranceError)):
         return EXIT_USAGE
     if isinstance(exc, OrigamiError):
         return EXIT_INPUT

@@ -60,7 +60,7 @@ def check_command(args):
         print(line)
     if not rep.flat:
         if contact:
-            range_of_motion(structure, args.steps, args.contact_engine)
+            range_of_motion(structure, args.steps, inputs.engine_of(args, option="contact_engine"))
         return app.EXIT_OK
     inexact = bool(rep.inexact or rep.open_faces)
     unflat = rep.unflat(structure.name)     # the assignment, not the positions: no correction can help
@@ -74,7 +74,7 @@ def check_command(args):
         if unflat:
             print(unflat)
         if contact and not (inexact or unflat):
-            range_of_motion(structure, args.steps, args.contact_engine)
+            range_of_motion(structure, args.steps, inputs.engine_of(args, option="contact_engine"))
         return app.EXIT_INPUT if inexact or unflat else app.EXIT_OK
     fixed, move, k, after = pattern_check.correct(structure, args.max_move, rep)
     with app.output(args.output):
@@ -90,10 +90,8 @@ def check_command(args):
 
 def range_of_motion(structure, steps, engine="reference"):
     """Fold ``structure`` to its target angles in ``steps`` frames (reference engine) and print the largest fold
-    percent reached before contact, by ``engine``'s contact check; returns the
+    percent reached before contact, by ``engine``'s contact check (an engine object or name); returns the
     :class:`~chrono_origami.analysis.contact.Contacts`."""
-    from .. import engines
-
     from ..analysis.contact import fold_contacts
     from ..analysis.fold import fold_to_targets
     from ..structure.targets import file_targets
@@ -103,7 +101,7 @@ def range_of_motion(structure, steps, engine="reference"):
         raise app.UsageError(f"{structure.name}: no target fold angles (M/V creases): the range of motion is "
                              f"measured on the fold to the targets")
     hist = fold_to_targets(structure, engine="reference", frame_interval=1.0 / steps, progress=False)
-    contacts = fold_contacts(hist, 100.0, engines.resolve(engine))
+    contacts = fold_contacts(hist, 100.0, engine)
     k, pl = contacts.first, placement_of(structure).describe()
     if k is None:
         print(f"range of motion ({pl}): the fold reaches 100 % of its targets with no contact")

@@ -11,7 +11,6 @@ it recorded to ``--out``, then exits 1 with the one-line error.
 """
 import sys
 
-from .. import engines
 from . import app, inputs
 
 
@@ -104,8 +103,7 @@ def _options(description):
     from ..inputs.motion import INTEGRATORS
 
     ap = inputs.add_input(app.parser(description))
-    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
-                    help="engine (default: chrono where PyChrono imports, else reference)")
+    inputs.add_engine_option(ap, "engine")
     ap.add_argument("--motor", action="append", default=[], metavar="H:FUNC",
                     help="hinge motor, repeatable: H:FUNC or H:MODE:FUNC, MODE angle (default, rad), speed (rad/s) "
                          "or torque; FUNC an expression in t, e.g. 3:0.5*(1-cos(pi*t)); FOLD's sign: the change of "
@@ -149,17 +147,20 @@ def dynamics_command(args):
               for m in args.motor]
     springs = [s for text in args.spring
                for s in inputs.option_value("--spring", text, lambda: dyn_inputs.parse_spring(text, H), OrigamiError)]
+    engine = None
     if args.integrator is not None:
+        engine = inputs.engine_of(args)
         inputs.option_value("--integrator", args.integrator, lambda: dyn_inputs.check_integrator(
-            engines.resolve(args.engine), args.integrator), OrigamiError)
+            engine.name, args.integrator), OrigamiError)
     inputs.option_value("--motor", None, lambda: dyn_inputs.check_inputs(structure, motors, ()), OrigamiError)
     inputs.option_value("--spring", None, lambda: dyn_inputs.check_inputs(structure, (), springs), OrigamiError)
-    contact = contact_option(structure, args)
-    motion(lambda: integrate(structure, args, args.engine, motors, springs, contact), args.out)
+    engine = engine or inputs.engine_of(args)
+    contact = contact_option(structure, args, engine)
+    motion(lambda: integrate(structure, args, engine, motors, springs, contact), args.out)
     return app.EXIT_OK
 
 
-def contact_option(structure, args):
+def contact_option(structure, args, engine):
     """The :class:`~chrono_origami.inputs.motion.ContactMaterial` of ``--contact`` and its material options, or None;
     a usage error (exit 2) for material options without --contact, SMC's options with NSC, contact without thick
     panels or with the reference engine, an integrator the method does not take."""
@@ -172,7 +173,7 @@ def contact_option(structure, args):
         return None
     if args.contact == "nsc" and ({"young", "poisson"} & set(given)):
         raise app.UsageError("--young and --poisson are SMC's: give --contact smc")
-    if engines.resolve(args.engine, notice=False) != "chrono":
+    if engine.name != "chrono":
         raise app.UsageError("--contact needs the chrono engine (--engine chrono, with PyChrono)")
     thin = [p + 1 for p, t in enumerate(structure.thickness) if not t > 0]
     if thin:

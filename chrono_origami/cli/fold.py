@@ -51,7 +51,7 @@ import sys
 
 import numpy as np
 
-from .. import engines
+from ..engines.protocol import FOLD_TO_TARGETS
 from ..analysis.fold import fold, fold_to_targets
 from ..report import fold as report_fold
 from ..inputs.fold import (Drive, FoldProblem, along, blocked, fixed, in_plane, parse_hinges,
@@ -63,8 +63,7 @@ from .static import linalg_option
 
 def output_options(ap):
     """Engine, outputs and views of a fold (the ``fold`` command and the folding scenes); returns ``ap``."""
-    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
-                    help="folding engine (default: chrono where PyChrono imports, else reference)")
+    inputs.add_engine_option(ap, "folding engine")
     ap.add_argument("--out", metavar="DIR", help="write vertices.csv, fold.fold, steps.csv here")
     ap.add_argument("--figure", metavar="FILE", type=inputs.figure_file, help="snapshots of the fold (png/pdf)")
     ap.add_argument("--png-frames", metavar="DIR", help="one PNG per stored frame")
@@ -236,7 +235,7 @@ def run(structure, args, out=None):
         if args.rate is None and args.angle_deg is None:
             raise app.UsageError("--drive needs --angle-deg DEG or --rate RAD_PER_S (FOLD sign: valley positive)")
         prob = build_problem(structure, args)
-        hist = fold(prob, args.engine, frame_interval=args.time / max(args.frames, 1),
+        hist = fold(prob, inputs.engine_of(args), frame_interval=args.time / max(args.frames, 1),
                     from_singular=args.from_singular, start_time=args.time / 200, progress=progress,
                     linalg=args.linalg)
         print(f"{prob.name}: folded for {args.time:g} s ({hist.engine} engine), {len(hist.steps)} steps, largest "
@@ -256,7 +255,7 @@ def stop_at_contact(hist, args, out):
     from ..analysis.contact import fold_contacts
 
     percent = (100.0 if args.percent is None else args.percent) if args.drive is None else None
-    contacts = fold_contacts(hist, percent, engines.resolve(args.contact_engine))
+    contacts = fold_contacts(hist, percent, inputs.engine_of(args, option="contact_engine"))
     for line in contacts.summary():
         print(line, file=out)
     k = contacts.first
@@ -293,7 +292,8 @@ def run_targets(structure, args, progress, out):
         raise app.UsageError("--fix-geometry and --keep-geometry exclude each other: fold a corrected pattern or "
                              "the file as it is")
     p = 100.0 if args.percent is None else args.percent
-    hist = fold_to_targets(structure, targets, p, holds(structure, args), engine=args.engine, duration=args.time,
+    hist = fold_to_targets(structure, targets, p, holds(structure, args),
+                           engine=inputs.engine_of(args, needs=FOLD_TO_TARGETS), duration=args.time,
                            frame_interval=args.time / max(args.frames, 1), linalg=args.linalg, progress=progress,
                            fix_geometry=args.fix_geometry, keep_geometry=args.keep_geometry, max_move=args.max_move)
     print(f"{structure.name}: folded to {p:g} % of its target angles ({len(targets)} creases, reference engine), "

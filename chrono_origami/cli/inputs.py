@@ -26,6 +26,11 @@ adds :func:`add_structure_options` and calls :func:`with_structure_options`:
     where each panel's volume sits (``structure.solids``; replaces the file's
     ``origami:placement``): :func:`add_placement_options`, :func:`with_placement`.
 
+``--engine reference|chrono`` (every command and scene that runs an engine: :func:`add_engine_option`)
+    the engine, resolved once per run by :func:`engine_of` (``engines.get``, the one rule: without it Chrono
+    where PyChrono imports, else the reference engine with one line on stderr); the commands hand the engine
+    object to the analyses.
+
 A bad value is one line naming the option and the 1-based vertex or panel,
 exit code 2 (:class:`.app.UsageError`).
 """
@@ -35,6 +40,7 @@ import os
 import sys
 from dataclasses import replace
 
+from .. import engines
 from ..structure.boundary import SYNTAX
 from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, frame_summary, read_structure
 from ..tools.errors import FoldFileError, StructureError, UsageError, positive
@@ -338,6 +344,20 @@ def taper_deg(text):
     return _float(text, lambda x: 0 < x <= 180, "an angle in degrees", f"must be in (0, 180] degrees, got {text}")
 
 
+def add_engine_option(ap, what="analysis engine"):
+    """Add the one ``--engine`` option to ``ap`` (``what`` the engine does, for ``--help``); returns ``ap``."""
+    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
+                    help=f"{what} (default: chrono where PyChrono imports, else reference)")
+    return ap
+
+
+def engine_of(args, needs=None, option="engine"):
+    """The engine object of ``--engine`` (``option``: the attribute, ``contact_engine`` for
+    ``--contact-engine``) by ``engines.get``: the one rule, its note on stderr; ``needs`` a capability
+    (``engines.protocol``) the command needs. A command calls it once, where it needs the engine."""
+    return engines.get(getattr(args, option, None), needs=needs)
+
+
 def add_placement_options(ap):
     """Add ``--thickness``, ``--placement``, ``--side``, ``--taper-deg`` (thick panels and their contact) to a command
     that has no :func:`add_structure_options`; returns ``ap``."""
@@ -346,7 +366,7 @@ def add_placement_options(ap):
                    help="every panel's thickness (replaces faces_origami:thickness); with it the panels' contact "
                         "is checked")
     _placement_arguments(g)
-    g.add_argument("--contact-engine", choices=("reference", "chrono"), default="reference",
+    g.add_argument("--contact-engine", choices=engines.ENGINES, default="reference",
                    help="the contact check: reference (separating axes on the panels' solids, exact; default) or "
                         "chrono (Chrono's Bullet collision detection on their convex hulls)")
     return ap
@@ -485,13 +505,10 @@ def add_stiffness_option(ap):
 def stiffness_of(args, structure, first=()):
     """The ``HingeStiffness`` of ``structure``: the file's keys (``structure.notes["stiffness"]``), then ``first``
     ((option, spec) pairs), then ``--hinge-stiffness``; a bad spec or a hinge the structure does not have is one
-    line naming the option, exit code 2."""
+    line naming the option (``ToleranceError``: exit code 2)."""
     from ..structure import imperfections as imp
 
-    try:
-        k = imp.parse_stiffness(structure.notes.get("stiffness", ()), structure, what="the file's stiffness")
-        for what, spec in first:
-            k = imp.parse_stiffness([spec], structure, k, what)
-        return imp.parse_stiffness(getattr(args, "hinge_stiffness", []), structure, k)
-    except imp.ToleranceError as e:
-        raise UsageError(str(e)) from None
+    k = imp.parse_stiffness(structure.notes.get("stiffness", ()), structure, what="the file's stiffness")
+    for what, spec in first:
+        k = imp.parse_stiffness([spec], structure, k, what)
+    return imp.parse_stiffness(getattr(args, "hinge_stiffness", []), structure, k)

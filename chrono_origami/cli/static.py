@@ -34,7 +34,6 @@ import sys
 from dataclasses import replace
 from typing import NamedTuple
 
-from .. import engines
 from ..analysis import statics as analysis
 from ..report import hinge_colors, tables
 from ..report.hinge_colors import COMPONENTS
@@ -48,8 +47,7 @@ from . import app, inputs
 
 def options(ap):
     """Add the options of every static scene and of the ``static`` command to ``ap``; returns ``ap``."""
-    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
-                    help="analysis engine (default: chrono where PyChrono imports, else reference)")
+    inputs.add_engine_option(ap)
     ap.add_argument("--out", metavar="DIR", help="write counts.json, hinges.csv, supports.csv here")
     linalg_option(ap)
     ap.add_argument("--all-door", action="store_true",
@@ -148,11 +146,10 @@ def report(structure, args, out=None):
         raise app.UsageError("--hinge-stiffness is a setting of --elastic")
     structure = inputs.prepare(structure, args, out)
     stiffness = inputs.stiffness_of(args, structure) if elastic else None
-    # the elastic statics' engine (the reference engine's where the chosen one has none) counts too: one operator
-    engine = engines.get(args.engine, analysis="static_elastic").NAME if elastic else engines.resolve(args.engine)
+    engine = inputs.engine_of(args)     # the engine that counts solves too: one operator
     counts = analysis.count(structure, engine, **rank_options(args))
     summary = analysis.counts_summary(structure, counts)
-    print(f"engine: {engine}; {counts_text(counts.M, counts.S)} "
+    print(f"engine: {engine.name}; {counts_text(counts.M, counts.S)} "
           f"(counting rules: P={summary['P']}, H={summary['H']}, E_b={summary['E_b']}, V_i={summary['V_i']}, "
           + (f"S_BF={summary['S_BF']}, S_PH={summary['S_PH']}, M_BF={summary['M_BF']}, " if summary["M_BF"] is not None
              else "S_BF, S_PH, M_BF not computed, ") +
@@ -301,8 +298,7 @@ def static_command(args):
 
 def _count_options(description):
     ap = inputs.add_input(app.parser(description))
-    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
-                    help="engine whose constraint Jacobian is counted (default: chrono where PyChrono imports)")
+    inputs.add_engine_option(ap, "engine whose constraint Jacobian is counted")
     ap.add_argument("--out", metavar="DIR", help="write counts.json here")
     linalg_option(ap)
     inputs.add_structure_options(ap)
@@ -328,10 +324,10 @@ def maxwell_line(structure, counts, summary):
 @app.command("count", "mechanisms M and self-stress states S beside the counting rules", _count_options)
 def count_command(args):
     structure = inputs.prepare(inputs.read_input(args), args)
-    engine = engines.resolve(args.engine)
+    engine = inputs.engine_of(args)
     counts = analysis.count(structure, engine, **rank_options(args))
     s = analysis.counts_summary(structure, counts)
-    print(f"{counts_text(s['M'], s['S'])} ({engine} engine: rank {s['rank']} of "
+    print(f"{counts_text(s['M'], s['S'])} ({engine.name} engine: rank {s['rank']} of "
           f"{s['n_constraints']} constraints on {s['n_dof']} velocities)"
           + (": isostatic" if counts.isostatic else ""))
     if s.get("singular"):

@@ -11,7 +11,6 @@ takes supports accepts the proposal with ``--support auto``.
 """
 import sys
 
-from .. import engines
 from ..analysis import statics as analysis
 from ..analysis.support_proposal import propose_support, still_free
 from . import app, inputs
@@ -22,8 +21,7 @@ def options(description):
     """The ``support`` command's parser."""
     ap = inputs.add_input(app.parser(description))
     ap.add_argument("-o", "--output", metavar="SUPPORTED.fold", help="write the structure with the proposed support")
-    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
-                    help="engine whose constraint Jacobian is counted (default: chrono where PyChrono imports)")
+    inputs.add_engine_option(ap, "engine whose constraint Jacobian is counted")
     linalg_option(ap)
     inputs.add_structure_options(ap)
     return ap
@@ -45,7 +43,7 @@ def support_command(args, out=None):
             write_fold(proposal.structure, args.output)
         print(f"written to {args.output}", file=out)
     # what is still free: counted last, so that the proposal is out even when the count fails
-    counts = analysis.count(proposal.structure, engines.resolve(args.engine), **rank_options(args))
+    counts = analysis.count(proposal.structure, inputs.engine_of(args), **rank_options(args))
     print("\n".join(still_free(proposal.structure, counts, proposal.rank_before == 0 and bool(proposal.supports),
                                "--support auto" if proposal.supports else None)),
           file=out)

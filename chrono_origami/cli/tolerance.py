@@ -72,9 +72,8 @@ def _tolerance_options(description):
     ap.add_argument("--measured-vertices", metavar="FILE.csv", help="measured vertex errors per panel")
     ap.add_argument("--loads", action="store_true", help="--measured: with the structure's loads (total actions)")
     ap.add_argument("--samples", type=inputs.at_least_two, default=None, help="Monte Carlo samples (at least 2)")
-    ap.add_argument("--engine", choices=engines.ENGINES, default=None,
-                    help="engine of --measured and of the Monte Carlo samples (default: chrono where PyChrono "
-                         "imports, else reference; the closed form is the linear theory, no engine's)")
+    inputs.add_engine_option(ap, "engine of --measured and of the Monte Carlo samples (the closed form is the "
+                                 "linear theory, no engine's)")
     ap.add_argument("--method", choices=tl.METHODS, default="auto", help="closed-form statistics method")
     ap.add_argument("--probes", type=inputs.at_least_two, default=tl.PROBES,
                     help="probes of --method randomized (at least 2)")
@@ -98,11 +97,8 @@ def _tolerance_options(description):
 
 def spec_of(args):
     """The ``ToleranceSpec`` of the options; a bad value is a usage error (one line, exit code 2)."""
-    try:
-        return imp.ToleranceSpec(args.tol if args.tol is not None else 0.0, args.offset, args.tilt, args.position,
-                                 args.vertex, args.distribution, args.seed)
-    except imp.ToleranceError as e:
-        raise app.UsageError(str(e)) from None
+    return imp.ToleranceSpec(args.tol if args.tol is not None else 0.0, args.offset, args.tilt, args.position,
+                             args.vertex, args.distribution, args.seed)
 
 
 def stiffness_of(args, structure):
@@ -124,13 +120,8 @@ def _write_summary(path, named, extra):
 @app.command("tolerance", "locked-in hinge actions of fabrication tolerances: closed form, Monte Carlo, measured",
              _tolerance_options)
 def tolerance_command(args):
-    try:
-        return _tolerance(args)
-    except imp.ToleranceError as e:        # a tolerance or errors the analysis refuses (non-finite actions)
-        raise app.UsageError(str(e)) from None
-
-
-def _tolerance(args):
+    """A tolerance or errors refused (``imp.ToleranceError``, non-finite actions too) is a usage error: exit 2
+    (``app.exit_code``)."""
     if args.measured is None and args.measured_vertices is None and args.tol is None:
         raise app.UsageError("give --tol T (statistics of random errors) or --measured FILE.csv (measured errors)")
     if args.measured is not None and args.tol is not None:
@@ -142,15 +133,12 @@ def _tolerance(args):
     structure = inputs.with_structure_options(inputs.read_input(args), args)
     stiffness = stiffness_of(args, structure)
     if spec is None:        # a bad measured-errors file is refused before the engine is chosen (and its note)
-        try:
-            errors = imp.read_measured(structure, args.measured, args.measured_vertices)
-        except imp.ToleranceError as e:
-            raise app.UsageError(str(e)) from None
-    engine = engines.resolve(args.engine) if spec is None or args.samples else None   # only what samples or measures
+        errors = imp.read_measured(structure, args.measured, args.measured_vertices)
+    engine = inputs.engine_of(args) if spec is None or args.samples else None   # only what samples or measures
     if spec is None:
         result = tl.locked_in(structure, errors=errors, stiffness=stiffness, engine=engine, loads=args.loads)
         what = "total hinge actions (loads and measured errors)" if args.loads else "locked-in hinge actions"
-        print(f"{structure.name}: {what} of the measured errors, {engine} engine, elastic hinges")
+        print(f"{structure.name}: {what} of the measured errors, {engine.name} engine, elastic hinges")
         print(tables.text_table(tables.HINGE_HEADER, result.hinge_rows()))
         if args.out:
             with app.output(args.out):
@@ -173,7 +161,7 @@ def _tolerance(args):
             mc = tl.monte_carlo(structure, spec, args.samples, stiffness, engine, seed=args.seed, map=ex.map,
                                 keep=bool(args.histogram))
         samples = mc.info.pop("X", None)
-        named[f"Monte Carlo ({args.samples}, {engine})"] = mc
+        named[f"Monte Carlo ({args.samples}, {engine.name})"] = mc
     print(rep.summary_table(named, "largest locked-in |action| over hinges: 95th and 99th percentiles "
                                    "(each component's marginal)"))
     if args.samples:
@@ -188,7 +176,7 @@ def _tolerance(args):
             tables.write_csv(os.path.join(args.out, "locked_in.csv"), rep.STATISTICS_HEADER, stats.rows())
             rows = [(stats, {"method": stats.method, "samples": ""})]
             if args.samples:
-                rows.append((mc, {"method": f"monte carlo ({engine})", "samples": args.samples}))
+                rows.append((mc, {"method": f"monte carlo ({engine.name})", "samples": args.samples}))
             _write_summary(os.path.join(args.out, "summary.csv"), rows,
                            {"structure": structure.name, "M": stats.info["M"], "S": stats.info["S"]})
             if args.samples:

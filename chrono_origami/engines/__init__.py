@@ -1,41 +1,32 @@
 """The engines, their common interface, and the one rule that chooses one.
 
 ``"reference"`` (:mod:`.reference`: the paper's own operators, NumPy/SciPy)
-and ``"chrono"`` (:mod:`.chrono`: PyChrono) are packages with the same
-functions, the engine interface:
-
-* ``count(structure, **options)``: M and S (``results.counts.Counts``);
-* ``static(structure, allow_indeterminate=False, **options)``: hinge actions
-  and reactions (``results.statics.StaticResult``);
-* ``fold(problem, *, from_singular=False, assignment=None, start=None,
-  **options)``: a fold history (``results.fold.FoldHistory``); an engine
-  whose ``FOLDS_SINGULAR_STARTS`` is False needs ``start`` (a regular
-  configuration) to leave a singular one, which ``analysis.fold`` gives it;
-* ``modal(structure, **options)``: the linearised equations at the static
-  equilibrium (``results.modes.SystemMatrices``, with ``info["equilibrium"]``),
-  which ``analysis.modal`` solves;
-* ``dynamics(structure, *, time, dt, integrator, motors, springs, initial,
-  output_interval, progress, **options)``: a motion
-  (``results.motion.TimeHistory``);
-* ``locked_in(structure, errors, stiffness=None, loads=False)``: the hinge
-  actions of elastic hinges with fabrication errors (``analysis.tolerances``);
-* ``static_elastic(structure, stiffness=None, nonlinear=False, **options)``:
-  the hinge actions of elastic hinges under the loads, for any structure
-  (``analysis.statics.static(elastic=True)``; ``nonlinear`` is Chrono's).
-
-Some analyses are one engine's alone (the reference engine's fold to target
-angles, ``fold_to_targets``); an engine lacks the function then.
+and ``"chrono"`` (:mod:`.chrono`: PyChrono) are each one object, ``ENGINE``
+of its package, with the interface of :class:`.protocol.Engine` (the same
+functions with the same signatures: ``count``, ``static``,
+``static_elastic``, ``fold``, ``modal``, ``dynamics``, ``locked_in``,
+``panel_solids``), a ``name`` and its ``capabilities`` (:mod:`.protocol`:
+what only some engines do, e.g. ``FOLD_TO_TARGETS``, ``LINEAR_THEORY``,
+``FOLDS_SINGULAR_STARTS``; an engine has the functions a capability brings,
+``protocol.CAPABILITY_PROTOCOLS``, exactly when it declares it).
 
 The analyses (:mod:`chrono_origami.analysis`) reach an engine only through
-:func:`get` and these functions. A new analysis is one function in each
-engine package (its engine-specific part) and one in ``analysis/`` (the
-dispatch and what is common).
+this module (:func:`get`, :func:`linear`, :mod:`.protocol`) and the engine
+object; they never import :mod:`.reference` or :mod:`.chrono`
+(``tests/test_layers.py``). An analysis takes ``engine``: an engine object
+or a name (``None``/``"auto"``, ``"reference"``, ``"chrono"``), turned into
+the object by :func:`get` once at its entry. The command line resolves
+``--engine`` once (``cli.inputs.add_engine_option``, ``engine_of``) and hands the object on.
+A new engine is a package with an ``ENGINE`` object satisfying the
+protocol and its name in :data:`ENGINES`; a new analysis is a method of
+each engine (its engine-specific part, in the protocol) and a module of
+``analysis/`` (what is common).
 
 Which engine (every analysis, in Python and on the command line): the one
 asked for by name; ``None`` or ``"auto"`` (the default) is ``"chrono"`` where
 PyChrono imports (:func:`chrono_available`) and ``"reference"`` otherwise,
 saying so in one line on stderr; for an analysis only the reference engine
-has, ``"reference"``.
+has (a capability the chosen engine lacks, ``get(needs=...)``), ``"reference"``.
 
 Whether PyChrono can be used is decided once per process by
 :func:`chrono_available`: ``import pychrono`` is first tried in a child
@@ -193,17 +184,31 @@ def resolve(engine=None, notice=True):
     return engine
 
 
-def get(engine=None, notice=True, analysis=None):
-    """The engine package (:mod:`.reference` or :mod:`.chrono`) that :func:`resolve` chooses for ``engine``.
+def get(engine=None, notice=True, needs=None):
+    """The engine object (``protocol.Engine``) that :func:`resolve` chooses for ``engine``; an engine object is
+    returned as it is.
 
-    ``analysis``: the interface function wanted; ``None``/``"auto"`` takes the reference engine when the
-    chosen one lacks it, a named engine that lacks it is a :class:`UsageError` (one line).
+    ``needs``: a capability (``protocol.CAPABILITIES``) the analysis needs; ``None``/``"auto"`` takes the reference
+    engine when the chosen one lacks it, a named engine (or object) that lacks it is a :class:`UsageError` (one
+    line).
     """
-    name = resolve(engine, notice)
-    eng = importlib.import_module(f"{__name__}.{name}")
-    if analysis is not None and not hasattr(eng, analysis):
-        if engine not in (None, "auto"):
-            raise UsageError(f"the {name} engine has no {analysis}; it is the reference engine's "
-                             "(engine='reference')")
-        eng = importlib.import_module(f"{__name__}.reference")
+    from .protocol import Engine
+
+    if isinstance(engine, Engine):
+        eng, named = engine, True
+    else:
+        eng, named = importlib.import_module(f"{__name__}.{resolve(engine, notice)}").ENGINE, engine not in (None,
+                                                                                                           "auto")
+    if needs is not None and needs not in eng.capabilities:
+        if named:
+            raise UsageError(f"the {eng.name} engine has no {needs}; it is the reference "
+                             "engine's (engine='reference')")
+        eng = importlib.import_module(f"{__name__}.reference").ENGINE
     return eng
+
+
+def linear():
+    """The engine of the linear theory (``protocol.LINEAR_THEORY``: the paper's sparse operators), which the
+    design search, the closed-form tolerance statistics and a sweep's counts use whichever engine runs the rest:
+    the reference engine, always importable."""
+    return get("reference", notice=False, needs="linear_theory")

@@ -145,3 +145,14 @@ def hinge_actions(pattern, kinds, wrenches, rotations=None, midpoints=None):
         for panel, nb, frame, f, mm in sorted(sides, key=lambda s: s[0]):
             out.append(HingeAction(h, panel, nb, kinds[h], mids[h], frame, f, mm))
     return out
+
+
+def side_values(structure, result):
+    """(H, 2, 6): (MT, MP, MO, N, TP, TO) of each hinge side of a ``StaticResult`` (side 0 the first panel p)."""
+    pat = structure.pattern
+    H = len(pat.hinges)
+    out = np.zeros((H, 2, 6))
+    for a in result.hinge_actions:
+        s = pat.hinges[a.hinge].panels.index(a.panel)
+        out[a.hinge, s] = a.values
+    return out

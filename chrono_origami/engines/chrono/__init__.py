@@ -18,7 +18,7 @@
   integration; :mod:`.folding`: folding by assembly; :mod:`.kc_examples`: the
   Kc paper's examples.
 
-The functions below are the engine interface of ``engines``. Importing this
+The engine interface of ``engines`` is :data:`ENGINE`, an ``engines.protocol.Engine``. Importing this
 package needs PyChrono; without it, or when PyChrono kills the interpreter
 at import (``engines.chrono_available`` probes it in a child interpreter
 first), it raises
@@ -39,92 +39,129 @@ except ImportError as _e:  # pragma: no cover - depends on the machine
         "the chrono engine needs PyChrono, which does not import here "
         f"({_e}); install it (conda install -c projectchrono pychrono) or use the reference engine") from _e
 
-NAME = "chrono"
-#: Chrono's position-level assembly cannot choose the branch at a singular start: ``analysis.fold`` gives ``start``
-FOLDS_SINGULAR_STARTS = False
+from .. import protocol as _p
 
 
-def count(structure, **options):
-    """M and S from Chrono's constraint Jacobian (``statics.count``: ``hinge_form``/``form``, ``rtol``, ``built``,
-    ``linalg``)."""
-    from .statics import count as _count
+class ChronoEngine:
+    """The Chrono engine (``engines.protocol.Engine``, with the nonlinear elastic statics and Chrono systems).
 
-    return _count(structure, **options)
+    Chrono's position-level assembly cannot choose the branch at a singular start: ``analysis.fold`` gives
+    ``fold`` a ``start`` (no ``FOLDS_SINGULAR_STARTS``)."""
+
+    name = "chrono"
+    capabilities = frozenset({_p.NONLINEAR_ELASTIC, _p.CHRONO_SYSTEMS})
+
+    def __repr__(self):
+        return "<engine chrono>"
+
+    def __reduce__(self):       # one object per process: a pickled engine (a sample sent to a worker) is its name
+        from .. import get
+
+        return get, (self.name, False)
+
+    def count(self, structure, **options):
+        """M and S from Chrono's constraint Jacobian (``statics.count``: ``hinge_form``/``form``, ``rtol``,
+        ``built``, ``linalg``)."""
+        from .statics import count as _count
+
+        return _count(structure, **options)
+
+    def static(self, structure, allow_indeterminate=False, **options):
+        """Chrono's static analysis, residuals checked (``statics.static``: ``hinge_form``, ``method``,
+        ``solver``, ``built``, ...)."""
+        from .statics import static as _static
+
+        return _static(structure, allow_indeterminate=allow_indeterminate, **options)
+
+    def static_elastic(self, structure, stiffness=None, nonlinear=False, **options):
+        """Statics with elastic hinges: bushing hinges, Chrono's linear or (``nonlinear``) nonlinear static
+        analysis, residuals checked (``elastic.solve``)."""
+        from .elastic import solve
+
+        return solve(structure, stiffness, nonlinear, **options)
+
+    def fold(self, problem, *, from_singular=False, assignment=None, start=None, **options):
+        """Folding by Chrono's assembly (``folding.fold``) from the pattern, or from ``start`` = (t0, vertices);
+        a singular start needs ``start`` (``from_singular`` without it is refused, ``assignment`` is the
+        start's)."""
+        from ...tools.errors import SolverError
+        from .folding import fold as _fold
+
+        if from_singular and start is None:
+            raise SolverError(f"{problem.name}: Chrono's assembly cannot choose a branch at a singular start; give "
+                              "a regular start (analysis.fold.fold does, from the reference engine's first step)")
+        return _fold(problem, start=start, **options)
+
+    def modal(self, structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate",
+              compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None):
+        """The structure built with crease springs, at its static equilibrium: its linearised equations with Kc
+        (and without it when ``compare``), a ``results.modes.Linearised`` (``statics.linearise``)."""
+        import numpy as np
+
+        from ...results.modes import Linearised
+        from ...tools.errors import StructureError
+        from .links import set_tangent_stiffness
+        from .springs import add_crease_springs
+        from .statics import linearise
+        from .system import build_system
+
+        if hinge_form == "lock" and use_tangent_stiffness:
+            raise StructureError(f"{structure.name}: ChLinkLock hinges (hinge_form='lock') have no constraint "
+                                 "tangent stiffness Kc; use hinge_form='mate' or 'points'")
+        built = build_system(structure, hinge_form=hinge_form, use_tangent_stiffness=use_tangent_stiffness,
+                             visual=False)
+        springs = None
+        if np.any(np.asarray(crease_stiffness, float) > 0) or np.any(np.asarray(slide_stiffness, float) > 0):
+            springs = add_crease_springs(built, crease_stiffness, slide_stiffness=slide_stiffness, damping=damping)
+        loaded = bool(structure.loads) or structure.gravity is not None
+        if equilibrium and not structure.supports and not loaded:
+            equilibrium = False
+        kw = dict(length=structure.pattern.size or 1.0, damping=bool(np.any(np.asarray(damping, float) > 0)))
+        mode = (True if use_tangent_stiffness else "no-kc") if equilibrium else False
+        mats, eq = linearise(built.system, use_tangent_stiffness, mode, max_iterations, **kw)
+        out = Linearised(mats, eq, built=built, springs=springs)
+        if compare and use_tangent_stiffness:
+            out.matrices_without_kc, out.equilibrium_without_kc = linearise(built.system, False, False,
+                                                                            max_iterations, **kw)
+            set_tangent_stiffness(built.system, True)
+        return out
+
+    def dynamics(self, structure, *, time, dt, integrator=None, motors=(), springs=(), initial=None,
+                 output_interval=None, progress=None, **options):
+        """Time integration with Chrono's integrators (``motion.run``)."""
+        from .motion import run
+
+        return run(structure, time=time, dt=dt, integrator=integrator, motors=motors, springs=springs,
+                   initial=initial, output_interval=output_interval, progress=progress, **options)
+
+    def locked_in(self, structure, errors, stiffness=None, loads=False):
+        """Hinge actions of the imperfect panels assembled on bushing hinges, by Chrono's nonlinear statics
+        (``tolerance.locked_in``)."""
+        from .tolerance import locked_in as _locked_in
+
+        return _locked_in(structure, errors, stiffness, loads)
+
+    def panel_solids(self, structure):
+        """The panels' solids as Bullet convex hulls in a Chrono system (``contact.ChronoPanelSolids``)."""
+        from .contact import ChronoPanelSolids
+
+        return ChronoPanelSolids(structure)
+
+    # ---------------------------------------------------------------- Chrono systems (CHRONO_SYSTEMS)
+    def linearise(self, system, use_tangent_stiffness=True, equilibrium=True, max_iterations=None, length=None,
+                  kc_correction=True, load_stiffness=True, damping=True):
+        """``system`` at its static equilibrium and its linearised equations there (``statics.linearise``)."""
+        from .statics import linearise
+
+        return linearise(system, use_tangent_stiffness, equilibrium, max_iterations, length, kc_correction,
+                         load_stiffness, damping)
+
+    def set_tangent_stiffness(self, system, on):
+        """Kc on or off on every link of ``system`` (``links.set_tangent_stiffness``)."""
+        from .links import set_tangent_stiffness
+
+        set_tangent_stiffness(system, on)
 
 
-def static(structure, allow_indeterminate=False, **options):
-    """Chrono's static analysis, residuals checked (``statics.static``: ``hinge_form``, ``method``, ``solver``,
-    ``built``, ...)."""
-    from .statics import static as _static
-
-    return _static(structure, allow_indeterminate=allow_indeterminate, **options)
-
-
-def fold(problem, *, from_singular=False, assignment=None, start=None, **options):
-    """Folding by Chrono's assembly (``folding.fold``) from the pattern, or from ``start`` = (t0, vertices); a
-    singular start needs ``start`` (``from_singular`` without it is refused, ``assignment`` is the start's)."""
-    from ...tools.errors import SolverError
-    from .folding import fold as _fold
-
-    if from_singular and start is None:
-        raise SolverError(f"{problem.name}: Chrono's assembly cannot choose a branch at a singular start; give a "
-                          "regular start (analysis.fold.fold does, from the reference engine's first step)")
-    return _fold(problem, start=start, **options)
-
-
-def modal(structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate", compare=True,
-          use_tangent_stiffness=True, equilibrium=True, max_iterations=None):
-    """The structure built with crease springs, at its static equilibrium: its linearised equations with Kc (and
-    without it when ``compare``), a ``results.modes.Linearised`` (``statics.linearise``)."""
-    import numpy as np
-
-    from ...results.modes import Linearised
-    from ...tools.errors import StructureError
-    from .links import set_tangent_stiffness
-    from .springs import add_crease_springs
-    from .statics import linearise
-    from .system import build_system
-
-    if hinge_form == "lock" and use_tangent_stiffness:
-        raise StructureError(f"{structure.name}: ChLinkLock hinges (hinge_form='lock') have no constraint tangent "
-                             "stiffness Kc; use hinge_form='mate' or 'points'")
-    built = build_system(structure, hinge_form=hinge_form, use_tangent_stiffness=use_tangent_stiffness,
-                         visual=False)
-    springs = None
-    if np.any(np.asarray(crease_stiffness, float) > 0) or np.any(np.asarray(slide_stiffness, float) > 0):
-        springs = add_crease_springs(built, crease_stiffness, slide_stiffness=slide_stiffness, damping=damping)
-    loaded = bool(structure.loads) or structure.gravity is not None
-    if equilibrium and not structure.supports and not loaded:
-        equilibrium = False
-    kw = dict(length=structure.pattern.size or 1.0, damping=bool(np.any(np.asarray(damping, float) > 0)))
-    mode = (True if use_tangent_stiffness else "no-kc") if equilibrium else False
-    mats, eq = linearise(built.system, use_tangent_stiffness, mode, max_iterations, **kw)
-    out = Linearised(mats, eq, built=built, springs=springs)
-    if compare and use_tangent_stiffness:
-        out.matrices_without_kc, out.equilibrium_without_kc = linearise(built.system, False, False, max_iterations,
-                                                                        **kw)
-        set_tangent_stiffness(built.system, True)
-    return out
-
-
-def dynamics(structure, **options):
-    """Time integration with Chrono's integrators (``motion.run``)."""
-    from .motion import run
-
-    return run(structure, **options)
-
-
-def locked_in(structure, errors, stiffness=None, loads=False):
-    """Hinge actions of the imperfect panels assembled on bushing hinges, by Chrono's nonlinear statics
-    (``tolerance.locked_in``)."""
-    from .tolerance import locked_in as _locked_in
-
-    return _locked_in(structure, errors, stiffness, loads)
-
-
-def static_elastic(structure, stiffness=None, nonlinear=False, **options):
-    """Statics with elastic hinges: bushing hinges, Chrono's linear or (``nonlinear``) nonlinear static analysis,
-    residuals checked (``elastic.solve``)."""
-    from .elastic import solve
-
-    return solve(structure, stiffness, nonlinear, **options)
+#: the engine object (``engines.get("chrono")``)
+ENGINE = ChronoEngine()

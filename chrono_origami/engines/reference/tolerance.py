@@ -33,6 +33,7 @@ from ...structure import imperfections as imp
 from ...tools.errors import SolverError, StructureError
 from ...tools.geometry import skew
 from ..operator import _reactions, check_loads_carried, held_dofs, multiplier_actions, null_basis
+from ...results.statics import side_values  # noqa: F401  (the hinge sides of a result: rt.side_values)
 from .counting import count
 
 #: a component variance below this fraction of its family's largest (on the same hinge side, or anywhere) is
@@ -415,17 +416,6 @@ def side_sd(structure, cov):
         v[v <= VARIANCE_RTOL * big] = 0.0
         v[v <= VARIANCE_RTOL * (v.max() if v.size else 0.0)] = 0.0
     return np.sqrt(np.maximum(var, 0.0))
-
-
-def side_values(structure, result):
-    """(H, 2, 6): (MT, MP, MO, N, TP, TO) of each hinge side of a ``StaticResult`` (side 0 the first panel p)."""
-    pat = structure.pattern
-    H = len(pat.hinges)
-    out = np.zeros((H, 2, 6))
-    for a in result.hinge_actions:
-        s = pat.hinges[a.hinge].panels.index(a.panel)
-        out[a.hinge, s] = a.values
-    return out
 
 
 def randomized_covariance(structure, spec, solver, probes, seed=0, stage=None):
