@@ -27,7 +27,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .statics import HINGE_COLUMNS
+from .statics import ACTION_UNITS, HINGE_COLUMNS, SUPPORT_COLUMNS
+from .table import Table
+
+#: the columns of the motion's tables (:meth:`TimeHistory.tables`); hinges, panels and vertices 1-based
+ENERGY_HEADER = ("t", "kinetic", "potential", "spring", "work", "dissipated", "balance_error")
+MOMENTUM_HEADER = ("t", "px", "py", "pz", "Lx", "Ly", "Lz")
+CONSTRAINT_HEADER = ("t", "violation")
+HINGE_T_HEADER = ("t", "hinge", "panel") + HINGE_COLUMNS
+SUPPORT_T_HEADER = ("t", "panel", "vertex") + SUPPORT_COLUMNS
 
 
 @dataclass
@@ -96,6 +104,22 @@ class TimeHistory:
             H = len(self.structure.pattern.hinges)
             if self.hinge_moments.shape != (K, H):
                 raise ValueError(f"TimeHistory.hinge_moments has shape {self.hinge_moments.shape}, expected ({K}, {H})")
+
+    def tables(self):
+        """The motion's tables (``results.table``): energy (ENERGY_HEADER), momentum (global frame, L about the
+        origin), constraints (the largest scaled violation), hinges_t and supports_t (every row of every output
+        frame), labelled by the engine, the integrator and dt."""
+        h = self
+        meta = {"engine": self.engine, "integrator": self.integrator, "dt": float(self.dt), "units": {"t": "s"}}
+        energy = zip(h.t, h.kinetic, h.potential, h.spring, h.work, h.dissipated, h.balance_error)
+        momentum = ((t, *p, *L) for t, p, L in zip(h.t, h.linear_momentum, h.angular_momentum))
+        hinges = ((t, *r) for k, t in enumerate(h.t) for r in h.hinge_rows(k))
+        supports = ((t, *r) for k, t in enumerate(h.t) for r in h.support_rows(k))
+        return [Table("energy", ENERGY_HEADER, energy, meta),
+                Table("momentum", MOMENTUM_HEADER, momentum, meta),
+                Table("constraints", CONSTRAINT_HEADER, zip(h.t, h.constraint_violation), meta),
+                Table("hinges_t", HINGE_T_HEADER, hinges, dict(meta, units={"t": "s", **ACTION_UNITS})),
+                Table("supports_t", SUPPORT_T_HEADER, supports, dict(meta, units={"t": "s", **ACTION_UNITS}))]
 
     def __len__(self):
         return len(self.t)
