@@ -36,7 +36,7 @@ import time
 
 from ..tools.errors import StoreError
 from ..results.table import Table
-from .figures import _backend
+from .figures import _backend, save_figure
 from .write import DEFAULT_FORMAT, FORMATS, atomic_write, csv_text
 
 #: the table's files in the output folder (the table's name: TABLE; TABLE_CSV: the default format's file)
@@ -285,8 +285,7 @@ def distribution_plot(rows, path, column="locked_p99_N", by="design", title=None
     else:
         ax.text(0.5, 0.5, "no case with a value", transform=ax.transAxes, ha="center")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
     return path
 
 
@@ -322,6 +321,5 @@ def xy_plot(rows, x, y, path, by="design", log="", title=None):
     if groups:
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
     return path

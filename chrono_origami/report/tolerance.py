@@ -19,7 +19,7 @@ Units: forces and moments in the structure's units (SI: N, N m).
 import numpy as np
 
 from ..analysis.tolerances import COMPONENTS, LockedInStatistics
-from .figures import _backend
+from .figures import _backend, save_figure
 from .tables import FMT
 
 STATISTICS_HEADER = LockedInStatistics.HEADER
@@ -151,8 +151,7 @@ def _save(plt, fig, path, title=None):
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
     return path
 
 

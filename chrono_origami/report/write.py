@@ -14,7 +14,8 @@ Formats (:data:`FORMATS`; ``--format`` of every command that writes tables):
   ``repr``: ``nan``, ``inf``), a missing value (None) as an empty cell.
 * ``json``: one object ``{"name", "schema", "data", "meta"}`` in pandas'
   ``table`` orient: ``schema`` is ``{"fields": [{"name", "type"}, ...]}``
-  (types: ``results.table.TYPES``), ``data`` a list of records
+  (types: ``results.table.TYPES``; an integer column with a missing cell
+  is ``number``), ``data`` a list of records
   ``{column: value}``; floats with every digit (``repr``), NaN and None as
   ``null``, infinities as ``Infinity`` / ``-Infinity``. Reads back with
   ``json.load`` and with ``pandas.read_json(path, orient="table",
@@ -154,10 +155,16 @@ def _plain(x):
     return str(x)
 
 
+#: the JSON schema's type of an integer or boolean column with a missing cell (pandas reads it as NaN, or None)
+_WITHOUT_MISSING = {"integer": "number", "boolean": "any"}
+
+
 def json_document(table):
     """The JSON object of ``table`` (module doc: pandas' ``table`` orient with ``name`` and ``meta``)."""
+    types = [t if t not in _WITHOUT_MISSING or all(r[k] is not None for r in table.rows) else _WITHOUT_MISSING[t]
+             for k, t in enumerate(table.types)]
     return {"name": table.name,
-            "schema": {"fields": [{"name": c, "type": t} for c, t in zip(table.columns, table.types)]},
+            "schema": {"fields": [{"name": c, "type": t} for c, t in zip(table.columns, types)]},
             "data": [dict(zip(table.columns, (_plain(x) for x in r))) for r in table.rows],
             "meta": _plain(table.meta)}
 
