@@ -111,7 +111,7 @@ class StaticResult:
         """The labels of this answer's tables (``results.table``): status, engine, M, S, the stiffness of an
         elastic answer, the units and, with ``labelled``, the CSV's first line of an answer that is not
         determined (:func:`answer_label`)."""
-        meta = {"status": self.status, "engine": self.engine, "M": int(self.M), "S": int(self.S),
+        meta = {"status": self.status, "engine": self.engine, "M": _count(self.M), "S": _count(self.S),
                 "units": ACTION_UNITS}
         if self.status == "elastic":
             meta["stiffness"] = self.info.get("stiffness")
@@ -171,6 +171,11 @@ def hinge_actions(pattern, kinds, wrenches, rotations=None, midpoints=None):
         for panel, nb, frame, f, mm in sorted(sides, key=lambda s: s[0]):
             out.append(HingeAction(h, panel, nb, kinds[h], mids[h], frame, f, mm))
     return out
+
+
+def _count(n):
+    """A count as a plain integer, None (not counted) as it is."""
+    return None if n is None else int(n)
 
 
 def answer_label(result):
