@@ -294,3 +294,39 @@ def test_every_figure_goes_through_the_one_saver():
                            capture_output=True, text=True).stdout.splitlines()
     assert [c for c in calls if "report/figures.py" not in c] == []
     assert sum("savefig(" in line for line in open(os.path.join(ROOT, "chrono_origami", "report", "figures.py"))) == 1
+
+
+def test_the_modes_table_in_every_format(tmp_path):
+    """modes (the modal scenes' --out; ``ModalResult.table``): sorted by frequency, zero modes left out, a
+    boolean column; JSON and Parquet read back to its CSV."""
+    from types import SimpleNamespace
+
+    from chrono_origami.report import modes as report_modes
+    from chrono_origami.results.modes import ModalResult, Mode
+
+    lams = [complex(-0.01, 2 * math.pi * 3.1), complex(0.0, 0.0), complex(0.2, 0.0), complex(-1e-3, 1 / 3)]
+    kinds = ["oscillatory", "zero", "unstable", "oscillatory"]
+    r = ModalResult([Mode(lam, k, np.zeros(6)) for lam, k in zip(lams, kinds)],
+                    SimpleNamespace(use_tangent_stiffness=True), "nullspace")
+    c = report_modes.write_modes_csv(r, str(tmp_path / "modes.csv"))
+    assert open(c).read().splitlines()[:2] == ["mode,eig_real,eig_imag,freq_hz,stable", "1,0.2,0.0,0.0,false"]
+    for fmt in ("json", "parquet"):
+        (o,) = write.write_tables([r.table()], tmp_path / fmt, fmt)
+        check_table(c, o, fmt)
+
+
+def test_a_paper_scene_writes_its_tables_in_every_format(tmp_path):
+    """The dynamics paper scenes' --out (``cli.dynamics.paper_options``): invariants and conditioning."""
+    def scene(out, *more):
+        env = dict(os.environ, PYTHONPATH=ROOT, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+        argv = [sys.executable, os.path.join(ROOT, "scenes", "planar_pair.py"), "--dt", "0.001", "--time", "0.01",
+                "--scheme", "constrained", "--out", str(out), *more]
+        p = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+        assert p.returncode == 0, p.stderr
+
+    scene(tmp_path / "csv")
+    assert sorted(os.listdir(tmp_path / "csv")) == ["conditioning.csv", "invariants.csv"]
+    for fmt in ("json", "parquet"):
+        scene(tmp_path / fmt, "--format", fmt)
+        for n in ("conditioning", "invariants"):
+            check_table(str(tmp_path / "csv" / f"{n}.csv"), str(tmp_path / fmt / f"{n}.{fmt}"), fmt)

@@ -1,8 +1,8 @@
 """The static answer's files and the paper-style printed tables.
 
 Files: every table goes through the one writer, ``report.write`` (CSV,
-JSON, Parquet: ``--format``); :func:`write_csv` is its CSV format for a
-header and rows, :func:`write_results` the static output contract.
+JSON, Parquet: ``--format``); :func:`write_results` is the static output
+contract.
 
 Printed tables (text, Markdown, LaTeX) are for reading: numbers are 1-based
 like the paper; hinge, panel, vertex and state numbers are integers; values
@@ -18,7 +18,6 @@ import os
 import numpy as np
 
 from ..results.statics import HINGE_HEADER, SUPPORT_HEADER, answer_label, elastic_label, sensitivity_text  # noqa: F401
-from ..results.table import Table
 from . import write
 from .write import cell, csv_text  # noqa: F401  (the CSV format's cells and text: ``report.write``)
 
@@ -70,13 +69,6 @@ def latex_table(header, rows, caption=None):
         out.append(" & ".join("$" + c + "$" if i >= 2 else c for i, c in enumerate(cells)) + r" \\")
     out += [r"\hline", r"\end{tabular}", r"\end{table}"]
     return "\n".join(out)
-
-
-def write_csv(path, header, rows, comment=None):
-    """Write one CSV table (``report.write``'s csv format, atomically) to ``path``, making its folder; returns
-    ``path``."""
-    name = os.path.splitext(os.path.basename(path))[0]
-    return write.write_table(Table(name, header, rows, {"comment": comment} if comment else {}), path, "csv")
 
 
 #: the CSV's first line of an answer that is not determined (``results.statics.answer_label``)

@@ -2,7 +2,7 @@
 
 * :func:`statistics_rows` / :data:`STATISTICS_HEADER`: per hinge side the
   standard deviation and the 95th/99th percentiles of |MT|, ..., |TO|
-  (CSV ``locked_in.csv`` through ``tables.write_csv``, every digit);
+  (the table ``locked_in``, ``LockedInStatistics.table``, by ``report.write``);
 * :func:`summary_table`: one line per structure, the largest over hinges of
   each component's p95 and p99 (printed with the paper's ``%.4e``);
   :data:`MAXIMUM_BIAS_NOTE` beside a Monte Carlo row of it;
