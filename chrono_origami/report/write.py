@@ -39,7 +39,6 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ..results.table import Table
 
 
 class Format(NamedTuple):
@@ -49,7 +48,7 @@ class Format(NamedTuple):
     write: Callable
 
 
-#: name -> :class:`Format`; the first is the default
+#: name -> :class:`Format` (the choices of every command's ``--format``); DEFAULT_FORMAT is csv
 FORMATS = {}
 DEFAULT_FORMAT = "csv"
 
@@ -217,7 +216,3 @@ register_format("csv", "csv", write_csv)
 register_format("json", "json", write_json)
 register_format("parquet", "parquet", write_parquet)
 
-
-def table(name, columns, rows, comment=None, **meta):
-    """A :class:`~chrono_origami.results.table.Table` with ``meta`` (and ``comment``, the CSV's first line)."""
-    return Table(name, columns, rows, dict(meta, **({"comment": comment} if comment else {})))
