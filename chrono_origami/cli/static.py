@@ -210,10 +210,11 @@ def report(structure, args, out=None):
 
 
 def _file(args, stem):
-    """The file name of the table ``stem`` in ``--format`` (``report.write``)."""
+    """The file name of the table ``stem`` in ``--format`` (``args``: the parsed options, or the format's name)."""
     from ..report import write
 
-    return f"{stem}.{write.FORMATS[getattr(args, 'format', write.DEFAULT_FORMAT)].suffix}"
+    fmt = args if isinstance(args, str) else getattr(args, "format", write.DEFAULT_FORMAT)
+    return f"{stem}.{write.FORMATS[fmt].suffix}"
 
 
 def _says(args):
@@ -260,7 +261,7 @@ def write_self_stress(structure, counts, out_dir, out=None, fmt="csv"):
         title = f"self-stress state {k + 1} (arbitrary scale)"
         if len(state) > tables.SCREEN_ROWS:      # a long state: its largest rows on screen, all of them in the file
             state = tables.largest_rows(state, tables.SCREEN_TOP, key=lambda r: max(abs(v) for v in r[2:]))
-            where = f"all in {os.path.join(out_dir, _file(argparse.Namespace(format=fmt), 'self_stress'))}" if out_dir else "--out DIR writes them all"
+            where = f"all in {os.path.join(out_dir, _file(fmt, 'self_stress'))}" if out_dir else "--out DIR writes them all"
             title += f": the {tables.SCREEN_TOP} largest |entries| of {len(acts):,} rows ({where})"
         print(tables.text_table(tables.HINGE_HEADER, state, title), file=out)
     if out_dir:
