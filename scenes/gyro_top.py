@@ -19,7 +19,8 @@ from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
 from chrono_origami.engines.reference.dns import examples
 from chrono_origami.analysis import dns_paper as paper
-from chrono_origami.report import tables
+from chrono_origami.cli import inputs
+from chrono_origami.results.table import Table
 
 
 def run(args):
@@ -32,8 +33,8 @@ def run(args):
           f"{np.abs(com - exact).max() / data['L']:.3e} L")
 
     def extra(out):
-        tables.write_csv(f"{out}/com.csv", ("t", "x", "y", "z", "x_exact", "y_exact", "z_exact"),
-                        (np.r_[t, c, e] for t, c, e in zip(s.t, com, exact)))
+        inputs.write_tables([Table("com", ("t", "x", "y", "z", "x_exact", "y_exact", "z_exact"),
+                                   (np.r_[t, c, e] for t, c, e in zip(s.t, com, exact)))], args, out)
 
     cli_dynamics.paper_finish("gyro_top", args, s, extra)
 

@@ -27,7 +27,8 @@ from chrono_origami.cli import dynamics as cli_dynamics
 from chrono_origami.report.motion import write_history
 from chrono_origami.patterns import linkage
 from chrono_origami.analysis import dns_paper as paper
-from chrono_origami.report import tables
+from chrono_origami.cli import inputs
+from chrono_origami.results.table import Table
 
 
 def counts():
@@ -53,9 +54,9 @@ def run(args):
     def extra(out):
         with open(os.path.join(out, "counts.json"), "w") as f:
             json.dump(c, f, indent=1)
-        tables.write_csv(os.path.join(out, "angles.csv"), ("t", "theta1", "theta2"), zip(s.t, th1, th2))
+        inputs.write_tables([Table("angles", ("t", "theta1", "theta2"), zip(s.t, th1, th2))], args, out)
         if s.history is not None:
-            write_history(s.history, out)
+            write_history(s.history, out, args.format)
 
     cli_dynamics.paper_finish("six_body_linkage", args, s, extra)
 

@@ -35,7 +35,8 @@ from chrono_origami.analysis import tolerances as tl
 from chrono_origami.cli import app
 from chrono_origami.cli.inputs import add_engine_option, at_least_two, engine_of, nonnegative_int, positive_int
 from chrono_origami.patterns import kresling, miura, yoshimura
-from chrono_origami.report import tables
+from chrono_origami.cli import inputs
+from chrono_origami.results.table import Table
 from chrono_origami.report import tolerance as rep
 from chrono_origami.structure import imperfections as imp
 from chrono_origami.structure.hinges import DOOR
@@ -104,9 +105,7 @@ def _analyse(args, mc_map):
             row.update(tl.summary(stats))
             rows.append(row)
             if args.out:
-                with app.output(args.out):
-                    tables.write_csv(os.path.join(args.out, slug(label), "locked_in.csv"), rep.STATISTICS_HEADER,
-                                     stats.rows())
+                inputs.write_tables([stats.table("locked_in")], args, os.path.join(args.out, slug(label)))
         groups.append((family, samples))
     print(f"locked-in hinge actions of fabrication errors: tolerance {args.tol * 1e3:g} mm (normal, 3 sd) on 1 m "
           f"panels; hinges {stiffness.translational:g} N/m and {stiffness.rotational:g} N m/rad per metre")
@@ -120,9 +119,9 @@ def _analyse(args, mc_map):
             print(f"  {r['structure']:<{width}s} p95 {r['locked_max_p95_N']:.4e}  p99 {r['locked_max_p99_N']:.4e}")
     if args.out:
         keys = list(dict.fromkeys(k for r in rows for k in r))
+        inputs.write_tables([Table("summary", tuple(keys), [tuple(r.get(k, float("nan")) for k in keys) for r in rows])],
+                            args)
         with app.output(args.out):
-            tables.write_csv(os.path.join(args.out, "summary.csv"), tuple(keys),
-                             [tuple(r.get(k, float("nan")) for k in keys) for r in rows])
             if args.samples:
                 path = os.path.join(args.out, "histogram.png")
                 rep.histogram(groups, path, "N", "N", f"largest locked-in |N| over hinges, tolerance "
@@ -151,7 +150,7 @@ ap.add_argument("--scheduler", default=None, metavar="local|serial|ADDRESS",
                      "this process, or a Dask scheduler, e.g. tcp://HOST:8786")
 ap.add_argument("--workers", type=positive_int, default=None, help="local cluster: worker processes (default one per "
                                                                    "core)")
-ap.add_argument("--out", metavar="DIR", help="write summary.csv, <design>/locked_in.csv and histogram.png here")
+inputs.add_out(ap, "the tables summary and <design>/locked_in, and histogram.png")
 ap.add_argument("--plot-tolerance", metavar="FILE.png", help="force against tolerance, both engines")
 
 if __name__ == "__main__":

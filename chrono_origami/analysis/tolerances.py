@@ -55,7 +55,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import engines
-from ..results.statics import HINGE_COLUMNS, side_values  # noqa: F401  (side_values: the analysis' own name)
+from ..results.statics import ACTION_UNITS, HINGE_COLUMNS, side_values  # noqa: F401  (side_values: the analysis' own name)
+from ..results.table import Table
 from ..structure import imperfections as imp
 from ..tools.errors import StructureError
 from ..tools.threads import with_blas_threads
@@ -120,6 +121,15 @@ class LockedInStatistics:
                     vals += [self.sd[h, s, c], self.p95[h, s, c], self.p99[h, s, c]]
                 out.append((h + 1, hinge.panels[s] + 1, *vals))
         return out
+
+
+    def table(self, name="locked_in", **meta):
+        """:meth:`rows` as a ``results.table.Table`` ``name`` (``locked_in``; a Monte Carlo run's
+        ``monte_carlo``), labelled by the method, the samples, the error distribution and ``meta``."""
+        units = {f"{s}_{c}": ACTION_UNITS[c] for c in COMPONENTS for s in ("sd", "p95", "p99")}
+        return Table(name, self.HEADER, self.rows(),
+                     dict(method=self.method, samples=int(self.samples), distribution=self.spec.distribution,
+                          units=units, **meta))
 
 
 def check_finite(values, what):

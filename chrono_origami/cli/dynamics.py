@@ -26,8 +26,7 @@ def run_options(ap, time=None, dt=None, output_interval=None, integrators=None):
     ap.add_argument("--output-interval", type=inputs.positive_float, default=output_interval,
                     help="s between recorded frames (default: " + (f"{output_interval:g})" if output_interval else
                                                                       "every step)"))
-    ap.add_argument("--out", metavar="DIR", help="write energy.csv, momentum.csv, constraints.csv, hinges_t.csv, "
-                                                 "supports_t.csv and motion.fold here")
+    inputs.add_out(ap, "the tables energy, momentum, constraints, hinges_t, supports_t and motion.fold")
     ap.add_argument("--viz", action="store_true", help="play the motion in Chrono's Irrlicht viewer (until closed)")
     ap.add_argument("--png-frames", metavar="DIR", help="one Irrlicht PNG per recorded frame (headless: xvfb-run)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only on a terminal anyway)")
@@ -46,16 +45,16 @@ def paper_options(ap, dt, time):
                     help="reduced (discrete null space method, default), constrained (n + m unknowns), "
                          "chrono-hht (Chrono's HHT, alpha = -0.2), chrono-euler (Chrono's implicit Euler)")
     ap.add_argument("--stride", type=inputs.positive_int, default=1, help="steps between the recorded rows (default 1)")
-    ap.add_argument("--out", metavar="DIR", help="write invariants.csv and conditioning.csv (and the scene's "
-                                                 "other files) here")
+    inputs.add_out(ap, "the tables invariants and conditioning (and the scene's other files)")
     ap.add_argument("--no-conditioning", action="store_true",
                     help="skip conditioning.csv (the reference schemes' condition numbers at the paper's time steps "
                          "and --dt)")
     return ap
 
 
-def motion(fn, out_dir=None):
-    """``fn()`` (a run that integrates a motion); a stopped motion writes what it recorded to ``out_dir`` and re-raises."""
+def motion(fn, out_dir=None, fmt="csv"):
+    """``fn()`` (a run that integrates a motion); a stopped motion writes what it recorded to ``out_dir`` (tables in
+    format ``fmt``) and re-raises."""
     from ..report import motion as report
     from ..tools.errors import DynamicsError
 
@@ -63,7 +62,7 @@ def motion(fn, out_dir=None):
         return fn()
     except DynamicsError as e:
         with app.output(out_dir):
-            report.partial(e, out_dir)
+            report.partial(e, out_dir, fmt=fmt)
         raise
 
 
@@ -80,14 +79,14 @@ def integrate(structure, args, engine=None, motors=(), springs=(), contact=None)
                     **options)
     inputs.write_html(hist, args)
     with app.output(args.out):
-        report.finish(hist, args.out, args.png_frames, args.viz)
+        report.finish(hist, args.out, args.png_frames, args.viz, fmt=args.format)
     return hist
 
 
 def scene(ap, run, argv=None):
     """Run a dynamics scene and exit: parse ``argv``, ``run(args)`` through :func:`motion` and :func:`.app.run`."""
     args = ap.parse_args(argv)
-    sys.exit(app.run(motion, lambda: run(args), args.out))
+    sys.exit(app.run(motion, lambda: run(args), args.out, getattr(args, "format", "csv")))
 
 
 def fold_signed(motor):
@@ -156,7 +155,7 @@ def dynamics_command(args):
     inputs.option_value("--spring", None, lambda: dyn_inputs.check_inputs(structure, (), springs), OrigamiError)
     engine = engine or inputs.engine_of(args)
     contact = contact_option(structure, args, engine)
-    motion(lambda: integrate(structure, args, engine, motors, springs, contact), args.out)
+    motion(lambda: integrate(structure, args, engine, motors, springs, contact), args.out, args.format)
     return app.EXIT_OK
 
 
@@ -191,18 +190,20 @@ def paper_finish(name, args, series, extra=None):
     import numpy as np
 
     from ..analysis.dns_paper import TABLE_DT, conditioning_rows, drift
-    from ..report.dns_paper import write_conditioning, write_invariants
+    from ..report.dns_paper import conditioning_table, invariants_table
 
     dE, dL = drift(series)
     print(f"{name} ({args.scheme}, dt = {args.dt:g} s, {series.steps} steps, {series.wall:.3g} s wall"
           + (f", {series.iterations:.3g} Newton iterations per step" if np.isfinite(series.iterations) else "")
           + f"): max |E - E0| / |E0| = {dE:.3e}, max |L - L0| / |L0| = {dL:.3e}")
     if args.out:
-        write_invariants(series, f"{args.out}/invariants.csv")
+        written = [invariants_table(series)]
         if not args.no_conditioning:
             dts = sorted(set(TABLE_DT[name]) | {args.dt}, reverse=True)
             rows = conditioning_rows(name, dts)
-            write_conditioning(rows, f"{args.out}/conditioning.csv")
+            written.append(conditioning_table(rows))
+        inputs.write_tables(written, args)
+        if not args.no_conditioning:
             for dt, scheme, c in rows:
                 print(f"  condition number, {scheme:11s} dt = {dt:g}: {c:.3g}")
         if extra:

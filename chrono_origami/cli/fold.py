@@ -64,7 +64,7 @@ from .static import linalg_option
 def output_options(ap):
     """Engine, outputs and views of a fold (the ``fold`` command and the folding scenes); returns ``ap``."""
     inputs.add_engine_option(ap, "folding engine")
-    ap.add_argument("--out", metavar="DIR", help="write vertices.csv, fold.fold, steps.csv here")
+    inputs.add_out(ap, "the tables vertices (the last frame) and steps, and fold.fold")
     ap.add_argument("--figure", metavar="FILE", type=inputs.figure_file, help="snapshots of the fold (png/pdf)")
     ap.add_argument("--png-frames", metavar="DIR", help="one PNG per stored frame")
     ap.add_argument("--png-renderer", choices=("matplotlib", "irrlicht"), default="matplotlib",
@@ -173,19 +173,19 @@ def build_problem(structure, args):
 
 
 def write(hist, args, out=None):
-    """``--out``: vertices.csv, fold.fold, steps.csv (the frame numbers printed); then the views (:func:`views`)."""
+    """``--out``: the tables vertices and steps (``--format``), fold.fold (the frame numbers printed); then the
+    views (:func:`views`)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     if args.out:
+        vertices, steps = (os.path.basename(p) for p in inputs.write_tables(hist.tables(), args))
         with app.output(args.out):
-            report_fold.write_vertices_csv(hist, os.path.join(args.out, "vertices.csv"))
             report_fold.write_fold(hist, os.path.join(args.out, "fold.fold"))
-            report_fold.write_steps_csv(hist, os.path.join(args.out, "steps.csv"))
         last = len(hist.times) - 1
         contacts = getattr(hist, "contacts", None)
         what = "folded state" if contacts is None or contacts.first != last else "first contact"
-        print(f"wrote {args.out}/vertices.csv (frame {last}), fold.fold (frames 0-{last}: 0 the start, {last} the "
+        print(f"wrote {args.out}/{vertices} (frame {last}), fold.fold (frames 0-{last}: 0 the start, {last} the "
               f"{what} at t = {hist.times[-1]:g} s; read it with --frame {last}, --frame last or --frame "
-              f"foldedForm), steps.csv", file=out)
+              f"foldedForm), {steps}", file=out)
     views(hist, args, out)
 
 

@@ -226,6 +226,28 @@ def html_file(text):
     return text
 
 
+def add_out(ap, what, required=False):
+    """The one ``--out DIR`` and ``--format`` of every command that writes tables: ``what``, the files (their
+    names without the suffix of the format: ``report.write``); ``--format`` one of ``report.write.FORMATS``
+    (csv by default; a registered format is a choice of every command)."""
+    from ..report import write
+
+    ap.add_argument("--out", metavar="DIR", required=required, help=f"write {what} here")
+    ap.add_argument("--format", choices=write.FORMATS, default=write.DEFAULT_FORMAT,
+                    help=f"format of the tables --out writes (default {write.DEFAULT_FORMAT}; report.write)")
+    return ap
+
+
+def write_tables(tables, args, out_dir=None):
+    """Write ``tables`` (``results.table.Table``) to ``out_dir`` (default ``--out``) in ``--format``; a failure
+    is one line naming the folder (exit 2). Returns the paths."""
+    from ..report import write
+
+    out_dir = out_dir or args.out
+    with app.output(out_dir):
+        return write.write_tables(tables, out_dir, getattr(args, "format", write.DEFAULT_FORMAT))
+
+
 def add_html(ap, what="the result"):
     """``--html FILE``: the self-contained interactive results page (``report.page``); returns ``ap``."""
     ap.add_argument("--html", metavar="FILE.html", type=html_file,

@@ -14,12 +14,11 @@ Errors and exit codes are those of the command line (:mod:`.app`).
 Structures also take ``--fold FILE`` (mode ``--mode`` animated in FOLD
 ``file_frames``) and ``--png DIR`` (PNG frames).
 """
-import os
 import sys
 
 from ..report import modes as report_modal
 from ..results.modes import KcComparison
-from . import app
+from . import app, inputs
 from .inputs import nonnegative_float, positive_int
 
 
@@ -40,7 +39,7 @@ def parser(description, structure=False, **defaults):
     (``--crease-stiffness``, ``--slide-stiffness``) go to :func:`run_structure`.
     """
     ap = app.parser(description)
-    ap.add_argument("--out", metavar="DIR", help="write DIR/modes.csv")
+    inputs.add_out(ap, "the table modes")
     ap.add_argument("--no-kc", action="store_true",
                     help="no constraint tangent stiffness anywhere (static analysis and modes)")
     ap.add_argument("--modes", type=positive_int, default=10, metavar="N", help="modes to print (default 10)")
@@ -81,8 +80,7 @@ def report(with_kc, without_kc, args, out=None):
         print(report_modal.modes_table(with_kc, args.modes, "modes without Kc (static analysis without Kc too):"
                                        if args.no_kc else "modes with Kc:"), file=out)
     if args.out:
-        with app.output(os.path.join(args.out, "modes.csv")) as path:
-            report_modal.write_modes_csv(with_kc, path)
+        (path,) = inputs.write_tables([with_kc.table()], args)
         print(f"modes written to {path}", file=out)
     return app.EXIT_OK
 

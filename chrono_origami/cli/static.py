@@ -15,6 +15,10 @@ with ``--out DIR``, writes the output contract:
   of the states (arbitrary scale); more than ``operator.LIST_LIMIT`` states are
   in the file only, not on the screen (it lists the hinges they involve).
 
+``--format json|parquet`` writes the same tables as ``hinges.json``, ... or
+``hinges.parquet``, ... (``report.write``: the first line's label and the
+status in the table's metadata); counts.json is JSON in every format.
+
 ``--html FILE`` writes the results page (``report.page``: one self-contained
 interactive HTML file) of the answer hinges.csv holds.
 
@@ -38,6 +42,7 @@ from ..analysis import statics as analysis
 from ..report import hinge_colors, tables
 from ..report.hinge_colors import COMPONENTS
 from ..results.counts import counts_text
+from ..results.statics import ACTION_UNITS
 from ..structure import hinges
 from ..structure.hinges import DOOR
 from ..tools.errors import IndeterminateError, OrigamiError
@@ -48,7 +53,7 @@ from . import app, inputs
 def options(ap):
     """Add the options of every static scene and of the ``static`` command to ``ap``; returns ``ap``."""
     inputs.add_engine_option(ap)
-    ap.add_argument("--out", metavar="DIR", help="write counts.json, hinges.csv, supports.csv here")
+    inputs.add_out(ap, "counts.json and the tables hinges, supports (and self_stress)")
     linalg_option(ap)
     ap.add_argument("--all-door", action="store_true",
                     help="make every hinge a door hinge (the structure before any hinge was made sliding)")
@@ -165,33 +170,33 @@ def report(structure, args, out=None):
     if elastic:
         result = analysis.static(structure, engine, elastic=True, stiffness=stiffness, nonlinear=args.nonlinear,
                                  counts=counts, **rank_options(args))
-        where = f"all in {os.path.join(args.out, 'hinges.csv')}" if args.out else "--out DIR writes them all"
+        where = f"all in {os.path.join(args.out, _file(args, 'hinges'))}" if args.out else "--out DIR writes them all"
         print(tables.format_result(result, max_rows=tables.SCREEN_ROWS, where=where), file=out)
         summary.update(tables.elastic_summary(result))
         if args.out:
             with app.output(args.out):
-                tables.write_results(result, args.out, summary)
-            print(f"hinges.csv and supports.csv in {args.out} hold the elastic answer (their first line says so; "
-                  f"counts.json: \"status\": \"elastic\", with the stiffness)", file=out)
+                tables.write_results(result, args.out, summary, args.format)
+            print(f"{_file(args, 'hinges')} and {_file(args, 'supports')} in {args.out} hold the elastic answer "
+                  f"({_says(args)}; counts.json: \"status\": \"elastic\", with the stiffness)", file=out)
     elif counts.isostatic or args.min_norm:
         result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, counts=counts,
                                  **rank_options(args))
-        where = f"all in {os.path.join(args.out, 'hinges.csv')}" if args.out else "--out DIR writes them all"
+        where = f"all in {os.path.join(args.out, _file(args, 'hinges'))}" if args.out else "--out DIR writes them all"
         print(tables.format_result(result, max_rows=tables.SCREEN_ROWS, where=where), file=out)
         if args.out:
             summary["status"] = result.status
             with app.output(args.out):
-                tables.write_results(result, args.out, summary)
+                tables.write_results(result, args.out, summary, args.format)
             if result.status != "determined":
-                print(f"hinges.csv and supports.csv in {args.out} hold the minimum-norm answer (their first line "
-                      f"says so; counts.json: \"status\": \"minimum-norm\")", file=out)
+                print(f"{_file(args, 'hinges')} and {_file(args, 'supports')} in {args.out} hold the minimum-norm "
+                      f"answer ({_says(args)}; counts.json: \"status\": \"minimum-norm\")", file=out)
     else:
         from ..engines.operator import describe_indeterminacy
 
         print(f"the static problem is not determined (M = {counts.M}, S = {counts.S}):", file=out)
         print(app.flags(describe_indeterminacy(structure, counts)), file=out)
     if counts.S:
-        write_self_stress(structure, counts, args.out, out)
+        write_self_stress(structure, counts, args.out, out, getattr(args, "format", "csv"))
     _views(structure, args, result, out)
     if result is not None:
         inputs.write_html(result, args, out)
@@ -201,18 +206,32 @@ def report(structure, args, out=None):
     return Statics(structure, counts, result)
 
 
+def _file(args, stem):
+    """The file name of the table ``stem`` in ``--format`` (``args``: the parsed options, or the format's name)."""
+    from ..report import write
+
+    fmt = args if isinstance(args, str) else getattr(args, "format", write.DEFAULT_FORMAT)
+    return f"{stem}.{write.FORMATS[fmt].suffix}"
+
+
+def _says(args):
+    """Where a table's file says what its answer is: a CSV's first line, else its metadata."""
+    return "their first line says so" if getattr(args, "format", "csv") == "csv" else 'their meta: "status", "comment"'
+
+
 def check_determined(statics, args):
     """Raise :class:`~chrono_origami.tools.errors.IndeterminateError` (exit code 3) when :func:`report` gave no result."""
     if statics.result is None:
         c = statics.counts
-        wrote = f"; no hinges.csv or supports.csv in {args.out}" if args.out else ""
+        wrote = f"; no {_file(args, 'hinges')} or {_file(args, 'supports')} in {args.out}" if args.out else ""
         raise IndeterminateError(f"{statics.structure.name}: the static problem is not determined (M = {c.M}, "
                                  f"S = {c.S}){wrote}; --elastic gives the hinge forces of elastic hinges, --min-norm the "
                                  f"labelled minimum-norm answer", c.M, c.S)
 
 
-def write_self_stress(structure, counts, out_dir, out=None):
-    """Print the self-stress states and write self_stress.csv (state, hinge, panel, MT..TO)."""
+def write_self_stress(structure, counts, out_dir, out=None, fmt="csv"):
+    """Print the self-stress states and write the table self_stress (state, hinge, panel, MT..TO; ``fmt``: its
+    format, ``report.write``)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     from ..engines import operator
 
@@ -239,12 +258,17 @@ def write_self_stress(structure, counts, out_dir, out=None):
         title = f"self-stress state {k + 1} (arbitrary scale)"
         if len(state) > tables.SCREEN_ROWS:      # a long state: its largest rows on screen, all of them in the file
             state = tables.largest_rows(state, tables.SCREEN_TOP, key=lambda r: max(abs(v) for v in r[2:]))
-            where = f"all in {os.path.join(out_dir, 'self_stress.csv')}" if out_dir else "--out DIR writes them all"
+            where = f"all in {os.path.join(out_dir, _file(fmt, 'self_stress'))}" if out_dir else "--out DIR writes them all"
             title += f": the {tables.SCREEN_TOP} largest |entries| of {len(acts):,} rows ({where})"
         print(tables.text_table(tables.HINGE_HEADER, state, title), file=out)
     if out_dir:
-        with app.output(os.path.join(out_dir, "self_stress.csv")) as path:
-            tables.write_csv(path, ("state",) + tables.HINGE_HEADER, rows)
+        from ..report import write
+        from ..results.table import Table
+
+        table = Table("self_stress", ("state",) + tables.HINGE_HEADER, rows,
+                      {"units": ACTION_UNITS, "scale": "arbitrary: a basis of the self-stress states"})
+        with app.output(os.path.join(out_dir, write.filename(table, fmt))) as path:
+            write.write_table(table, path, fmt)
         if long:
             print(f"the {counts.S} self-stress states (a basis, arbitrary scale; more than {operator.LIST_LIMIT}, not "
                   f"listed one by one): all {len(rows):,} rows in {path}", file=out)
@@ -299,7 +323,7 @@ def static_command(args):
 def _count_options(description):
     ap = inputs.add_input(app.parser(description))
     inputs.add_engine_option(ap, "engine whose constraint Jacobian is counted")
-    ap.add_argument("--out", metavar="DIR", help="write counts.json here")
+    inputs.add_out(ap, "counts.json")
     linalg_option(ap)
     inputs.add_structure_options(ap)
     return ap

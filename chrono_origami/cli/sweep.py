@@ -6,7 +6,8 @@
 The spec (TOML) lists pattern families and their parameters, designs, load
 cases and tolerances (``docs/sweeps.md``, ``chrono_origami.inputs.sweep``);
 each case gives one row of the table (``chrono_origami.analysis.sweep``). Output
-(``chrono_origami.report.sweep``): ``results.parquet`` and ``results.csv`` in
+(``chrono_origami.report.sweep``): ``results.parquet`` and ``results.csv``
+(``--format json``: ``results.json``; ``parquet``: results.parquet only) in
 the spec's case order, ``parts/`` (the rows as they arrived),
 ``locked_distribution.png`` (the largest locked-in force per case, by
 design) and one figure per ``--plot``. Run again, the sweep skips the cases
@@ -142,7 +143,7 @@ def _spec(spec):
 
 
 def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plots=(), distribution=DISTRIBUTION,
-          progress=None, flush=FLUSH_SECONDS, timeout=cluster.CONNECT_TIMEOUT, echo=None):
+          progress=None, flush=FLUSH_SECONDS, timeout=cluster.CONNECT_TIMEOUT, echo=None, fmt="csv"):
     """Run the sweep ``spec`` (a TOML file's path, a dict shaped like it, or an ``inputs.sweep.Spec``).
 
     ``out``: the output folder (module doc; None: nothing written); cases already there are skipped
@@ -152,7 +153,8 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
     wait for that scheduler. ``plots``: ``"x=COL,y=COL[,log=..][,by=..]"`` figures written to ``out``;
     ``distribution``: the column of ``locked_distribution.png``. ``progress``: a bar on stderr (None: when it
     is a terminal). ``flush``: seconds between writes of finished rows. ``echo``: a function given the
-    progress messages (the command line's ``print``). Returns a :class:`SweepResult`. Interrupted (Ctrl-C), it
+    progress messages (the command line's ``print``). ``fmt``: the format of the table beside results.parquet
+    (``report.write``; csv: results.csv). Returns a :class:`SweepResult`. Interrupted (Ctrl-C), it
     writes the rows that finished, then raises :class:`Interrupted` (a ``KeyboardInterrupt``) saying how many
     are kept.
 
@@ -166,7 +168,7 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
         raise SpecError(f"flush must be a number of seconds >= 0, got {flush!r}")
     spec = _spec(spec)
     say = echo or (lambda *a, **k: None)
-    store = rep.Store(out, sw.COLUMNS) if out is not None else None
+    store = rep.Store(out, sw.COLUMNS, fmt) if out is not None else None
     result = SweepResult(spec, [])
     latest = {}
     try:
@@ -235,7 +237,7 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
     result.rows = [dict(latest[c.id], case=c.number) for c in spec.cases if c.id in latest]
     result.failed = sum(1 for r in result.rows if r.get("error"))
     if out is not None:
-        result.files += [os.path.join(out, rep.TABLE_PARQUET), os.path.join(out, rep.TABLE_CSV)]
+        result.files += store.table_paths()
         if result.rows:
             path = os.path.join(out, "locked_distribution.png")
             rep.distribution_plot(result.rows, path, distribution)
@@ -251,9 +253,8 @@ def sweep(spec, out=None, scheduler=None, workers=None, retry_failed=False, plot
 def _options(description):
     ap = app.parser(description)
     ap.add_argument("spec", metavar="SPEC.toml", help="the sweep spec (docs/sweeps.md)")
-    ap.add_argument("--out", metavar="DIR", required=True,
-                    help="output folder: results.parquet, results.csv, parts/, figures (cases already there are "
-                         "skipped)")
+    inputs.add_out(ap, "results.parquet, the table results in --format (results.csv), parts/, figures (cases "
+                       "already there are skipped)", required=True)
     ap.add_argument("--scheduler", default=None, metavar="local|serial|ADDRESS",
                     help="where cases run: a local Dask cluster (default, or $CHRONO_ORIGAMI_SCHEDULER), this "
                          "process, or a Dask scheduler the user runs, e.g. tcp://HOST:8786")
@@ -314,7 +315,7 @@ def sweep_command(args):
     try:
         with _stopping_keeps_rows():
             res = sweep(spec, args.out, args.scheduler, args.workers, args.retry_failed, args.plot,
-                        args.distribution, None, args.flush, args.connect_timeout, echo=print)
+                        args.distribution, None, args.flush, args.connect_timeout, echo=print, fmt=args.format)
     except Interrupted as stop:
         name = signal.Signals(stop.signal).name
         print(f"error: interrupted ({name}): {stop.kept} of {stop.total} cases are kept in {stop.out}; run the "

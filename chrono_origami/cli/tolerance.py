@@ -26,7 +26,7 @@ Supports and loads: the options of ``static`` (``--support SEL:DOFS``, ``--suppo
 
 Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
 per m; default 1e8, 1e7), and per kind or per hinge ``--hinge-stiffness``
-(``static --elastic``'s option, ``structure.imperfections.parse_stiffness``). Outputs (``--out DIR``): ``locked_in.csv``
+(``static --elastic``'s option, ``structure.imperfections.parse_stiffness``). Outputs (``--out DIR``, in ``--format``: csv, json, parquet): ``locked_in.csv``
 (hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
 summary of ``analysis.tolerances.summary``: a row for the closed form and,
 with ``--samples``, one for the Monte Carlo run with the percentiles of the
@@ -49,6 +49,7 @@ from ..analysis import tolerances as tl
 from ..structure import imperfections as imp
 from ..report import tables
 from ..report import tolerance as rep
+from ..results.table import Table
 from ..tools import cluster
 from . import app, inputs
 
@@ -84,7 +85,7 @@ def _tolerance_options(description):
                     help="local cluster: worker processes (default one per core)")
     ap.add_argument("--connect-timeout", type=inputs.positive_float, default=cluster.CONNECT_TIMEOUT, metavar="S",
                     help=f"seconds to wait for the scheduler (default {cluster.CONNECT_TIMEOUT:g})")
-    ap.add_argument("--out", metavar="DIR", help="write locked_in.csv, summary.csv (and monte_carlo.csv, hinges.csv)")
+    inputs.add_out(ap, "the tables locked_in, summary (and monte_carlo; --measured: hinges)")
     ap.add_argument("--histogram", metavar="FILE.png", type=inputs.figure_file, help="--samples: histogram of the largest locked-in |N|")
     ap.add_argument("--plot-tolerance", metavar="FILE.png", type=inputs.figure_file,
                     help="largest locked-in action against the tolerance")
@@ -109,12 +110,12 @@ def stiffness_of(args, structure):
     return inputs.stiffness_of(args, structure, [("--stiffness", args.stiffness)] if args.stiffness is not None else [])
 
 
-def _write_summary(path, named, extra):
-    """summary.csv: one row per statistics (the closed form first, then the Monte Carlo run), the columns of
-    ``analysis.tolerances.summary`` (``locked_max_*``: Monte Carlo only, empty on the closed form's row)."""
+def summary_table(named, extra):
+    """The table summary: one row per statistics (the closed form first, then the Monte Carlo run), the columns
+    of ``analysis.tolerances.summary`` (``locked_max_*``: Monte Carlo only, missing on the closed form's row)."""
     rows = [dict(extra, **how, **tl.summary(stats)) for stats, how in named]
     keys = list(rows[-1])
-    tables.write_csv(path, tuple(keys), [tuple(r.get(k, "") for k in keys) for r in rows])
+    return Table("summary", tuple(keys), [tuple(r.get(k) for k in keys) for r in rows])
 
 
 @app.command("tolerance", "locked-in hinge actions of fabrication tolerances: closed form, Monte Carlo, measured",
@@ -141,8 +142,7 @@ def tolerance_command(args):
         print(f"{structure.name}: {what} of the measured errors, {engine.name} engine, elastic hinges")
         print(tables.text_table(tables.HINGE_HEADER, result.hinge_rows()))
         if args.out:
-            with app.output(args.out):
-                tables.write_csv(os.path.join(args.out, "hinges.csv"), tables.HINGE_HEADER, result.hinge_rows())
+            inputs.write_tables(result.tables(labelled=False)[:1], args)
         inputs.write_html(result, args)
         return app.EXIT_OK
     stats = tl.locked_in_statistics(structure, spec, stiffness, method=args.method, probes=args.probes,
@@ -172,15 +172,14 @@ def tolerance_command(args):
     else:
         print(rep.side_table(stats, "sd", top=args.top))
     if args.out:
-        with app.output(args.out):
-            tables.write_csv(os.path.join(args.out, "locked_in.csv"), rep.STATISTICS_HEADER, stats.rows())
-            rows = [(stats, {"method": stats.method, "samples": ""})]
-            if args.samples:
-                rows.append((mc, {"method": f"monte carlo ({engine.name})", "samples": args.samples}))
-            _write_summary(os.path.join(args.out, "summary.csv"), rows,
-                           {"structure": structure.name, "M": stats.info["M"], "S": stats.info["S"]})
-            if args.samples:
-                tables.write_csv(os.path.join(args.out, "monte_carlo.csv"), rep.STATISTICS_HEADER, mc.rows())
+        rows = [(stats, {"method": stats.method, "samples": None})]
+        if args.samples:
+            rows.append((mc, {"method": f"monte carlo ({engine.name})", "samples": args.samples}))
+        out = [stats.table("locked_in"),
+               summary_table(rows, {"structure": structure.name, "M": stats.info["M"], "S": stats.info["S"]})]
+        if args.samples:
+            out.append(mc.table("monte_carlo", engine=engine.name))
+        inputs.write_tables(out, args)
     inputs.write_html(stats, args)
     if args.histogram:
         if not args.samples:

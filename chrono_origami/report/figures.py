@@ -145,11 +145,17 @@ def frame_axes(ax, points, view):
     ax.set_zlabel("z")
 
 
-def save_figure(fig, path, dpi=120):
-    """Save ``fig`` to ``path`` (png/pdf; folders made) and close it; no path: return it open."""
+#: the resolution of every figure the project saves (dots per inch; :func:`save_figure`)
+FIGURE_DPI = 120
+
+
+def save_figure(fig, path, tight=True):
+    """The one figure saver: ``fig`` to ``path`` (png/pdf; folders made) at :data:`FIGURE_DPI`, then closed; no
+    path: returned open. ``tight``: cropped to the drawing (``bbox_inches="tight"``); False keeps the figure's
+    own size (the frames of an animation, all of one size)."""
     if path:
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+        fig.savefig(path, dpi=FIGURE_DPI, bbox_inches="tight" if tight else None)
         _backend().close(fig)
     return fig
 
@@ -203,7 +209,7 @@ def draw_snapshots(history, path=None, times=None, view=(20, -70), title=None):
 
 def write_png_frames(history, directory, view=(20, -70)):
     """One PNG per stored frame, ``frame_0000.png``..., with fixed axes; returns the paths."""
-    plt = _backend()
+    _backend()
     os.makedirs(directory, exist_ok=True)
     st = history.problem.structure
     allX = np.concatenate(history.vertices)
@@ -212,7 +218,6 @@ def write_png_frames(history, directory, view=(20, -70)):
         fig = draw_structure(st, None, vertices=X, view=view, title=f"{history.problem.name}: t = {t:g} s")
         frame_axes(fig.axes[0], allX, view)   # the same axes for every frame
         p = os.path.join(directory, f"frame_{k:04d}.png")
-        fig.savefig(p, dpi=100)
-        plt.close(fig)
+        save_figure(fig, p, tight=False)
         paths.append(p)
     return paths

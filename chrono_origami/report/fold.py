@@ -1,25 +1,25 @@
-"""The files of a fold history (``results.fold.FoldHistory``), written by ``tables.write_csv`` and as FOLD.
+"""The files of a fold history (``results.fold.FoldHistory``): its tables by the one writer (``report.write``)
+and the history as FOLD.
 
 ``vertices.csv`` (vertex,x,y,z of one frame, 1-based vertices),
 ``steps.csv`` (time,step,iterations,residual,sigma_ratio of every accepted
-step) and ``fold.fold`` (the history as FOLD ``file_frames``,
-``FoldHistory.to_fold``).
+step) -- or ``.json``, ``.parquet`` in another format -- and ``fold.fold``
+(the history as FOLD ``file_frames``, ``FoldHistory.to_fold``).
 """
 import json
 import os
 
-from .tables import write_csv
+from .write import DEFAULT_FORMAT, write_table
 
 
-def write_vertices_csv(history, path, frame=-1):
+def write_vertices_csv(history, path, frame=-1, fmt=DEFAULT_FORMAT):
     """``vertex,x,y,z`` (1-based vertices) of one frame (default: the last); returns ``path``."""
-    X = history.vertices[frame]
-    return write_csv(path, ("vertex", "x", "y", "z"), ((i + 1, *x) for i, x in enumerate(X)))
+    return write_table(history.vertex_table(frame), path, fmt)
 
 
-def write_steps_csv(history, path):
+def write_steps_csv(history, path, fmt=DEFAULT_FORMAT):
     """``time,step,iterations,residual,sigma_ratio`` for every accepted step; returns ``path``."""
-    return write_csv(path, ("time", "step", "iterations", "residual", "sigma_ratio"), history.steps)
+    return write_table(history.step_table(), path, fmt)
 
 
 def write_fold(history, path):

@@ -11,11 +11,12 @@ import os
 
 import numpy as np
 
+from ..results.modes import MODE_HEADER
 from ..structure.foldfile import write_fold
-from .tables import write_csv
+from .write import DEFAULT_FORMAT, write_table
 
 #: columns of ``modes.csv``
-CSV_HEADER = ("mode", "eig_real", "eig_imag", "freq_hz", "stable")
+CSV_HEADER = MODE_HEADER
 
 
 def row_count(n):
@@ -70,9 +71,10 @@ def comparison_table(comparison, n=None):
     return "\n".join(lines)
 
 
-def write_modes_csv(result, path):
-    """``mode,eig_real,eig_imag,freq_hz,stable`` sorted by frequency; zero and spurious modes left out. The path."""
-    return write_csv(path, CSV_HEADER, mode_rows(result))
+def write_modes_csv(result, path, fmt=DEFAULT_FORMAT):
+    """``mode,eig_real,eig_imag,freq_hz,stable`` sorted by frequency; zero and spurious modes left out
+    (``ModalResult.table``, in format ``fmt``). The path."""
+    return write_table(result.table(), path, fmt)
 
 
 def panel_vertices(built):

@@ -35,11 +35,14 @@ import os
 import time
 
 from ..tools.errors import StoreError
-from .figures import _backend
-from .tables import csv_text
+from ..results.table import Table
+from .figures import _backend, save_figure
+from .write import DEFAULT_FORMAT, FORMATS, atomic_write, csv_text
 
-#: the table's files in the output folder
-TABLE_PARQUET, TABLE_CSV, PARTS, LOCK = "results.parquet", "results.csv", "parts", ".lock"
+#: the table's files in the output folder (the table's name: TABLE; TABLE_CSV: the default format's file)
+TABLE, TABLE_PARQUET, TABLE_CSV, PARTS, LOCK = "results", "results.parquet", "results.csv", "parts", ".lock"
+#: the sweep's column kinds -> ``results.table`` column types
+TABLE_TYPES = {"int": "integer", "float": "number", "text": "string"}
 
 
 def arrow_schema(columns):
@@ -59,33 +62,11 @@ def _clean(value, kind):
     return str(value)
 
 
-def _atomic_write(path, write):
-    """``write(tmp)`` to a hidden temporary file beside ``path``, flushed to disk, then renamed to ``path``."""
-    folder, name = os.path.split(path)
-    tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        with open(tmp, "rb+") as f:
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    try:                                    # the rename itself, on disk
-        fd = os.open(folder or ".", os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError:
-        pass
-
-
 def _written(path, write):
-    """:func:`_atomic_write`; a failure (a full disk, a read-only folder) is a one-line ``StoreError`` naming
+    """``report.write.atomic_write``; a failure (a full disk, a read-only folder) is a one-line ``StoreError`` naming
     ``path`` (the rows already written stay)."""
     try:
-        _atomic_write(path, write)
+        atomic_write(path, write)
     except OSError as e:
         why = e.strerror or (str(e).splitlines()[0] if str(e) else type(e).__name__)
         raise StoreError(f"cannot write {path}: {why}") from None
@@ -95,8 +76,9 @@ class Store:
     """The output folder ``out`` of a sweep whose table has ``columns`` ((name, kind), first ``case``, then
     ``case_id``); see the module doc. Use as a context manager (it holds the folder's lock)."""
 
-    def __init__(self, out, columns):
+    def __init__(self, out, columns, fmt=DEFAULT_FORMAT):
         self.out = out
+        self.format = fmt
         self.columns = tuple(columns)
         self.names = tuple(n for n, _ in self.columns)
         self.kinds = dict(self.columns)
@@ -203,28 +185,30 @@ class Store:
                 out.append(r)
         return out
 
+    def table(self, rows):
+        """The table ``rows`` (dicts) as a ``results.table.Table`` named ``results``, typed by the columns' kinds."""
+        return Table(TABLE, self.names, [tuple(_clean(r.get(n), self.kinds[n]) for n in self.names) for r in rows],
+                     {}, tuple(TABLE_TYPES[self.kinds[n]] for n in self.names))
+
+    def table_paths(self):
+        """The table's files: ``results.parquet`` (the table :func:`read_table` reads) and, in another
+        ``format``, the table in it too."""
+        return [os.path.join(self.out, TABLE_PARQUET)] + (
+            [os.path.join(self.out, f"{TABLE}.{FORMATS[self.format].suffix}")] if self.format != "parquet" else [])
+
     def write_table(self, rows):
-        """Write ``results.parquet`` and ``results.csv`` of the table ``rows``, each atomically."""
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        data = {n: [_clean(r.get(n), self.kinds[n]) for r in rows] for n in self.names}
-        table = pa.table(data, schema=self.schema)
+        """Write the table ``rows`` by the one writer (``report.write``): ``results.parquet`` always and, in
+        another ``format`` (default csv), the table in it too, each atomically."""
+        table = self.table(rows)
         self.tables += 1
-        _written(os.path.join(self.out, TABLE_PARQUET), lambda tmp: pq.write_table(table, tmp))
-        text = table_csv(rows, self.names)
-
-        def write_csv(tmp):
-            with open(tmp, "w") as f:
-                f.write(text)
-
-        _written(os.path.join(self.out, TABLE_CSV), write_csv)
+        for path, fmt in zip(self.table_paths(), ("parquet", self.format)):
+            _written(path, lambda tmp, fmt=fmt: FORMATS[fmt].write(table, tmp))
         return table
 
 
 def table_csv(rows, names):
-    """CSV text of the table (``tables.csv_text``: every digit; None as an empty cell)."""
-    return csv_text(names, [["" if r.get(n) is None else r.get(n) for n in names] for r in rows])
+    """CSV text of the table (``report.write.csv_text``: every digit; None as an empty cell)."""
+    return csv_text(names, [[r.get(n) for n in names] for r in rows])
 
 
 def read_table(out):
@@ -301,8 +285,7 @@ def distribution_plot(rows, path, column="locked_p99_N", by="design", title=None
     else:
         ax.text(0.5, 0.5, "no case with a value", transform=ax.transAxes, ha="center")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
     return path
 
 
@@ -338,6 +321,5 @@ def xy_plot(rows, x, y, path, by="design", log="", title=None):
     if groups:
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
     return path

@@ -1,11 +1,8 @@
-"""Tables and CSV files: the one writer of every CSV the project writes, and the paper-style printed tables.
+"""The static answer's files and the paper-style printed tables.
 
-CSV (:func:`csv_text`, :func:`write_csv`; every CSV file goes through them:
-``hinges.csv``, ``supports.csv``, ``self_stress.csv``, ``modes.csv``, the
-motion's and the fold's files, the discrete null space scenes' files):
-integers as integers, text as it is, booleans ``true``/``false``, and every
-other number in one format, the shortest text that reads back to the very
-float computed (Python's ``repr``), for post-processing.
+Files: every table goes through the one writer, ``report.write`` (CSV,
+JSON, Parquet: ``--format``); :func:`write_results` is the static output
+contract.
 
 Printed tables (text, Markdown, LaTeX) are for reading: numbers are 1-based
 like the paper; hinge, panel, vertex and state numbers are integers; values
@@ -15,16 +12,15 @@ printed as 0.
 Hinge columns: hinge, panel, MT, MP, MO, N, TP, TO (see ``results`` for the
 frame and sign convention). Support columns: panel, vertex, Fx, Fy, Fz.
 """
-import csv
-import io
 import json
+import os
 
 import numpy as np
 
-from ..results.statics import HINGE_COLUMNS, SUPPORT_COLUMNS
+from ..results.statics import HINGE_HEADER, SUPPORT_HEADER, answer_label, elastic_label, sensitivity_text  # noqa: F401
+from . import write
+from .write import cell, csv_text  # noqa: F401  (the CSV format's cells and text: ``report.write``)
 
-HINGE_HEADER = ("hinge", "panel") + HINGE_COLUMNS
-SUPPORT_HEADER = ("panel", "vertex") + SUPPORT_COLUMNS
 FMT = "{:.4e}"
 #: printed entries smaller than this fraction of the table's largest magnitude are round-off: printed as 0
 ZERO_RTOL = 1e-12
@@ -39,18 +35,6 @@ def _printed(rows):
         return FMT.format(0.0 if abs(x) < ZERO_RTOL * scale or x == 0 else x)
 
     return [[str(int(x)) if i < 2 else value(x) for i, x in enumerate(r)] for r in rows]
-
-
-def cell(x):
-    """A CSV cell (module doc): text as it is, a boolean as true/false, an integer as such, any other number as
-    the shortest text that reads back to the same float."""
-    if isinstance(x, str):
-        return x
-    if isinstance(x, (bool, np.bool_)):
-        return "true" if x else "false"
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    return repr(float(x))
 
 
 def text_table(header, rows, title=None):
@@ -87,69 +71,8 @@ def latex_table(header, rows, caption=None):
     return "\n".join(out)
 
 
-def csv_text(header, rows, comment=None):
-    """CSV with every digit of the floats (see the module docstring); ``comment``: a first line ``# ...``."""
-    buf = io.StringIO()
-    if comment:
-        buf.write("# " + " ".join(comment.split()) + "\n")
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    for r in rows:
-        w.writerow([cell(x) for x in r])
-    return buf.getvalue()
-
-
-def write_csv(path, header, rows, comment=None):
-    """Write :func:`csv_text` to ``path``, making its folder; returns ``path``."""
-    import os
-
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path, "w", newline="") as f:
-        f.write(csv_text(header, rows, comment))
-    return path
-
-
-def minimum_norm_label(result):
-    """The first line of hinges.csv and supports.csv of an answer that is not determined (None when it is); an
-    elastic answer's says so, with the stiffness and the sensitivity (:func:`elastic_label`)."""
-    if result.status == "determined":
-        return None
-    if result.status == "elastic":
-        return elastic_label(result) + ". counts.json: status elastic"
-    added = ((f"any combination of the {result.S} self-stress states" if result.S != 1 else
-              "any multiple of the self-stress state") + " (self_stress.csv) may be added"
-             if result.S else "the loads do no work on the mechanisms")
-    return (f"minimum-norm answer, NOT determined (M = {result.M}, S = {result.S}): one particular solution of "
-            f"equilibrium; {added}. counts.json: status minimum-norm")
-
-
-def elastic_label(result):
-    """One line: an elastic answer, its counts, the stiffness used and how much the answer depends on it."""
-    from ..structure.imperfections import HingeStiffness
-
-    info = result.info
-    k = info.get("stiffness") or {}
-    st = HingeStiffness(k.get("translational", 1e8), k.get("rotational", 1e7), k.get("per_kind", {}),
-                        {int(h) - 1: v for h, v in k.get("per_hinge", {}).items()},
-                        k.get("crease", 1.0), k.get("slide", 1e3))
-    det = "isostatic: the determined answer, whatever the stiffness" if result.M == 0 and result.S == 0 else (
-        "the forces elastic hinges carry; they depend on the stiffness")
-    springs = "; springs about the free directions (M > 0)" if info.get("springs") else ""
-    return (f"elastic hinges (M = {result.M}, S = {result.S}): {det}{springs}; stiffness "
-            f"{st.text(bool(info.get('springs')))}; "
-            f"{sensitivity_text(info.get('sensitivity'))}")
-
-
-def sensitivity_text(sens):
-    """The sensitivity to the stiffness in words (``analysis.statics.stiffness_sensitivity``)."""
-    if sens is None:
-        return "sensitivity to the stiffness not computed"
-    if not sens:
-        return "no hinges: no sensitivity"
-    worst = max(sens.values())
-    each = ", ".join(f"{k} {v:.3g}" for k, v in sens.items())
-    return (f"doubling each kind's stiffness in turn changes |F| by at most {worst:.3g} of the largest |F| "
-            f"({each})")
+#: the CSV's first line of an answer that is not determined (``results.statics.answer_label``)
+minimum_norm_label = answer_label
 
 
 def elastic_summary(result):
@@ -180,29 +103,31 @@ def displacement_text(result):
 LARGE_DISPLACEMENT = 1e-2
 
 
-def write_results(result, out_dir, counts=None):
-    """Write the output contract: hinges.csv, supports.csv and, if given, counts.json.
+def write_results(result, out_dir, counts=None, fmt=write.DEFAULT_FORMAT):
+    """Write the output contract: the answer's tables (``result.tables()``: hinges, supports) in format ``fmt``
+    and, if given, counts.json; returns the tables' paths.
 
-    A minimum-norm answer (``result.status``) starts both CSV files with the comment line of
-    :func:`minimum_norm_label`, so that no reader takes it for the determined answer (a plain CSV reader stops
-    at it; pandas reads past it with ``comment="#"``).
+    A minimum-norm or elastic answer (``result.status``) starts both CSV files with the comment line of
+    :func:`minimum_norm_label` (in JSON and Parquet: ``meta["comment"]``, beside ``meta["status"]``), so that no
+    reader takes it for the determined answer (a plain CSV reader stops at it; pandas reads past it with
+    ``comment="#"``).
     """
-    import os
-
-    label = minimum_norm_label(result)
-    write_csv(os.path.join(out_dir, "hinges.csv"), HINGE_HEADER, result.hinge_rows(), label)
-    write_csv(os.path.join(out_dir, "supports.csv"), SUPPORT_HEADER, result.support_rows(), label)
+    paths = write.write_tables(result.tables(), out_dir, fmt)
     if counts is not None:
         write_counts(counts, out_dir)
+    return paths
 
 
 def write_counts(counts, out_dir):
-    import os
-
+    """``counts.json`` (the counts' summary; JSON whatever the tables' format), atomically."""
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "counts.json"), "w") as f:
-        json.dump(counts, f, indent=2, default=float)
-        f.write("\n")
+
+    def dump(tmp):
+        with open(tmp, "w") as f:
+            json.dump(counts, f, indent=2, default=float)
+            f.write("\n")
+
+    write.atomic_write(os.path.join(out_dir, "counts.json"), dump)
 
 
 #: a static result with more hinge rows (hinge sides) than this shows its SCREEN_TOP largest on screen

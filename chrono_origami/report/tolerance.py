@@ -2,7 +2,7 @@
 
 * :func:`statistics_rows` / :data:`STATISTICS_HEADER`: per hinge side the
   standard deviation and the 95th/99th percentiles of |MT|, ..., |TO|
-  (CSV ``locked_in.csv`` through ``tables.write_csv``, every digit);
+  (the table ``locked_in``, ``LockedInStatistics.table``, by ``report.write``);
 * :func:`summary_table`: one line per structure, the largest over hinges of
   each component's p95 and p99 (printed with the paper's ``%.4e``);
   :data:`MAXIMUM_BIAS_NOTE` beside a Monte Carlo row of it;
@@ -19,7 +19,7 @@ Units: forces and moments in the structure's units (SI: N, N m).
 import numpy as np
 
 from ..analysis.tolerances import COMPONENTS, LockedInStatistics
-from .figures import _backend
+from .figures import _backend, save_figure
 from .tables import FMT
 
 STATISTICS_HEADER = LockedInStatistics.HEADER
@@ -151,8 +151,7 @@ def _save(plt, fig, path, title=None):
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    save_figure(fig, path)
     return path
 
 

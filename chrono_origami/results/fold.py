@@ -9,6 +9,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .table import Table
+
+#: the columns of the fold's tables (:meth:`FoldHistory.tables`)
+VERTEX_HEADER = ("vertex", "x", "y", "z")
+STEP_HEADER = ("time", "step", "iterations", "residual", "sigma_ratio")
+
 
 @dataclass
 class FoldHistory:
@@ -34,6 +40,22 @@ class FoldHistory:
         self.drive_values.append(np.array(drive_values, float))
         self.residuals.append(float(residual))
         self.sigma_ratios.append(float(ratio))
+
+    def vertex_table(self, frame=-1):
+        """``vertices``: vertex (1-based), x, y, z of one frame (default the last; global frame, the pattern's
+        length units)."""
+        X = self.vertices[frame]
+        k = frame % len(self.vertices)
+        return Table("vertices", VERTEX_HEADER, ((i + 1, *x) for i, x in enumerate(X)),
+                     {"frame": k, "time": float(self.times[k]), "engine": self.engine})
+
+    def step_table(self):
+        """``steps``: time (s), step (s), Newton iterations, residual (scaled), sigma ratio of every accepted step."""
+        return Table("steps", STEP_HEADER, self.steps, {"engine": self.engine, "units": {"time": "s", "step": "s"}})
+
+    def tables(self, frame=-1):
+        """The fold's tables: :meth:`vertex_table` of ``frame`` and :meth:`step_table`."""
+        return [self.vertex_table(frame), self.step_table()]
 
     @property
     def final(self):

@@ -10,6 +10,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from .table import Table
+
+#: columns of the modes table (:meth:`ModalResult.table`)
+MODE_HEADER = ("mode", "eig_real", "eig_imag", "freq_hz", "stable")
+
 
 # ------------------------------------------------------------------ modal analysis
 @dataclass
@@ -128,6 +133,15 @@ class ModalResult:
     @property
     def eigenvalues(self):
         return np.array([m.eigenvalue for m in self.modes])
+
+    def table(self):
+        """``modes``: mode (1-based), eig_real, eig_imag (rad/s), freq_hz, stable of :attr:`modes` (sorted by
+        frequency; zero and spurious modes left out), labelled by the method and Kc."""
+        rows = [(k + 1, m.eigenvalue.real, m.eigenvalue.imag, m.freq_hz, bool(m.stable))
+                for k, m in enumerate(self.modes)]
+        return Table("modes", MODE_HEADER, rows,
+                     {"method": self.method, "tangent_stiffness": bool(self.use_tangent_stiffness),
+                      "units": {"eig_real": "rad/s", "eig_imag": "rad/s", "freq_hz": "Hz"}})
 
     def body_shape(self, mode, body):
         """(translation, rotation) of ``body`` (index or name) in ``mode`` (a :class:`Mode`): complex 3-vectors, global frame.

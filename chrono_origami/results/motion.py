@@ -31,7 +31,18 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .statics import HINGE_COLUMNS
+from .statics import ACTION_UNITS, HINGE_COLUMNS, SUPPORT_COLUMNS
+from .table import Table
+
+#: the columns of the motion's tables (:meth:`TimeHistory.tables`); hinges, panels and vertices 1-based
+ENERGY_HEADER = ("t", "kinetic", "potential", "spring", "work", "dissipated", "balance_error")
+MOMENTUM_HEADER = ("t", "px", "py", "pz", "Lx", "Ly", "Lz")
+CONSTRAINT_HEADER = ("t", "violation")
+HINGE_T_HEADER = ("t", "hinge", "panel") + HINGE_COLUMNS
+SUPPORT_T_HEADER = ("t", "panel", "vertex") + SUPPORT_COLUMNS
+#: contacts.csv: one row per panel pair in contact at an output time: normal and tangential force, the force on
+#: panel i (global frame), the mean contact point, the number of points, the moment about the origin
+CONTACTS_HEADER = ("t", "panel_i", "panel_j", "N", "T", "Fx", "Fy", "Fz", "x", "y", "z", "points", "Mx", "My", "Mz")
 
 
 @dataclass
@@ -112,6 +123,33 @@ class TimeHistory:
             H = len(self.structure.pattern.hinges)
             if self.hinge_moments.shape != (K, H):
                 raise ValueError(f"TimeHistory.hinge_moments has shape {self.hinge_moments.shape}, expected ({K}, {H})")
+
+    def tables(self):
+        """The motion's tables (``results.table``): energy (ENERGY_HEADER), momentum (global frame, L about the
+        origin), constraints (the largest scaled violation), hinges_t and supports_t (every row of every output
+        frame), labelled by the engine, the integrator and dt."""
+        h = self
+        meta = {"engine": self.engine, "integrator": self.integrator, "dt": float(self.dt), "units": {"t": "s"}}
+        cols = [h.t, h.kinetic, h.potential, h.spring, h.work, h.dissipated, h.balance_error]
+        header = list(ENERGY_HEADER)
+        if h.contact is not None:            # the energy the contacts took, before balance_error
+            cols.insert(-1, h.contact)
+            header.insert(-1, "contact")
+        energy = zip(*cols)
+        momentum = ((t, *p, *L) for t, p, L in zip(h.t, h.linear_momentum, h.angular_momentum))
+        hinges = ((t, *r) for k, t in enumerate(h.t) for r in h.hinge_rows(k))
+        supports = ((t, *r) for k, t in enumerate(h.t) for r in h.support_rows(k))
+        contacts = []
+        if h.contact is not None:            # one row per panel pair in contact per output time, 1-based panels
+            rows = ((t, i + 1, j + 1, N, T, *F, *x, n, *M) for t, frame in zip(h.t, h.contact_forces)
+                    for i, j, N, T, F, x, n, M in frame)
+            contacts = [Table("contacts", CONTACTS_HEADER, rows,
+                              dict(meta, units={"t": "s", "N": "force", "T": "force", "M": "force x length"}))]
+        return [Table("energy", header, energy, meta),
+                Table("momentum", MOMENTUM_HEADER, momentum, meta),
+                Table("constraints", CONSTRAINT_HEADER, zip(h.t, h.constraint_violation), meta),
+                Table("hinges_t", HINGE_T_HEADER, hinges, dict(meta, units={"t": "s", **ACTION_UNITS})),
+                Table("supports_t", SUPPORT_T_HEADER, supports, dict(meta, units={"t": "s", **ACTION_UNITS}))] + contacts
 
     def __len__(self):
         return len(self.t)

@@ -26,9 +26,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..tools.geometry import edge_frame
+from .table import Table
 
 HINGE_COLUMNS = ("MT", "MP", "MO", "N", "TP", "TO")
 SUPPORT_COLUMNS = ("Fx", "Fy", "Fz")
+#: columns of a hinge table (hinges.csv) and of a support table (supports.csv); numbers 1-based
+HINGE_HEADER = ("hinge", "panel") + HINGE_COLUMNS
+SUPPORT_HEADER = ("panel", "vertex") + SUPPORT_COLUMNS
+#: the units of the action columns, in the structure's units of force and length
+ACTION_UNITS = {**{c: "force*length" for c in HINGE_COLUMNS[:3]}, **{c: "force" for c in HINGE_COLUMNS[3:]},
+                **{c: "force" for c in SUPPORT_COLUMNS}}
 
 
 @dataclass
@@ -100,6 +107,25 @@ class StaticResult:
         """Rows (panel, vertex, Fx, Fy, Fz), 1-based."""
         return [(r.panel + 1, r.vertex + 1, *r.force) for r in self.support_reactions]
 
+    def meta(self, labelled=True):
+        """The labels of this answer's tables (``results.table``): status, engine, M, S, the stiffness of an
+        elastic answer, the units and, with ``labelled``, the CSV's first line of an answer that is not
+        determined (:func:`answer_label`)."""
+        meta = {"status": self.status, "engine": self.engine, "M": _count(self.M), "S": _count(self.S),
+                "units": ACTION_UNITS}
+        if self.status == "elastic":
+            meta["stiffness"] = self.info.get("stiffness")
+        label = answer_label(self) if labelled else None
+        if label:
+            meta["comment"] = label
+        return meta
+
+    def tables(self, labelled=True):
+        """The answer's tables: ``hinges`` (HINGE_HEADER) and ``supports`` (SUPPORT_HEADER), with :meth:`meta`."""
+        meta = self.meta(labelled)
+        return [Table("hinges", HINGE_HEADER, self.hinge_rows(), meta),
+                Table("supports", SUPPORT_HEADER, self.support_rows(), meta)]
+
     def action(self, hinge, panel):
         """HingeAction for 0-based hinge and panel."""
         for a in self.hinge_actions:
@@ -156,3 +182,51 @@ def side_values(structure, result):
         s = pat.hinges[a.hinge].panels.index(a.panel)
         out[a.hinge, s] = a.values
     return out
+
+
+def _count(n):
+    """A count as a plain integer, None (not counted) as it is."""
+    return None if n is None else int(n)
+
+
+def answer_label(result):
+    """The first line of hinges.csv and supports.csv of an answer that is not determined (None when it is); an
+    elastic answer's says so, with the stiffness and the sensitivity (:func:`elastic_label`)."""
+    if result.status == "determined":
+        return None
+    if result.status == "elastic":
+        return elastic_label(result) + ". counts.json: status elastic"
+    added = ((f"any combination of the {result.S} self-stress states" if result.S != 1 else
+              "any multiple of the self-stress state") + " (self_stress.csv) may be added"
+             if result.S else "the loads do no work on the mechanisms")
+    return (f"minimum-norm answer, NOT determined (M = {result.M}, S = {result.S}): one particular solution of "
+            f"equilibrium; {added}. counts.json: status minimum-norm")
+
+
+def elastic_label(result):
+    """One line: an elastic answer, its counts, the stiffness used and how much the answer depends on it."""
+    from ..structure.imperfections import HingeStiffness
+
+    info = result.info
+    k = info.get("stiffness") or {}
+    st = HingeStiffness(k.get("translational", 1e8), k.get("rotational", 1e7), k.get("per_kind", {}),
+                        {int(h) - 1: v for h, v in k.get("per_hinge", {}).items()},
+                        k.get("crease", 1.0), k.get("slide", 1e3))
+    det = "isostatic: the determined answer, whatever the stiffness" if result.M == 0 and result.S == 0 else (
+        "the forces elastic hinges carry; they depend on the stiffness")
+    springs = "; springs about the free directions (M > 0)" if info.get("springs") else ""
+    return (f"elastic hinges (M = {result.M}, S = {result.S}): {det}{springs}; stiffness "
+            f"{st.text(bool(info.get('springs')))}; "
+            f"{sensitivity_text(info.get('sensitivity'))}")
+
+
+def sensitivity_text(sens):
+    """The sensitivity to the stiffness in words (``analysis.statics.stiffness_sensitivity``)."""
+    if sens is None:
+        return "sensitivity to the stiffness not computed"
+    if not sens:
+        return "no hinges: no sensitivity"
+    worst = max(sens.values())
+    each = ", ".join(f"{k} {v:.3g}" for k, v in sens.items())
+    return (f"doubling each kind's stiffness in turn changes |F| by at most {worst:.3g} of the largest |F| "
+            f"({each})")
