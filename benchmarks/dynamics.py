@@ -18,9 +18,9 @@ import time
 
 import numpy as np
 
-from chrono_origami.inputs.motion import InitialState
+from chrono_origami.inputs.dynamics import InitialState
 from chrono_origami.analysis.dynamics import dynamics
-from chrono_origami.inputs.motion_examples import miura_deploy
+from chrono_origami.inputs.dynamics_examples import miura_deploy
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.structure.structure import Structure
 

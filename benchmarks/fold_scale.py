@@ -51,7 +51,7 @@ def one(panels, method, steps, from_flat=False, targets=False):
     import numpy as np
 
     from chrono_origami.inputs.fold import Drive, FoldProblem
-    from chrono_origami.engines.reference.folding.newton import fold
+    from chrono_origami.engines.reference.fold.newton import fold
     from chrono_origami.tools.geometry import best_rigid_alignment
     from chrono_origami.inputs.fold import assignment_from_vertices, hinge_angle
     from chrono_origami.patterns import miura
@@ -95,7 +95,7 @@ def one(panels, method, steps, from_flat=False, targets=False):
     t2 = time.perf_counter()
     R, d = best_rigid_alignment(H.final, T)
     err = float(np.linalg.norm(H.final @ R.T + d - T, axis=1).max())
-    from chrono_origami.engines.reference.folding.constraints import FoldConstraints
+    from chrono_origami.engines.reference.fold.constraints import FoldConstraints
 
     C = FoldConstraints(prob)
     # setup: from the call to the first accepted step minus that step's share

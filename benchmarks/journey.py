@@ -126,8 +126,8 @@ def main(argv=None):
     history = step("fold", fold)
 
     def support():
-        from chrono_origami.analysis import statics
-        from chrono_origami.analysis.support_proposal import mechanism_stops, propose_support
+        from chrono_origami.analysis import static as statics
+        from chrono_origami.analysis.support import mechanism_stops, propose_support
 
         last = read_structure(history, frame="last")
         prop = propose_support(last)
@@ -147,7 +147,7 @@ def main(argv=None):
     designed = step("design", design)
 
     def static():
-        from chrono_origami.analysis import statics
+        from chrono_origami.analysis import static as statics
 
         loaded = designed.with_loads("interior:0,0,-1")
         c = statics.count(loaded, "reference")
@@ -156,7 +156,7 @@ def main(argv=None):
     result, counts = step("static", static)
 
     def outputs():
-        from chrono_origami.analysis import statics
+        from chrono_origami.analysis import static as statics
         from chrono_origami.report import figures, hinge_colors, tables
 
         out = os.path.join(folder, "forces")

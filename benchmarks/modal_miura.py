@@ -45,9 +45,9 @@ if args.rows < 1 or args.cols < 1 or args.modes < 1:
 from chrono_origami.analysis import modal
 from chrono_origami.engines.chrono import springs  # noqa: E402
 from chrono_origami.engines.chrono import matrices  # noqa: E402
-from chrono_origami.engines.chrono import statics as chrono_statics  # noqa: E402
+from chrono_origami.engines.chrono import static as chrono_statics  # noqa: E402
 from chrono_origami.engines.chrono.system import build_system  # noqa: E402
-from chrono_origami.report.modes import modes_table  # noqa: E402
+from chrono_origami.report.modal import modes_table  # noqa: E402
 
 
 def rss_mb():

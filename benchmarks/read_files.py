@@ -11,7 +11,7 @@ the same patch, written to a temporary folder:
 * SVG in Origami Simulator's colours, flat (one <line> per crease).
 
 Last, the structure read from the FOLD file is counted (M and S, the sparse
-path of ``reference.counting.count``: a dense SVD would hold 15 GB; target
+path of ``reference.count.count``: a dense SVD would hold 15 GB; target
 under 10 s).
 
     python3 benchmarks/read_files.py                 # 75 x 75
@@ -82,7 +82,7 @@ with tempfile.TemporaryDirectory() as tmp:
         warnings.simplefilter("ignore")
         t, s = best(lambda: read_structure(svg_path))
     print(f"  SVG (flat)                    {t:7.3f} s   {s.pattern!r}")
-    from chrono_origami.engines.reference.counting import count
+    from chrono_origami.engines.reference.count import count
 
     st = read_structure(fold_path)
     t, c = best(lambda: count(st))

@@ -104,7 +104,7 @@ def _timed(fn):
 
 def one(family, panels, engine):
     """Run one case in this process; print one JSON line."""
-    from chrono_origami.engines.reference import counting, statics
+    from chrono_origami.engines.reference import count as counting, static as statics
     from chrono_origami.engines.reference.model import assemble
 
     t0 = time.perf_counter()
@@ -118,7 +118,7 @@ def one(family, panels, engine):
         if solve and c.isostatic:
             _, row["static"] = _timed(lambda: statics.solve(st, counts=c))
     else:
-        from chrono_origami.engines.chrono import statics as ca
+        from chrono_origami.engines.chrono import static as ca
         from chrono_origami.engines.chrono.system import build_system
 
         built, row["ch.build"] = _timed(lambda: build_system(st, visual=False, anchor=not st.supports))
@@ -132,7 +132,7 @@ def one(family, panels, engine):
 
 def crossover_one(family):
     """Dense and sparse count times (best of three) of ``family`` at the CROSSOVER sizes; one JSON line each."""
-    from chrono_origami.engines.reference import counting
+    from chrono_origami.engines.reference import count as counting
     from chrono_origami.engines.reference.model import assemble
 
     for panels in CROSSOVER[family]:

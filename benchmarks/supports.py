@@ -24,9 +24,9 @@ import time
 
 from common import fit_exponent, peak_MB, program_threads
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.patterns import miura
-from chrono_origami.analysis.support_proposal import propose_support
+from chrono_origami.analysis.support import propose_support
 
 program_threads()   # the program's own choice of BLAS threads (--blas all: one per core)
 

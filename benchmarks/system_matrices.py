@@ -37,7 +37,7 @@ args = ap.parse_args()
 if args.rows < 1 or args.cols < 1:
     ap.error("--rows and --cols must be positive")
 
-from chrono_origami.engines.chrono import statics as analysis, matrices, springs  # noqa: E402
+from chrono_origami.engines.chrono import static as analysis, matrices, springs  # noqa: E402
 from chrono_origami.engines.chrono.system import build_system  # noqa: E402
 
 

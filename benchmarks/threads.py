@@ -54,8 +54,8 @@ def _chain(N):
 
 def _dynamics():
     import chrono_origami as co
-    from chrono_origami.inputs.motion import CreaseSpring, Motor
-    from chrono_origami.inputs.motion_examples import miura_deploy
+    from chrono_origami.inputs.dynamics import CreaseSpring, Motor
+    from chrono_origami.inputs.dynamics_examples import miura_deploy
 
     st, _, _ = miura_deploy(2)
     return lambda: co.dynamics.dynamics(st, "reference", time=0.1, dt=2e-3, progress=False,

@@ -28,10 +28,10 @@ SIZES = (100, 289, 1024, 3025, 10000)
 
 
 def one(panels, probes, exact):
-    from chrono_origami.analysis import tolerances as tl
+    from chrono_origami.analysis import tolerance as tl
     from chrono_origami.engines.reference import tolerance as rt
     from chrono_origami.patterns import miura
-    from chrono_origami.structure import imperfections as imp
+    from chrono_origami.structure import tolerance as imp
 
     n = int(round(panels ** 0.5))
     row = {"P": n * n}

@@ -9,7 +9,7 @@ the same equilibrium every mode is a zero mode.
 
     python3 scenes/kc_anchor_chain.py --out out/kc_anchor_chain
 """
-from chrono_origami.cli import modes as modal
+from chrono_origami.cli import modal as modal
 
 
 def build(args):

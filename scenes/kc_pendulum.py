@@ -13,7 +13,7 @@ without Kc (--no-kc) it fails.
 """
 import math
 
-from chrono_origami.cli import modes as modal
+from chrono_origami.cli import modal as modal
 
 
 def build(args):

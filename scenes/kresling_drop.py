@@ -17,11 +17,11 @@ Units mm, N, t, s by default (1 mm panels, 1.2e-9 t/mm^3, g = 9810 mm/s^2).
 
 import numpy as np
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.inputs.motion import INTEGRATORS
-from chrono_origami.inputs.motion_examples import KRESLING_HINGES, kresling_drop
+from chrono_origami.inputs.dynamics import INTEGRATORS
+from chrono_origami.inputs.dynamics_examples import KRESLING_HINGES, kresling_drop
 
 
 def parser():

@@ -18,7 +18,7 @@ panels (1.2e-9 t/mm^3), springs 100 N mm/rad and 100 N/mm, the paper's unit load
 import math
 from dataclasses import replace
 
-from chrono_origami.cli import modes as modal
+from chrono_origami.cli import modal as modal
 from chrono_origami.cli.inputs import twist_deg
 from chrono_origami.patterns.kresling import kresling_tower
 from chrono_origami.structure.hinges import SLIDING

@@ -12,7 +12,7 @@ import math
 
 from chrono_origami.cli import app, static
 from chrono_origami.patterns.kresling import kresling_module
-from chrono_origami.engines.reference.statics import paper_self_stress
+from chrono_origami.engines.reference.static import paper_self_stress
 from chrono_origami.report.tables import HINGE_HEADER, text_table
 
 

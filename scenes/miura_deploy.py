@@ -14,8 +14,8 @@ time and the hinge where each occurs. SI units by default: 1 m segments,
 
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.inputs.motion import INTEGRATORS
-from chrono_origami.inputs.motion_examples import MIURA_END_DEG, MIURA_START_DEG, miura_deploy
+from chrono_origami.inputs.dynamics import INTEGRATORS
+from chrono_origami.inputs.dynamics_examples import MIURA_END_DEG, MIURA_START_DEG, miura_deploy
 
 
 def parser():

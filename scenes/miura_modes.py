@@ -17,7 +17,7 @@ Consistent units; the defaults read as m, kg, N, s (10 mm panels of density
 """
 from dataclasses import replace
 
-from chrono_origami.cli import modes as modal
+from chrono_origami.cli import modal as modal
 from chrono_origami.patterns import miura
 from chrono_origami.structure.structure import Support
 

@@ -21,10 +21,10 @@ import os
 
 import numpy as np
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.report.motion import write_history
+from chrono_origami.report.dynamics import write_history
 from chrono_origami.patterns import linkage
 from chrono_origami.analysis import dns_paper as paper
 from chrono_origami.cli import inputs

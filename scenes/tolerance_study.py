@@ -12,7 +12,7 @@ along the axis, vertex positions per panel). Hinges: the default stiffness
 Prints the table of the largest locked-in 95th and 99th percentiles per
 component (closed form: the linear theory) and writes, with --out DIR,
 ``summary.csv`` (one row per design: M, S and the flat summary of
-``analysis.tolerances.summary``, Monte Carlo percentiles of the largest over hinges
+``analysis.tolerance.summary``, Monte Carlo percentiles of the largest over hinges
 included), ``<design>/locked_in.csv`` per design, and ``histogram.png``: the
 distribution of the largest locked-in |N| over hinges in --samples Monte
 Carlo samples per design (--engine chrono or reference, by default chrono
@@ -31,14 +31,14 @@ from functools import partial
 import numpy as np
 
 from chrono_origami import engines
-from chrono_origami.analysis import tolerances as tl
+from chrono_origami.analysis import tolerance as tl
 from chrono_origami.cli import app
 from chrono_origami.cli.inputs import add_engine_option, at_least_two, engine_of, nonnegative_int, positive_int
 from chrono_origami.patterns import kresling, miura, yoshimura
 from chrono_origami.cli import inputs
 from chrono_origami.results.table import Table
 from chrono_origami.report import tolerance as rep
-from chrono_origami.structure import imperfections as imp
+from chrono_origami.structure import tolerance as imp
 from chrono_origami.structure.hinges import DOOR
 from chrono_origami.tools import cluster
 

@@ -33,7 +33,7 @@ def chain_matrices(N):
     neighbours and to two walls: N modes of a mass-spring chain."""
     import scipy.sparse as sp
 
-    from chrono_origami.results.modes import SystemMatrices
+    from chrono_origami.results.modal import SystemMatrices
 
     M = np.kron(np.eye(N), np.diag([2.0, 2.0, 2.0, 0.3, 0.4, 0.5]))
     x = [6 * i for i in range(N)]

@@ -12,14 +12,14 @@ from chrono_origami import engines
 
 chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
-from chrono_origami.analysis import statics as analysis  # noqa: E402
-from chrono_origami.engines.chrono import statics as ca  # noqa: E402
+from chrono_origami.analysis import static as analysis  # noqa: E402
+from chrono_origami.engines.chrono import static as ca  # noqa: E402
 from chrono_origami.engines.chrono import links as lk  # noqa: E402
 from chrono_origami.engines.chrono import system as cs  # noqa: E402
 from chrono_origami.tools.errors import FreeBodyError, IndeterminateError, OrigamiError  # noqa: E402
 from chrono_origami.patterns import kresling as kr  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
-from chrono_origami.engines.reference import counting, statics  # noqa: E402
+from chrono_origami.engines.reference import count as counting, static as statics  # noqa: E402
 from chrono_origami.engines.reference.model import assemble  # noqa: E402
 from chrono_origami.structure.structure import Load, Support  # noqa: E402
 

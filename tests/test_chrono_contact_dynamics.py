@@ -17,7 +17,7 @@ import pytest
 from dataclasses import replace
 
 from chrono_origami.analysis.dynamics import dynamics
-from chrono_origami.inputs.motion import ContactMaterial, Motor
+from chrono_origami.inputs.dynamics import ContactMaterial, Motor
 from chrono_origami.structure import foldfile
 from chrono_origami.structure.solids import PanelSolids, Placement
 from chrono_origami.structure.structure import Structure, Support

@@ -17,13 +17,13 @@ pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unav
 
 from scipy.special import ellipk  # noqa: E402
 
-from chrono_origami.analysis import statics as analysis  # noqa: E402
-from chrono_origami.inputs.motion import CreaseSpring, InitialState, Motor
+from chrono_origami.analysis import static as analysis  # noqa: E402
+from chrono_origami.inputs.dynamics import CreaseSpring, InitialState, Motor
 from chrono_origami.analysis.dynamics import dynamics  # noqa: E402
-from chrono_origami.inputs.motion_examples import kresling_drop, miura_deploy  # noqa: E402
+from chrono_origami.inputs.dynamics_examples import kresling_drop, miura_deploy  # noqa: E402
 from chrono_origami.tools.errors import DynamicsError, StructureError  # noqa: E402
 from chrono_origami.inputs.fold import Drive, FoldProblem  # noqa: E402
-from chrono_origami.engines.reference.folding.newton import fold  # noqa: E402
+from chrono_origami.engines.reference.fold.newton import fold  # noqa: E402
 from chrono_origami.tools.geometry import rotation_about  # noqa: E402
 from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
 from chrono_origami.patterns import simple  # noqa: E402

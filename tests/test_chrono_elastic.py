@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami.structure.imperfections import HingeStiffness
+from chrono_origami.structure.tolerance import HingeStiffness
 from test_elastic import door_pair, miura_sheet, panel_balance, run, strip3, strip_file  # noqa: F401
 
 #: the agreement asked of the two engines, relative to the largest hinge force

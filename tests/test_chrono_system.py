@@ -10,12 +10,12 @@ from chrono_origami import engines
 chrono = pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
 from chrono_origami.report import styles  # noqa: E402
-from chrono_origami.engines.chrono import statics as ca  # noqa: E402
+from chrono_origami.engines.chrono import static as ca  # noqa: E402
 from chrono_origami.engines.chrono import links as lk  # noqa: E402
 from chrono_origami.engines.chrono import system as cs  # noqa: E402
 from chrono_origami.tools.errors import StructureError  # noqa: E402
 from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
-from chrono_origami.engines.reference.statics import solve  # noqa: E402
+from chrono_origami.engines.reference.static import solve  # noqa: E402
 from chrono_origami.structure.structure import Load, Structure, Support  # noqa: E402
 from chrono_origami.structure.hinges import DOOR, SLIDING  # noqa: E402
 

@@ -17,10 +17,10 @@ from chrono_origami import engines
 
 pytest.importorskip("pychrono", exc_type=ImportError, reason=engines.chrono_unavailable_reason())
 
-from chrono_origami.analysis import tolerances as tl  # noqa: E402
+from chrono_origami.analysis import tolerance as tl  # noqa: E402
 from chrono_origami.engines.chrono import tolerance as ct  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
-from chrono_origami.structure import imperfections as imp  # noqa: E402
+from chrono_origami.structure import tolerance as imp  # noqa: E402
 from chrono_origami.structure.hinges import DOOR  # noqa: E402
 from chrono_origami.structure.structure import Load  # noqa: E402
 
@@ -147,11 +147,11 @@ WITH_MECHANISMS = {
 
 @pytest.mark.parametrize("name", list(WITH_MECHANISMS))
 def test_chrono_holds_mechanisms_and_rigid_motions_and_equals_reference(name):
-    """M > 0, and free structures: Chrono holds the coordinates that ``engines.operator.held_dofs`` chooses from its
+    """M > 0, and free structures: Chrono holds the coordinates that ``engines.compatibility.held_dofs`` chooses from its
     own count (M of them, 6 more without supports), as the reference engine does. Its linear part equals the
     reference to 1e-6 of the largest action, its raw answer is within 100 tol / l_min, and the holds carry no force
     (round-off) and moments below 1e-6 of the largest action x L (second order in the errors)."""
-    from chrono_origami.analysis import statics as analysis
+    from chrono_origami.analysis import static as analysis
 
     st = WITH_MECHANISMS[name]()
     counts = analysis.count(st, "reference")

@@ -111,7 +111,7 @@ def test_static_in_process(fold_file, tmp_path, capsys):
 def test_static_counts_once(fold_file, tmp_path, capsys, monkeypatch, engine):
     """The static command's count (printed) is the one its solve uses: the operator is ranked once, not again
     inside the solve (15 s of the 10^5-panel strip's command). Same answer as before: check_outputs."""
-    from chrono_origami.engines import operator
+    from chrono_origami.engines import compatibility as operator
 
     calls = []
     real = operator.count

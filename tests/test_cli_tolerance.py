@@ -172,14 +172,14 @@ def test_statistics_outputs(strip, tmp_path):
 
 
 def test_plot_tolerance(strip, tmp_path):
-    """--plot-tolerance: the figure is written, and the data it draws (``analysis.tolerances.force_against_tolerance``
+    """--plot-tolerance: the figure is written, and the data it draws (``analysis.tolerance.force_against_tolerance``
     for the command's tolerances, 1e-3 to 1e2 times --tol, the same seeded errors scaled): the linear theory's
     largest locked-in actions are linear in the tolerance (to 1e-9), Chrono's assembly (where PyChrono imports)
     equals it to 1e-4 at the smallest tolerance and departs from it with the tolerance."""
     from chrono_origami import engines
-    from chrono_origami.analysis import tolerances as tl
+    from chrono_origami.analysis import tolerance as tl
     from chrono_origami.report import tolerance as rep
-    from chrono_origami.structure import imperfections as imp
+    from chrono_origami.structure import tolerance as imp
     from chrono_origami.structure.foldfile import read_structure
 
     png = tmp_path / "force.png"
@@ -355,8 +355,8 @@ def test_monte_carlo_percentiles_of_the_largest_are_beside_the_closed_form(strip
     (sorted, linear interpolation between the 38th and 39th: position 0.95 x 39 = 37.05), and ``_p99`` the 0.99
     one (position 38.61); the printed report says why a Monte Carlo maximum runs above the closed form and shows
     the percentiles of the largest beside it."""
-    from chrono_origami.analysis import tolerances as tl
-    from chrono_origami.structure import imperfections as imp
+    from chrono_origami.analysis import tolerance as tl
+    from chrono_origami.structure import tolerance as imp
     from chrono_origami.structure.foldfile import read_structure
 
     out = tmp_path / "out"

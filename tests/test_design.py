@@ -12,7 +12,7 @@ import scipy.linalg as sla
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import maximum_bipartite_matching
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami import cli
 from chrono_origami.cli.design import symmetry as cli_symmetry
 from chrono_origami.tools.errors import DesignError
@@ -20,8 +20,8 @@ from chrono_origami.analysis.design import design, hinge_permutation, orbits
 from chrono_origami.structure.foldfile import read_fold, write_fold
 from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
-from chrono_origami.engines import operator
-from chrono_origami.engines.reference.counting import count
+from chrono_origami.engines import compatibility as operator
+from chrono_origami.engines.reference.count import count
 from chrono_origami.engines.reference.model import assemble
 from chrono_origami.structure.structure import Load, Structure
 from chrono_origami.structure.hinges import DOOR
@@ -79,7 +79,7 @@ def engine_model(structure, engine):
     """Scaled operator (reference.model.Model) of ``structure``: the paper's operators, or Chrono's Cq."""
     if engine == "reference":
         return assemble(structure)
-    from chrono_origami.engines.chrono.statics import chrono_model
+    from chrono_origami.engines.chrono.static import chrono_model
     from chrono_origami.engines.chrono.system import build_system
 
     return chrono_model(build_system(structure, visual=False))
@@ -202,7 +202,7 @@ def test_yoshimura_wedge_from_18_to_0_with_three_sliding_hinges_per_interior_ver
         assert d.verified and (d.M, d.S) == (0, 0) and len(d.sliding) == 18
         assert three_per_interior_vertex(pat, d.sliding)
         # the reference load is the structure's unit tip load: the largest actions are those of the static
-        # answer (reference.statics solves Cs^T mu = -f by LU, design by SVD), to 1e-9 relative
+        # answer (reference.static solves Cs^T mu = -f by LU, design by SVD), to 1e-9 relative
         assert r.reference_load == "the structure's loads"
         assert (d.max_force, d.max_moment) == pytest.approx(largest_actions(r.structure(st, d), "reference"),
                                                             rel=1e-9)
@@ -565,7 +565,8 @@ def test_designs_above_the_dense_limit_are_ranked():
 def test_ranking_ties_are_relative_not_rounded():
     """Values within 1e-9 relative tie even across a rounding boundary of their 9th digit (where a key rounded to
     9 digits would split them, and round-off would pick the order); beyond it the smaller value ranks first."""
-    from chrono_origami.analysis.design import TIE_RTOL, Design, _ranked
+    from chrono_origami.analysis.design import TIE_RTOL, _ranked
+    from chrono_origami.results.design import Design
 
     assert TIE_RTOL == 1e-9
     below, above = 1.0000000049999, 1.0000000050001        # round to 1.00000000 and 1.00000001 at 9 digits

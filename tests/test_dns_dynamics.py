@@ -2,10 +2,10 @@
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
-from chrono_origami.inputs.motion import CreaseSpring, InitialState, Motor
+from chrono_origami.analysis import static as analysis
+from chrono_origami.inputs.dynamics import CreaseSpring, InitialState, Motor
 from chrono_origami.analysis.dynamics import dynamics
-from chrono_origami.report.motion import write_history
+from chrono_origami.report.dynamics import write_history
 from chrono_origami.tools.errors import OrigamiError, StructureError
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.structure.structure import Load, Structure, Support
@@ -137,7 +137,7 @@ def test_swinging_panel_agrees_with_chrono():
 def _miura_strip_motion():
     """The Miura-ori strip of scenes/miura_deploy.py (8 panels, closed loops, 9 sliding hinges, 3 supports) under
     gravity, a torque motor and a damped crease spring, by the reference engine."""
-    from chrono_origami.inputs.motion_examples import miura_deploy
+    from chrono_origami.inputs.dynamics_examples import miura_deploy
 
     st, _, _ = miura_deploy(2)
     kw = dict(time=0.2, output_interval=0.05, motors=[Motor(0, "torque", "0.5*sin(10*t)")],

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.patterns import linkage
 from chrono_origami.structure.properties import tetrahedron_mass_properties
 from chrono_origami.engines.reference.dns import examples

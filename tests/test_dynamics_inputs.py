@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 
 from chrono_origami.structure import foldfile
-from chrono_origami.inputs.motion import INTEGRATORS, check_integrator
-from chrono_origami.report.motion import ENERGY_HEADER, FILES, HINGE_T_HEADER, MOMENTUM_HEADER, SUPPORT_T_HEADER, write_history
-from chrono_origami.results.motion import TimeHistory
+from chrono_origami.inputs.dynamics import INTEGRATORS, check_integrator
+from chrono_origami.report.dynamics import ENERGY_HEADER, FILES, HINGE_T_HEADER, MOMENTUM_HEADER, SUPPORT_T_HEADER, write_history
+from chrono_origami.results.dynamics import TimeHistory
 from chrono_origami.inputs.expression import Expression, derivative
 from chrono_origami.tools.errors import ExpressionError
-from chrono_origami.inputs.motion import (CreaseSpring, InitialState, Motor, check_inputs, consistent_velocities,
+from chrono_origami.inputs.dynamics import (CreaseSpring, InitialState, Motor, check_inputs, consistent_velocities,
                                           parse_motor, parse_spring, schedule)
 from chrono_origami.tools.errors import OrigamiError, StructureError
 from chrono_origami.tools.geometry import rotation_about
 from chrono_origami.patterns import simple
-from chrono_origami.results.statics import SupportReaction, hinge_actions
+from chrono_origami.results.static import SupportReaction, hinge_actions
 from chrono_origami.structure.structure import Structure, Support
 
 

@@ -12,15 +12,15 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami.analysis.support_proposal import mechanism_stops, propose_support
+from chrono_origami.analysis.support import mechanism_stops, propose_support
 from chrono_origami.crease.pattern import CreasePattern
-from chrono_origami.engines.operator import multiplier_actions
+from chrono_origami.engines.compatibility import multiplier_actions
 from chrono_origami.engines.reference import elastic
 from chrono_origami.engines.reference import tolerance as tol
-from chrono_origami.engines.reference.counting import count
+from chrono_origami.engines.reference.count import count
 from chrono_origami.patterns.miura import miura_patch, miura_strip
 from chrono_origami.structure.foldfile import write_fold
-from chrono_origami.structure.imperfections import HingeStiffness, ToleranceError, parse_stiffness
+from chrono_origami.structure.tolerance import HingeStiffness, ToleranceError, parse_stiffness
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.tools.errors import UsageError
 from readme_blocks import assert_quoted_lines_printed, code_block

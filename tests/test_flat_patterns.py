@@ -24,10 +24,10 @@ import pytest
 
 pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
 
-from chrono_origami.engines import operator  # noqa: E402
+from chrono_origami.engines import compatibility as operator  # noqa: E402
 from chrono_origami.patterns import miura, yoshimura  # noqa: E402
 from chrono_origami.patterns import tessellations as ts  # noqa: E402
-from chrono_origami.engines.reference import counting  # noqa: E402
+from chrono_origami.engines.reference import count as counting  # noqa: E402
 from chrono_origami.engines.reference.model import assemble  # noqa: E402
 from chrono_origami.structure.structure import Structure  # noqa: E402
 from chrono_origami.tools import sparseqr  # noqa: E402

@@ -16,8 +16,8 @@ import pytest
 
 from chrono_origami.analysis.fold import fold_to_targets
 from chrono_origami.cli import main
-from chrono_origami.engines.reference.folding import targets as tg
-from chrono_origami.engines.reference.folding.constraints import FoldConstraints
+from chrono_origami.engines.reference.fold import targets as tg
+from chrono_origami.engines.reference.fold.constraints import FoldConstraints
 from chrono_origami.structure import foldfile
 from chrono_origami.tools import linalg
 

@@ -16,12 +16,12 @@ from chrono_origami.tools import linalg, sparseqr
 from chrono_origami.inputs.fold import Drive, FoldProblem
 from chrono_origami.tools.errors import SingularConfigurationError
 from chrono_origami.inputs import fold_examples as examples
-from chrono_origami.engines.reference.folding.newton import fold
-from chrono_origami.engines.reference.folding.constraints import FoldConstraints
+from chrono_origami.engines.reference.fold.newton import fold
+from chrono_origami.engines.reference.fold.constraints import FoldConstraints
 from chrono_origami.tools.jacobian import Jacobian
-from chrono_origami.engines.reference.folding.lie import exp_update
+from chrono_origami.engines.reference.fold.lie import exp_update
 from chrono_origami.inputs.fold import assignment_from_vertices, hinge_angle
-from chrono_origami.engines.reference.folding.start import branch_tangent
+from chrono_origami.engines.reference.fold.start import branch_tangent
 from chrono_origami.tools.geometry import best_rigid_alignment
 from chrono_origami.patterns import miura, simple
 

@@ -25,7 +25,7 @@ import json
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.tools.errors import FoldFileError
 from chrono_origami.structure.foldfile import fold_angles, read_fold, read_frames, read_structure
 from chrono_origami.structure.structure import Load

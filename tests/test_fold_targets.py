@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from chrono_origami.analysis.fold import fold_to_targets
-from chrono_origami.engines.reference.folding.newton import fold
+from chrono_origami.engines.reference.fold.newton import fold
 from chrono_origami.cli import main
 from chrono_origami.inputs.fold import Drive, FoldProblem, file_assignment, hinge_angle
 from chrono_origami.structure.targets import file_targets
@@ -434,7 +434,7 @@ def test_the_target_folds_branch_jump_guard_compares_vertex_displacements(monkey
     vertex displacement beyond it (along the predictor's largest vertex move): rejected, the step halved, the fold
     ends at the targets. (The guard once compared the corrector with h max |v|, radians and lengths of the body
     velocities together: 0.90 of the predictor's vertex displacement here, so that corrector passed.)"""
-    from chrono_origami.engines.reference.folding import newton, targets as tg
+    from chrono_origami.engines.reference.fold import newton, targets as tg
 
     pat = miura.miura_pattern(4, 4, fold_angle_deg=40.0)
     T = miura.miura_vertices(4, 4, fold_angle_deg=60.0)

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 
 from chrono_origami import engines
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.structure import foldfile
 from chrono_origami.tools.errors import OrigamiError, SolverError, StructureError
 from chrono_origami.inputs.fold import Drive, FoldProblem, along, blocked, fixed, hinge_angle, in_plane
@@ -15,14 +15,14 @@ from chrono_origami.tools.errors import SingularConfigurationError
 from chrono_origami.inputs import fold_examples as examples
 from chrono_origami.analysis.fold import regular_start
 from chrono_origami.report import fold as report_fold
-from chrono_origami.engines.reference.folding.newton import fold
-from chrono_origami.engines.reference.folding.constraints import FoldConstraints
-from chrono_origami.engines.reference.folding.lie import exp_se3, exp_update
+from chrono_origami.engines.reference.fold.newton import fold
+from chrono_origami.engines.reference.fold.constraints import FoldConstraints
+from chrono_origami.engines.reference.fold.lie import exp_se3, exp_update
 from chrono_origami.inputs.fold import assignment_from_fold, parse_hinges
 from chrono_origami.tools.geometry import best_rigid_alignment, skew
-from chrono_origami.engines.reference.folding import newton as fold_newton
+from chrono_origami.engines.reference.fold import newton as fold_newton
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
-from chrono_origami.engines.reference.counting import count
+from chrono_origami.engines.reference.count import count
 from chrono_origami.structure.structure import Structure
 from chrono_origami.structure.hinges import DOOR, SLIDING
 
@@ -453,7 +453,7 @@ chrono_only = pytest.mark.skipif(not engines.chrono_available(), reason=str(engi
 @chrono_only
 def test_chrono_and_reference_folds_agree_door_hinges():
     """Square twist from 5 deg, hinge 1 driven at 0.2 rad/s for 1 s: Chrono motor + assembly vs Lie-group Newton."""
-    from chrono_origami.engines.chrono import folding as chrono_fold
+    from chrono_origami.engines.chrono import fold as chrono_fold
 
     prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
     ref = fold(prob, frame_interval=0.5)
@@ -469,7 +469,7 @@ def test_chrono_and_reference_folds_agree_door_hinges():
 @chrono_only
 def test_chrono_and_reference_folds_agree_with_a_sliding_hinge_and_vertex_paths():
     """Kresling module, hinge 1 sliding, slide driven at -1 /s for 0.3 s, bottom vertices on paths."""
-    from chrono_origami.engines.chrono import folding as chrono_fold
+    from chrono_origami.engines.chrono import fold as chrono_fold
 
     prob = examples.kresling_problem(slide_rate=-1.0, duration=0.3)
     ref = fold(prob, frame_interval=0.1)
@@ -482,7 +482,7 @@ def test_chrono_and_reference_folds_agree_with_a_sliding_hinge_and_vertex_paths(
 @pytest.mark.chrono
 @chrono_only
 def test_chrono_fold_reports_a_singular_start():
-    from chrono_origami.engines.chrono import folding as chrono_fold
+    from chrono_origami.engines.chrono import fold as chrono_fold
 
     prob, _ = examples.square_twist_problem(10.0)
     with pytest.raises(SingularConfigurationError, match="singular for this fold in Chrono"):
@@ -497,7 +497,7 @@ def test_chrono_folds_the_yoshimura_wedge_from_the_reference_regular_start():
 
     Over the full 200 s (dt 1 s, frames every 20 s) they agree to 7e-14.
     """
-    from chrono_origami.engines.chrono import folding as chrono_fold
+    from chrono_origami.engines.chrono import fold as chrono_fold
 
     prob = examples.yoshimura_problem(duration=4.0)
     with pytest.raises(SingularConfigurationError, match="singular for this fold in Chrono.*regular_start"):
@@ -547,7 +547,7 @@ def test_chrono_folds_the_whole_yoshimura_wedge_at_round_off_in_two_newton_itera
 @chrono_only
 def test_chrono_start_configuration_errors():
     from chrono_origami.tools.errors import StructureError
-    from chrono_origami.engines.chrono import folding as chrono_fold
+    from chrono_origami.engines.chrono import fold as chrono_fold
 
     prob = examples.yoshimura_problem(duration=4.0)
     with pytest.raises(SolverError, match=r"start time must lie inside the fold \(0, 4\) s, got 5"):
@@ -566,8 +566,8 @@ def test_chrono_start_configuration_errors():
 @chrono_only
 def test_chrono_fold_residual_scales_rows_by_kind_for_a_small_pattern():
     """A 1-cm square twist: a 5e-11 m hinge gap is a scaled violation of ~5e-9 (translations / L), not 5e-11."""
-    from chrono_origami.engines.chrono import folding as chrono_fold
-    from chrono_origami.engines.chrono import statics as chan
+    from chrono_origami.engines.chrono import fold as chrono_fold
+    from chrono_origami.engines.chrono import static as chan
     from chrono_origami.engines.chrono.links import vec
 
     prob = FoldProblem(simple.square_twist_folded(5.0, side=0.005, pleat=0.0025), [Drive(0, rate=0.2)], (), 1.0)
@@ -598,7 +598,7 @@ def test_chrono_fold_residual_scales_rows_by_kind_for_a_small_pattern():
                                          (dict(dt="x"), "dt must be a positive number of seconds, got 'x'")])
 def test_chrono_fold_refuses_non_positive_steps(kw, message):
     """dt <= 0 used to loop forever and frame_interval = 0 to divide by zero."""
-    from chrono_origami.engines.chrono import folding as chrono_fold
+    from chrono_origami.engines.chrono import fold as chrono_fold
 
     prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -609,7 +609,7 @@ def test_chrono_fold_refuses_non_positive_steps(kw, message):
 @chrono_only
 def test_chrono_fold_start_failure_reports_chrono_exit_flag():
     """The start assembly's report is used: a start above the tolerance (here tol = 0) names Chrono's exit flag."""
-    from chrono_origami.engines.chrono import folding as chrono_fold
+    from chrono_origami.engines.chrono import fold as chrono_fold
 
     prob = FoldProblem(simple.square_twist_folded(5.0), [Drive(0, rate=0.2)], (), 1.0)
     with pytest.raises(SolverError, match=r"assembly of the start did not converge at t = 0 s \(largest violation "

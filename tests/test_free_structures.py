@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami import cli, engines
 from chrono_origami.cli import app
 from chrono_origami.tools.errors import FreeBodyError

@@ -29,7 +29,7 @@ hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not install
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from chrono_origami.analysis import statics as analysis  # noqa: E402
+from chrono_origami.analysis import static as analysis  # noqa: E402
 from chrono_origami.tools.errors import OrigamiError  # noqa: E402
 from chrono_origami.structure.foldfile import fold_dict, read_fold  # noqa: E402
 from chrono_origami.patterns import kresling, miura, simple, yoshimura  # noqa: E402

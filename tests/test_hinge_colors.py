@@ -11,7 +11,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from chrono_origami import cli  # noqa: E402
-from chrono_origami.analysis import statics as analysis  # noqa: E402
+from chrono_origami.analysis import static as analysis  # noqa: E402
 from chrono_origami.structure.foldfile import write_fold  # noqa: E402
 from chrono_origami.patterns import miura  # noqa: E402
 from chrono_origami.report import hinge_colors  # noqa: E402

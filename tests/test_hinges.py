@@ -17,19 +17,19 @@ from chrono_origami import engines
 from chrono_origami.structure import foldfile, hinges
 from chrono_origami.tools.errors import StructureError
 from chrono_origami.inputs.fold import Drive, FoldProblem
-from chrono_origami.engines.reference.folding.newton import fold
-from chrono_origami.engines.reference.folding.constraints import FoldConstraints
-from chrono_origami.engines.reference.folding.lie import exp_update
+from chrono_origami.engines.reference.fold.newton import fold
+from chrono_origami.engines.reference.fold.constraints import FoldConstraints
+from chrono_origami.engines.reference.fold.lie import exp_update
 from chrono_origami.report import styles
 from chrono_origami.report.styles import STYLES, HingeStyle
 from chrono_origami.structure.hinges import HingeKind, PointConstraint
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.patterns import miura, simple
 from chrono_origami.engines.reference import operators as op
-from chrono_origami.engines.reference.counting import count, counting_rules
+from chrono_origami.engines.reference.count import count, counting_rules
 from chrono_origami.engines.reference.model import assemble
 from chrono_origami.structure.hinges import hinge_geometry
-from chrono_origami.engines.reference.statics import solve
+from chrono_origami.engines.reference.static import solve
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.structure.hinges import DOOR, SLIDING
 
@@ -151,7 +151,7 @@ def test_the_registry_imports_without_pychrono_nor_the_engines():
             "from chrono_origami.patterns import miura\n"
             "engines = ('chrono_origami.engines.reference', 'chrono_origami.engines.chrono')\n"
             "assert not [m for m in sys.modules if m.startswith(engines)]\n"
-            "from chrono_origami.engines.reference.counting import count\n"
+            "from chrono_origami.engines.reference.count import count\n"
             "c = count(miura.miura_single_vertex())\n"
             "print(c.M, c.S)\n")
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # this checkout's package
@@ -359,7 +359,7 @@ def test_figure_draws_the_kinds_style():
 @needs_chrono
 @pytest.mark.parametrize("name", ["spherical", "prismatic", "welded"])
 def test_chrono_counts_and_statics_of_a_new_kind_match_the_reference_engine(name):
-    from chrono_origami.engines.chrono import statics as ca
+    from chrono_origami.engines.chrono import static as ca
     from chrono_origami.engines.chrono import links as lk
 
     st = two_squares(name)

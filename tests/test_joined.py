@@ -7,11 +7,11 @@ hinge actions and support reactions, with both engines.
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.structure import hinges
 from chrono_origami.structure.foldfile import fold_dict, read_fold
 from chrono_origami.crease.pattern import CreasePattern
-from chrono_origami.engines.reference.counting import count, counting_rules
+from chrono_origami.engines.reference.count import count, counting_rules
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.structure.hinges import DOOR
 

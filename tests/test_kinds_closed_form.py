@@ -14,10 +14,10 @@ from scipy.special import ellipj
 
 from chrono_origami.analysis.dynamics import dynamics
 from chrono_origami.analysis.fold import fold
-from chrono_origami.analysis.statics import count, static
+from chrono_origami.analysis.static import count, static
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.inputs.fold import Drive, FoldProblem
-from chrono_origami.inputs.motion import InitialState
+from chrono_origami.inputs.dynamics import InitialState
 from chrono_origami.patterns import miura
 from chrono_origami.structure.hinges import JOINED, SPHERICAL
 from chrono_origami.structure.structure import Load, Structure, Support

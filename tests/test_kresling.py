@@ -8,8 +8,8 @@ import pytest
 from chrono_origami.tools.errors import OrigamiError
 from chrono_origami.patterns.kresling import (SINGULAR_TWISTS, kresling_module, kresling_pattern, kresling_tower,
                                               mirror_row)
-from chrono_origami.engines.reference.counting import count, counting_rules
-from chrono_origami.engines.reference.statics import paper_self_stress, solve
+from chrono_origami.engines.reference.count import count, counting_rules
+from chrono_origami.engines.reference.static import paper_self_stress, solve
 from chrono_origami.structure.structure import Load
 
 from paper_compare import read_paper_table, row_distance, row_match, table_tolerance
@@ -150,7 +150,7 @@ def test_table8_self_stress_up_to_scale():
     tol = table_tolerance(paper, HINGE_COLS)
     s = kresling_module(twist=np.pi / 6)
     c = count(s)
-    from chrono_origami.engines.operator import multiplier_actions
+    from chrono_origami.engines.compatibility import multiplier_actions
 
     acts = multiplier_actions(s, c.model, c.self_stresses[:, 0])
     ours = {(a.hinge + 1, a.panel + 1): a.values for a in acts}

@@ -6,7 +6,7 @@ public API and ``python -m``, are the command-line layer), so a new module needs
 imports (at any depth, lazily or not) only from its own layer or a lower one. The result records sit below
 the engines in the import order because the engines fill them; in the data flow they come out of the
 analyses and go to the reports. The two engines do not import each other: what both need is in
-``engines/operator.py`` or a lower layer. Above the engines, nothing imports an engine's package or its
+``engines/compatibility.py`` or a lower layer. Above the engines, nothing imports an engine's package or its
 modules: the analyses, reports and commands reach an engine through the engines' public modules
 (:data:`ENGINE_INTERFACE`: ``engines.get`` and the engine object of ``engines/protocol.py``).
 """
@@ -74,8 +74,8 @@ def package_imports(relpath):
 def test_the_import_reader_sees_relative_and_absolute_imports():
     found = {t for _, t in package_imports("patterns/kresling")}
     assert {"tools/errors", "crease/pattern", "structure/structure"} <= found
-    assert "engines/reference/counting" in {t for _, t in package_imports("engines/reference/statics")}
-    assert "engines/operator" in {t for _, t in package_imports("engines/chrono/statics")}
+    assert "engines/reference/count" in {t for _, t in package_imports("engines/reference/static")}
+    assert "engines/compatibility" in {t for _, t in package_imports("engines/chrono/static")}
 
 
 def test_every_module_has_a_layer():
@@ -109,10 +109,10 @@ def test_the_layer_check_sees_an_upward_import(tmp_path, monkeypatch):
     monkeypatch.setattr(__import__(__name__), "PACKAGE", str(tmp_path))
     for folder in ("report", "results"):
         (tmp_path / folder).mkdir()
-    (tmp_path / "report" / "modes.py").write_text("")
-    (tmp_path / "results" / "modes.py").write_text("def table(r):\n    from ..report.modes import modes_table\n")
-    assert package_imports("results/modes") == [(2, "report/modes")]
-    assert layer("report/modes") > layer("results/modes")
+    (tmp_path / "report" / "modal.py").write_text("")
+    (tmp_path / "results" / "modal.py").write_text("def table(r):\n    from ..report.modal import modes_table\n")
+    assert package_imports("results/modal") == [(2, "report/modal")]
+    assert layer("report/modal") > layer("results/modal")
     # a new folder has no layer until FOLDERS gives it one
     (tmp_path / "extra").mkdir()
     (tmp_path / "extra" / "x.py").write_text("")
@@ -185,7 +185,7 @@ def test_no_module_imports_itself_through_others():
 
 
 #: the engines' public modules, which the layers above may import (the rest of ``engines/`` is the engines' own)
-ENGINE_INTERFACE = {"engines", "engines/protocol", "engines/operator"}
+ENGINE_INTERFACE = {"engines", "engines/protocol", "engines/compatibility"}
 #: the layers that reach an engine only through its interface
 ABOVE_THE_ENGINES = ("analysis", "report", "cli")
 #: modules of those layers that are one engine's own and import its internals, each with why: they belong in

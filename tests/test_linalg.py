@@ -5,7 +5,7 @@ import scipy.sparse as sp
 
 from chrono_origami.tools import linalg, sparseqr
 from chrono_origami.patterns import miura
-from chrono_origami.engines.reference import counting
+from chrono_origami.engines.reference import count as counting
 from chrono_origami.engines.reference.model import assemble
 from chrono_origami.structure.hinges import DOOR
 
@@ -105,7 +105,7 @@ def test_count_fold_design_and_modal_analysis_switch_at_the_limit(monkeypatch):
     the design search's and the modal analysis's own): an operator of exactly the limit is dense, one column more
     is sparse (the limit moved onto small operators here); both sides give the same counts."""
     from chrono_origami.analysis import design, modal
-    from chrono_origami.engines.reference.folding.constraints import FoldConstraints
+    from chrono_origami.engines.reference.fold.constraints import FoldConstraints
     from chrono_origami.inputs.fold import Drive, FoldProblem
     from chrono_origami.patterns import simple
     from chrono_origami.structure.structure import Structure

@@ -78,13 +78,13 @@ def big():
 
 
 def run_count(s):
-    from chrono_origami.engines.reference import counting
+    from chrono_origami.engines.reference import count as counting
 
     return counting.count(s)
 
 
 def run_static(s):
-    from chrono_origami.engines.reference import statics
+    from chrono_origami.engines.reference import static as statics
 
     return statics.solve(s, allow_indeterminate=True)
 

@@ -11,10 +11,10 @@ from scipy.optimize import minimize_scalar
 from chrono_origami.tools.errors import PatternError, StructureError
 from chrono_origami.tools.geometry import best_rigid_alignment, skew
 from chrono_origami.patterns import miura as mi
-from chrono_origami.engines.reference.counting import count, counting_rules
+from chrono_origami.engines.reference.count import count, counting_rules
 from chrono_origami.engines.reference.model import assemble
-from chrono_origami.engines.operator import self_stress_actions
-from chrono_origami.engines.reference.statics import solve
+from chrono_origami.engines.compatibility import self_stress_actions
+from chrono_origami.engines.reference.static import solve
 from chrono_origami.structure.hinges import DOOR, SLIDING
 
 from hinge_frames import wrench

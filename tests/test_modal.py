@@ -29,7 +29,7 @@ from scipy.optimize import brentq  # noqa: E402
 from chrono_origami.engines.chrono import kc_examples as ex  # noqa: E402
 from chrono_origami.engines.chrono import links as lk  # noqa: E402
 from chrono_origami.engines.chrono import matrices  # noqa: E402
-from chrono_origami.engines.chrono import statics as chrono_statics  # noqa: E402
+from chrono_origami.engines.chrono import static as chrono_statics  # noqa: E402
 from chrono_origami.analysis import modal  # noqa: E402
 from chrono_origami.engines.chrono import springs  # noqa: E402
 from chrono_origami.engines.chrono import system as cs  # noqa: E402
@@ -37,8 +37,8 @@ from chrono_origami.tools.errors import IndeterminateError, SolverError, Structu
 from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
 from chrono_origami.patterns import miura  # noqa: E402
 from chrono_origami.structure.properties import panel_mass_properties  # noqa: E402
-from chrono_origami.engines.reference import counting  # noqa: E402
-from chrono_origami.report import modes as report_modal  # noqa: E402
+from chrono_origami.engines.reference import count as counting  # noqa: E402
+from chrono_origami.report import modal as report_modal  # noqa: E402
 from chrono_origami.structure.structure import Load, Structure, Support  # noqa: E402
 from chrono_origami.structure.hinges import DOOR, SLIDING  # noqa: E402
 
@@ -546,7 +546,7 @@ def test_origami_mode_scenes(scene, tmp_path):
 @pytest.mark.parametrize("option, value", [("--modes", "0"), ("--modes", "-1"), ("--frames", "0"), ("--mode", "0"),
                                            ("--frames", "x")])
 def test_mode_scene_options_are_validated(option, value, capsys):
-    from chrono_origami.cli.modes import parser
+    from chrono_origami.cli.modal import parser
 
     ap = parser("test", structure=True)
     with pytest.raises(SystemExit) as e:

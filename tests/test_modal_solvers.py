@@ -24,13 +24,13 @@ import pytest
 import scipy.sparse as sp
 
 from chrono_origami.analysis import modal
-from chrono_origami.results.modes import SystemMatrices
+from chrono_origami.results.modal import SystemMatrices
 from chrono_origami.tools.geometry import skew
 from chrono_origami.patterns import miura
 from chrono_origami.crease.pattern import CreasePattern
-from chrono_origami.engines.reference import counting
+from chrono_origami.engines.reference import count as counting
 from chrono_origami.engines.reference.model import assemble
-from chrono_origami.report import modes as report
+from chrono_origami.report import modal as report
 from chrono_origami.structure.structure import Structure, Support
 from chrono_origami.structure.hinges import DOOR
 

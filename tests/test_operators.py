@@ -31,8 +31,8 @@ from scipy.spatial.transform import Rotation
 from chrono_origami.tools.geometry import rotation_about, skew
 from chrono_origami.crease.pattern import CreasePattern
 from chrono_origami.engines.reference import operators as op
-from chrono_origami.engines.reference import statics
-from chrono_origami.engines.reference.counting import count
+from chrono_origami.engines.reference import static as statics
+from chrono_origami.engines.reference.count import count
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.structure.hinges import DOOR, SLIDING
 

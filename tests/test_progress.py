@@ -3,7 +3,7 @@ import io
 
 from chrono_origami.patterns import miura
 from chrono_origami.tools.progress import Stages
-from chrono_origami.engines.reference import counting, statics
+from chrono_origami.engines.reference import count as counting, static as statics
 
 
 class Terminal(io.StringIO):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami.analysis import statics as analysis, design, dynamics, fold as folding, modal, support_proposal
+from chrono_origami.analysis import static as analysis, design, dynamics, fold as folding, modal, support as support_proposal
 from chrono_origami.inputs import fold as fold_inputs
 from chrono_origami.structure import foldfile, hinges, structure
 from chrono_origami.patterns import kresling, miura, simple, tessellations, yoshimura
@@ -31,8 +31,8 @@ def test_the_public_names_are_the_package_objects():
     from chrono_origami.crease.pattern import CreasePattern
 
     expected["CreasePattern"] = CreasePattern
-    from chrono_origami.analysis import tolerances
-    from chrono_origami.structure import imperfections
+    from chrono_origami.analysis import tolerance as tolerances
+    from chrono_origami.structure import tolerance as imperfections
 
     expected.update(tolerances=tolerances, ToleranceSpec=imperfections.ToleranceSpec,
                     HingeStiffness=imperfections.HingeStiffness)

@@ -21,7 +21,7 @@ are not (S > 0): a self-stress state puts no net force on an unsupported part.
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.patterns import kresling, miura, simple, yoshimura
 from chrono_origami.structure.structure import Structure, Support
 from chrono_origami.structure.hinges import DOOR, SLIDING

@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.tools.errors import PatternError
 from chrono_origami.patterns import simple
-from chrono_origami.engines.reference.counting import count, counting_rules
-from chrono_origami.engines.operator import multiplier_actions
+from chrono_origami.engines.reference.count import count, counting_rules
+from chrono_origami.engines.compatibility import multiplier_actions
 from chrono_origami.structure.structure import Structure
 from chrono_origami.structure.hinges import DOOR, SLIDING
 

@@ -19,7 +19,7 @@ from chrono_origami.tools.errors import IndeterminateError, SolverError  # noqa:
 from chrono_origami.patterns import kresling as kr  # noqa: E402
 from chrono_origami.patterns import miura as mi  # noqa: E402
 from chrono_origami.patterns import simple as si  # noqa: E402
-from chrono_origami.engines.reference import counting, statics  # noqa: E402
+from chrono_origami.engines.reference import count as counting, static as statics  # noqa: E402
 from chrono_origami.engines.reference.model import assemble  # noqa: E402
 from chrono_origami.structure.structure import Load, Structure  # noqa: E402
 
@@ -397,7 +397,7 @@ def test_counting_rules_of_a_large_pattern_no_builder_counted_are_not_computed()
     """The bar framework at random positions is ranked up to counting.GENERIC_LIMIT columns; above, M_BF, S_BF
     and S_PH are None and say why (a 10^5-panel file's count once ended in a 30 GB null-space search there), while
     the index and Maxwell's rule are still given."""
-    from chrono_origami.engines.reference.counting import GENERIC_LIMIT, counting_rules
+    from chrono_origami.engines.reference.count import GENERIC_LIMIT, counting_rules
 
     s = mi.miura_cantilever(columns=5000)            # 15,003 vertices
     assert 3 * s.pattern.n_vertices > GENERIC_LIMIT

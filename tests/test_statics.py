@@ -2,11 +2,11 @@
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.tools.errors import IndeterminateError
 from chrono_origami.crease.pattern import CreasePattern
-from chrono_origami.engines.reference.counting import count
-from chrono_origami.engines.reference.statics import solve
+from chrono_origami.engines.reference.count import count
+from chrono_origami.engines.reference.static import solve
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.structure.hinges import DOOR, SLIDING
 
@@ -107,7 +107,7 @@ def mechanism_fraction(fy):
 def test_load_slightly_out_of_the_range_of_the_equilibrium_operator_is_refused(engine):
     """A load whose component along the mechanism is 1e-6 of its size cannot be carried: refused, with that residual.
 
-    The refusal tolerance (reference.statics.EQUILIBRIUM_RTOL, 1e-9) must lie below 1e-6 and above round-off:
+    The refusal tolerance (reference.static.EQUILIBRIUM_RTOL, 1e-9) must lie below 1e-6 and above round-off:
     the same structure under a load in the range of the operator is answered.
     """
     fy = 1e-6

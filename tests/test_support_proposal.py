@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami.analysis import statics as analysis
-from chrono_origami.analysis.design import DesignResult
+from chrono_origami.analysis import static as analysis
+from chrono_origami.results.design import DesignResult
 from chrono_origami.patterns import kresling, miura, simple
 from chrono_origami.structure.structure import Structure, Support
-from chrono_origami.analysis.support_proposal import propose_support, rigid_rows
+from chrono_origami.analysis.support import propose_support, rigid_rows
 
 CASES = {
     "square twist": (lambda: Structure(simple.square_twist()), 9, 4, 16),
@@ -84,7 +84,7 @@ def test_partial_supports_are_completed_with_the_fewest_directions():
 
 def test_rows_on_the_rigid_motions_are_those_of_the_operator():
     """A support row on the 6 rigid motions equals the assembled support row applied to the rigid-motion basis."""
-    from chrono_origami.results.counts import rigid_motions
+    from chrono_origami.results.count import rigid_motions
     from chrono_origami.engines.reference.model import assemble
 
     st = Structure(simple.square_twist_folded(40.0)).with_supports("7:xyz", "12:xz")
@@ -104,7 +104,7 @@ def test_a_large_flat_sheet_without_forming_an_operator(monkeypatch):
     """900 panels (5,400 columns: the sparse path): the proposal forms no operator; the count of the supported
     sheet is sparse and keeps the free sheet's 58 internal mechanisms (2 (n - 1) at flat)."""
     free = miura.miura_patch(30, 30, 60.0, 0.0)
-    import chrono_origami.engines.reference.counting as counting
+    import chrono_origami.engines.reference.count as counting
     import chrono_origami.engines.reference.model as model
 
     def no_operator(*a, **k):
@@ -134,7 +134,7 @@ def test_the_mechanism_stops_leave_no_mechanism_and_the_same_self_stress(name):
     """After the proposal, one held direction per mechanism, where it moves most (mechanism_stops): with them
     M = 0 and S is the free structure's (each row raises the rank by one); the report gives them as --support
     forms. Removing any one of them frees one mechanism again."""
-    from chrono_origami.analysis.support_proposal import mechanism_stops, stop_line
+    from chrono_origami.analysis.support import mechanism_stops, stop_line
     from chrono_origami.structure.boundary import support_text
 
     build, P, M_free, S_free = CASES[name]
@@ -158,7 +158,7 @@ def test_the_mechanism_stops_leave_no_mechanism_and_the_same_self_stress(name):
 def test_no_mechanism_stops_without_supports_or_beyond_the_limit():
     """A free structure gets no stops (its rigid motions first: --support auto); nor do more mechanisms than
     STOP_LIMIT (the report then names the panels that move most)."""
-    from chrono_origami.analysis.support_proposal import STOP_LIMIT, mechanism_stops
+    from chrono_origami.analysis.support import STOP_LIMIT, mechanism_stops
 
     free = CASES["square twist"][0]()
     assert mechanism_stops(free, analysis.count(free, "reference")) == ()

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.tools.errors import FoldFileError, SvgFileError
 from chrono_origami.structure.foldfile import convert, read_fold, read_structure
 from chrono_origami.crease.svg import read_svg

@@ -17,9 +17,9 @@ import pytest
 
 import chrono_origami as co
 from chrono_origami.analysis import sweep as sweeps
-from chrono_origami.analysis import tolerances as tl
+from chrono_origami.analysis import tolerance as tl
 from chrono_origami.inputs import sweep as sweepspec
-from chrono_origami.structure import imperfections as imp
+from chrono_origami.structure import tolerance as imp
 from chrono_origami.tools import cluster
 from chrono_origami.tools.errors import SchedulerError, SpecError
 from chrono_origami.cli import app, main

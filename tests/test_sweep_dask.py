@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami.analysis import tolerances as tl
-from chrono_origami.structure import imperfections as imp
+from chrono_origami.analysis import tolerance as tl
+from chrono_origami.structure import tolerance as imp
 from chrono_origami.tools import cluster
 from chrono_origami.report import sweep as rep
 from sweep_processes import ENV, cli, part_rows, stop, wait_for_parts

@@ -251,7 +251,7 @@ def test_count_writes_counts_json_in_every_format(inputs, tmp_path, capsys):
 # ------------------------------------------------------------------ a new format is one file
 def command_parsers():
     """{name: parser} of every command, and of the scenes' shared parsers (static, dynamics, modal)."""
-    from chrono_origami.cli import dynamics, modes, static
+    from chrono_origami.cli import dynamics, modal as modes, static
 
     out = {name: options(help) for name, (help, options, _) in app._COMMANDS.items()}
     out["static scene"] = static.parser("scene")
@@ -301,8 +301,8 @@ def test_the_modes_table_in_every_format(tmp_path):
     boolean column; JSON and Parquet read back to its CSV."""
     from types import SimpleNamespace
 
-    from chrono_origami.report import modes as report_modes
-    from chrono_origami.results.modes import ModalResult, Mode
+    from chrono_origami.report import modal as report_modes
+    from chrono_origami.results.modal import ModalResult, Mode
 
     lams = [complex(-0.01, 2 * math.pi * 3.1), complex(0.0, 0.0), complex(0.2, 0.0), complex(-1e-3, 1 / 3)]
     kinds = ["oscillatory", "zero", "unstable", "oscillatory"]

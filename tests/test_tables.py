@@ -6,9 +6,9 @@ import numpy as np
 
 from chrono_origami.cli import static
 from chrono_origami.patterns import miura, simple
-from chrono_origami.engines.reference.counting import count
-from chrono_origami.engines.operator import self_stress_actions
-from chrono_origami.engines.reference.statics import solve
+from chrono_origami.engines.reference.count import count
+from chrono_origami.engines.compatibility import self_stress_actions
+from chrono_origami.engines.reference.static import solve
 from chrono_origami.report import tables
 from chrono_origami.structure.structure import Structure
 

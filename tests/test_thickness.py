@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from chrono_origami.analysis.statics import count, static
+from chrono_origami.analysis.static import count, static
 from chrono_origami.crease.pattern import CreasePattern, hinge_rotations
 from chrono_origami.structure import foldfile
 from chrono_origami.structure.properties import panels_mass_properties, structure_mass_properties

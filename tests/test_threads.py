@@ -112,13 +112,13 @@ def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
     outside; the counting SVD inside each is watched."""
     from chrono_origami.analysis import design as design_module
     from chrono_origami.analysis import modal as modal_module
-    from chrono_origami.analysis import support_proposal as support_module
-    from chrono_origami.engines.reference import counting as counting_module
-    from chrono_origami.engines.reference import statics as statics_module
+    from chrono_origami.analysis import support as support_module
+    from chrono_origami.engines.reference import count as counting_module
+    from chrono_origami.engines.reference import static as statics_module
     from chrono_origami.engines.reference.dns import structure as dns_module
-    from chrono_origami.engines.reference.folding import newton as newton_module
+    from chrono_origami.engines.reference.fold import newton as newton_module
     from chrono_origami.inputs import fold_examples as examples
-    from chrono_origami.inputs.motion import CreaseSpring
+    from chrono_origami.inputs.dynamics import CreaseSpring
 
     st = miura.miura_cantilever()
     problem, assignment = examples.miura_problem(duration=0.1)

@@ -9,14 +9,14 @@ the closed form mu = mu_0 + S (S^T F S)^-1 S^T (e - F mu_0).
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import tolerances as tl
+from chrono_origami.analysis import tolerance as tl
 from chrono_origami.crease.pattern import CreasePattern
-from chrono_origami.engines.reference import statics
+from chrono_origami.engines.reference import static as statics
 from chrono_origami.engines.reference import tolerance as rt
-from chrono_origami.engines.reference.counting import count
+from chrono_origami.engines.reference.count import count
 from chrono_origami.patterns import miura as mi
 from chrono_origami.patterns import yoshimura as yo
-from chrono_origami.structure import imperfections as imp
+from chrono_origami.structure import tolerance as imp
 from chrono_origami.structure.hinges import DOOR, hinge_frames
 from chrono_origami.structure.structure import Structure, Support
 from chrono_origami.tools.errors import StructureError

@@ -394,7 +394,7 @@ def test_screenshot_colours_hinges_by_force_with_the_figures_map(tmp_path):
     scale): the largest (hinge 16 of the Miura cantilever, 13.81) in the map's end colour, yellow, the others
     (0 .. 0.041 of it) dark purple; the colour bar at the right edge runs from the end colour (top) to the start
     colour (bottom), pixel for pixel (drawn in 2-D, unlit)."""
-    from chrono_origami.analysis import statics as analysis
+    from chrono_origami.analysis import static as analysis
     from chrono_origami.report import hinge_colors
 
     structure = miura.miura_cantilever()

@@ -4,11 +4,11 @@ import os
 import numpy as np
 import pytest
 
-from chrono_origami.analysis import statics as analysis
+from chrono_origami.analysis import static as analysis
 from chrono_origami.tools.errors import IndeterminateError, PatternError
 from chrono_origami.patterns import yoshimura as Y
-from chrono_origami.engines.reference.counting import count, counting_rules
-from chrono_origami.engines.reference.statics import solve
+from chrono_origami.engines.reference.count import count, counting_rules
+from chrono_origami.engines.reference.static import solve
 from chrono_origami.structure.structure import Structure
 from chrono_origami.structure.hinges import SLIDING
 

@@ -47,7 +47,7 @@ Ranking (distance from singularity)
 Every design found is re-counted from its own operator (the rank rule of
 the linear theory's ``count``, ``engines.linear()``) and ranked by the condition number
 sigma_max / sigma_min of its equilibrium matrix Cs^T (nonzero singular values
-of the scaled operator, see ``engines.operator``), then by the largest
+of the scaled operator, see ``engines.compatibility``), then by the largest
 internal action under a reference load: the structure's loads, or by default
 a generic load -- a unit force at each panel centroid, in a direction drawn
 from ``numpy.random.default_rng(0)`` -- with the components that work on the
@@ -62,7 +62,7 @@ ranking above that many columns). The exchange search takes dense
 eigenvalues and runs up to ``dense_limit`` columns only.
 """
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg as sla
@@ -71,11 +71,11 @@ import scipy.sparse.linalg as spla
 from scipy.spatial import cKDTree
 
 from .. import engines
-from ..engines import operator
-from ..engines.operator import number_ranges
+from ..engines import compatibility as operator
 from ..structure.hinges import get as get_kind, hinge_geometry
 from ..structure.hinges import DOOR, SLIDING
-from ..results.counts import counted
+from ..results.count import counted, number_ranges
+from ..results.design import Design, DesignResult, hinge_numbers  # noqa: F401  (analysis.design.DesignResult)
 from ..tools import memory
 from ..tools.errors import DesignError, OrigamiError
 from ..tools.linalg import RANK_RTOL, choose_method, min_norm_lstsq, null_space
@@ -108,139 +108,6 @@ def assemble(structure):
 def count(structure, **options):
     """M and S of ``structure`` by the linear theory (``engines.linear()``: ``rtol``, ``model``, ``linalg``)."""
     return engines.linear().count(structure, **options)
-
-
-@dataclass
-class Design:
-    """One assignment: ``sliding`` hinges (0-based, sorted); counts and ranking metrics.
-
-    M, S: counts of the designed structure (re-counted from its own operator
-    when ``verified``, else as the search predicts). sigma_min, condition: of the scaled equilibrium matrix.
-    max_force, max_moment: largest |N|, |TP|, |TO| and |MT|, |MP|, |MO| over all
-    hinge sides under the reference load (None when not determined: S > 0).
-    """
-
-    sliding: tuple
-    M: int
-    S: int
-    sigma_min: float = None
-    condition: float = None
-    max_force: float = None
-    max_moment: float = None
-    verified: bool = False
-
-    def hinge_kinds(self, n_hinges):
-        sl = set(self.sliding)
-        return tuple(SLIDING if h in sl else DOOR for h in range(n_hinges))
-
-
-@dataclass
-class DesignResult:
-    """Outcome of :func:`design`. ``designs`` are ranked, best first; ``greedy`` follows the preference."""
-
-    name: str
-    n_hinges: int
-    M_before: int
-    S_before: int
-    M_after: int
-    S_after: int
-    designs: list
-    greedy: Design
-    exhaustive: bool
-    orbits: tuple
-    required_door: tuple
-    required_sliding: tuple
-    irremovable: list = field(default_factory=list)   # per state: 0-based hinges carrying it
-    reference_load: str = ""
-    notes: list = field(default_factory=list)
-    reason: str = ""                                  # one line: why M > 0 or S > 0 remain (empty when isostatic)
-    advice: list = field(default_factory=list)        # lines: what carries them, what could help
-
-    @property
-    def best(self):
-        return self.designs[0]
-
-    @property
-    def reachable(self):
-        """True when S = 0 is reached with M unchanged."""
-        return self.S_after == 0
-
-    @property
-    def isostatic(self):
-        """True when the best design has M = 0 and S = 0 (its statics is determined)."""
-        return self.best.M == 0 and self.best.S == 0
-
-    def structure(self, structure, design=None):
-        """``structure`` with the hinge kinds of ``design`` (default: the best)."""
-        return structure.with_hinge_kinds((design or self.best).hinge_kinds(self.n_hinges))
-
-    def as_dict(self):
-        """Plain dict (1-based hinges) of the gallery's designs.json entries."""
-        return {"structure": self.name, "M_before": int(self.M_before), "S_before": int(self.S_before),
-                "M_after": int(self.M_after), "S_after": int(self.S_after),
-                "sliding": [h + 1 for h in self.best.sliding], "designs_found": len(self.designs)}
-
-    def report(self, max_rows=20, max_items=None):
-        """Plain text: counts before and after, what cannot be removed, what could help, the ranking.
-
-        At most ``max_rows`` states and designs (None: all); hinge lists cut to ``max_items`` runs of numbers
-        (None: every hinge listed).
-        """
-        def _numbers(hinges):
-            if max_items is None:
-                return "[" + ", ".join(str(h + 1) for h in hinges) + "]"
-            return "[" + number_ranges([h + 1 for h in hinges], max_items).strip("[]") + "]"
-
-        rows = len(self.designs) + len(self.irremovable) if max_rows is None else max_rows
-        lines = [f"{self.name}: {self.n_hinges} hinges",
-                 f"before (all door hinges): M = {self.M_before}, S = {self.S_before}",
-                 f"after: M = {self.M_after}, S = {self.S_after} with {len(self.best.sliding)} sliding hinges"]
-        if self.required_door or self.required_sliding:
-            lines.append(f"required door: {_numbers(self.required_door)}; required sliding: "
-                         f"{_numbers(self.required_sliding)}")
-        if any(len(o) > 1 for o in self.orbits):
-            lines.append("symmetry orbits: " + " ".join(_numbers(o) for o in self.orbits if len(o) > 1))
-        if self.S_after:
-            lines.append(f"S = 0 cannot be reached without adding mechanisms: "
-                         f"{counted(self.S_after, 'self-stress state')} {'has' if self.S_after == 1 else 'have'} "
-                         f"no axial component on any hinge that may slide")
-            runs = []                      # states with the same hinges, listed once
-            for k, hs in enumerate(self.irremovable):
-                if runs and runs[-1][2] == hs:
-                    runs[-1][1] = k
-                else:
-                    runs.append([k, k, hs])
-            for a, b, hs in runs[:rows]:
-                label = f"state {a + 1}" if a == b else f"states {a + 1}-{b + 1}"
-                lines.append(f"  irremovable {label}: hinges {_numbers(hs)}")
-            if len(runs) > rows:
-                lines.append(f"  ... {sum(b - a + 1 for a, b, _ in runs[rows:])} more states")
-            if not self.irremovable:
-                lines.append(f"  (their hinges are listed on the dense path, or on the sparse path for at most "
-                             f"{EXPLAIN_STATES} states of the all-sliding structure)")
-        if self.reason:
-            lines.append(f"not isostatic after design: {self.reason}")
-            lines += self.advice
-        lines += [n for n in self.notes]
-        kind = "every minimal assignment" if self.exhaustive else "greedy search"
-        lines.append(f"designs found ({kind}): {len(self.designs)}; reference load: {self.reference_load}")
-        lines.append(f"{'rank':>4}  {'M':>3}  {'S':>3}  {'sigma_min':>10}  {'condition':>10}  {'max force':>10}  "
-                     f"{'max moment':>10}  sliding hinges")
-        for i, d in enumerate(self.designs[:rows]):
-            tag = " (greedy)" if d.sliding == self.greedy.sliding else ""
-            lines.append(f"{i + 1:>4}  {d.M:>3}  {d.S:>3}  {_fmt(d.sigma_min)}  {_fmt(d.condition)}  "
-                         f"{_fmt(d.max_force)}  {_fmt(d.max_moment)}  {_numbers(d.sliding)}{tag}")
-        if len(self.designs) > rows:
-            lines.append(f"  ... {len(self.designs) - rows} more")
-        return "\n".join(lines)
-
-
-def _fmt(x):
-    return f"{'-':>10}" if x is None else f"{x:10.3e}"
-
-
-def _numbers(hinges):
-    return "[" + ", ".join(str(h + 1) for h in hinges) + "]"
 
 
 # ------------------------------------------------------------------ input checks
@@ -576,7 +443,7 @@ def _evaluate_sparse(st, model, d, rtol):
         if A.shape[0] == A.shape[1]:
             mu = spla.splu(A).solve(-f)
         else:                                            # mechanisms or rigid motions: least squares
-            mu = min_norm_lstsq(A, -f, f"design {_numbers(d.sliding)}: the reference load")
+            mu = min_norm_lstsq(A, -f, f"design {hinge_numbers(d.sliding)}: the reference load")
         if _has_loads(st) and np.linalg.norm(A @ mu + f) > 1e-9 * max(np.linalg.norm(f), 1e-300):
             d.max_force = d.max_moment = float("inf")    # the loads work on a mechanism: not carried
             return d
@@ -668,14 +535,14 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
     sliding = sorted(set(h for s in sliding for h in of[s]))
     both = sorted(set(door) & set(sliding))
     if both:
-        raise DesignError(f"hinge {both[0] + 1} is in the symmetry orbit {_numbers(of[both[0]])} of both a required "
+        raise DesignError(f"hinge {both[0] + 1} is in the symmetry orbit {hinge_numbers(of[both[0]])} of both a required "
                           f"door hinge and a required sliding hinge")
     stage("null space of the all-sliding operator")
     ax = _analyse(structure, set(door), set(sliding), rtol, dense_limit, linalg)
     if ax.M_start > ax.M_before:
         added = ax.M_start - ax.M_before
         one = len(sliding) == 1
-        raise DesignError(f"the required sliding hinge{'' if one else 's'} {_numbers(sliding)} add{'s' if one else ''} "
+        raise DesignError(f"the required sliding hinge{'' if one else 's'} {hinge_numbers(sliding)} add{'s' if one else ''} "
                           f"{counted(added, 'mechanism')} (M = {ax.M_before} with door hinges, {ax.M_start} with "
                           f"{'it' if one else 'them'} sliding): "
                           + (f"hinge {sliding[0] + 1} cannot slide" if one else "they cannot all slide"))
@@ -714,7 +581,7 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
             return Design(tuple(sorted(set(sliding) | slide)), M, S)
         d = _evaluate(structure, set(sliding) | slide, rtol, linalg)
         if (d.M, d.S) != (M, S):
-            notes.append(f"check: design {_numbers(d.sliding)} counts M = {d.M}, S = {d.S}, the search predicted "
+            notes.append(f"check: design {hinge_numbers(d.sliding)} counts M = {d.M}, S = {d.S}, the search predicted "
                          f"M = {M}, S = {S} (near-singular configuration?)")
         return d
 
@@ -735,8 +602,8 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
         if better not in candidates:
             candidates.append(better)
             designs = _ranked(designs + [make(better, True)])
-            notes.append(f"exchange search from {_numbers(sorted(set(sliding) | start))} found "
-                         f"{_numbers(sorted(set(sliding) | better))}")
+            notes.append(f"exchange search from {hinge_numbers(sorted(set(sliding) | start))} found "
+                         f"{hinge_numbers(sorted(set(sliding) | better))}")
     if not ranked:
         notes.append(f"6P = {n} > rank_limit = {rank_limit}: designs not re-counted nor ranked")
     elif len(candidates) > max_ranked:
@@ -750,7 +617,8 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
                                      if np.abs(y[rows]).max(initial=0) > 1e-6))
     best = designs[0]
     result = DesignResult(structure.name, H, ax.M_before, ax.S_before, best.M, best.S, designs, greedy, exhaustive,
-                          orb, tuple(door), tuple(sliding), irremovable, _load_label(structure), notes)
+                          orb, tuple(door), tuple(sliding), irremovable, _load_label(structure), notes,
+                          explain_states=EXPLAIN_STATES)
     if not result.isostatic:
         stage("what remains: the designed structure's mechanisms and self-stress states")
         result.reason, result.advice = explain(structure, result, rtol, linalg)
@@ -769,7 +637,7 @@ def explain(structure, result, rtol=RANK_RTOL, linalg="auto"):
     the counting rules' generic values, is singular: folding it changes the counts. Mechanisms are named by the
     panels that move most; design never changes M, supports can.
     """
-    from .support_proposal import mechanism_lines, stop_line
+    from .support import mechanism_lines, stop_line
 
     st = result.structure(structure)
     reason, advice = [], []

@@ -152,7 +152,7 @@ def simulate(mb, v0, dt, n_steps, integrator="hht", alpha=ALPHA, stride=1, max_i
         ts.SetAlpha(alpha)
     else:
         ts = chrono.ChTimestepperEulerImplicit(s)
-    # Newton tolerances scaled by the problem (as engines.chrono.motion): accelerations a_s = max(|g|, v^2 / L)
+    # Newton tolerances scaled by the problem (as engines.chrono.dynamics): accelerations a_s = max(|g|, v^2 / L)
     L = mb.length
     speed = max(float(np.abs(v0[:, 0]).max()), float(np.abs(v0[:, 1:]).max()) * L)
     a_s = max(float(np.linalg.norm(mb.forces.g)), speed ** 2 / L, 1e-300)

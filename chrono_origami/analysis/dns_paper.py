@@ -27,7 +27,7 @@ import numpy as np
 
 from ..engines.reference.dns import examples as ex, structure as ds
 from ..engines.reference.dns.schemes import generalised_velocities, integrate
-from ..inputs.motion import InitialState, schedule
+from ..inputs.dynamics import InitialState, schedule
 from ..patterns import linkage as lk
 from ..tools.geometry import rotation_angle
 from .dynamics import dynamics

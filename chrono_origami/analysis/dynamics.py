@@ -3,14 +3,14 @@
 ``dynamics(structure, engine, time=..., dt=..., ...)`` integrates the motion of
 a :class:`~chrono_origami.structure.structure.Structure` (gravity ``structure.gravity``,
 dead loads ``structure.loads``) driven by hinge motors and crease springs
-(:mod:`chrono_origami.inputs.motion`) and returns a
-:class:`~chrono_origami.results.motion.TimeHistory` (energies, momenta,
+(:mod:`chrono_origami.inputs.dynamics`) and returns a
+:class:`~chrono_origami.results.dynamics.TimeHistory` (energies, momenta,
 constraint violation, hinge actions and support reactions at every output
-time; :mod:`chrono_origami.report.motion` writes its CSV and FOLD files).
+time; :mod:`chrono_origami.report.dynamics` writes its CSV and FOLD files).
 
 Engines and integrators:
 
-* ``"chrono"`` (:mod:`chrono_origami.engines.chrono.motion`): Chrono's implicit
+* ``"chrono"`` (:mod:`chrono_origami.engines.chrono.dynamics`): Chrono's implicit
   integrators ``"hht"`` (default), ``"euler"`` (implicit Euler with Newton
   iterations) and ``"euler-linearized"`` (one Newton step per time step);
 * ``"reference"`` (``chrono_origami.engines.reference.dns``): ``"reduced"`` (default,
@@ -21,7 +21,7 @@ Each engine's ``dynamics`` (the engine interface of
 checks the integrator name and passes everything on.
 """
 from .. import engines
-from ..inputs.motion import CONTACT_INTEGRATORS, ContactMaterial, check_integrator
+from ..inputs.dynamics import CONTACT_INTEGRATORS, ContactMaterial, check_integrator
 from ..tools.errors import StructureError
 from ..tools.threads import with_blas_threads
 
@@ -32,12 +32,12 @@ def dynamics(structure, engine=None, *, time, dt, integrator=None, motors=(), sp
     """Integrate the motion of ``structure`` from t = 0 to ``time`` (s) with step ``dt`` (s); a TimeHistory.
 
     engine: an engine object, "chrono", "reference" or None (``engines.get``); integrator: see the module doc;
-    motors: :class:`~chrono_origami.inputs.motion.Motor`; springs: ``CreaseSpring``; initial:
-    ``InitialState`` (``inputs.motion``) (default: the pattern's configuration, at rest); output_interval:
+    motors: :class:`~chrono_origami.inputs.dynamics.Motor`; springs: ``CreaseSpring``; initial:
+    ``InitialState`` (``inputs.dynamics``) (default: the pattern's configuration, at rest); output_interval:
     s between recorded frames (default: every step); progress: a bar on stderr (None: when stderr is a
     terminal). ``options`` go to the engine; the chrono engine's ``contact``: the panels' contact
-    (``inputs.motion.ContactMaterial``, "nsc", "smc" or True; the integrator then defaults to the method's,
-    ``inputs.motion.CONTACT_INTEGRATORS``).
+    (``inputs.dynamics.ContactMaterial``, "nsc", "smc" or True; the integrator then defaults to the method's,
+    ``inputs.dynamics.CONTACT_INTEGRATORS``).
     """
     eng = engines.get(engine)
     contact = options.get("contact")

@@ -12,11 +12,11 @@ reference point (the centre of mass) in the global frame, then the rotation
 vector in the *body* frame (Chrono's mixed basis). g are the multiplier
 increments; K = -dF/dq, F the generalised forces including the constraint
 forces Cq^T L, so K holds the constraint tangent stiffness Kc. The matrices
-come in a :class:`~chrono_origami.results.modes.SystemMatrices`;
+come in a :class:`~chrono_origami.results.modal.SystemMatrices`;
 :mod:`chrono_origami.engines.chrono.matrices` takes them from a Chrono system
 (the solvers need no PyChrono; the drivers at the end import it when called).
 The records (``SystemMatrices``, ``Mode``, ``ModalResult``, ``KcComparison``)
-live in :mod:`chrono_origami.results.modes`.
+live in :mod:`chrono_origami.results.modal`.
 
 Eigenproblem
 ------------
@@ -53,27 +53,26 @@ mechanisms without stiffness), ``spurious`` (from the constraint block: fails
 the residual or constraint check). Infinite eigenvalues (the constraint block,
 massless coordinates) are counted, not returned. Rank decisions use
 :data:`chrono_origami.tools.linalg.RANK_RTOL` on Cq D (D = :meth:`SystemMatrices.scaling`).
-Tables, CSV and mode animations: :mod:`chrono_origami.report.modes`.
+Tables, CSV and mode animations: :mod:`chrono_origami.report.modal`.
 
 Drivers
 -------
 :func:`structure_modes` asks the engine for the linearised equations of a
 structure with crease springs at its static equilibrium (``modal`` of the
-engine interface: ``results.modes.Linearised``) and solves them here.
+engine interface: ``results.modal.Linearised``) and solves them here.
 :func:`modal_analysis` does the same for a Chrono system of one's own
-(``engines.chrono.statics.linearise``: the equilibrium by the one static
+(``engines.chrono.static.linearise``: the equilibrium by the one static
 driver, Kc on, as the Kc paper does: Kc is needed to find it; M, R, K, Cq from
 Chrono with the terms Chrono leaves out, ``engines.chrono.matrices``).
 """
 import time
-from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ..results.modes import KcComparison, ModalResult, Mode
+from ..results.modal import KcComparison, ModalResult, Mode, StructureModes
 from ..tools import linalg, memory
 from ..tools.errors import IndeterminateError, StructureError
 from ..tools.linalg import RANK_RTOL, SMALL_OPERATOR
@@ -436,7 +435,7 @@ def modal_analysis(system, use_tangent_stiffness=True, method="auto", n_modes=No
     needed to find it); ``"no-kc"`` without Kc (it fails for a loaded
     mechanism: :class:`~chrono_origami.tools.errors.SolverError`); False only
     checks that the current state is an equilibrium
-    (``engines.chrono.statics.linearise``). The multipliers of a hyperstatic
+    (``engines.chrono.static.linearise``). The multipliers of a hyperstatic
     system are not determined by the loads, and Kc depends on them: with
     redundant constraints and non-zero multipliers the analysis is refused
     (:class:`~chrono_origami.tools.errors.IndeterminateError`) unless
@@ -478,21 +477,6 @@ def compare_tangent_stiffness(system, method="auto", n_modes=None, equilibrium=T
     without = modal_analysis(system, False, method, n_modes, False, **kw)
     _systems().set_tangent_stiffness(system, True)
     return KcComparison(with_kc, without)
-
-
-@dataclass
-class StructureModes:
-    """A structure's modal analysis: the engine's model (Chrono: the ``ChronoStructure``), its crease springs and
-    the modes with and without Kc."""
-
-    built: object
-    springs: object
-    with_kc: ModalResult
-    without_kc: ModalResult = None
-
-    @property
-    def comparison(self):
-        return KcComparison(self.with_kc, self.without_kc) if self.without_kc is not None else None
 
 
 @with_blas_threads

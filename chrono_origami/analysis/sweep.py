@@ -22,7 +22,7 @@ What a case computes (reference engine unless the spec's engine says chrono)
    and moments N m in SI). ``statics`` says how they were found: "rigid"
    (M = S = 0: equilibrium alone), "elastic" (S > 0 or M > 0: the elastic
    hinges of the case's stiffness ``k_t``, ``k_r``, and crease springs
-   ``k_c`` where M > 0: ``analysis.statics.static(elastic=True)``), "none"
+   ``k_c`` where M > 0: ``analysis.static.static(elastic=True)``), "none"
    (the load case has no load: zeros), or "not carried" (the loads of a
    structure without supports do not balance: empty). With "elastic",
    ``stiffness_sensitivity``: the largest relative change of |F| when each
@@ -45,11 +45,11 @@ import numpy as np
 from .. import engines
 from ..engines.protocol import LINEAR_THEORY
 from ..inputs import sweep as sweepspec
-from ..structure import imperfections as imp
+from ..structure import tolerance as imp
 from ..structure.hinges import DOOR, SLIDING
 from ..tools.errors import FreeBodyError, IndeterminateError, OrigamiError, SchedulerError, SpecError
-from . import statics as analysis
-from . import tolerances as tl
+from . import static as analysis
+from . import tolerance as tl
 
 #: components in the order of the summary columns
 COMPONENTS = ("N", "TP", "TO", "MT", "MP", "MO")

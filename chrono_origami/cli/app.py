@@ -13,7 +13,7 @@ import textwrap
 import warnings
 from contextlib import contextmanager
 
-from ..structure.imperfections import ToleranceError
+from ..structure.tolerance import ToleranceError
 from ..tools.errors import (ChronoUnavailable, FreeBodyError, IndeterminateError, OrigamiError, SchedulerError,
                             SettingError, SpecError, StoreError, UsageError)
 from ..tools.threads import chosen_blas_threads

@@ -140,7 +140,7 @@ def design_command(args, out=None):
     if getattr(args, "html", None):
         after = None
         if not (chosen.M or chosen.S) and structure.supports and structure.loads:   # the design's hinge actions
-            from ..analysis.statics import static
+            from ..analysis.static import static
 
             after = static(result.structure(structure, chosen), **rank_options(args))
         inputs.write_html(result, args, out, structure=structure, chosen=chosen, after=after)
@@ -153,7 +153,7 @@ def design_command(args, out=None):
 
 
 def _list(hinges):
-    from ..engines.operator import number_ranges
+    from ..engines.compatibility import number_ranges
 
     return number_ranges([h + 1 for h in hinges], SCREEN_ITEMS)
 

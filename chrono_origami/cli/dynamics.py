@@ -2,9 +2,9 @@
 
 ``python -m chrono_origami dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
 integrates the motion (:func:`chrono_origami.analysis.dynamics.dynamics`) and writes
-the history (:func:`chrono_origami.report.motion.write_history`). ``--contact [nsc|smc]`` (with
+the history (:func:`chrono_origami.report.dynamics.write_history`). ``--contact [nsc|smc]`` (with
 ``--thickness T`` and a ``--placement``) turns on Chrono's contact between the panels' solids
-(``engines.chrono.contact.PanelContact``; material ``inputs.motion.ContactMaterial``: ``--friction``,
+(``engines.chrono.contact.PanelContact``; material ``inputs.dynamics.ContactMaterial``: ``--friction``,
 ``--restitution``, SMC's ``--young``, ``--poisson``, SI units); ``--out`` then also writes contacts.csv. A motion
 stopped by a :class:`~chrono_origami.tools.errors.DynamicsError` first writes what
 it recorded to ``--out``, then exits 1 with the one-line error.
@@ -55,7 +55,7 @@ def paper_options(ap, dt, time):
 def motion(fn, out_dir=None, fmt="csv"):
     """``fn()`` (a run that integrates a motion); a stopped motion writes what it recorded to ``out_dir`` (tables in
     format ``fmt``) and re-raises."""
-    from ..report import motion as report
+    from ..report import dynamics as report
     from ..tools.errors import DynamicsError
 
     try:
@@ -68,10 +68,10 @@ def motion(fn, out_dir=None, fmt="csv"):
 
 def integrate(structure, args, engine=None, motors=(), springs=(), contact=None):
     """The motion of ``structure`` with the :func:`run_options` in ``args`` by ``engine`` (None: the one rule of
-    ``engines``), reported and written (``report.motion.finish``: summary, peaks, ``--out``, ``--png-frames``,
+    ``engines``), reported and written (``report.dynamics.finish``: summary, peaks, ``--out``, ``--png-frames``,
     ``--viz``); the TimeHistory."""
     from ..analysis.dynamics import dynamics
-    from ..report import motion as report
+    from ..report import dynamics as report
 
     options = {} if contact is None else {"contact": contact}
     hist = dynamics(structure, engine, time=args.time, dt=args.dt, integrator=args.integrator, motors=motors,
@@ -92,14 +92,14 @@ def scene(ap, run, argv=None):
 def fold_signed(motor):
     """A ``--motor`` as the engine takes it: the command line gives FUNC in FOLD's sign (the change of the fold
     angle, valley positive; its rate; a torque toward the valley), the :class:`Motor` the relative rotation psi
-    of the hinge's second panel, which is minus that (``inputs.motion``)."""
-    from ..inputs import motion as dyn_inputs
+    of the hinge's second panel, which is minus that (``inputs.dynamics``)."""
+    from ..inputs import dynamics as dyn_inputs
 
     return dyn_inputs.Motor(motor.hinge, motor.mode, f"-({motor.function.text})")
 
 
 def _options(description):
-    from ..inputs.motion import INTEGRATORS
+    from ..inputs.dynamics import INTEGRATORS
 
     ap = inputs.add_input(app.parser(description))
     inputs.add_engine_option(ap, "engine")
@@ -112,7 +112,7 @@ def _options(description):
                          "(moment/rad), damping C (moment s/rad, default 0), rest fold angle REST (rad, FOLD sign; "
                          "default the initial angle)")
     inputs.add_structure_options(ap)
-    from ..inputs.motion import CONTACT_METHODS, ContactMaterial
+    from ..inputs.dynamics import CONTACT_METHODS, ContactMaterial
 
     d = ContactMaterial()
     g = ap.add_argument_group("contact between the panels (chrono engine; chrono_origami/engines/chrono/contact.py)")
@@ -137,7 +137,7 @@ def _options(description):
 def dynamics_command(args):
     """Motors and springs from ``--motor``/``--spring``, the start at ``--frame`` of the file; prints the energy balance,
     the peak |MO| and |N|; ``--out`` writes the history (a run stopped by an error writes what it recorded)."""
-    from ..inputs import motion as dyn_inputs
+    from ..inputs import dynamics as dyn_inputs
     from ..tools.errors import OrigamiError
 
     structure = inputs.with_structure_options(inputs.read_input(args), args)
@@ -160,10 +160,10 @@ def dynamics_command(args):
 
 
 def contact_option(structure, args, engine):
-    """The :class:`~chrono_origami.inputs.motion.ContactMaterial` of ``--contact`` and its material options, or None;
+    """The :class:`~chrono_origami.inputs.dynamics.ContactMaterial` of ``--contact`` and its material options, or None;
     a usage error (exit 2) for material options without --contact, SMC's options with NSC, contact without thick
     panels or with the reference engine, an integrator the method does not take."""
-    from ..inputs.motion import CONTACT_INTEGRATORS, ContactMaterial
+    from ..inputs.dynamics import CONTACT_INTEGRATORS, ContactMaterial
 
     given = {k: getattr(args, k) for k in ("friction", "restitution", "young", "poisson") if getattr(args, k) is not None}
     if args.contact is None:

@@ -8,7 +8,7 @@ the start.
 
 Without ``--drive`` the fold goes to the file's target angles (FOLD
 ``edges_foldAngle`` with its M/V assignment, an SVG's stroke opacity; see
-``engines.reference.folding.targets``) at ``--percent`` (0-100, default 100, Origami
+``engines.reference.fold.targets``) at ``--percent`` (0-100, default 100, Origami
 Simulator's fold percent): the fold follows the mechanism, the targets' rates
 projected onto the free motions of the hinge constraints (exact), from a flat
 start on the branch of the M/V assignment and the fold-angle multipliers, so

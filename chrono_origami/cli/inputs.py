@@ -12,7 +12,7 @@ adds :func:`add_structure_options` and calls :func:`with_structure_options`:
     supports in the text form of :mod:`chrono_origami.boundary` (1-based),
     e.g. ``--support 4:xyz``, ``--support min-z:z``; ``auto`` adds the minimal
     support that stops the six rigid-body motions
-    (:mod:`chrono_origami.analysis.support_proposal`) to the supports before it (the
+    (:mod:`chrono_origami.analysis.support`) to the supports before it (the
     options apply in the order given);
 ``--load SELECTOR:FX,FY,FZ[:pP]`` (repeatable)
     point loads, each selected vertex taking the force;
@@ -462,7 +462,7 @@ def with_structure_options(structure, args, out=None):
             print(f"{option} adds to the structure's {had} {items} (--replace-{what} drops {them})", file=out)
     for text in args.support:
         if text.strip().lower() == "auto":
-            from ..analysis.support_proposal import propose_support
+            from ..analysis.support import propose_support
 
             proposal = propose_support(structure)
             print(proposal.accepted(), file=out)
@@ -510,9 +510,9 @@ STIFFNESS_SYNTAX = "KT,KR | KIND:KT,KR | H:KT,KR | crease:KC | slide:KS"
 
 
 def add_stiffness_option(ap):
-    """``--hinge-stiffness SPEC`` (repeatable; ``structure.imperfections.parse_stiffness``): the stiffness of elastic
+    """``--hinge-stiffness SPEC`` (repeatable; ``structure.tolerance.parse_stiffness``): the stiffness of elastic
     hinges per metre of hinge, over the file's (``origami:stiffness``, ``edges_origami:stiffness``)."""
-    from ..structure import imperfections as imp
+    from ..structure import tolerance as imp
 
     ap.add_argument("--hinge-stiffness", action="append", default=[], metavar=STIFFNESS_SYNTAX,
                     help="stiffness of elastic hinges per metre of hinge, SI: translational KT (N/m per m) and "
@@ -528,7 +528,7 @@ def stiffness_of(args, structure, first=()):
     """The ``HingeStiffness`` of ``structure``: the file's keys (``structure.notes["stiffness"]``), then ``first``
     ((option, spec) pairs), then ``--hinge-stiffness``; a bad spec or a hinge the structure does not have is one
     line naming the option (``ToleranceError``: exit code 2)."""
-    from ..structure import imperfections as imp
+    from ..structure import tolerance as imp
 
     k = imp.parse_stiffness(structure.notes.get("stiffness", ()), structure, what="the file's stiffness")
     for what, spec in first:

@@ -29,7 +29,7 @@ labelled minimum-norm answer (exit code 0) or ``--elastic`` for the forces
 that elastic hinges carry (any structure; ``--hinge-stiffness``; status
 "elastic" in the tables, the CSV files' first line and counts.json, with the
 stiffness, its sensitivity and the largest displacement;
-``analysis.statics.static(elastic=True)``). ``--elastic`` with ``--min-norm``
+``analysis.static.static(elastic=True)``). ``--elastic`` with ``--min-norm``
 is a usage error (exit 2).
 """
 import argparse
@@ -38,11 +38,11 @@ import sys
 from dataclasses import replace
 from typing import NamedTuple
 
-from ..analysis import statics as analysis
+from ..analysis import static as analysis
 from ..report import hinge_colors, tables
 from ..report.hinge_colors import COMPONENTS
-from ..results.counts import counts_text
-from ..results.statics import ACTION_UNITS
+from ..results.count import counts_text
+from ..results.static import ACTION_UNITS
 from ..structure import hinges
 from ..structure.hinges import DOOR
 from ..tools.errors import IndeterminateError, OrigamiError
@@ -191,7 +191,7 @@ def report(structure, args, out=None):
                 print(f"{_file(args, 'hinges')} and {_file(args, 'supports')} in {args.out} hold the minimum-norm "
                       f"answer ({_says(args)}; counts.json: \"status\": \"minimum-norm\")", file=out)
     else:
-        from ..engines.operator import describe_indeterminacy
+        from ..engines.compatibility import describe_indeterminacy
 
         print(f"the static problem is not determined (M = {counts.M}, S = {counts.S}):", file=out)
         print(app.flags(describe_indeterminacy(structure, counts)), file=out)
@@ -233,7 +233,7 @@ def write_self_stress(structure, counts, out_dir, out=None, fmt="csv"):
     """Print the self-stress states and write the table self_stress (state, hinge, panel, MT..TO; ``fmt``: its
     format, ``report.write``)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
-    from ..engines import operator
+    from ..engines import compatibility as operator
 
     long = counts.S > operator.LIST_LIMIT   # a long basis goes to the file only; the hinges involved are listed
     if long:

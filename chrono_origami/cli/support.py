@@ -11,8 +11,8 @@ takes supports accepts the proposal with ``--support auto``.
 """
 import sys
 
-from ..analysis import statics as analysis
-from ..analysis.support_proposal import propose_support, still_free
+from ..analysis import static as analysis
+from ..analysis.support import propose_support, still_free
 from . import app, inputs
 from .static import linalg_option, rank_options
 

@@ -1,4 +1,4 @@
-"""The ``tolerance`` command: locked-in hinge actions of fabrication tolerances (``chrono_origami.analysis.tolerances``).
+"""The ``tolerance`` command: locked-in hinge actions of fabrication tolerances (``chrono_origami.analysis.tolerance``).
 
     python -m chrono_origami tolerance FILE.fold --tol 1e-4 --out DIR [--samples N] [--engine chrono|reference]
     python -m chrono_origami tolerance FILE.fold --measured errors.csv --out DIR
@@ -26,9 +26,9 @@ Supports and loads: the options of ``static`` (``--support SEL:DOFS``, ``--suppo
 
 Stiffness: ``--stiffness KT,KR`` per unit hinge length (N/m per m, N m/rad
 per m; default 1e8, 1e7), and per kind or per hinge ``--hinge-stiffness``
-(``static --elastic``'s option, ``structure.imperfections.parse_stiffness``). Outputs (``--out DIR``, in ``--format``: csv, json, parquet): ``locked_in.csv``
+(``static --elastic``'s option, ``structure.tolerance.parse_stiffness``). Outputs (``--out DIR``, in ``--format``: csv, json, parquet): ``locked_in.csv``
 (hinge, panel, sd/p95/p99 of each component), ``summary.csv`` (the flat
-summary of ``analysis.tolerances.summary``: a row for the closed form and,
+summary of ``analysis.tolerance.summary``: a row for the closed form and,
 with ``--samples``, one for the Monte Carlo run with the percentiles of the
 largest over hinges, ``locked_max_*``, printed beside the closed form too),
 ``monte_carlo.csv`` (the same from the
@@ -45,8 +45,8 @@ import os
 import numpy as np
 
 from .. import engines
-from ..analysis import tolerances as tl
-from ..structure import imperfections as imp
+from ..analysis import tolerance as tl
+from ..structure import tolerance as imp
 from ..report import tables
 from ..report import tolerance as rep
 from ..results.table import Table
@@ -112,7 +112,7 @@ def stiffness_of(args, structure):
 
 def summary_table(named, extra):
     """The table summary: one row per statistics (the closed form first, then the Monte Carlo run), the columns
-    of ``analysis.tolerances.summary`` (``locked_max_*``: Monte Carlo only, missing on the closed form's row)."""
+    of ``analysis.tolerance.summary`` (``locked_max_*``: Monte Carlo only, missing on the closed form's row)."""
     rows = [dict(extra, **how, **tl.summary(stats)) for stats, how in named]
     keys = list(rows[-1])
     return Table("summary", tuple(keys), [tuple(r.get(k) for k in keys) for r in rows])

@@ -35,13 +35,13 @@ class Engine(Protocol):
     capabilities: frozenset
 
     def count(self, structure, **options):
-        """M and S (``results.counts.Counts``)."""
+        """M and S (``results.count.Counts``)."""
 
     def static(self, structure, allow_indeterminate=False, **options):
-        """Hinge actions and support reactions of rigid hinges (``results.statics.StaticResult``)."""
+        """Hinge actions and support reactions of rigid hinges (``results.static.StaticResult``)."""
 
     def static_elastic(self, structure, stiffness=None, nonlinear=False, **options):
-        """Hinge actions of elastic hinges (``structure.imperfections.HingeStiffness``) under the loads, any
+        """Hinge actions of elastic hinges (``structure.tolerance.HingeStiffness``) under the loads, any
         structure (status "elastic"); ``nonlinear`` needs :data:`NONLINEAR_ELASTIC`."""
 
     def fold(self, problem, *, from_singular=False, assignment=None, start=None, **options):
@@ -50,16 +50,16 @@ class Engine(Protocol):
 
     def modal(self, structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate",
               compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None):
-        """The linearised equations at the static equilibrium (``results.modes.Linearised``); stiffness in
+        """The linearised equations at the static equilibrium (``results.modal.Linearised``); stiffness in
         N m/rad (crease) and N/m (slide), damping in N m s/rad; ``hinge_form``, ``max_iterations`` are
         Chrono's (the reference engine linearises at the pattern configuration and checks it)."""
 
     def dynamics(self, structure, *, time, dt, integrator=None, motors=(), springs=(), initial=None,
                  output_interval=None, progress=None, **options):
-        """A motion from t = 0 to ``time`` s with step ``dt`` s (``results.motion.TimeHistory``)."""
+        """A motion from t = 0 to ``time`` s with step ``dt`` s (``results.dynamics.TimeHistory``)."""
 
     def locked_in(self, structure, errors, stiffness=None, loads=False):
-        """Hinge actions of elastic hinges with fabrication ``errors`` (``structure.imperfections.Errors``);
+        """Hinge actions of elastic hinges with fabrication ``errors`` (``structure.tolerance.Errors``);
         ``loads``: with the structure's loads."""
 
     def panel_solids(self, structure):
@@ -105,7 +105,7 @@ class ChronoSystems(Protocol):
 
     def linearise(self, system, use_tangent_stiffness=True, equilibrium=True, max_iterations=None, length=None,
                   kc_correction=True, load_stiffness=True, damping=True):
-        """(``results.modes.SystemMatrices``, equilibrium) of ``system`` at its static equilibrium."""
+        """(``results.modal.SystemMatrices``, equilibrium) of ``system`` at its static equilibrium."""
 
     def set_tangent_stiffness(self, system, on):
         """Switch the constraint tangent stiffness Kc of every link of ``system`` on or off."""

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..structure import imperfections as imp
+from ..structure import tolerance as imp
 from ..structure.hinges import DOOR
 from ..structure.structure import Load, Structure, Support
 from ..tools.errors import OrigamiError, SpecError

@@ -25,7 +25,7 @@ planarity check off); only the hinge edges matter to the hinges. Hinge k - 1
 hinge k - 1 joins panels k - 1 and k (hinge 6 joins panels 6 and 1,
 1-based). The axis t of hinge k - 1 as run by its first panel is u_k, except
 for joint 6 (t = -u_6, run by panel 1), so the relative rotation psi_k of
-hinge k - 1 (``inputs.motion``) is the paper's joint angle theta^k
+hinge k - 1 (``inputs.dynamics``) is the paper's joint angle theta^k
 (rotation of body k about u_k relative to body k - 1; theta^6 of body 0
 relative to body 5). Then theta^1 = theta^3 = theta^5,
 theta^2 = theta^4 = theta^6 and sin(theta^2) = sin(theta^1) / (1 - sin(theta^1)).

@@ -91,7 +91,7 @@ from ..tools.errors import PatternError, StructureError, positive
 
 #: Internal mechanisms of a folded Miura-ori of any size (sec. 4.2.1: "regular
 #: Miura-ori origami structures always possess just one internal mechanism");
-#: the counting rules take M from here (see reference.counting).
+#: the counting rules take M from here (see reference.count).
 MIURA_MECHANISMS = 1
 
 #: The paper's cantilever (sec. 4.2.1): right trapezoids of height 2 and bases 1 and 2, 6 columns, fold 27.4 deg.

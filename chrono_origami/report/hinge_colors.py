@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..results.statics import HINGE_COLUMNS
+from ..results.static import HINGE_COLUMNS
 
 #: what a hinge can be coloured by (command line: ``--color-by``; F and M stand for |F| and |M|)
 COMPONENTS = ("|F|", "|M|", "N", "TP", "TO", "MT", "MP", "MO")

@@ -33,7 +33,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..results.statics import HINGE_COLUMNS
+from ..results.static import HINGE_COLUMNS
 from . import hinge_colors
 from .styles import style
 from .tables import HINGE_HEADER, SUPPORT_HEADER
@@ -125,7 +125,7 @@ def _hinge_table(rows, title="hinge actions (hinges.csv)"):
 
 # ------------------------------------------------------------------ the kinds of results
 def static_data(result):
-    """The page of a :class:`~chrono_origami.results.statics.StaticResult` (static, or a measured tolerance)."""
+    """The page of a :class:`~chrono_origami.results.static.StaticResult` (static, or a measured tolerance)."""
     from .tables import minimum_norm_label
 
     st = result.structure
@@ -173,7 +173,7 @@ def fold_data(history):
 
 
 def dynamics_data(history):
-    """The page of a :class:`~chrono_origami.results.motion.TimeHistory`: one state per output frame, hinges
+    """The page of a :class:`~chrono_origami.results.dynamics.TimeHistory`: one state per output frame, hinges
     coloured on one scale over all frames."""
     st = history.structure
     K = len(history.t)
@@ -207,7 +207,7 @@ def dynamics_data(history):
 
 
 def design_data(result, structure, chosen=None, after=None):
-    """The page of a :class:`~chrono_origami.analysis.design.DesignResult` of ``structure`` (all door hinges
+    """The page of a :class:`~chrono_origami.results.design.DesignResult` of ``structure`` (all door hinges
     before): the hinge kinds before and after (``chosen``: the design shown, default the best; ``after``: its
     static result, whose hinge actions colour it), the ranked designs."""
     from ..structure.hinges import DOOR
@@ -235,9 +235,9 @@ def design_data(result, structure, chosen=None, after=None):
 
 
 def tolerance_data(stats):
-    """The page of :class:`~chrono_origami.analysis.tolerances.LockedInStatistics`: hinges coloured by the
+    """The page of :class:`~chrono_origami.results.tolerance.LockedInStatistics`: hinges coloured by the
     locked-in distribution (p95 of each component's magnitude; the standard deviation where p95 is unknown)."""
-    from ..analysis.tolerances import summary
+    from ..analysis.tolerance import summary
     from .tolerance import STATISTICS_HEADER
 
     st = stats.structure
@@ -267,11 +267,11 @@ def tolerance_data(stats):
 
 def page_data(result, structure=None, chosen=None, after=None):
     """(structure, data dict) of any result the page shows."""
-    from ..analysis.design import DesignResult
-    from ..analysis.tolerances import LockedInStatistics
+    from ..results.design import DesignResult
+    from ..results.tolerance import LockedInStatistics
     from ..results.fold import FoldHistory
-    from ..results.motion import TimeHistory
-    from ..results.statics import StaticResult
+    from ..results.dynamics import TimeHistory
+    from ..results.static import StaticResult
 
     if isinstance(result, StaticResult):
         return static_data(result)

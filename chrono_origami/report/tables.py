@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 
-from ..results.statics import HINGE_HEADER, SUPPORT_HEADER, answer_label, elastic_label, sensitivity_text  # noqa: F401
+from ..results.static import HINGE_HEADER, SUPPORT_HEADER, answer_label, elastic_label, sensitivity_text  # noqa: F401
 from . import write
 from .write import cell, csv_text  # noqa: F401  (the CSV format's cells and text: ``report.write``)
 
@@ -71,7 +71,7 @@ def latex_table(header, rows, caption=None):
     return "\n".join(out)
 
 
-#: the CSV's first line of an answer that is not determined (``results.statics.answer_label``)
+#: the CSV's first line of an answer that is not determined (``results.static.answer_label``)
 minimum_norm_label = answer_label
 
 

@@ -1,4 +1,4 @@
-"""Reports of a tolerance analysis: tables, CSV and figures of locked-in hinge actions (``chrono_origami.analysis.tolerances``).
+"""Reports of a tolerance analysis: tables, CSV and figures of locked-in hinge actions (``chrono_origami.analysis.tolerance``).
 
 * :func:`statistics_rows` / :data:`STATISTICS_HEADER`: per hinge side the
   standard deviation and the 95th/99th percentiles of |MT|, ..., |TO|
@@ -18,7 +18,7 @@ Units: forces and moments in the structure's units (SI: N, N m).
 """
 import numpy as np
 
-from ..analysis.tolerances import COMPONENTS, LockedInStatistics
+from ..results.tolerance import COMPONENTS, LockedInStatistics
 from .figures import _backend, save_figure
 from .tables import FMT
 
@@ -38,7 +38,7 @@ def summary_header(components=SUMMARY_COMPONENTS):
 
 def summary_rows(named, components=SUMMARY_COMPONENTS):
     """Rows (name, M, S, p95 and p99 of the largest over hinges of each component) of {name: statistics}."""
-    from ..analysis.tolerances import summary
+    from ..analysis.tolerance import summary
 
     out = []
     for name, stats in named.items():
@@ -76,7 +76,7 @@ def largest_table(closed, mc, components=SUMMARY_COMPONENTS):
     """Text table, one row per component: the closed form's largest per-hinge p95 and p99 beside the Monte Carlo
     percentiles of the largest |action| over hinges (``locked_max_p95_C``, ``locked_max_p99_C``: the joint
     distribution, so at least the former up to sampling error)."""
-    from ..analysis.tolerances import summary
+    from ..analysis.tolerance import summary
 
     a, b = summary(closed), summary(mc)
     header = ("component", "largest p95 (closed form)", "p95 of the largest (Monte Carlo)",
@@ -159,7 +159,7 @@ def force_tolerance_plot(tolerances, curves, path, components=("N", "TO", "MT"),
     """The largest locked-in |component| against the tolerance, one line per engine (left, log-log), and the
     relative departure of Chrono's assembly from the linear theory, max over components (right).
 
-    ``curves``: {engine: (len(tolerances), 6)} as ``analysis.tolerances.force_against_tolerance`` returns (NaN where an
+    ``curves``: {engine: (len(tolerances), 6)} as ``analysis.tolerance.force_against_tolerance`` returns (NaN where an
     engine did not converge: its curve ends there).
     """
     plt = _backend()

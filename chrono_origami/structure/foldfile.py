@@ -863,7 +863,7 @@ class _Reader:
                     self.fail(STIFFNESS, key, f"is not a stiffness: expected translational, rotational, crease, "
                                               f"slide or a hinge kind ({hinges.expected()})", numbered=True)
             if "translational" in top or "rotational" in top:
-                from .imperfections import DEFAULT_ROTATIONAL, DEFAULT_TRANSLATIONAL
+                from .tolerance import DEFAULT_ROTATIONAL, DEFAULT_TRANSLATIONAL
 
                 kt = self.stiffness_value(STIFFNESS, "translational", top.get("translational", DEFAULT_TRANSLATIONAL))
                 kr = self.stiffness_value(STIFFNESS, "rotational", top.get("rotational", DEFAULT_ROTATIONAL))
@@ -1127,7 +1127,7 @@ def _show(x, limit=60):
 def _stiffness_keys(structure, hinge_of):
     """``origami:stiffness`` and ``edges_origami:stiffness`` of the stiffness a structure read from a file carries
     (``structure.notes["stiffness"]``)."""
-    from .imperfections import parse_stiffness
+    from .tolerance import parse_stiffness
 
     k = parse_stiffness(structure.notes["stiffness"], structure)
     top = {"translational": k.translational, "rotational": k.rotational, "crease": k.crease, "slide": k.slide}

@@ -201,7 +201,7 @@ class HingeKind:
 
         Rp, up, Rq, uq: poses g = (R, u) of panels p and q from the reference
         configuration; frame = (t, m, n) and P: the hinge frame and midpoint
-        there (scaled positions, see ``engines.reference.folding.constraints``). Returns
+        there (scaled positions, see ``engines.reference.fold.constraints``). Returns
         (F, J): F (n_rows), J (n_rows x 12) on the increments
         (omega_p, w_p, omega_q, w_q) of g <- exp(delta) g, a point x moving by
         omega x x + w; J is None when ``jacobian`` is false. One hinge of

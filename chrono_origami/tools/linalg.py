@@ -4,7 +4,7 @@ Rank rule
 ---------
 A singular value of ``A`` below ``rtol * sigma_max(A)`` counts as zero
 (default :data:`RANK_RTOL`). Callers pass *scaled* operators, whose entries
-share one unit (``engines.operator``'s Cs: translational rows / L, so every
+share one unit (``engines.compatibility``'s Cs: translational rows / L, so every
 entry is a length ratio; the modal analysis's Cq D: rotations x L), so one
 relative tolerance fits them all. ``NullSpace.gap`` reports the smallest kept
 and the largest dropped singular value relative to sigma_max, so a

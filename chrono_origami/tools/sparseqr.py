@@ -92,7 +92,7 @@ whose squares sum to at most (:data:`SPLIT_RTOL` sigma_max)^2 are dropped --
 the dense SVD's own round-off), all under the one tolerance rtol
 sigma_max(A): the singular values of a block-diagonal matrix are those of
 its blocks. A flat pattern's operator, its velocities turned into the
-plane's frame (the caller's ``columns``: ``engines.reference.counting.flat_columns``),
+plane's frame (the caller's ``columns``: ``engines.reference.count.flat_columns``),
 falls into an out-of-plane block (omega . e1, omega . e2, w . n; two rows of
 a door hinge) that holds every mechanism, and an in-plane block (three rows)
 that moves as one rigid sheet. Blocks with at most :data:`SMALL_BLOCK` rows

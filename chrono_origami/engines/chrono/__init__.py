@@ -10,7 +10,7 @@
 * :mod:`.statics`: assembly, counting (M, S) from Chrono's constraint
   Jacobian, static analysis with a direct sparse solver (the one static
   driver, :func:`~.statics.static_analysis`), reactions into
-  :class:`~chrono_origami.results.statics.StaticResult`;
+  :class:`~chrono_origami.results.static.StaticResult`;
 * :mod:`.matrices`: Chrono's M, R, K, Cq (``WriteSystemMatrices``) with the
   terms Chrono leaves out (point-load stiffness, Kc correction), which
   ``analysis.modal`` solves;
@@ -62,14 +62,14 @@ class ChronoEngine:
     def count(self, structure, **options):
         """M and S from Chrono's constraint Jacobian (``statics.count``: ``hinge_form``/``form``, ``rtol``,
         ``built``, ``linalg``)."""
-        from .statics import count as _count
+        from .static import count as _count
 
         return _count(structure, **options)
 
     def static(self, structure, allow_indeterminate=False, **options):
         """Chrono's static analysis, residuals checked (``statics.static``: ``hinge_form``, ``method``,
         ``solver``, ``built``, ...)."""
-        from .statics import static as _static
+        from .static import static as _static
 
         return _static(structure, allow_indeterminate=allow_indeterminate, **options)
 
@@ -85,7 +85,7 @@ class ChronoEngine:
         a singular start needs ``start`` (``from_singular`` without it is refused, ``assignment`` is the
         start's)."""
         from ...tools.errors import SolverError
-        from .folding import fold as _fold
+        from .fold import fold as _fold
 
         if from_singular and start is None:
             raise SolverError(f"{problem.name}: Chrono's assembly cannot choose a branch at a singular start; give "
@@ -95,14 +95,14 @@ class ChronoEngine:
     def modal(self, structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate",
               compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None):
         """The structure built with crease springs, at its static equilibrium: its linearised equations with Kc
-        (and without it when ``compare``), a ``results.modes.Linearised`` (``statics.linearise``)."""
+        (and without it when ``compare``), a ``results.modal.Linearised`` (``statics.linearise``)."""
         import numpy as np
 
-        from ...results.modes import Linearised
+        from ...results.modal import Linearised
         from ...tools.errors import StructureError
         from .links import set_tangent_stiffness
         from .springs import add_crease_springs
-        from .statics import linearise
+        from .static import linearise
         from .system import build_system
 
         if hinge_form == "lock" and use_tangent_stiffness:
@@ -129,7 +129,7 @@ class ChronoEngine:
     def dynamics(self, structure, *, time, dt, integrator=None, motors=(), springs=(), initial=None,
                  output_interval=None, progress=None, **options):
         """Time integration with Chrono's integrators (``motion.run``)."""
-        from .motion import run
+        from .dynamics import run
 
         return run(structure, time=time, dt=dt, integrator=integrator, motors=motors, springs=springs,
                    initial=initial, output_interval=output_interval, progress=progress, **options)
@@ -151,7 +151,7 @@ class ChronoEngine:
     def linearise(self, system, use_tangent_stiffness=True, equilibrium=True, max_iterations=None, length=None,
                   kc_correction=True, load_stiffness=True, damping=True):
         """``system`` at its static equilibrium and its linearised equations there (``statics.linearise``)."""
-        from .statics import linearise
+        from .static import linearise
 
         return linearise(system, use_tangent_stiffness, equilibrium, max_iterations, length, kc_correction,
                          load_stiffness, damping)

@@ -2,7 +2,7 @@
 
 The hinges are the tolerance analysis's compliant links (``tolerance``): one
 ``ChLoadBodyBodyBushingGeneric`` per hinge, K_t on the locked translations,
-K_r on the locked rotations (``structure.imperfections.HingeStiffness``), here
+K_r on the locked rotations (``structure.tolerance.HingeStiffness``), here
 with no misfit. Why bushings and not links with compliance: Chrono 10's
 ``ChLinkMateGeneric`` has no compliance that its static analyses use (see
 ``tolerance``). Where M > 0 the bushings also carry the springs of the free
@@ -42,15 +42,15 @@ import dataclasses
 
 import numpy as np
 
-from ...results.counts import rigid_motions
-from ...results.statics import StaticResult, hinge_actions
-from ...structure import imperfections as imp
+from ...results.count import rigid_motions
+from ...results.static import StaticResult, hinge_actions
+from ...structure import tolerance as imp
 from ...tools.errors import FreeBodyError, SolverError
 from ...tools.linalg import RANK_RTOL
-from ..operator import EQUILIBRIUM_RTOL as BALANCE_RTOL
-from ..operator import check_loads_carried, held_dofs, null_basis
+from ..compatibility import EQUILIBRIUM_RTOL as BALANCE_RTOL
+from ..compatibility import check_loads_carried, held_dofs, null_basis
 from . import links as lk
-from .statics import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, count, static_analysis, support_reactions
+from .static import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, count, static_analysis, support_reactions
 from .tolerance import _COORDS, build, equilibrium, force_scale, hinge_wrenches, residual_tolerance
 
 #: the linear solve: the loads are scaled so that the largest displacement is about this fraction of the size

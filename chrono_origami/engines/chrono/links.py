@@ -19,7 +19,7 @@ with origin at the hinge midpoint and axes
 
     (X, Y, Z) = (m_q, n_q, t_q),
 
-the {n, t, m} frame of the *reporting* panel q (``results/statics.py``: t_q runs from
+the {n, t, m} frame of the *reporting* panel q (``results/static.py``: t_q runs from
 b to a, m_q the normal of q, n_q = t_q x m_q pointing out of q), cyclically
 permuted so that Z is the hinge axis. ``GetReaction2()`` is the action applied
 to q by p, about the frame origin, in frame 2; so, with no sign change,
@@ -229,9 +229,9 @@ class HeldCoordinates(_MateLink):
     """Scaled coordinates of one panel (body 1) held to the ground (body 2): frame at a fixed point x0 with the
     global axes, ``coords`` a subset of ("x", "y", "z", "rx", "ry", "rz"): the displacement of the panel's material
     point at x0 along the global axes and its rotation about them -- the columns (w / L, omega) of the scaled
-    operator of ``engines.operator`` (Chrono's rows: the position of that point and the vector part of the
+    operator of ``engines.compatibility`` (Chrono's rows: the position of that point and the vector part of the
     relative rotation quaternion, in global axes). Removes mechanisms and rigid motions where holding them
-    changes no force (``engines.operator.held_dofs``; the tolerance analysis).
+    changes no force (``engines.compatibility.held_dofs``; the tolerance analysis).
     """
 
     KIND = "held"

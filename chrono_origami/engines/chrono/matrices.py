@@ -19,7 +19,7 @@ Chrono does not supply are added here (:func:`system_matrices`):
   differ when body 2 is rotated. :func:`kc_defect` detects it on a probe
   system, so the correction switches itself off on a fixed Chrono.
 
-The result is a :class:`~chrono_origami.results.modes.SystemMatrices`, which the
+The result is a :class:`~chrono_origami.results.modal.SystemMatrices`, which the
 engine-neutral solvers of :mod:`chrono_origami.analysis.modal` take.
 """
 import os
@@ -29,7 +29,7 @@ import numpy as np
 import pychrono as chrono
 import scipy.sparse as sp
 
-from ...results.modes import SystemMatrices
+from ...results.modal import SystemMatrices
 from ...tools.errors import OrigamiError, SolverError
 from ...tools.geometry import skew
 from . import links as lk
@@ -145,7 +145,7 @@ def body_mass_matrix(bodies):
 
 def system_matrices(system, use_tangent_stiffness=True, load_stiffness=True, kc_correction=True,
                     length=None, workdir=None, damping=True, mass="chrono"):
-    """:class:`~chrono_origami.results.modes.SystemMatrices` of ``system`` at its current state (module doc),
+    """:class:`~chrono_origami.results.modal.SystemMatrices` of ``system`` at its current state (module doc),
     Kc switched as asked on every link (:func:`.links.set_tangent_stiffness`).
 
     K = Chrono's K (with or without Kc) + the load stiffness of ``ChForce``

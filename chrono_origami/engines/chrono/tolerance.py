@@ -20,13 +20,13 @@ matrix (``ChLoadCustomMultiple``).
 Frames. The nominal frame of hinge h is its link frame (``links.hinge_link_frame``:
 midpoint, axes (m_q, n_q, t_q)); side s's imperfect frame is the nominal one
 turned by the side's rotation vector alpha about the midpoint and moved by
-its d (``structure.imperfections.frame_errors``, exact rotation). The stiffness is
+its d (``structure.tolerance.frame_errors``, exact rotation). The stiffness is
 diagonal in frame B: K_t on the locked translations, K_r on the locked
-rotations (``structure.imperfections.HingeStiffness``).
+rotations (``structure.tolerance.HingeStiffness``).
 
 Mechanisms and rigid motions. A mechanism (M > 0) or an unsupported
 structure leaves Newton's matrix singular (no bushing resists the motion).
-As the reference engine does (``engines.operator.held_dofs``), a few scaled
+As the reference engine does (``engines.compatibility.held_dofs``), a few scaled
 coordinates -- chosen by pivoted QR of a basis of null(Cs), here Chrono's own
 count (``statics.count``) -- are held to the ground by
 :class:`~.links.HeldCoordinates` links; they stop those motions and, the
@@ -58,13 +58,13 @@ import dataclasses
 import numpy as np
 import pychrono as chrono
 
-from ...results.statics import StaticResult, hinge_actions
-from ...structure import imperfections as imp
+from ...results.static import StaticResult, hinge_actions
+from ...structure import tolerance as imp
 from ...tools.errors import SolverError
 from ...tools.geometry import rotation_about
-from ..operator import check_loads_carried, held_dofs, null_basis
+from ..compatibility import check_loads_carried, held_dofs, null_basis
 from . import links as lk
-from .statics import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, count, largest_violation, static_analysis, support_reactions
+from .static import CONSTRAINT_TOL, EQUILIBRIUM_RTOL, count, largest_violation, static_analysis, support_reactions
 from .matrices import generalized_forces
 from .system import build_system
 
@@ -74,7 +74,7 @@ MAX_ITERATIONS = 60
 ROUNDOFF_ULPS = 100
 #: most misfit steps of the continuation when the full misfit does not converge at once (1, 4, 16, 64)
 MAX_STEPS = 64
-#: the scaled coordinates of ``engines.operator`` (omega, w / L) as the held links' coordinates
+#: the scaled coordinates of ``engines.compatibility`` (omega, w / L) as the held links' coordinates
 _COORDS = ("rx", "ry", "rz", "x", "y", "z")
 #: the last few structures' held coordinates, by identity (Monte Carlo samples of one structure count it once)
 _HELD = []
@@ -103,7 +103,7 @@ class Bushing:
 
 def held_coordinates(structure):
     """(x0, {panel: coordinates}): the scaled coordinates to hold (module doc), from Chrono's count of
-    ``structure`` (``engines.operator.held_dofs`` of its null basis); {} when M = 0 and it is supported.
+    ``structure`` (``engines.compatibility.held_dofs`` of its null basis); {} when M = 0 and it is supported.
     The last few structures' answers are kept (by identity)."""
     return _held_and_counts(structure)[0]
 

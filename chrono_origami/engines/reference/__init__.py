@@ -29,13 +29,13 @@ class ReferenceEngine:
 
     def count(self, structure, **options):
         """M and S from the paper's operators (``counting.count``: ``form``, ``rtol``, ``model``, ``linalg``)."""
-        from .counting import count as _count
+        from .count import count as _count
 
         return _count(structure, **options)
 
     def static(self, structure, allow_indeterminate=False, **options):
         """Statics by duality (``statics.solve``: ``form``, ``rtol``, ``counts``, ``linalg``)."""
-        from .statics import solve
+        from .static import solve
 
         return solve(structure, allow_indeterminate=allow_indeterminate, **options)
 
@@ -54,7 +54,7 @@ class ReferenceEngine:
         on the branch of ``assignment`` (``{hinge: sign}``) when given. ``start`` is not taken: this engine
         starts from the pattern."""
         from ...tools.errors import SolverError
-        from .folding.newton import fold as _fold
+        from .fold.newton import fold as _fold
 
         if start is not None:
             raise SolverError(f"{problem.name}: the reference engine folds from the pattern's configuration; it "
@@ -63,7 +63,7 @@ class ReferenceEngine:
 
     def fold_to_targets(self, structure, targets, percent=100.0, paths=(), **options):
         """The fold to target fold angles at ``percent`` % (``folding.targets.fold_to_targets``)."""
-        from .folding.targets import fold_to_targets as _fold_to_targets
+        from .fold.targets import fold_to_targets as _fold_to_targets
 
         return _fold_to_targets(structure, targets, percent, paths, **options)
 
@@ -71,7 +71,7 @@ class ReferenceEngine:
               compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None):
         """The linearised equations at the pattern configuration, which must be an equilibrium
         (``linearised.linearise``; ``hinge_form`` and ``max_iterations`` are Chrono's, ignored)."""
-        from .linearised import linearise
+        from .modal import linearise
 
         return linearise(structure, crease_stiffness=crease_stiffness, slide_stiffness=slide_stiffness,
                          damping=damping, hinge_form=hinge_form, compare=compare,
@@ -90,7 +90,7 @@ class ReferenceEngine:
         """Hinge actions of elastic hinges with fabrication ``errors`` by the linear theory
         (``tolerance.locked_in``; a structure's factored solver is kept for the next call,
         ``tolerance.cached_solver``)."""
-        from ...structure.imperfections import HingeStiffness
+        from ...structure.tolerance import HingeStiffness
         from .tolerance import cached_solver, locked_in as _locked_in
 
         stiffness = stiffness or HingeStiffness()
@@ -111,7 +111,7 @@ class ReferenceEngine:
 
     def counting_rules(self, structure, M=None):
         """The paper's counting rules (``counting.counting_rules``)."""
-        from .counting import counting_rules
+        from .count import counting_rules
 
         return counting_rules(structure, M)
 

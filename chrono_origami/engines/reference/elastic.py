@@ -1,7 +1,7 @@
 """Statics with elastic hinges: the hinge forces of any structure, determined or not (the reference engine's
 ``static --elastic``).
 
-Hinges get the stiffness of ``structure.imperfections.HingeStiffness`` (K_t
+Hinges get the stiffness of ``structure.tolerance.HingeStiffness`` (K_t
 on every locked translation, K_r on every locked rotation, per hinge); supports
 stay rigid. The answer is that of the linear theory of ``tolerance`` (and
 ``docs/tolerances.md``) with no misfit: the multipliers solve
@@ -13,7 +13,7 @@ self-stress basis S (the force method; :func:`tolerance.formula` evaluates it
 densely, the tests compare). It is solved in the stiffness form, sparse, with
 one factorisation of Cs^T F^-1 Cs (``tolerance.Solver``): no basis is formed,
 so it scales to 10^4-10^5 panels. u is the displacement of the panels
-(scaled coordinates (omega, w / L) of ``engines.operator``).
+(scaled coordinates (omega, w / L) of ``engines.compatibility``).
 
 Where S = 0 and M = 0 the answer is the determined one, whatever the
 stiffness. Where M > 0, the structure as given has no answer for loads that
@@ -35,15 +35,15 @@ after checking that its loads balance (``FreeBodyError`` otherwise).
 import numpy as np
 import scipy.sparse as sp
 
-from ...results.counts import rigid_motions
-from ...results.statics import StaticResult
-from ...structure import imperfections as imp
+from ...results.count import rigid_motions
+from ...results.static import StaticResult
+from ...structure import tolerance as imp
 from ...structure.hinges import HingeKind, hinge_frames
 from ...tools.errors import FreeBodyError
 from ...tools.linalg import RANK_RTOL
-from ..operator import EQUILIBRIUM_RTOL, Model, _reactions, check_loads_carried, held_dofs, multiplier_actions
+from ..compatibility import EQUILIBRIUM_RTOL, Model, _reactions, check_loads_carried, held_dofs, multiplier_actions
 from . import tolerance as tol
-from .counting import count
+from .count import count
 
 
 def spring_kind(kind):

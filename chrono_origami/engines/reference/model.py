@@ -1,6 +1,6 @@
 """Assembly of the structure's compatibility operator (the reference engine's).
 
-The result is an ``engines.operator.Model``, scaled as that module says
+The result is an ``engines.compatibility.Model``, scaled as that module says
 (positions (x - x0) / L, multipliers in moment units).
 
 Hinge frames (``structure.hinges.hinge_frames``): for hinge h with vertices
@@ -17,7 +17,7 @@ import scipy.sparse as sp
 
 from ...structure.hinges import hinge_frames
 from ...tools.errors import StructureError
-from ..operator import Model
+from ..compatibility import Model
 from . import operators as op
 
 #: hinge forms: "hinge" the kinds' rows (eqs. 4 and 6 for sliding and door hinges); "points" eqs. (13) and (15).

@@ -29,12 +29,12 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ...structure import imperfections as imp
+from ...structure import tolerance as imp
 from ...tools.errors import SolverError, StructureError
 from ...tools.geometry import skew
-from ..operator import _reactions, check_loads_carried, held_dofs, multiplier_actions, null_basis
-from ...results.statics import side_values  # noqa: F401  (the hinge sides of a result: rt.side_values)
-from .counting import count
+from ..compatibility import _reactions, check_loads_carried, held_dofs, multiplier_actions, null_basis
+from ...results.static import side_values  # noqa: F401  (the hinge sides of a result: rt.side_values)
+from .count import count
 
 #: a component variance below this fraction of its family's largest (on the same hinge side, or anywhere) is
 #: round-off (zero)
@@ -69,10 +69,10 @@ def row_hinges(model):
 
 
 def misfit_operator(structure, model, J=None):
-    """Sparse G (m x n_raw): e = G xi for the error components xi (``structure.imperfections.sample`` order).
+    """Sparse G (m x n_raw): e = G xi for the error components xi (``structure.tolerance.sample`` order).
 
     Side s of hinge h moves its hinge frame by the small rigid motion (alpha,
-    d) (``structure.imperfections.frame_error_operator``); as a motion of that side's
+    d) (``structure.tolerance.frame_error_operator``); as a motion of that side's
     panel it is (omega, w / L) = (alpha, d / L + [P'] alpha), P' = (P - x0) / L
     the scaled midpoint. The constraint value of the hinge's rows at the
     nominal pose is then c_0 = C_h^p delta_p + C_h^q delta_q (the rows of
@@ -108,7 +108,7 @@ def misfit_operator(structure, model, J=None):
 
 def flexibility(structure, model, stiffness):
     """F (m,): the flexibility of every row in scaled units (1 / K_r for rotation rows, 1 / (K_t L^2) for
-    translation rows; 0 for support rows, which are rigid). ``stiffness``: ``structure.imperfections.HingeStiffness``."""
+    translation rows; 0 for support rows, which are rigid). ``stiffness``: ``structure.tolerance.HingeStiffness``."""
     K = stiffness.hinge_values(structure)
     F = np.zeros(model.Cs.shape[0])
     for h, (kind, rows) in enumerate(zip(structure.kinds, model.hinge_rows)):
@@ -327,7 +327,7 @@ def hinge_side_maps(structure):
 
 def locked_in_result(structure, mu, model, info=None):
     """A ``results.StaticResult`` (engine "reference", status "elastic") of the multipliers ``mu``."""
-    from ...results.statics import StaticResult
+    from ...results.static import StaticResult
 
     return StaticResult(structure, "reference", "elastic", None, None, multiplier_actions(structure, model, mu),
                         _reactions(structure, model, mu), 0.0, info=dict(info or {}))
@@ -335,7 +335,7 @@ def locked_in_result(structure, mu, model, info=None):
 
 def locked_in(structure, errors, stiffness=None, loads=False, solver=None, linalg="auto"):
     """Hinge actions (``results.StaticResult``, engine "reference", status "elastic") of ``structure`` with elastic
-    hinges and the fabrication ``errors`` (``structure.imperfections.Errors``): the reference engine's tolerance analysis.
+    hinges and the fabrication ``errors`` (``structure.tolerance.Errors``): the reference engine's tolerance analysis.
 
     ``loads``: also the structure's loads (the total answer), else the misfit alone (the locked-in forces).
     ``solver``: a :class:`Solver` of this structure and stiffness to reuse (its factorisation). The result's

@@ -2,7 +2,7 @@
 
 ``run(structure, *, time, dt, integrator, motors, springs, initial, output_interval, progress, **options)``
 is what ``chrono_origami.analysis.dynamics.dynamics(structure, engine="reference", ...)`` calls; it returns the
-shared :class:`~chrono_origami.results.motion.TimeHistory`.
+shared :class:`~chrono_origami.results.dynamics.TimeHistory`.
 
 Model
 -----
@@ -60,7 +60,7 @@ Hinge actions and support reactions at an output time come from the
 multipliers of the continuous equations at that state: M a + G^T lambda =
 f(q, v) and G a = -v^T H v (all constraints quadratic), on the independent
 rows. A hinge row's wrench on panel q is -P_int^T G_h^T lambda_h, moved to the
-hinge midpoint, in the static convention of ``results.statics.hinge_actions`` (frames
+hinge midpoint, in the static convention of ``results.static.hinge_actions`` (frames
 moving with the panels). With redundant constraints (S > 0) the dropped rows
 carry nothing: the actions are one particular solution (``info["redundant_rows"]``).
 """
@@ -71,9 +71,9 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ....inputs.motion import InitialState, check_inputs, consistent_velocities, schedule
-from ....results.motion import TimeHistory
-from ....results.statics import SupportReaction, hinge_actions
+from ....inputs.dynamics import InitialState, check_inputs, consistent_velocities, schedule
+from ....results.dynamics import TimeHistory
+from ....results.static import SupportReaction, hinge_actions
 from ....structure.properties import structure_mass_properties
 from ....tools.errors import DynamicsError, OrigamiError, StructureError
 from ....tools.geometry import newell_normal

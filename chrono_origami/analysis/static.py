@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import engines
 from ..structure import hinges
-from ..structure.imperfections import HingeStiffness
+from ..structure.tolerance import HingeStiffness
 from ..tools.errors import UsageError
 from ..structure.hinges import DOOR
 from ..tools import memory
@@ -20,7 +20,7 @@ from ..tools.threads import with_blas_threads
 @with_blas_threads
 @memory.guarded(lambda structure, *a, **k: f"counting {memory.about(structure)}")
 def count(structure, engine=None, **options):
-    """Numeric counts (``results.counts.Counts``) from the chosen engine's constraint Jacobian."""
+    """Numeric counts (``results.count.Counts``) from the chosen engine's constraint Jacobian."""
     return engines.get(engine).count(structure, **options)
 
 
@@ -28,9 +28,9 @@ def count(structure, engine=None, **options):
 @memory.guarded(lambda structure, *a, **k: f"the statics of {memory.about(structure)}")
 def static(structure, engine=None, allow_indeterminate=False, elastic=False, stiffness=None, nonlinear=False,
            sensitivity=True, **options):
-    """Hinge internal actions and support reactions (``results.statics.StaticResult``).
+    """Hinge internal actions and support reactions (``results.static.StaticResult``).
 
-    ``elastic``: with elastic hinges (``stiffness``: a ``structure.imperfections.HingeStiffness``, default its
+    ``elastic``: with elastic hinges (``stiffness``: a ``structure.tolerance.HingeStiffness``, default its
     SI defaults), for any structure (status "elastic"); ``nonlinear``: the geometrically nonlinear solve
     (an engine with ``NONLINEAR_ELASTIC``: Chrono; the others refuse it). ``sensitivity``: also :func:`stiffness_sensitivity` (``info["sensitivity"]``).
     ``allow_indeterminate`` (the minimum-norm answer) and ``elastic`` exclude each other.

@@ -1,4 +1,4 @@
-"""The files of a motion (a ``results.motion.TimeHistory``), and what the ``dynamics`` command and the
+"""The files of a motion (a ``results.dynamics.TimeHistory``), and what the ``dynamics`` command and the
 dynamics scenes do with a finished (or stopped) motion.
 
 Files (:func:`write_history`): the tables of ``TimeHistory.tables()`` by the one writer (``report.write``; in
@@ -10,7 +10,7 @@ hinges, panels and vertices 1-based:
 (t,panel,vertex,Fx,Fy,Fz) and ``motion.fold`` (the output frames as FOLD
 ``file_frames`` with ``origami:time``; ``python -m chrono_origami play`` plays it). With contact
 (``dynamics --contact``): energy.csv has a ``contact`` column before balance_error (the energy the contacts
-took, ``results.motion``), and ``contacts.csv`` (t,panel_i,panel_j,N,T,Fx,Fy,Fz,x,y,z,points,Mx,My,Mz) one row per
+took, ``results.dynamics``), and ``contacts.csv`` (t,panel_i,panel_j,N,T,Fx,Fy,Fz,x,y,z,points,Mx,My,Mz) one row per
 frame and panel pair i < j in contact with a force: N the sum of the normal forces, T the magnitude of the
 summed friction forces, F the resultant force on panel j from panel i, (x, y, z) the centre of the normal
 forces, points the number of contact points, M the moment of the forces on j from i about the global
@@ -23,7 +23,7 @@ motion in a window at its own pace (one output frame per output interval).
 import os
 import sys
 
-from ..results.motion import CONSTRAINT_HEADER, ENERGY_HEADER, HINGE_T_HEADER, MOMENTUM_HEADER, SUPPORT_T_HEADER  # noqa: F401
+from ..results.dynamics import CONSTRAINT_HEADER, ENERGY_HEADER, HINGE_T_HEADER, MOMENTUM_HEADER, SUPPORT_T_HEADER  # noqa: F401
 from .write import DEFAULT_FORMAT, write_tables
 
 

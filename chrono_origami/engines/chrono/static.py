@@ -6,10 +6,10 @@ Chrono's constraint Jacobian Cq is written by ``ChSystem.WriteSystemMatrices``
 (COO text, read with SciPy). Its columns are Chrono's body velocities (velocity
 of the centre of mass, global frame; angular velocity, body frame); its rows
 the links' scalar constraints. It is mapped to the reference engine's scaled
-variables (``engines.operator``: (omega, w / L) per body, w the velocity of the
+variables (``engines.compatibility``: (omega, w / L) per body, w the velocity of the
 body point at x0; translational rows divided by L, so every multiplier has
 moment units): Cs = D Cq T. Rank decisions, mechanisms and self-stress states
-then use the engine-neutral :func:`~chrono_origami.engines.operator.count`
+then use the engine-neutral :func:`~chrono_origami.engines.compatibility.count`
 on this Chrono-derived operator: M and S come from Chrono's Jacobian alone.
 
 Statics
@@ -25,18 +25,18 @@ returns true whatever happens, so after every solve the equilibrium residual
 :class:`~chrono_origami.tools.errors.SolverError` when they are not small. Hinge actions come from ``GetReaction1``/``GetReaction2``
 (links.py documents the frames): the action on the hinge's second panel q,
 about the current position of the midpoint as a point of q, rotated back to
-q's reference orientation, becomes ``results.statics.hinge_actions``'s wrench (panel
+q's reference orientation, becomes ``results.static.hinge_actions``'s wrench (panel
 p's row is the opposite action).
 
 ``form`` (the reference engine's name: "hinge" or "points") is accepted as an
-alias of ``hinge_form`` ("mate" or "points"), so ``chrono_origami.analysis.statics``
+alias of ``hinge_form`` ("mate" or "points"), so ``chrono_origami.analysis.static``
 can pass the same keywords to both engines.
 
 A structure whose statics is not determined raises
 :class:`~chrono_origami.tools.errors.IndeterminateError` (with M, S and the hinges
 involved) unless ``allow_indeterminate=True``: then the answer is the
 minimum-norm solution of Cs^T mu = -f on Chrono's Jacobian
-(:func:`chrono_origami.engines.operator.solve`: Chrono's direct solvers
+(:func:`chrono_origami.engines.compatibility.solve`: Chrono's direct solvers
 cannot give a minimum-norm answer for a singular KKT system), labelled
 ``status="minimum-norm"`` and returned with the self-stress states.
 
@@ -49,15 +49,15 @@ import numpy as np
 import pychrono as chrono
 import scipy.sparse as sp
 
-from ...results.counts import counts_text
-from ...results.statics import StaticResult, SupportReaction, hinge_actions
+from ...results.count import counts_text
+from ...results.static import StaticResult, SupportReaction, hinge_actions
 from ...structure.structure import Structure
 from ...tools.errors import FreeBodyError, IndeterminateError, SolverError, StructureError
 from ...tools.geometry import skew
 from ...tools.linalg import RANK_RTOL
 from ...tools.progress import Stages
-from .. import operator
-from ..operator import Model
+from .. import compatibility as operator
+from ..compatibility import Model
 from . import links as lk
 from .matrices import active_bodies, generalized_forces, length_scale, raw_matrices, system_matrices
 from .system import build_system
@@ -156,7 +156,7 @@ def constraint_jacobian(system, workdir=None):
 
 
 def chrono_model(built, workdir=None):
-    """The :class:`~chrono_origami.engines.operator.Model` made from Chrono's Cq (see module doc)."""
+    """The :class:`~chrono_origami.engines.compatibility.Model` made from Chrono's Cq (see module doc)."""
     pat = built.pattern
     X = pat.vertices
     x0 = X.mean(axis=0)
@@ -214,7 +214,7 @@ def _hinge_form(hinge_form, form):
 
 
 def count(structure, hinge_form="mate", rtol=RANK_RTOL, built=None, workdir=None, form=None, linalg="auto"):
-    """Numeric M and S (``results.counts.Counts``) from Chrono's own constraint Jacobian (``operator.count``).
+    """Numeric M and S (``results.count.Counts``) from Chrono's own constraint Jacobian (``operator.count``).
 
     ``built``: count an existing :class:`~.system.ChronoStructure` (its
     current configuration) instead of building ``structure`` anew.
@@ -419,7 +419,7 @@ def linearise(system, use_tangent_stiffness=True, equilibrium=True, max_iteratio
 def static(structure, allow_indeterminate=False, hinge_form="mate", method="linear", solver="auto",
            use_tangent_stiffness=True, max_iterations=MAX_ITERATIONS, rtol=RANK_RTOL, built=None, form=None,
            linalg="auto", counts=None):
-    """Hinge internal actions and support reactions computed in Chrono (``results.statics.StaticResult``, engine "chrono").
+    """Hinge internal actions and support reactions computed in Chrono (``results.static.StaticResult``, engine "chrono").
 
     hinge_form: "mate", "lock" or "points" (see ``system.build_system``);
     method: "linear" (``ChStaticLinearAnalysis``) or "nonlinear"
@@ -467,7 +467,7 @@ def hinge_wrenches(built):
 
     The midpoint is the current position of the hinge midpoint as a point of q;
     M is about it. Both statics (rotated back to q's reference orientation)
-    and dynamics (``results.statics.hinge_actions`` with the panel rotations) read the
+    and dynamics (``results.static.hinge_actions`` with the panel rotations) read the
     hinge actions from here.
     """
     pat = built.pattern
@@ -488,7 +488,7 @@ def hinge_wrenches(built):
 
 
 def support_reactions(built):
-    """``results.statics.SupportReaction`` per support of the structure: the force on the panel, global frame."""
+    """``results.static.SupportReaction`` per support of the structure: the force on the panel, global frame."""
     out = []
     for k, (s, link) in enumerate(zip(built.structure.supports, built.supports)):
         F, _, _ = lk.reaction_on(link, 1)

@@ -3,7 +3,7 @@
 :class:`SystemMatrices` (M, R, K, Cq at an equilibrium), :class:`Mode`,
 :class:`ModalResult`, :class:`KcComparison`, :class:`Linearised`. The equations, coordinates and
 how modes are classified are in :mod:`chrono_origami.analysis.modal` (the
-solvers); tables, CSV and mode animations in :mod:`chrono_origami.report.modes`.
+solvers); tables, CSV and mode animations in :mod:`chrono_origami.report.modal`.
 """
 from dataclasses import dataclass, field
 
@@ -183,3 +183,18 @@ class Linearised:
     equilibrium_without_kc: object = None
     built: object = None
     springs: object = None
+
+
+@dataclass
+class StructureModes:
+    """A structure's modal analysis: the engine's model (Chrono: the ``ChronoStructure``), its crease springs and
+    the modes with and without Kc."""
+
+    built: object
+    springs: object
+    with_kc: ModalResult
+    without_kc: ModalResult = None
+
+    @property
+    def comparison(self):
+        return KcComparison(self.with_kc, self.without_kc) if self.without_kc is not None else None

@@ -1,4 +1,4 @@
-"""The result of a dynamic analysis, engine-neutral: :class:`TimeHistory` (its files: ``report.motion``).
+"""The result of a dynamic analysis, engine-neutral: :class:`TimeHistory` (its files: ``report.dynamics``).
 
 Frames and signs
 ----------------
@@ -6,7 +6,7 @@ Everything is in the global frame and the structure's units (length, mass,
 time s, force, energy = force x length). Momenta: linear p = sum m v_com;
 angular L = sum (J omega + x_com x m v_com), about the global origin. Hinge
 actions and support reactions follow the static convention of
-:mod:`chrono_origami.results.statics` (row (h, P): the action on panel P from its
+:mod:`chrono_origami.results.static` (row (h, P): the action on panel P from its
 neighbour across hinge h, in P's {n, t, m} frame *as moved by P*, about the
 hinge midpoint; support reactions: force on the panel, global frame).
 
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .statics import ACTION_UNITS, HINGE_COLUMNS, SUPPORT_COLUMNS
+from .static import ACTION_UNITS, HINGE_COLUMNS, SUPPORT_COLUMNS
 from .table import Table
 
 #: the columns of the motion's tables (:meth:`TimeHistory.tables`); hinges, panels and vertices 1-based
@@ -52,8 +52,8 @@ class TimeHistory:
     t (K,) output times (s); kinetic, potential, spring, work, dissipated (K,) energies;
     linear_momentum, angular_momentum (K, 3); constraint_violation (K,): largest scaled violation
     over the links (translations / L, L the pattern size; rotations as they are, as
-    ``engines.chrono.statics.link_violation``); hinge_actions, support_reactions: K lists of
-    ``results.statics.HingeAction`` / ``results.statics.SupportReaction``; vertices (K, V, 3).
+    ``engines.chrono.static.link_violation``); hinge_actions, support_reactions: K lists of
+    ``results.static.HingeAction`` / ``results.static.SupportReaction``; vertices (K, V, 3).
     Optional: velocities (K, P, 6) per panel (omega, v_com), global frame, to restart from a frame
     (``InitialState.from_history``); hinge_moments (K, H): the moment about each hinge's axis t (as
     run by its first panel p) applied to its second panel q by the hinge's motor, crease spring and

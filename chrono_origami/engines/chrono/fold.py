@@ -57,7 +57,7 @@ from ...tools import memory
 from ...tools.errors import SingularConfigurationError, SolverError, positive
 from ...tools.jacobian import SINGULAR_RTOL, Jacobian
 from ...tools.progress import Progress
-from . import statics as chan
+from . import static as chan
 from .links import arr, chframe, vec
 from .system import build_system
 
@@ -206,7 +206,7 @@ def fold(problem, frame_interval=None, dt=None, tol=CONSTRAINT_TOL, singular_rto
     (``analysis.fold.regular_start``) to begin from instead of the pattern at time 0;
     the frames are then t0 and the multiples of ``frame_interval`` after it.
     ``progress``: True, False or None (only on a terminal); ``linalg``: the
-    sigma ratio's linear algebra, as in ``engines.reference.folding.newton.fold``.
+    sigma ratio's linear algebra, as in ``engines.reference.fold.newton.fold``.
     """
     T = float(problem.duration)
     frame_interval = T / 20 if frame_interval is None else positive("frame_interval", frame_interval, ValueError, "seconds")

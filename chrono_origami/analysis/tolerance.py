@@ -27,9 +27,9 @@ errors and the Monte Carlo samples; the closed-form statistics are the
 linear theory, engine-neutral math (computed with ``engines.linear()``, the
 paper's sparse operators, whichever engine the samples use). Chrono's assembly takes
 structures with mechanisms and rigid motions as the reference engine does:
-it holds a few coordinates fixed (``engines.operator.held_dofs``).
+it holds a few coordinates fixed (``engines.compatibility.held_dofs``).
 
-Statistics. Errors drawn as ``structure.imperfections.ToleranceSpec`` says are
+Statistics. Errors drawn as ``structure.tolerance.ToleranceSpec`` says are
 linear in the raw components xi (independent, zero mean, variances D), so
 the locked-in multipliers mu = K G xi have covariance K G D G^T K
 (K = S (S^T F S)^-1 S^T, G the misfit operator): the standard deviations
@@ -50,14 +50,13 @@ sqrt(2 / probes) per variance, 1 / sqrt(2 probes) per standard deviation
 :data:`EXACT_ROW_LIMIT` rows, randomized above.
 """
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
 from .. import engines
-from ..results.statics import ACTION_UNITS, HINGE_COLUMNS, side_values  # noqa: F401  (side_values: the analysis' own name)
-from ..results.table import Table
-from ..structure import imperfections as imp
+from ..results.static import side_values  # noqa: F401  (side_values: the analysis' own name)
+from ..results.tolerance import COMPONENTS, LockedInStatistics  # noqa: F401  (analysis.tolerance.COMPONENTS)
+from ..structure import tolerance as imp
 from ..tools.errors import StructureError
 from ..tools.threads import with_blas_threads
 
@@ -68,8 +67,6 @@ PROBES = 1000
 #: percentiles reported, of the magnitude |X| of each component
 PERCENTILES = (0.95, 0.99)
 METHODS = ("auto", "exact", "randomized")
-#: the components in the order of the hinge tables
-COMPONENTS = HINGE_COLUMNS
 
 
 def _z(p):
@@ -77,59 +74,6 @@ def _z(p):
     from scipy.stats import norm
 
     return float(norm.ppf(0.5 * (1.0 + p)))
-
-
-@dataclass
-class LockedInStatistics:
-    """Statistics of the locked-in hinge actions (see the module doc).
-
-    Arrays are (H, 2, 6): hinge, side (0 the hinge's first panel p, 1 its
-    second panel q), component (MT, MP, MO, N, TP, TO), each side in its own
-    panel's {n, t, m} frame (``results.statics``). ``sd``: standard deviation;
-    ``p95``, ``p99``: percentiles of the magnitude (NaN where unknown: the
-    closed form for uniform errors). Monte Carlo runs also give ``se_sd``,
-    ``se_p95``, ``se_p99`` (standard errors) and ``max_p95``, ``max_p99``
-    (6,): the percentiles of the largest magnitude over all hinges.
-    """
-
-    structure: object
-    spec: object
-    stiffness: object
-    method: str
-    sd: np.ndarray
-    p95: np.ndarray
-    p99: np.ndarray
-    samples: int = 0
-    se_sd: np.ndarray = None
-    se_p95: np.ndarray = None
-    se_p99: np.ndarray = None
-    max_p95: np.ndarray = None
-    max_p99: np.ndarray = None
-    info: dict = field(default_factory=dict)
-
-    HEADER = ("hinge", "panel") + tuple(f"{s}_{c}" for c in COMPONENTS for s in ("sd", "p95", "p99"))
-
-    def rows(self):
-        """Rows (hinge, panel, sd_MT, p95_MT, p99_MT, ..., sd_TO, p95_TO, p99_TO), 1-based, sorted like the
-        hinge tables (by hinge, then panel)."""
-        pat = self.structure.pattern
-        out = []
-        for h, hinge in enumerate(pat.hinges):
-            for s in sorted((0, 1), key=lambda s: hinge.panels[s]):
-                vals = []
-                for c in range(6):
-                    vals += [self.sd[h, s, c], self.p95[h, s, c], self.p99[h, s, c]]
-                out.append((h + 1, hinge.panels[s] + 1, *vals))
-        return out
-
-
-    def table(self, name="locked_in", **meta):
-        """:meth:`rows` as a ``results.table.Table`` ``name`` (``locked_in``; a Monte Carlo run's
-        ``monte_carlo``), labelled by the method, the samples, the error distribution and ``meta``."""
-        units = {f"{s}_{c}": ACTION_UNITS[c] for c in COMPONENTS for s in ("sd", "p95", "p99")}
-        return Table(name, self.HEADER, self.rows(),
-                     dict(method=self.method, samples=int(self.samples), distribution=self.spec.distribution,
-                          units=units, **meta))
 
 
 def check_finite(values, what):
@@ -148,7 +92,7 @@ def _spec_text(spec):
 
 
 def errors_of(structure, spec=None, errors=None, seed=None):
-    """The ``structure.imperfections.Errors`` to use: ``errors`` as given, else drawn from ``spec`` (``seed``: its seed)."""
+    """The ``structure.tolerance.Errors`` to use: ``errors`` as given, else drawn from ``spec`` (``seed``: its seed)."""
     if errors is not None:
         return errors
     if spec is None:
@@ -159,7 +103,7 @@ def errors_of(structure, spec=None, errors=None, seed=None):
 @with_blas_threads
 def locked_in(structure, spec=None, stiffness=None, engine=None, errors=None, seed=None, loads=False):
     """Hinge actions (``results.StaticResult``, status "elastic") of ``structure`` with elastic hinges and
-    fabrication errors: ``errors`` (measured, ``structure.imperfections.read_measured``) or drawn from ``spec`` with
+    fabrication errors: ``errors`` (measured, ``structure.tolerance.read_measured``) or drawn from ``spec`` with
     ``seed`` (default the spec's). ``loads``: with the structure's loads (the total), else the locked-in part.
     ``engine``: an engine object, "reference", "chrono", or None (``engines.get``)."""
     err = errors_of(structure, spec, errors, seed)
@@ -175,9 +119,9 @@ def locked_in_statistics(structure, spec, stiffness=None, method="auto", probes=
                          stage=None, solver=None):
     """Closed-form statistics of the locked-in hinge actions (:class:`LockedInStatistics`; module doc).
 
-    ``structure``: any; ``spec``: ``structure.imperfections.ToleranceSpec`` (its
+    ``structure``: any; ``spec``: ``structure.tolerance.ToleranceSpec`` (its
     distribution: normal gives sd and percentiles, uniform sd only);
-    ``stiffness``: ``structure.imperfections.HingeStiffness`` (default: its defaults).
+    ``stiffness``: ``structure.tolerance.HingeStiffness`` (default: its defaults).
     ``method``: "auto", "exact" or "randomized" (``probes`` probes, ``seed``).
     The linear theory, the same whichever engine samples (``engines.linear()``), sparse
     throughout: the whole-structure operator is never dense.

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from ...results.modes import Linearised, SystemMatrices
+from ...results.modal import Linearised, SystemMatrices
 from ...structure.hinges import hinge_frames
 from ...structure.properties import structure_mass_properties
 from ...tools.errors import SolverError, StructureError

@@ -32,13 +32,13 @@ from ...tools import linalg as la
 from ...tools import memory
 from ...tools.linalg import RANK_RTOL
 from ...tools.progress import Stages
-from .. import operator
+from .. import compatibility as operator
 from .model import assemble
 
 
 @memory.guarded(lambda structure, *a, **k: f"counting {memory.about(structure)}")
 def count(structure, form="hinge", rtol=RANK_RTOL, model=None, linalg="auto"):
-    """Numeric M and S of ``structure`` (:class:`~chrono_origami.results.counts.Counts`) by ``operator.count``.
+    """Numeric M and S of ``structure`` (:class:`~chrono_origami.results.count.Counts`) by ``operator.count``.
 
     ``linalg``: "auto" (dense up to :data:`~chrono_origami.tools.linalg.DENSE_LIMIT`
     columns), "dense" or "sparse" (:func:`chrono_origami.tools.linalg.choose_method`). Both paths apply the same rank rule: singular values

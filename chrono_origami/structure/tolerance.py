@@ -2,12 +2,12 @@
 
 Each panel is made on its own, with errors; assembled, the panels no longer
 fit, and a hyperstatic structure locks in self-stress (``docs/tolerances.md``
-derives the theory; ``chrono_origami.analysis.tolerances`` runs it).
+derives the theory; ``chrono_origami.analysis.tolerance`` runs it).
 
 Errors (lengths in the structure's length unit; SI: metres)
 -----------------------------------------------------------
 Per hinge h and per side (each of its two panels P), in P's hinge frame
-{n, t, m} (``results.statics``: t along the edge in the direction P's vertex loop
+{n, t, m} (``results.static``: t along the edge in the direction P's vertex loop
 runs it, m P's normal made orthogonal to t, n = t x m pointing out of P):
 
 * ``offset``: the hinge axis on P displaced across itself, along m and n
@@ -440,7 +440,7 @@ class HingeStiffness:
     def doubled(self, structure, kind, which="both"):
         """The same stiffness with that of every hinge of ``kind`` (a kind's name; "crease", "slide": the springs
         of the free directions) times 2: its translational (``which`` "k_t"), rotational ("k_r") or both
-        stiffnesses (the sensitivity of ``analysis.statics``). Doubling every stiffness at once changes no force
+        stiffnesses (the sensitivity of ``analysis.static``). Doubling every stiffness at once changes no force
         (supports are rigid): the ratios are what matter."""
         if kind in ("crease", "slide"):
             return replace(self, **{kind: 2.0 * getattr(self, kind)})

@@ -3,7 +3,7 @@
 Every body (panel) i has the pose g_i = (R_i, u_i) taking its reference
 (start) configuration to the current one. Positions are scaled,
 x' = (x - x0) / L (x0 the vertex centroid, L the pattern size, as in
-``engines.operator``), so that every row is of order one.
+``engines.compatibility``), so that every row is of order one.
 
 The Jacobian is taken with respect to the increments delta_i = (omega_i, w_i)
 of the update g_i <- exp(delta_i) g_i (eq. 33): a body point x moves by

@@ -46,7 +46,7 @@ Initial state
 -------------
 Velocities (``InitialState.velocities``, or zero) are projected onto the
 constraints, Cq v + Ct = 0 with the angle motors' speeds in Ct, in the
-kinetic-energy metric (:func:`~chrono_origami.inputs.motion.consistent_velocities`
+kinetic-energy metric (:func:`~chrono_origami.inputs.dynamics.consistent_velocities`
 on Chrono's Cq). Consistent accelerations and reactions at t = 0 then come from
 Chrono's acceleration-level assembly (``DoAssembly(ACCELERATION)``: a
 semi-implicit step of 1e-6 s), after which the projected velocities are set
@@ -73,7 +73,7 @@ measures the integrator's own dissipation and error (O(dt^2)).
 
 Contact
 -------
-``contact`` (an ``inputs.motion.ContactMaterial``): the system is a ``ChSystemNSC`` or ``ChSystemSMC`` with
+``contact`` (an ``inputs.dynamics.ContactMaterial``): the system is a ``ChSystemNSC`` or ``ChSystemSMC`` with
 Bullet collision, each panel carrying its solid's convex hull (:class:`.contact.PanelContact`). NSC runs the
 linearised Euler step with ``ChSolverADMM`` around the direct solver (complementarity and stiffness blocks
 together); SMC adds the contact forces' Jacobians to Newton's matrix (``SetContactStiff``). The contacts'
@@ -105,10 +105,10 @@ import pychrono as chrono
 from scipy import integrate
 
 from ...inputs.expression import derivative
-from ...inputs.motion import (CONTACT_INTEGRATORS, ContactMaterial, InitialState, check_inputs, check_integrator, consistent_velocities,
+from ...inputs.dynamics import (CONTACT_INTEGRATORS, ContactMaterial, InitialState, check_inputs, check_integrator, consistent_velocities,
                               schedule)
-from ...results.motion import TimeHistory
-from ...results.statics import hinge_actions
+from ...results.dynamics import TimeHistory
+from ...results.static import hinge_actions
 from ...structure import foldfile
 from ...structure.hinges import hinge_geometry
 from ...structure.properties import panel_mass_properties
@@ -116,7 +116,7 @@ from ...structure.structure import Structure
 from ...tools.errors import DynamicsError, OrigamiError, StructureError
 from ...tools.geometry import rotation_angle
 from ...tools.progress import Progress
-from . import links as lk, statics as chan
+from . import links as lk, static as chan
 from .matrices import body_mass_matrix
 from .contact import PanelContact
 from .springs import add_crease_springs
@@ -251,7 +251,7 @@ class _Quadrature:
 def check_contact(structure, contact, integrator):
     """The :class:`ContactMaterial` of ``contact`` (None or False: no contact; True: the default, NSC; "nsc" or
     "smc": that method's defaults; a ``ContactMaterial``), checked against ``structure`` (thick panels) and the
-    ``integrator`` (``inputs.motion.CONTACT_INTEGRATORS``)."""
+    ``integrator`` (``inputs.dynamics.CONTACT_INTEGRATORS``)."""
     if contact is None or contact is False:
         return None
     if contact is True:
@@ -267,7 +267,7 @@ def check_contact(structure, contact, integrator):
     if integrator not in CONTACT_INTEGRATORS[contact.method]:
         raise StructureError(f"{contact.method.upper()} contact needs the integrator "
                              f"{' or '.join(CONTACT_INTEGRATORS[contact.method])}, not {integrator} "
-                             f"(inputs.motion.CONTACT_INTEGRATORS says why)")
+                             f"(inputs.dynamics.CONTACT_INTEGRATORS says why)")
     return contact
 
 

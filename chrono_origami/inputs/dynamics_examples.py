@@ -11,7 +11,7 @@ from ..structure.hinges import SLIDING
 from ..tools.errors import StructureError
 from ..tools.geometry import best_rigid_alignment
 from .fold import hinge_angle
-from .motion import CreaseSpring, Motor
+from .dynamics import CreaseSpring, Motor
 
 #: miura_deploy: fold angle (deg, between the normals across a straight crease) at the start and the end
 MIURA_START_DEG, MIURA_END_DEG = 170.0, 60.0

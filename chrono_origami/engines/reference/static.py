@@ -1,5 +1,5 @@
 """Statics by duality (paper sec. 4.1) on the reference engine's operator: :func:`solve` assembles and
-counts it (``counting.count``) and solves it by :func:`chrono_origami.engines.operator.solve` (which says
+counts it (``counting.count``) and solves it by :func:`chrono_origami.engines.compatibility.solve` (which says
 how determined, free and indeterminate structures are treated); :func:`paper_self_stress` scales a
 self-stress state like the paper's Table 8.
 """
@@ -8,8 +8,8 @@ import numpy as np
 from ...tools import memory
 from ...tools.errors import StructureError
 from ...tools.linalg import RANK_RTOL
-from .. import operator
-from .counting import count
+from .. import compatibility as operator
+from .count import count
 
 
 @memory.guarded(lambda structure, *a, **k: f"the statics of {memory.about(structure)}")

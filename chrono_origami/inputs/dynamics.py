@@ -295,7 +295,7 @@ class InitialState:
 
     @classmethod
     def from_history(cls, history, index=-1, time=None):
-        """Frame ``index`` (or the one nearest ``time``, s) of a fold history or a :class:`~chrono_origami.results.motion.TimeHistory`.
+        """Frame ``index`` (or the one nearest ``time``, s) of a fold history or a :class:`~chrono_origami.results.dynamics.TimeHistory`.
 
         Velocities come along when the history has them (a TimeHistory with ``velocities``).
         """

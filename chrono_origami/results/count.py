@@ -1,6 +1,6 @@
 """Numeric counts of a structure's compatibility operator: :class:`Counts` (M, S, the rank and its gap).
 
-Filled by ``engines.operator.count`` from either engine's operator (the
+Filled by ``engines.compatibility.count`` from either engine's operator (the
 rank rule: singular values at most ``rtol`` sigma_max are zero, see
 :mod:`chrono_origami.tools.linalg`): S = m - rank, M = 6P - rank, less the 6
 rigid-body motions when the structure has no supports (the paper counts
@@ -151,3 +151,18 @@ def _left_null_basis(counts):
     if not r.transposed:
         _check_basis_size(counts, counts.n_constraints, counts.S, "self-stress")
     return r.left_null()
+
+
+def number_ranges(numbers, max_items=12):
+    """[1, 2, 3, 7] -> '1-3, 7 (4 in all)' for long lists, cut after ``max_items`` runs; the plain list when short."""
+    if len(numbers) <= max_items:
+        return str(numbers)
+    out, start = [], None
+    for i, k in enumerate(numbers):
+        if start is None:
+            start = k
+        if i + 1 == len(numbers) or numbers[i + 1] != k + 1:
+            out.append(str(start) if start == k else f"{start}-{k}")
+            start = None
+    more = ", ..." if len(out) > max_items else ""
+    return f"{', '.join(out[:max_items])}{more} ({len(numbers)} in all)"

@@ -205,7 +205,7 @@ def answer_label(result):
 
 def elastic_label(result):
     """One line: an elastic answer, its counts, the stiffness used and how much the answer depends on it."""
-    from ..structure.imperfections import HingeStiffness
+    from ..structure.tolerance import HingeStiffness
 
     info = result.info
     k = info.get("stiffness") or {}
@@ -221,7 +221,7 @@ def elastic_label(result):
 
 
 def sensitivity_text(sens):
-    """The sensitivity to the stiffness in words (``analysis.statics.stiffness_sensitivity``)."""
+    """The sensitivity to the stiffness in words (``analysis.static.stiffness_sensitivity``)."""
     if sens is None:
         return "sensitivity to the stiffness not computed"
     if not sens:

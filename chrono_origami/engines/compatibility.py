@@ -2,10 +2,10 @@
 
 The reference engine assembles the scaled operator from the paper's
 operators (``engines.reference.model.assemble``), the Chrono engine from
-Chrono's constraint Jacobian Cq (``engines.chrono.statics.chrono_model``);
+Chrono's constraint Jacobian Cq (``engines.chrono.static.chrono_model``);
 both give a :class:`Model`, and the rest is common:
 
-* :func:`count`: numeric M and S (:class:`~chrono_origami.results.counts.Counts`)
+* :func:`count`: numeric M and S (:class:`~chrono_origami.results.count.Counts`)
   by the rank rule of :mod:`chrono_origami.tools.linalg` (dense SVD) or
   :mod:`chrono_origami.tools.sparseqr` (sparse QR);
 * :func:`solve`: statics by duality (paper sec. 4.1), equilibrium
@@ -38,8 +38,8 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ..results.counts import Counts, _remove_rigid, counted, counts_text, rigid_motions
-from ..results.statics import StaticResult, SupportReaction, hinge_actions
+from ..results.count import Counts, _remove_rigid, counted, counts_text, rigid_motions, number_ranges  # noqa: F401  (compatibility.number_ranges)
+from ..results.static import StaticResult, SupportReaction, hinge_actions
 from ..tools import linalg as la
 from ..tools import memory
 from ..tools.errors import FreeBodyError, IndeterminateError, SolverError
@@ -95,7 +95,7 @@ class Model:
 
 
 def count(model, supported, rtol=RANK_RTOL, linalg="auto", stage=None, pattern=None):
-    """Numeric M and S of the operator ``model`` (:class:`~chrono_origami.results.counts.Counts`).
+    """Numeric M and S of the operator ``model`` (:class:`~chrono_origami.results.count.Counts`).
 
     ``supported``: the structure has supports (else its 6 rigid motions are
     not mechanisms). ``linalg``: "auto" (dense up to
@@ -302,21 +302,6 @@ def near_singular_note(counts):
             f"slender structure, or one near a singular configuration), not exact ones (rtol= sets the rule)")
 
 
-def number_ranges(numbers, max_items=12):
-    """[1, 2, 3, 7] -> '1-3, 7 (4 in all)' for long lists, cut after ``max_items`` runs; the plain list when short."""
-    if len(numbers) <= max_items:
-        return str(numbers)
-    out, start = [], None
-    for i, k in enumerate(numbers):
-        if start is None:
-            start = k
-        if i + 1 == len(numbers) or numbers[i + 1] != k + 1:
-            out.append(str(start) if start == k else f"{start}-{k}")
-            start = None
-    more = ", ..." if len(out) > max_items else ""
-    return f"{', '.join(out[:max_items])}{more} ({len(numbers)} in all)"
-
-
 def solve(structure, counts, allow_indeterminate=False, rtol=RANK_RTOL, form="hinge"):
     """Hinge internal actions and support reactions of ``structure`` under its loads, from ``counts.model``.
 
@@ -376,7 +361,7 @@ def self_stress_actions(structure, counts):
 
 
 def multiplier_actions(structure, model, mu):
-    """Hinge actions (list of ``results.statics.HingeAction``) of the scaled multipliers ``mu`` of ``model`` (see ``model``)."""
+    """Hinge actions (list of ``results.static.HingeAction``) of the scaled multipliers ``mu`` of ``model`` (see ``model``)."""
     pat = structure.pattern
     if not pat.hinges:
         return []

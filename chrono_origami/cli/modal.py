@@ -16,8 +16,8 @@ Structures also take ``--fold FILE`` (mode ``--mode`` animated in FOLD
 """
 import sys
 
-from ..report import modes as report_modal
-from ..results.modes import KcComparison
+from ..report import modal as report_modal
+from ..results.modal import KcComparison
 from . import app, inputs
 from .inputs import nonnegative_float, positive_int
 

@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 
-from ..results.modes import MODE_HEADER
+from ..results.modal import MODE_HEADER
 from ..structure.foldfile import write_fold
 from .write import DEFAULT_FORMAT, write_table
 
