@@ -123,8 +123,8 @@ def locked_in(structure, errors, stiffness=None, loads=False):
 
 
 def static_elastic(structure, stiffness=None, nonlinear=False, **options):
-    """Statics with elastic hinges: bushing hinges, Chrono's linear or (``nonlinear``) nonlinear static analysis,
-    residuals checked (``elastic.solve``)."""
+    """Statics with elastic hinges (``elastic.solve``): linear on Chrono's Jacobian of the hinges as compliant
+    links, or (``nonlinear``) bushing hinges and Chrono's nonlinear static analysis, residuals checked."""
     from .elastic import solve
 
     return solve(structure, stiffness, nonlinear, **options)
