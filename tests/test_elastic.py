@@ -289,6 +289,24 @@ def test_static_elastic_labels_its_answer(strip_file, tmp_path):
     np.testing.assert_allclose(rows[:, 2:], np.array(r.hinge_rows())[:, 2:], rtol=1e-12, atol=1e-12)
 
 
+def test_static_elastic_writes_no_long_self_stress_basis(tmp_path):
+    """With --elastic the hinges resolve the self-stress states: a basis of more than 20 (here a 4 x 4 Miura sheet,
+    S = 40) is neither listed nor written (one line says so), a short one still is (the strip's 4)."""
+    path, out = tmp_path / "sheet.fold", tmp_path / "out"
+    write_fold(miura_sheet(4, 4, stop=False), str(path))
+    p = run("static", path, "--elastic", "--engine", "reference", "--out", out)
+    assert p.returncode == 0, p.stderr
+    S = json.loads((out / "counts.json").read_text())["S"]
+    assert S > 20
+    assert (f"the {S} self-stress states are resolved by the elastic hinges and not listed (more than 20; static "
+            "without --elastic writes a basis of them to self_stress.csv)") in p.stdout
+    assert not (out / "self_stress.csv").exists() and (out / "hinges.csv").exists()
+    strip = tmp_path / "strip.fold"
+    write_fold(strip3(), str(strip))
+    p = run("static", strip, "--elastic", "--engine", "reference", "--out", tmp_path / "strip")
+    assert p.returncode == 0 and "self-stress state 4" in p.stdout and (tmp_path / "strip" / "self_stress.csv").exists()
+
+
 @pytest.mark.parametrize("args, message", [
     (("--hinge-stiffness", "1e8,-1"), "error: --hinge-stiffness 1e8,-1: rotational stiffness must be a finite "
                                       "number > 0, got '-1'"),

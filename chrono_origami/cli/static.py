@@ -195,7 +195,12 @@ def report(structure, args, out=None):
 
         print(f"the static problem is not determined (M = {counts.M}, S = {counts.S}):", file=out)
         print(app.flags(describe_indeterminacy(structure, counts)), file=out)
-    if counts.S:
+    from ..engines.compatibility import LIST_LIMIT
+
+    if counts.S and elastic and counts.S > LIST_LIMIT:     # the elastic hinges resolve them: no basis to write
+        print(f"the {counts.S} self-stress states are resolved by the elastic hinges and not listed (more than "
+              f"{LIST_LIMIT}; static without --elastic writes a basis of them to self_stress.csv)", file=out)
+    elif counts.S:
         write_self_stress(structure, counts, args.out, out, getattr(args, "format", "csv"))
     _views(structure, args, result, out)
     if result is not None:

@@ -74,8 +74,8 @@ class ChronoEngine:
         return _static(structure, allow_indeterminate=allow_indeterminate, **options)
 
     def static_elastic(self, structure, stiffness=None, nonlinear=False, **options):
-        """Statics with elastic hinges: bushing hinges, Chrono's linear or (``nonlinear``) nonlinear static
-        analysis, residuals checked (``elastic.solve``)."""
+        """Statics with elastic hinges (``elastic.solve``): linear on Chrono's Jacobian of the hinges as compliant
+        links, or (``nonlinear``) bushing hinges and Chrono's nonlinear static analysis, residuals checked."""
         from .elastic import solve
 
         return solve(structure, stiffness, nonlinear, **options)

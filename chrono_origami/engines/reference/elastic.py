@@ -22,7 +22,7 @@ directions their kind leaves free as well (crease stiffness C_r = k_c l about
 a free rotation, C_s = k_s l along a free translation;
 ``HingeStiffness.crease``, ``.slide``): each hinge's rows are its kind's
 locked rows followed by its free rows (the rows of the kind that locks what
-this one frees, :func:`spring_kind`), and every relative motion of two
+this one frees, ``compliance.spring_kind``), and every relative motion of two
 panels is resisted. The loads then have a unique, linear answer: forces and a
 displacement, which may be large where a mechanism carries the loads on the
 springs alone -- :func:`solve` reports the largest vertex displacement and its
@@ -38,20 +38,13 @@ import scipy.sparse as sp
 from ...results.count import rigid_motions
 from ...results.static import StaticResult
 from ...structure import tolerance as imp
-from ...structure.hinges import HingeKind, hinge_frames
+from ...structure.hinges import hinge_frames
 from ...tools.errors import FreeBodyError
 from ...tools.linalg import RANK_RTOL
+from ..compliance import row_flexibility, spring_kind, vertex_displacements
 from ..compatibility import EQUILIBRIUM_RTOL, Model, _reactions, check_loads_carried, held_dofs, multiplier_actions
 from . import tolerance as tol
 from .count import count
-
-
-def spring_kind(kind):
-    """The (unregistered) kind that locks exactly what ``kind`` frees: its rows are the spring rows of ``kind``'s
-    free directions (None when ``kind`` frees nothing)."""
-    if not kind.free:
-        return None
-    return HingeKind(f"{kind.name} (free directions)", kind.locked)
 
 
 def spring_model(structure, model):
@@ -106,38 +99,6 @@ def spring_model(structure, model):
     return Model(Cs, model.x0, model.L, hinge_rows, support_rows, model.n_bodies), kind_of, spring
 
 
-def spring_flexibility(structure, model, kind_of, spring, stiffness):
-    """F (m,) of :func:`spring_model`'s rows in scaled units: 1 / K_r, 1 / (K_t L^2) on locked rows, 1 / C_r,
-    1 / (C_s L^2) on free rows, 0 on support rows (rigid)."""
-    K = stiffness.hinge_values(structure)
-    C = stiffness.spring_values(structure)
-    hinge = np.full(len(kind_of), -1, dtype=np.int64)
-    for h, rows in enumerate(model.hinge_rows):
-        hinge[rows] = h
-    F = np.zeros(len(kind_of))
-    on = hinge >= 0
-    h = hinge[on]
-    rot = kind_of[on] == "r"
-    sp_ = spring[on]
-    k_r = np.where(sp_, C[h, 1], K[h, 1])
-    k_t = np.where(sp_, C[h, 0], K[h, 0]) * model.L ** 2
-    F[on] = np.where(rot, 1.0 / k_r, 1.0 / k_t)
-    return F
-
-
-def vertex_displacements(structure, model, u):
-    """(largest |displacement| of a panel vertex, its ratio to the structure's size L) for scaled u (6P,)."""
-    slots = imp.vertex_slots(structure.pattern)
-    if not len(slots):
-        return 0.0, 0.0
-    U = u.reshape(-1, 6)
-    p = slots[:, 0]
-    x = structure.pattern.vertices[slots[:, 1]] - model.x0
-    d = model.L * U[p, 3:] + np.cross(U[p, :3], x)
-    big = float(np.linalg.norm(d, axis=1).max())
-    return big, big / model.L
-
-
 def solve(structure, stiffness=None, counts=None, rtol=RANK_RTOL, linalg="auto", form="hinge", springs=None):
     """Hinge actions and reactions of ``structure`` with elastic hinges (``results.StaticResult``, engine
     "reference", status "elastic"; module doc).
@@ -163,7 +124,7 @@ def solve(structure, stiffness=None, counts=None, rtol=RANK_RTOL, linalg="auto",
         held = held_dofs(N)
     if springs:
         emodel, kind_of, spring = spring_model(structure, model)
-        flex = spring_flexibility(structure, emodel, kind_of, spring, stiffness)
+        flex = row_flexibility(structure, emodel, kind_of, spring, stiffness)
         solver = tol.Solver(structure, stiffness, counts, model=emodel, flex=flex, held=held)
     elif counts.M:      # loads that do no work on the mechanisms: these held, as the tolerance analysis does
         check_loads_carried(structure, counts)

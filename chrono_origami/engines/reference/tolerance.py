@@ -27,26 +27,19 @@ Only the "hinge" form of the operators (eqs. 4, 6) is used here.
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 from ...structure import tolerance as imp
-from ...tools.errors import SolverError, StructureError
+from ...tools.errors import StructureError
 from ...tools.geometry import skew
+from .. import compliance
 from ..compatibility import _reactions, check_loads_carried, held_dofs, multiplier_actions, null_basis
-from ...results.static import side_values  # noqa: F401  (the hinge sides of a result: rt.side_values)
 from .count import count
 
 #: a component variance below this fraction of its family's largest (on the same hinge side, or anywhere) is
 #: round-off (zero)
 VARIANCE_RTOL = 1e-14
-#: relative residual of every solve of the saddle-point system (after refinement)
-RESIDUAL_RTOL = 1e-10
-#: flexibility of the rigid support rows in the factor of the stiffness form (relative to the mean hinge's)
-SUPPORT_FLEXIBILITY = 1e-8
 #: relative residual of the probes of the randomized statistics
 PROBE_RTOL = 1e-6
-#: most refinement steps of a solve
-REFINEMENT_STEPS = 6
 #: right-hand sides per block of the multi-RHS solves of the closed-form statistics
 BLOCK = 64
 
@@ -119,125 +112,23 @@ def flexibility(structure, model, stiffness):
     return F
 
 
-class Solver:
-    """The factored linear theory for one structure and stiffness (module doc).
-
-    ``solve(e, f)`` -> mu (scaled multipliers); ``K_columns(rows)`` -> K[:, rows]
-    with K = S (S^T F S)^-1 S^T, the map from misfit to locked-in multipliers.
-
-    Factorisation: the saddle-point system [F Cr; Cr^T 0] (Cr = Cs without the
-    held columns) is solved by eliminating mu = W (e - Cr u), W = F^-1: the
-    hinge stiffness matrix Kh = Cr^T W Cr (6P x 6P, symmetric positive
-    definite) is factored once (SuperLU, symmetric mode, minimum-degree
-    ordering on Kh's pattern, no pivoting: a sparse Cholesky), and every
-    solve is refined on the saddle-point system itself until its relative
-    residual is below :data:`RESIDUAL_RTOL` (Kh squares the condition number
-    of Cr; the refinement recovers the accuracy of the saddle-point form).
-    Where that does not converge in :data:`REFINEMENT_STEPS` steps, the
-    saddle-point system is factored directly (SuperLU with partial pivoting).
-    """
+class Solver(compliance.Solver):
+    """The factored linear theory for one structure and stiffness (module doc; ``engines.compliance.Solver``):
+    by default the structure's own operator (the reference engine's count), its hinges' flexibility
+    (:func:`flexibility`) and its mechanisms and rigid motions held; or a given ``model``, ``flex`` and ``held``
+    columns (springs added: ``elastic``). ``counts``, ``stiffness``, ``structure`` are kept."""
 
     def __init__(self, structure, stiffness=None, counts=None, linalg="auto", model=None, flex=None, held=None):
         self.structure = structure
         self.stiffness = stiffness or imp.HingeStiffness()
         if model is None:       # the structure's own operator, its mechanisms and rigid motions held
             self.counts = counts or count(structure, "hinge", linalg=linalg)
-            self.model = model = self.counts.model
-            self.F = flexibility(structure, model, self.stiffness)
-            self.held = held_dofs(null_basis(self.counts))
-        else:                   # a given operator and flexibility (springs added: ``elastic``), ``held`` columns
-            self.counts, self.model, self.F = counts, model, np.asarray(flex, float)
-            self.held = np.zeros(0, dtype=np.int64) if held is None else np.asarray(held, dtype=np.int64)
-        m, n = model.Cs.shape
-        pos = self.F > 0
-        self.phi = float(self.F[pos].mean()) if np.any(pos) else 1.0
-        self.free = np.setdiff1d(np.arange(n), self.held)
-        self.Cr = model.Cs.tocsc()[:, self.free]
-        Fs = self.F / self.phi
-        self._A = sp.bmat([[sp.diags(Fs), self.Cr], [self.Cr.T, None]], format="csr")
-        self.method = "stiffness"
-        self._saddle = None
-        # rigid rows (supports) get the flexibility SUPPORT_FLEXIBILITY in the factor only; the refinement on the
-        # saddle-point system, where they are rigid, removes its effect
-        self.W = 1.0 / np.where(pos, Fs, SUPPORT_FLEXIBILITY)
-        Kh = (self.Cr.T @ sp.diags(self.W) @ self.Cr).tocsc()
-        try:
-            self.lu = spla.splu(Kh, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
-                                options=dict(SymmetricMode=True))
-        except RuntimeError:
-            self._factor_saddle()
-
-    def _factor_saddle(self):
-        self.method = "saddle"
-        try:
-            self._saddle = spla.splu(self._A.tocsc(), permc_spec="COLAMD")
-        except RuntimeError as exc:   # SuperLU: "Factor is exactly singular"
-            raise SolverError(f"{self.structure.name}: the elastic-hinge system is singular ({exc}); a self-stress "
-                              "state that loads only rigid supports cannot be resolved by hinge flexibility") from None
-
-    @property
-    def m(self):
-        return self.model.Cs.shape[0]
-
-    def _apply(self, rhs):
-        """One approximate solve of the saddle-point system (scaled) for ``rhs`` (n_total x k or n_total)."""
-        if self._saddle is not None:
-            return self._saddle.solve(rhs)
-        m = self.m
-        e, g = rhs[:m], rhs[m:]
-        W = self.W if rhs.ndim == 1 else self.W[:, None]
-        u = self.lu.solve(self.Cr.T @ (W * e) - g)
-        return np.concatenate([W * (e - self.Cr @ u), u], axis=0)
-
-    def _solve(self, rhs_top, rhs_bottom, rtol=None):
-        """Solve the (scaled) saddle-point system, refined to relative residual ``rtol`` (:data:`RESIDUAL_RTOL`)."""
-        rtol = RESIDUAL_RTOL if rtol is None else rtol
-        rhs = np.concatenate([rhs_top, rhs_bottom], axis=0)
-        with np.errstate(over="ignore", invalid="ignore"):
-            norm = max(float(np.linalg.norm(rhs)), 1e-300)
-            x = self._apply(rhs)
-        if not (np.isfinite(norm) and np.all(np.isfinite(x))):
-            raise imp.ToleranceError(f"{self.structure.name}: the misfit or the loads overflow (the locked-in "
-                                     f"actions are not finite numbers); give tolerances and errors small against "
-                                     f"the panels")
-        for _ in range(REFINEMENT_STEPS):
-            r = rhs - self._A @ x
-            if np.linalg.norm(r) <= rtol * norm:
-                return x
-            x += self._apply(r)
-        if np.linalg.norm(rhs - self._A @ x) <= rtol * norm:
-            return x
-        if self._saddle is None:      # the stiffness form is too ill-conditioned: factor the saddle point
-            self._factor_saddle()
-            return self._solve(rhs_top, rhs_bottom, rtol)
-        raise SolverError(f"{self.structure.name}: the elastic-hinge solve did not reach a relative residual of "
-                          f"{rtol:g} (got {np.linalg.norm(rhs - self._A @ x) / norm:.3g})")
-
-    def solve(self, e=None, f=None, displacements=False):
-        """mu (m,) for misfit ``e`` (m,) and generalised loads ``f`` (6P,) (zeros when None); with
-        ``displacements`` also u (6P,): the scaled displacements (omega, w / L) of the bodies, 0 on the held
-        columns (F mu + Cs u = e)."""
-        m = self.m
-        e = np.zeros(m) if e is None else np.asarray(e, float)
-        f = np.zeros(self.model.Cs.shape[1]) if f is None else np.asarray(f, float)
-        x = self._solve(e, -self.phi * f[self.free])
-        if not displacements:
-            return x[:m] / self.phi
-        u = np.zeros(self.model.Cs.shape[1])
-        u[self.free] = x[m:]
-        return x[:m] / self.phi, u
-
-    def K_columns(self, rows, rtol=None):
-        """K[:, rows] (m x len(rows)), one multi-RHS solve (relative residual ``rtol``)."""
-        rows = np.asarray(rows, dtype=np.int64)
-        E = np.zeros((self.m, len(rows)))
-        E[rows, np.arange(len(rows))] = 1.0
-        return self.K_apply(E, rtol)
-
-    def K_apply(self, E, rtol=None):
-        """K E for misfits E (m x k) (relative residual ``rtol``, default :data:`RESIDUAL_RTOL`)."""
-        x = self._solve(E, np.zeros((len(self.free), E.shape[1])), rtol)
-        return x[:self.m] / self.phi
+            model = self.counts.model
+            flex = flexibility(structure, model, self.stiffness)
+            held = held_dofs(null_basis(self.counts))
+        else:
+            self.counts = counts
+        compliance.Solver.__init__(self, model, flex, held, structure.name)
 
 
 def formula(structure, e, stiffness=None, f=None, counts=None):
