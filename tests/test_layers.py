@@ -193,7 +193,6 @@ ABOVE_THE_ENGINES = ("analysis", "report", "cli")
 ENGINE_OWN = {
     "analysis/dns_paper": "the discrete null space paper's examples run by the reference engine's schemes",
     "analysis/dns_chrono": "the same examples built as Chrono systems, for comparison",
-    "report/viewer": "the Irrlicht view of the Chrono system the Chrono engine builds",
 }
 
 

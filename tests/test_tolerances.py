@@ -125,7 +125,7 @@ def test_isostatic_structures_lock_in_nothing(name):
     assert np.linalg.norm(mu) <= 1e-12 * _misfit_force_scale(st, solver, e)
     loaded = rt.locked_in(st, err, loads=True, solver=solver)
     rigid = statics.solve(st)
-    A, B = rt.side_values(st, loaded), rt.side_values(st, rigid)
+    A, B = tl.side_values(st, loaded), tl.side_values(st, rigid)
     assert np.abs(A - B).max() <= 1e-9 * np.abs(B).max()
 
 

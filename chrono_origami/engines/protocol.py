@@ -101,7 +101,16 @@ class LinearTheory(Protocol):
 
 @runtime_checkable
 class ChronoSystems(Protocol):
-    """:data:`CHRONO_SYSTEMS`: analyses of a system the user built (``analysis.modal.modal_analysis``)."""
+    """:data:`CHRONO_SYSTEMS`: Chrono systems of structures (the viewer, ``report.viewer``) and analyses of a system
+    the user built (``analysis.modal.modal_analysis``). ``colors``: {"panel", "support"} RGB in [0, 1] of the
+    visual assets a built system carries."""
+
+    colors: dict
+
+    def build_system(self, structure, system=None, hinge_form="mate", use_tangent_stiffness=True, ground=None,
+                     visual=True, anchor=False, hinges=True, hinge_glyph=None):
+        """``structure`` built into ``system`` (a new one by default): a ``ChronoStructure`` (bodies, links,
+        shapes)."""
 
     def linearise(self, system, use_tangent_stiffness=True, equilibrium=True, max_iterations=None, length=None,
                   kc_correction=True, load_stiffness=True, damping=True):

@@ -59,10 +59,13 @@ import time
 
 import numpy as np
 
-from ..engines.chrono import links as lk, system as chsys   # first: PyChrono is probed before it is imported
+from .. import engines
 from .styles import chrono_glyph, style
 from ..structure import hinges
 from ..tools.errors import ViewerError
+
+#: the Chrono engine builds the systems the view draws (importing it probes PyChrono before it is imported here)
+_CHRONO = engines.get("chrono", notice=False)
 
 import pychrono as chrono  # noqa: E402,I001
 
@@ -82,7 +85,7 @@ DATA_FILES = (("logo_chrono_alpha.png", "the logo"),
 _COLORMAP_MESSAGE = "Cannot open colormap data file"
 BACKGROUND = (0.93, 0.94, 0.96)
 LOAD_COLOR = (1.0, 0.50, 0.0)
-SUPPORT_COLOR = chsys.SUPPORT_COLOR
+SUPPORT_COLOR = _CHRONO.colors["support"]
 #: the panels of a fold's first contact (``play``)
 CONTACT_COLOR = (0.85, 0.1, 0.1)
 #: camera direction, as the matplotlib figure (degrees)
@@ -146,14 +149,19 @@ def missing_data_files(data_path, logo=True, skybox=False):
 
 
 # ------------------------------------------------------------------ helpers
+def _vec(v):
+    """NumPy 3-vector -> ``ChVector3d``."""
+    return chrono.ChVector3d(float(v[0]), float(v[1]), float(v[2]))
+
+
 def _color(c):
     return chrono.ChColor(*[float(x) for x in c])
 
 
 def _z_frame(origin, direction):
     """``ChFramed`` at ``origin`` whose Z axis is ``direction`` (unit)."""
-    q = chrono.QuatFromVec2Vec(chrono.VECT_Z, lk.vec(direction))
-    return chrono.ChFramed(lk.vec(origin), q)
+    q = chrono.QuatFromVec2Vec(chrono.VECT_Z, _vec(direction))
+    return chrono.ChFramed(_vec(origin), q)
 
 
 @contextlib.contextmanager
@@ -370,7 +378,7 @@ class StructureView:
                 print(f"notice: Chrono data folder {self.data_path!r} lacks "
                       + ", ".join(f"{f} ({what})" for f, what in missing) + "; drawing without them",
                       file=sys.stderr)
-        self.built = built if built is not None else chsys.build_system(structure, visual=True,
+        self.built = built if built is not None else _CHRONO.build_system(structure, visual=True,
                                                                           hinge_glyph=chrono_glyph)
         self.coloring = coloring
         if coloring is not None:
@@ -485,7 +493,7 @@ class StructureView:
     def _add_camera_and_lights(self):
         vis = self.vis
         w, h = self.window_size
-        vis.AddCamera(lk.vec(self.eye), lk.vec(self.target))
+        vis.AddCamera(_vec(self.eye), _vec(self.target))
         cam = vis.GetActiveCamera()
         dist = float(np.linalg.norm(self.eye - self.target))
         span = _size(self.structure)
@@ -498,7 +506,7 @@ class StructureView:
         for az, el, c in LIGHTS:
             a, e = np.radians(az), np.radians(el)
             pos = self.target + dist * np.array([np.cos(e) * np.cos(a), np.cos(e) * np.sin(a), np.sin(e)])
-            vis.AddLight(lk.vec(pos), float(dist), chrono.ChColor(c, c, c))
+            vis.AddLight(_vec(pos), float(dist), chrono.ChColor(c, c, c))
         vis.GetSceneManager().setAmbientLight(chronoirr.SColorf(AMBIENT, AMBIENT, AMBIENT, 1.0))
 
     def project(self, points):

@@ -51,6 +51,13 @@ class ChronoEngine:
     name = "chrono"
     capabilities = frozenset({_p.NONLINEAR_ELASTIC, _p.CHRONO_SYSTEMS})
 
+    @property
+    def colors(self):
+        """{"panel", "support"}: RGB of the visual assets of a built system (``system.PANEL_COLOR``, ...)."""
+        from .system import PANEL_COLOR, SUPPORT_COLOR
+
+        return {"panel": PANEL_COLOR, "support": SUPPORT_COLOR}
+
     def __repr__(self):
         return "<engine chrono>"
 
@@ -155,6 +162,14 @@ class ChronoEngine:
 
         return linearise(system, use_tangent_stiffness, equilibrium, max_iterations, length, kc_correction,
                          load_stiffness, damping)
+
+    def build_system(self, structure, system=None, hinge_form="mate", use_tangent_stiffness=True, ground=None,
+                     visual=True, anchor=False, hinges=True, hinge_glyph=None):
+        """``structure`` built into ``system`` (``system.build_system``)."""
+        from .system import build_system
+
+        return build_system(structure, system, hinge_form, use_tangent_stiffness, ground, visual, anchor, hinges,
+                            hinge_glyph)
 
     def set_tangent_stiffness(self, system, on):
         """Kc on or off on every link of ``system`` (``links.set_tangent_stiffness``)."""
