@@ -22,7 +22,7 @@ import math
 import numpy as np
 
 from chrono_origami import engines
-from chrono_origami.analysis import dns_paper as paper
+from chrono_origami.papers import dns_paper as paper
 
 from common import program_threads  # noqa: E402  (benchmarks/)
 

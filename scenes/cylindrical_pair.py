@@ -11,7 +11,7 @@ Table III's time steps and --dt).
 """
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.analysis import dns_paper as paper
+from chrono_origami.papers import dns_paper as paper
 
 
 def run(args):

@@ -18,7 +18,7 @@ import numpy as np
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
 from chrono_origami.engines.reference.dns import examples
-from chrono_origami.analysis import dns_paper as paper
+from chrono_origami.papers import dns_paper as paper
 from chrono_origami.cli import inputs
 from chrono_origami.results.table import Table
 

@@ -10,7 +10,7 @@ DIR writes invariants.csv (t,E,L1,L2,L3) and conditioning.csv
 """
 from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
-from chrono_origami.analysis import dns_paper as paper
+from chrono_origami.papers import dns_paper as paper
 
 
 def run(args):

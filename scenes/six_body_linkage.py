@@ -26,7 +26,7 @@ from chrono_origami.cli import app
 from chrono_origami.cli import dynamics as cli_dynamics
 from chrono_origami.report.dynamics import write_history
 from chrono_origami.patterns import linkage
-from chrono_origami.analysis import dns_paper as paper
+from chrono_origami.papers import dns_paper as paper
 from chrono_origami.cli import inputs
 from chrono_origami.results.table import Table
 

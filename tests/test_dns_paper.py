@@ -15,7 +15,7 @@ from chrono_origami.analysis import static as analysis
 from chrono_origami.patterns import linkage
 from chrono_origami.structure.properties import tetrahedron_mass_properties
 from chrono_origami.engines.reference.dns import examples
-from chrono_origami.analysis import dns_paper as paper
+from chrono_origami.papers import dns_paper as paper
 from chrono_origami.engines.reference.dns.schemes import integrate
 
 LONG = os.environ.get("CHRONO_ORIGAMI_LONG_TESTS") == "1"
@@ -164,7 +164,7 @@ def test_scenes_write_their_files(tmp_path):
 
 @pytest.mark.chrono
 def test_chrono_runs_the_same_examples():
-    from chrono_origami.analysis import dns_chrono as cx
+    from chrono_origami.papers import dns_chrono as cx
 
     e = examples.gyro_top()
     c = cx.simulate(e.mb, e.v0, 1e-4, 2000, "hht", stride=500)

@@ -37,7 +37,7 @@ def run_options(ap, time=None, dt=None, output_interval=None, integrators=None):
 def paper_options(ap, dt, time):
     """The options of the four scenes of Betsch & Leyendecker's examples: --dt, --time, --scheme, --stride,
     --out, --no-conditioning (``dt``, ``time``: the scene's defaults, s)."""
-    from ..analysis.dns_paper import SCHEMES
+    from ..papers.dns_paper import SCHEMES
 
     ap.add_argument("--dt", type=inputs.positive_float, default=dt, help=f"time step (s, default {dt:g})")
     ap.add_argument("--time", type=inputs.positive_float, default=time, help=f"duration (s, default {time:g})")
@@ -189,7 +189,7 @@ def paper_finish(name, args, series, extra=None):
     ``extra(out)``) to --out."""
     import numpy as np
 
-    from ..analysis.dns_paper import TABLE_DT, conditioning_rows, drift
+    from ..papers.dns_paper import TABLE_DT, conditioning_rows, drift
     from ..report.dns_paper import conditioning_table, invariants_table
 
     dE, dL = drift(series)

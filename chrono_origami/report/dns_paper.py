@@ -1,4 +1,4 @@
-"""The tables of the discrete null space paper's scenes (``analysis.dns_paper``): invariants and conditioning,
+"""The tables of the discrete null space paper's scenes (``papers.dns_paper``): invariants and conditioning,
 written by the one writer (``report.write``)."""
 from ..results.table import Table
 from .write import DEFAULT_FORMAT, write_table

@@ -4,7 +4,7 @@
 
 Schemes: "reduced" and "constrained" (the reference engine, ``engines.reference.dns.schemes``), "chrono-hht"
 and "chrono-euler" (Chrono's HHT with alpha = -0.2 and implicit Euler on the same data,
-:mod:`chrono_origami.analysis.dns_chrono`). Files: :mod:`chrono_origami.report.dns_paper`; the scenes'
+:mod:`chrono_origami.papers.dns_chrono`). Files: :mod:`chrono_origami.report.dns_paper`; the scenes'
 common end: ``cli.dynamics.paper_finish``.
 
 Conditioning (Tables II-V): the 2-norm condition number of the Newton iteration matrix at the
@@ -30,7 +30,7 @@ from ..engines.reference.dns.schemes import generalised_velocities, integrate
 from ..inputs.dynamics import InitialState, schedule
 from ..patterns import linkage as lk
 from ..tools.geometry import rotation_angle
-from .dynamics import dynamics
+from ..analysis.dynamics import dynamics
 
 EXAMPLES = ("gyro_top", "cylindrical_pair", "planar_pair", "six_body_linkage")
 SCHEMES = ("reduced", "constrained", "chrono-hht", "chrono-euler")
