@@ -289,10 +289,12 @@ def strip_pattern(tiers, long_side=LONG_SIDE, base_angle_deg=BASE_ANGLE_DEG):
     triangles on the long sides from row t - 1 to row t + 1: for odd t the right one on x = 0 and the left one on
     x = 2h (the strip's boundary), which share only their apex (t, h); for even t both on x = h. The ends are
     zigzags (the two triangles of tier 1, and of the last tier when it is odd, meet only at their apex). Every
-    vertex at x = h of an odd row 3..tiers - 2 is the wedge's degree-6 vertex: two vertical hinges, collinear,
+    vertex at x = h of an odd row 3..tiers - 1 is the wedge's degree-6 vertex: two vertical hinges, collinear,
     and four inclined ones. Folded symmetrically (vertical valleys, inclined mountains) the strip curls about x
     and, long enough, closes on itself: its ends pass through each other."""
-    n = _check_n(tiers)
+    if not isinstance(tiers, (int, np.integer)) or isinstance(tiers, bool) or tiers < 1:
+        raise PatternError(f"a Yoshimura strip needs a whole number of tiers >= 1, got {tiers!r}")
+    n = int(tiers)
     a = positive("long_side", long_side, PatternError, noun="length")
     alpha = float(base_angle_deg)
     if not (np.isfinite(alpha) and 0 < alpha < 90):
