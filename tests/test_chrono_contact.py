@@ -91,6 +91,7 @@ def test_a_thick_miura_sheet_tapered_to_its_targets_folds_to_them_free():
         for engine in ("reference", "chrono"):
             c = fold_contacts(hist, 100.0, engine, tapered(flat, notes, ratio * a))
             assert c.first is None and c.percents[-1] == 100.0, (ratio, engine, c.summary())
+    print("Miura-ori sheet, tapered to its targets: no contact up to 100 % for t/a = 0.02, 0.05, 0.1")
 
 
 def polygon_gaps(flat, X, pairs):
