@@ -1,6 +1,7 @@
 """Chrono's contact check (``engines.chrono.contact``: the panels' solids as Bullet convex hulls) against the
 closed forms of ``tests/test_thickness.py`` and the reference engine's separating-axis test: the same first
-contact, to the fold step, on the pair, the C fold, a thick Miura-ori sheet and a thick Yoshimura wedge."""
+contact, to the fold step, on the pair, the C fold, a thick Miura-ori sheet (free to its targets) and a thick
+Yoshimura strip (closing on itself)."""
 import json
 import sys
 
@@ -58,40 +59,110 @@ def test_fold_with_the_chrono_contact_engine(capsys, tmp_path):
     assert "first at frame 25 (69.44 % of the targets): panels 1 and 2" in out
 
 
-def sheets():
-    """(name, flat pattern, FOLD notes with the targets, taper deg, a): a 4 x 4 Miura-ori sheet (sector 60 deg,
-    sides 1) to the closed form's 170 deg fold (creases 170 and 175 deg), tapered to 150; the Yoshimura wedge
-    (``patterns.yoshimura``) to its symmetric fold with vertical creases at 1.2 rad, tapered to 50 deg; a: the
-    shortest crease."""
+def folded(flat, ang, percent, frames):
+    """(notes with the targets ``ang`` (deg, per edge), the fold history to ``percent`` % in ``frames`` equal
+    steps, a: the shortest crease)."""
+    notes = {"fold": {"edges_assignment": foldfile.assignments(flat, ang), "edges_foldAngle": ang}}
+    hist = fold_to_targets(Structure(flat, notes=notes), percent=percent, frame_interval=1 / frames, progress=False)
+    a = min(np.linalg.norm(flat.vertices[h.vertices[0]] - flat.vertices[h.vertices[1]]) for h in flat.hinges)
+    return notes, hist, a
+
+
+def tapered(flat, notes, t):
+    return Structure(flat, thickness=t, placement=Placement("tapered"), notes=notes)
+
+
+def test_a_thick_miura_sheet_tapered_to_its_targets_folds_to_them_free():
+    """A 4 x 4 Miura-ori sheet (sector 60 deg, sides 1) to the closed form's 170 deg fold (creases 170 and 175
+    deg), tapered to each crease's target: no two panels interpenetrate anywhere up to 100 %, for t/a = 0.02, 0.05
+    and 0.1, by either engine. Why: the bevels of a crease meet only at its target (``test_thickness``), and the
+    panels that stack as the sheet closes, columns k and k + 2, are 2 a sin(psi) apart along their normal (psi
+    -> (180 deg - theta) sin(alpha) / 2 near flat, ``patterns.miura``), while a panel bevelled on both straight
+    creases to theta keeps at most w tan((180 deg - theta) / 2) ~ w (180 deg - theta) / 2 of material across its
+    width w = a sin(alpha): twice the gap is never reached. Folding past the targets is not a fold of this
+    structure, so the Miura-ori sheet tapered to its targets has no first contact; the Yoshimura strip below
+    does."""
     from chrono_origami.patterns import miura
-    from test_fold_targets import yoshimura_targets
 
     flat = miura.miura_pattern(4, 4, fold_angle_deg=0.0)
     ang = foldfile.fold_angles(flat, miura.miura_vertices(4, 4, fold_angle_deg=170.0))
-    yield "Miura-ori", flat, ang, 150.0
-    flat, targets = yoshimura_targets(1.2)
-    hinge_of = {tuple(sorted(h.vertices)): h.index for h in flat.hinges}
-    ang = [float(np.degrees(targets[hinge_of[e]])) if e in hinge_of else 0.0 for e in flat.edges]
-    yield "Yoshimura", flat, ang, 50.0
-
-
-@pytest.mark.parametrize("name", ["Miura-ori", "Yoshimura"])
-def test_thick_sheets_first_contact_agrees_with_the_reference_engine(name):
-    """Folded once to the targets in 25 frames (4 % each); for t/a = 0.02, 0.05, 0.1 (a the shortest crease) the
-    first frame where two panels interpenetrate is the same by Bullet's hulls and by the separating axes, and
-    the frame before it is free of contact in both."""
-    _, flat, ang, taper = next(s for s in sheets() if s[0] == name)
-    notes = {"fold": {"edges_assignment": foldfile.assignments(flat, ang), "edges_foldAngle": ang}}
-    hist = fold_to_targets(Structure(flat, notes=notes), frame_interval=1 / 25, progress=False)
-    a = min(np.linalg.norm(flat.vertices[h.vertices[0]] - flat.vertices[h.vertices[1]]) for h in flat.hinges)
-    firsts = []
+    notes, hist, a = folded(flat, ang, 100.0, 25)
     for ratio in (0.02, 0.05, 0.1):
-        st = Structure(flat, thickness=ratio * a, placement=Placement("tapered", taper_deg=taper), notes=notes)
-        ref = fold_contacts(hist, 100.0, "reference", st)
-        chr_ = fold_contacts(hist, 100.0, "chrono", st)
-        assert ref.first is not None and ref.first == chr_.first, (ratio, ref.summary(), chr_.summary())
-        firsts.append(ref.percents[ref.first])
-    print(name, "first contact percent for t/a = 0.02, 0.05, 0.1:", firsts)
+        for engine in ("reference", "chrono"):
+            c = fold_contacts(hist, 100.0, engine, tapered(flat, notes, ratio * a))
+            assert c.first is None and c.percents[-1] == 100.0, (ratio, engine, c.summary())
+    print("Miura-ori sheet, tapered to its targets: no contact up to 100 % for t/a = 0.02, 0.05, 0.1")
+
+
+def polygon_gaps(flat, X, pairs):
+    """Per panel pair (p, q): the largest separation of the two flat panels (zero thickness) over the
+    separating axes (their normals, in-plane edge normals, edge-edge cross products): a lower bound of their
+    distance, positive apart, negative when they cross."""
+    from chrono_origami.structure.solids import penetration
+    from chrono_origami.tools.geometry import newell_normal
+
+    def flat_polytope(p):
+        P = X[list(flat.panels[p])]
+        m = newell_normal(P)
+        m /= np.linalg.norm(m)
+        e = np.roll(P, -1, axis=0) - P
+        e /= np.linalg.norm(e, axis=1)[:, None]
+        return P, np.vstack([m, np.cross(m, e)]), e
+
+    out = []
+    for p, q in pairs:
+        (VA, NA, EA), (VB, NB, EB) = flat_polytope(p), flat_polytope(q)
+        out.append(-penetration(VA[None], NA[None], EA[None], VB[None], NB[None], EB[None])[0])
+    return np.array(out)
+
+
+def test_a_thick_yoshimura_strip_closes_on_itself_earlier_the_thicker_it_is():
+    """A Yoshimura strip (``patterns.yoshimura.strip_pattern(12)``: 24 triangles of the wedge's, long side 1.8,
+    base angle 22.5 deg, a = 0.974 the shortest crease) folded symmetrically to vertical creases at 2.0 rad (the
+    wedge's degree-6 closed form) curls about x and closes on itself before 76 % of its targets: the apex of one
+    zigzag end enters the other end, panels that share no crease nor vertex, obliquely (the two triangles of an
+    end, which share only their apex, close on each other later, near 77 %). Tapered to each crease's target (a
+    crease's bevels meet only at its target), the first contact for t/a = 0.02, 0.05, 0.1 is such a pair of the
+    two ends, the same frame (steps of 0.25 % of the targets) by both engines, and earlier the thicker the
+    panels.
+
+    A bound brackets it. Every point of a tapered solid lies within t/2 of its panel (inside the mid prism), and
+    the panel lies inside its solid (the bevels pass through the crease lines on the mid-surface). So two solids
+    cannot meet while their flat panels are farther apart than t, and must meet once the flat panels cross: the
+    first contact of thickness t between panels that share no vertex is no earlier than the first frame at
+    which two such panels are within t along every separating axis (a lower bound of their distance;
+    :func:`polygon_gaps`) and no later than the frame at which two such panels cross (the zero-thickness first
+    contact)."""
+    from chrono_origami.patterns.yoshimura import strip_pattern
+    from test_fold_targets import yoshimura_folded_angles
+
+    flat = strip_pattern(12)
+    v, i = (float(np.degrees(x)) for x in yoshimura_folded_angles(2.0))
+    hinges = {tuple(sorted(h.vertices)) for h in flat.hinges}
+    ang = [(v if abs(flat.vertices[e[0], 0] - flat.vertices[e[1], 0]) < 1e-12 else i) if e in hinges else 0.0
+           for e in flat.edges]
+    notes, hist, a = folded(flat, ang, 76.0, 304)
+    far = [(p, q) for p in range(flat.n_panels) for q in range(p + 1, flat.n_panels)
+           if not set(flat.panels[p]) & set(flat.panels[q])]
+    gaps = np.array([polygon_gaps(flat, X, far) for X in hist.vertices])       # (frames, pairs)
+    crossed = int(np.argmax(gaps.min(axis=1) < 0))
+    assert crossed > 0
+    percents = []
+    for ratio in (0.02, 0.05, 0.1):
+        st = tapered(flat, notes, ratio * a)
+        ref = fold_contacts(hist, 76.0, "reference", st)
+        chr_ = fold_contacts(hist, 76.0, "chrono", st)
+        k = ref.first
+        assert k is not None and chr_.first == k, (ratio, ref.summary(), chr_.summary())
+        p, q, _ = ref.pairs[k][0]
+        assert not set(flat.panels[p]) & set(flat.panels[q]), (ratio, p, q)       # not even a vertex shared
+        assert {p, q} & {0, 1} and {p, q} & {flat.n_panels - 2, flat.n_panels - 1}, (ratio, p, q)   # the two ends
+        near = int(np.argmax(gaps.min(axis=1) <= ratio * a))
+        assert near <= k <= crossed, (ratio, near, k, crossed)
+        percents.append(ref.percents[k])
+    print("Yoshimura strip, tapered: first contact percent for t/a = 0.02, 0.05, 0.1:", percents,
+          f"(flat panels cross at {hist.times[crossed] / float(hist.problem.duration) * 76.0:.4g} %)")
+    assert percents[0] > percents[1] > percents[2], percents
 
 
 def test_the_chrono_bodies_show_the_solids():

@@ -29,6 +29,7 @@ import pytest
 
 from chrono_origami import cli
 from chrono_origami.structure.foldfile import write_fold
+from cli_output import without_engine_note
 
 ROOT = Path(__file__).resolve().parents[1]
 #: subprocesses import this checkout's code, installed or not
@@ -357,3 +358,26 @@ def test_engine_is_one_option_defined_once():
     defining = sorted(str(p.relative_to(ROOT)) for d in ("chrono_origami", "scenes") for p in (ROOT / d).rglob("*.py")
                       if '"--engine"' in p.read_text() and "add_argument" in p.read_text())
     assert defining == ["chrono_origami/cli/inputs.py"]
+
+
+def test_contact_engine_follows_the_one_rule(capsys):
+    """--contact-engine (fold and check) has the engines' choices and no default of its own: without it the
+    contact check is ``engines.get(None)``'s, Chrono where PyChrono imports, else the reference engine with the
+    one note on stderr; given, it is the engine named."""
+    from chrono_origami import engines
+    from chrono_origami.cli import app, inputs
+
+    parser = app.build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    having = {name: (tuple(a.choices), a.default) for name, p in sub.choices.items() for a in p._actions
+              if "--contact-engine" in a.option_strings}
+    assert set(having) == {"fold", "check"} and set(having.values()) == {(engines.ENGINES, None)}
+    args = sub.choices["fold"].parse_args(["pair.fold"])
+    capsys.readouterr()
+    expect = "chrono" if engines.chrono_available() else "reference"
+    assert inputs.engine_of(args, option="contact_engine").name == expect
+    err = capsys.readouterr().err
+    assert (err == "") == engines.chrono_available() and without_engine_note(err) == ""
+    for name in engines.ENGINES[:1] + (("chrono",) if engines.chrono_available() else ()):
+        args = sub.choices["check"].parse_args(["pair.fold", "--contact-engine", name])
+        assert inputs.engine_of(args, option="contact_engine").name == name

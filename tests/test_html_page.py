@@ -272,7 +272,15 @@ def test_a_thick_fold_page_marks_its_first_contact(chromium, tmp_path):
     """The pair with the tapered placement to 60 deg, thickness 0.1 (closed form, tests/test_thickness.py: its
     bevels meet at 60 deg, 66.67 % of the 90 deg target): the fold stops at its first contact, frame 7 of 10
     (70 %); the page names the pair, percent and depth in the counts and on that frame, and draws the two
-    panels red there and only there."""
+    panels red there and only there.
+
+    The page draws the panels' solids, as the figures do. Each square [0, 1]^2 x [-t/2, t/2] loses the wedge
+    between its top face and the bevel plane through the crease at beta = (180 - 60) / 2 = 60 deg from the panel:
+    7 faces, 5 quadrilaterals (top, bottom, the bevel, the crease side below the mid-surface, the free side) and
+    the two ends, pentagons (the rectangle with its corner cut), so 5 x 2 + 2 x 3 = 16 triangles a panel, 32
+    drawn (4 for the flat squares), all 32 red on the contact frame. Flat (frame 0) the solids' vertices span
+    x in [0, 2], y in [0, 1], z in [-t/2, t/2], and the top faces stop t / (2 tan 60 deg) short of the crease
+    x = 1."""
     (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
     p = run("-m", "chrono_origami", "fold", "pair.fold", "--frames", "10", "--quiet", "--thickness", "0.1",
             "--placement", "tapered", "--taper-deg", "60", "--engine", "reference", "--html", "fold.html",
@@ -281,6 +289,15 @@ def test_a_thick_fold_page_marks_its_first_contact(chromium, tmp_path):
     visit = br.open_page(chromium, tmp_path / "fold.html")
     loaded_cleanly(visit)
     assert visit.api("a => [a.nStates, a.state, a.contact]") == [8, 0, None]
+    assert visit.api("a => [a.drawnTriangles(), a.contactTriangles()]") == [32, 0]
+    drawn = np.array(visit.api("a => Array.from(a.drawnVertices())")).reshape(-1, 3)
+    np.testing.assert_allclose(drawn[:6], np.array(pair_fold()["vertices_coords"], float), atol=1e-7)
+    solid = drawn[6:]
+    t, cut = 0.1, 0.05 / np.tan(np.radians(60.0))
+    np.testing.assert_allclose([solid[:, 0].min(), solid[:, 0].max(), solid[:, 1].min(), solid[:, 1].max(),
+                                solid[:, 2].min(), solid[:, 2].max()], [0, 2, 0, 1, -t / 2, t / 2], atol=1e-7)
+    top = np.unique(np.round(solid[np.abs(solid[:, 2] - t / 2) < 1e-6, 0], 6))
+    np.testing.assert_allclose(top, [0, 1 - cut, 1 + cut, 2], atol=1e-6)
     counts = visit.page.locator("#counts").inner_text()
     assert "first contact" in counts and "panels 1 and 2 at 70 % of the targets, depth" in counts
     free = reds(shown(visit))
@@ -288,6 +305,7 @@ def test_a_thick_fold_page_marks_its_first_contact(chromium, tmp_path):
     slider.focus()
     visit.page.keyboard.press("End")
     assert visit.api("a => [a.state, a.contact]") == [7, [1, 2]]
+    assert visit.api("a => [a.drawnTriangles(), a.contactTriangles()]") == [32, 32]
     assert visit.page.locator("#statenote").inner_text().startswith("first contact: panels 1 and 2 at 70 %")
     hit = reds(shown(visit))
     assert free < 0.005 < 0.05 < hit                                 # the two panels fill a good part of the view

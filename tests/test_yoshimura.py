@@ -103,6 +103,36 @@ def test_bad_sizes_are_named():
         Y.wedge_pattern(5, -1.0)
 
 
+@pytest.mark.parametrize("n", [2, 5, 12])
+def test_strip_is_the_wedges_triangles_two_wide(n):
+    """``strip_pattern(n)``: 2n of the wedge's isosceles triangles (long side a vertical, the other two a / (2 cos
+    alpha)), loops counter-clockwise in (x, z) (normal -y), in the band 0 <= x <= 2h (h the apex distance),
+    0 <= z <= (n + 1) a/2; a disk (V - E + F = 1); its interior vertices are x = h on the odd rows 3..n - 1,
+    each of degree 6 with two vertical hinges (the wedge's vertex). n = 12: 21 vertices, 28 hinges, 16 boundary
+    edges."""
+    pat = Y.strip_pattern(n)
+    X = pat.vertices
+    assert pat.n_panels == 2 * n and pat.n_vertices - len(pat.edges) + pat.n_panels == 1
+    for loop in pat.panels:
+        P = X[list(loop)]
+        sides = sorted(np.linalg.norm(P - np.roll(P, -1, axis=0), axis=1))
+        np.testing.assert_allclose(sides, [SLANT, SLANT, A], rtol=1e-14)
+        n_ = np.cross(P[1] - P[0], P[2] - P[0])
+        assert n_[1] < 0 and abs(n_[0]) + abs(n_[2]) < 1e-14
+    np.testing.assert_allclose([X[:, 0].min(), X[:, 0].max(), X[:, 1].max(), X[:, 2].min(), X[:, 2].max()],
+                               [0, 2 * H_APEX, 0, 0, (n + 1) * A / 2], atol=1e-14)
+    inner = sorted(pat.interior_vertices)
+    assert [round(X[v, 2] / (A / 2)) for v in inner] == list(range(3, n, 2))
+    for v in inner:
+        assert abs(X[v, 0] - H_APEX) < 1e-14
+        at = [h for h in pat.hinges if v in h.vertices]
+        assert len(at) == 6 and sum(abs(np.subtract(*X[list(h.vertices)])[0]) < 1e-14 for h in at) == 2
+    if n == 12:
+        assert (pat.n_vertices, len(pat.hinges), len(pat.boundary_edges)) == (21, 28, 16)
+    with pytest.raises(PatternError, match="tiers >= 1"):
+        Y.strip_pattern(0)
+
+
 # ----------------------------------------------------------------- Table 4 counts
 def test_supports_of_sec_4_2_2():
     s = Y.table4_structure()

@@ -61,12 +61,13 @@ class Contacts:
                 for k, c in enumerate(self.pairs) if c]
 
 
-def fold_contacts(history, percent=None, engine="reference", structure=None):
+def fold_contacts(history, percent=None, engine=None, structure=None):
     """:class:`Contacts` of every stored frame of a fold history (``results.fold.FoldHistory``); ``percent``: the
     fold percent of its last frame when it folds to target angles (frame k is at percent x t_k / T). ``engine``:
-    an engine object or name whose ``panel_solids`` find the contacts: "reference" (the default:
-    ``structure.solids.PanelSolids``, separating axes) or "chrono" (Bullet's convex hulls). ``structure``: the panels' thickness and placement, when not the history's (the
-    same pattern)."""
+    an engine object or name (``engines.get``: None/"auto", the default, is "chrono" where PyChrono imports, else
+    "reference" with one line on stderr) whose ``panel_solids`` find the contacts: "reference"
+    (``structure.solids.PanelSolids``, separating axes) or "chrono" (Bullet's convex hulls). ``structure``: the
+    panels' thickness and placement, when not the history's (the same pattern)."""
     st = history.problem.structure if structure is None else structure
     st = st.with_pattern(st.pattern.with_vertices(history.vertices[0]))
     solids = engines.get(engine).panel_solids(st)

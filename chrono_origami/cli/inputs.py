@@ -388,9 +388,10 @@ def add_placement_options(ap):
                    help="every panel's thickness (replaces faces_origami:thickness); with it the panels' contact "
                         "is checked")
     _placement_arguments(g)
-    g.add_argument("--contact-engine", choices=engines.ENGINES, default="reference",
-                   help="the contact check: reference (separating axes on the panels' solids, exact; default) or "
-                        "chrono (Chrono's Bullet collision detection on their convex hulls)")
+    g.add_argument("--contact-engine", choices=engines.ENGINES, default=None,
+                   help="the contact check: chrono (Chrono's Bullet collision detection on the panels' solids as "
+                        "convex hulls) or reference (separating axes on the solids, exact); default: chrono where "
+                        "PyChrono imports, else reference")
     return ap
 
 

@@ -278,3 +278,40 @@ def table4_structure(kind="isostatic", supported=True, loaded=True, name=None):
     """
     return wedge_structure(table4_pattern(), N_BASE, kind, supported, loaded,
                            name or f"Yoshimura wedge (Table 4, {kind})")
+
+
+def strip_pattern(tiers, long_side=LONG_SIDE, base_angle_deg=BASE_ANGLE_DEG):
+    """A flat Yoshimura strip two triangles wide (x in [0, 2h], h = (a/2) tan(alpha)) of ``tiers`` tiers of the
+    wedge's full triangles (two a tier, centroids at z = t a/2, t = 1..tiers), in the x-z plane (y = 0) like
+    :func:`wedge_pattern`, loops counter-clockwise in (x, z) (normal -y).
+
+    Rows r = 0..tiers + 1 at z = r a/2: an even row holds x = 0 and 2h, an odd row x = h. Tier t has the two
+    triangles on the long sides from row t - 1 to row t + 1: for odd t the right one on x = 0 and the left one on
+    x = 2h (the strip's boundary), which share only their apex (t, h); for even t both on x = h. The ends are
+    zigzags (the two triangles of tier 1, and of the last tier when it is odd, meet only at their apex). Every
+    vertex at x = h of an odd row 3..tiers - 1 is the wedge's degree-6 vertex: two vertical hinges, collinear,
+    and four inclined ones. Folded symmetrically (vertical valleys, inclined mountains) the strip curls about x
+    and, long enough, closes on itself: its ends pass through each other."""
+    if not isinstance(tiers, (int, np.integer)) or isinstance(tiers, bool) or tiers < 1:
+        raise PatternError(f"a Yoshimura strip needs a whole number of tiers >= 1, got {tiers!r}")
+    n = int(tiers)
+    a = positive("long_side", long_side, PatternError, noun="length")
+    alpha = float(base_angle_deg)
+    if not (np.isfinite(alpha) and 0 < alpha < 90):
+        raise PatternError(f"base_angle_deg must lie strictly between 0 and 90 degrees, got {base_angle_deg!r}")
+    h = 0.5 * a * np.tan(np.radians(alpha))
+    V, X = {}, []
+    for r in range(n + 2):
+        for c in ((0, 2) if r % 2 == 0 else (1,)):
+            V[(r, c)] = len(X)
+            X.append([c * h, 0.0, r * 0.5 * a])
+    loops = []
+    for t in range(1, n + 1):
+        for c in (0, 1, 2):
+            if (t - 1, c) in V and (t + 1, c) in V:
+                lo, hi = V[(t - 1, c)], V[(t + 1, c)]
+                if (t, c - 1) in V:
+                    loops.append((lo, hi, V[(t, c - 1)]))
+                if (t, c + 1) in V:
+                    loops.append((lo, V[(t, c + 1)], hi))
+    return CreasePattern(np.array(X), loops)

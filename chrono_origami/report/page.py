@@ -15,7 +15,8 @@ the command line that produced it.
 Library: three.js r147 (MIT, ``web/LICENSE-three.txt``): ``build/three.min.js``
 and the classic-script OrbitControls and fat lines of its ``examples/js``,
 660 KB together, inlined with the page's own script (``web/page.js``). The
-panels are one merged mesh, the hinges one line set per line style: a 10^4-panel
+panels are one merged mesh (thick panels placed: their solids, as in the
+figures, :func:`_draw_solids`), the hinges one line set per line style: a 10^4-panel
 page stays a few MB (``benchmarks/html_page.py``). The numbers shown travel
 as base64 of little-endian float64 (exact, NaN and infinities included), the
 vertex positions drawn as float32 (what WebGL draws); a value
@@ -105,6 +106,33 @@ def _geometry(structure):
             "size": float(pat.size),
             "supports": [{"vertex": s.vertex + 1, "dofs": s.dofs} for s in structure.supports],
             "loads": [{"vertex": ld.vertex + 1, "force": [_num(f) for f in ld.force]} for ld in structure.loads]}
+
+
+def _draw_solids(structure, data):
+    """Thick panels placed (``figures.solids_of``): the page draws each panel's solid, as the figures and the
+    viewer do. Every state's vertices get, after the pattern's V, each panel's solid vertices at that state
+    (``structure.solids.PanelSolids.at``; P blocks of the largest solid's count, shorter ones padded), and the
+    triangles drawn (and the first contact's) become the fans of the solids' faces (a face of k vertices: k - 2
+    triangles). ``geometry.n_drawn``: the vertices each state holds."""
+    from .figures import solids_of
+
+    solids = solids_of(structure)
+    if solids is None:
+        return
+    V, P, n = structure.pattern.n_vertices, solids.P, solids.V.shape[1]
+
+    def fans(panels):
+        return [(V + p * n + loop[0], V + p * n + loop[k], V + p * n + loop[k + 1]) for p in panels
+                for loop in solids.faces[p] for k in range(1, len(loop) - 1)]
+
+    G = data["geometry"]
+    G["triangles"] = _b64(np.asarray(fans(range(P)), int).reshape(-1, 3), "u4")
+    G["n_drawn"] = V + P * n
+    for state in data["states"]:
+        X = np.frombuffer(base64.b64decode(state["vertices"]), "<f4").reshape(-1, 3).astype(float)
+        state["vertices"] = _b64(np.vstack([X, solids.at(X)[0].reshape(-1, 3)]), "f4")
+    if data.get("contact"):
+        data["contact"]["triangles"] = [int(v) for t in fans([x - 1 for x in data["contact"]["panels"]]) for v in t]
 
 
 def _state(label, vertices, kinds=None, tables=(), colorings=None, counts=None, note=""):
@@ -303,6 +331,7 @@ def html(result, path, structure=None, command=None, color_by="|F|", title=None,
     data["title"] = title or structure.name
     data["command"] = command_line() if command is None else command
     data["geometry"] = _geometry(structure)
+    _draw_solids(structure, data)
     data["color_by"] = color_by if color_by == "kind" else hinge_colors.component(color_by)
     data["luts"] = {name: _lut(name) for name in (hinge_colors.SEQUENTIAL, hinge_colors.DIVERGING)}
     data["not_finite_color"] = list(NOT_FINITE_COLOR)

@@ -68,7 +68,7 @@
   for (const name in D.luts) luts[name] = b64(D.luts[name], Uint8Array);
   const states = D.states.map(s => {
     const st = Object.assign({}, s);
-    st.X = b64(s.vertices, Float32Array);      // positions drawn (float32, V x 3)
+    st.X = b64(s.vertices, Float32Array);      // positions drawn (float32, n_drawn x 3)
     st.tables = s.tables.map(decodeTable);
     st.colorings = {};
     for (const c in s.colorings) {
@@ -129,7 +129,8 @@
   controls.update();
 
   // panels: one merged mesh; boundary edges: one line set on the same positions
-  const pos = new Float32Array(3 * V);
+  const drawn = G.n_drawn || V;                 // the pattern's vertices, then thick panels' solids' (page.py)
+  const pos = new Float32Array(3 * drawn);
   const posAttr = new THREE.BufferAttribute(pos, 3);
   const meshGeom = new THREE.BufferGeometry();
   meshGeom.setAttribute('position', posAttr);
@@ -217,7 +218,7 @@
 
   // ---------------------------------------------------------------- drawing a state
   function place(X) {
-    for (let i = 0; i < 3 * V; i++) pos[i] = X[i];
+    for (let i = 0; i < 3 * drawn; i++) pos[i] = X[i];
     posAttr.needsUpdate = true;
     meshGeom.computeBoundingSphere();
     const m = new THREE.Matrix4();
@@ -516,7 +517,9 @@
     API.state = current;
   }
   API.setState = setState;
-  API.drawnVertices = () => pos;      // the positions drawn now (float32, V x 3)
+  API.drawnVertices = () => pos;      // the positions drawn now (float32, n_drawn x 3: the pattern's V first)
+  API.drawnTriangles = () => meshGeom.index.count / 3;            // the panels' triangles drawn
+  API.contactTriangles = () => contactMesh.visible ? contactGeom.index.count / 3 : 0;   // drawn red now
   API.nStates = states.length;
   const slider = document.getElementById('frames');
   const playButton = document.getElementById('play');
