@@ -62,10 +62,15 @@ import numpy as np
 from .. import engines
 from .styles import chrono_glyph, style
 from ..structure import hinges
-from ..tools.errors import ViewerError
+from ..tools.errors import ChronoUnavailable, ViewerError
 
 #: the Chrono engine builds the systems the view draws (importing it probes PyChrono before it is imported here)
-_CHRONO = engines.get("chrono", notice=False)
+try:
+    _CHRONO = engines.get("chrono", notice=False)
+except ChronoUnavailable:
+    raise ChronoUnavailable(f"Chrono's Irrlicht viewer (--viz, --screenshot, play) needs PyChrono, which cannot be "
+                            f"used here: {engines.chrono_unavailable_reason()} ({engines.INSTALL}); draw a "
+                            f"figure (--figure) or the results page (--html) instead") from None
 
 import pychrono as chrono  # noqa: E402,I001
 
