@@ -112,6 +112,8 @@ def test_the_command_line_falls_back_to_the_reference_engine(tmp_path, crashing_
     # nor does the viewer of a reference run: one line, the usage exit code
     r = run("--engine", "reference", "--viz")
     assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and CRASH in r.stderr, r.stderr
+    assert r.stderr.startswith("error: Chrono's Irrlicht viewer (--viz, --screenshot, play) needs PyChrono")
+    assert "--figure" in r.stderr and "--engine" not in r.stderr         # what to do instead, not another engine
     # the Chrono names of the public API raise instead of killing the interpreter
     r = subprocess.run([sys.executable, "-c", "import chrono_origami as co\ntry:\n    co.build_system\n"
                         "except ImportError as e:\n    print(type(e).__name__, e)\n"],
