@@ -147,14 +147,19 @@ def _panels(n):
     return loops
 
 
-def wedge_pattern(n=N_BASE, long_side=LONG_SIDE, base_angle_deg=BASE_ANGLE_DEG):
-    """Flat wedge in the x-z plane (y = 0); numbering and orientation as in the module docstring."""
-    n = _check_n(n)
+def _sizes(long_side, base_angle_deg):
+    """(a, h): the triangles' long side and height h = (a/2) tan(alpha), checked (length units)."""
     a = positive("long_side", long_side, PatternError, noun="length")
     alpha = float(base_angle_deg)
     if not (np.isfinite(alpha) and 0 < alpha < 90):
         raise PatternError(f"base_angle_deg must lie strictly between 0 and 90 degrees, got {base_angle_deg!r}")
-    h = 0.5 * a * np.tan(np.radians(alpha))
+    return a, 0.5 * a * np.tan(np.radians(alpha))
+
+
+def wedge_pattern(n=N_BASE, long_side=LONG_SIDE, base_angle_deg=BASE_ANGLE_DEG):
+    """Flat wedge in the x-z plane (y = 0); numbering and orientation as in the module docstring."""
+    n = _check_n(n)
+    a, h = _sizes(long_side, base_angle_deg)
     X = np.array([[c * h, 0.0, r * 0.5 * a] for r, c in _grid(n)])
     loops = _panels(n)
     return CreasePattern(X, loops, edges=_edge_order(X, loops))
@@ -295,11 +300,7 @@ def strip_pattern(tiers, long_side=LONG_SIDE, base_angle_deg=BASE_ANGLE_DEG):
     if not isinstance(tiers, (int, np.integer)) or isinstance(tiers, bool) or tiers < 1:
         raise PatternError(f"a Yoshimura strip needs a whole number of tiers >= 1, got {tiers!r}")
     n = int(tiers)
-    a = positive("long_side", long_side, PatternError, noun="length")
-    alpha = float(base_angle_deg)
-    if not (np.isfinite(alpha) and 0 < alpha < 90):
-        raise PatternError(f"base_angle_deg must lie strictly between 0 and 90 degrees, got {base_angle_deg!r}")
-    h = 0.5 * a * np.tan(np.radians(alpha))
+    a, h = _sizes(long_side, base_angle_deg)
     V, X = {}, []
     for r in range(n + 2):
         for c in ((0, 2) if r % 2 == 0 else (1,)):
