@@ -16,8 +16,10 @@ made once, ``Jacobian.range_residual``): |r| = |U0^T w|, and no basis of the
 left null space is formed, whose dimension grows with the pattern's area (a
 flat n x n Miura-ori: 4 (n - 1)^2) while N's stays small (2 n - 3). w is a
 Richardson-extrapolated central second difference (relative error about
-1e-10); it is quadratic in (v, 1), so dq/dc comes from w at v + s N_j by
-polarisation, k + 1 second differences per Gauss-Newton step (k = dim N).
+1e-10); it is quadratic in (v, 1), so dq/dc = 2 B((v, 1), (N, 0)) outside
+range(J), B its bilinear form: the derivative of J N along (v, 1), which
+differs from B by J times a Lie bracket (in range(J)), from two central
+differences of J per Gauss-Newton step, whatever k = dim N.
 """
 import numpy as np
 
@@ -91,16 +93,25 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
             W[:, j] = (4 * d[0] - d[1]) / 3
         return W
 
-    # w(v) = d2F/dh2 along v is quadratic in (v, 1): w(v + s n) - w(v) - s^2 w0(n) = 2 s B(v, n), B its
-    # bilinear form, w0 the second derivative along n at fixed time
-    WN = second_difference(N, 0.0)
+    def jacobian_derivative(v):
+        """d/dh [J(exp(h v) g, time + h) N] at h = 0 (rows x k): central differences of the Jacobian of step h and
+        2 h (h = :data:`STEP` / max |v|), Richardson-extrapolated. With f(xi) = F(exp(xi) g), the left update's
+        Baker-Campbell-Hausdorff term gives J(exp(h v) g) n = J n + h (H(v, n) + J [n, v] / 2) + O(h^2) (H the
+        Hessian of f, [,] the bracket of se(3) body by body), so outside range(J) this is B((v, 1), (n, 0)), the
+        bilinear form of w: the Jacobian of q from two evaluations of J, not k second differences."""
+        h0 = STEP / (np.abs(v).max() or 1.0)
+        d = []
+        for h in (h0, 2 * h0):
+            Jp = C.evaluate(*exp_update(R, u, (h * v).reshape(-1, 6)), time + h)[1]
+            Jm = C.evaluate(*exp_update(R, u, (-h * v).reshape(-1, 6)), time - h)[1]
+            d.append(np.asarray((Jp - Jm) @ N) / (2 * h))
+        return (4 * d[0] - d[1]) / 3
 
     def residual_and_jacobian(c):
-        """(q(c), dq/dc): q the second-order residual at v = v0 + N c (module doc), dq/dc by polarisation."""
+        """(q(c), dq/dc): q the second-order residual at v = v0 + N c (module doc); w is quadratic in (v, 1), so
+        dq/dc = 2 B((v, 1), (N, 0)) outside range(J) (``jacobian_derivative``)."""
         v = v0 + N @ c
-        s = max(np.linalg.norm(v), 1e-300)
-        Wv = second_difference(np.column_stack([v[:, None], v[:, None] + s * N]), 1.0)
-        Q = outside_range(np.column_stack([Wv[:, :1], (Wv[:, 1:] - Wv[:, :1] - s * s * WN) / s]))
+        Q = outside_range(np.column_stack([second_difference(v[:, None], 1.0), 2 * jacobian_derivative(v)]))
         return Q[:, 0], Q[:, 1:]
 
     # start: the velocity whose hinge rates best follow the signs, at the drives' magnitude
