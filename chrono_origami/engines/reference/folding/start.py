@@ -32,6 +32,9 @@ from .lie import exp_update
 NULL_RTOL = 1e-9
 #: largest rotation (rad) or displacement (scaled units) of a body in the second differences of F
 STEP = 1e-3
+#: a Gauss-Newton search whose |q| does not fall below STALL_RATIO of its least in STALL_STEPS steps gives up
+STALL_RATIO = 0.7
+STALL_STEPS = 8
 
 
 def hinge_rates(C, R, v):
@@ -129,10 +132,13 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     def gauss_newton(c):
         """Gauss-Newton on |q(c)|. Stops at a step below 1e-11 |c|, or where round-off of the second
         differences takes over: a step below 1e-6 |c| that no longer halves, or |q| below a tenth of the
-        acceptance threshold that no longer halves. Singular values of dq/dc below 1e-8 of the largest are
+        acceptance threshold that no longer halves, or |q| not below :data:`STALL_RATIO` of its least for
+        :data:`STALL_STEPS` steps (a start that leads to no root; a root, even a singular one, where Gauss-Newton
+        converges linearly, lowers |q| faster). Singular values of dq/dc below 1e-8 of the largest are
         truncated: a family of branches (straight crease lines folding on their own) makes dq/dc rank-deficient,
         and a step along it would only be round-off. Returns (c, |q(c)|)."""
-        last_step = last_q = np.inf
+        last_step = last_q = best_q = np.inf
+        stalled = 0
         q0 = float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
         if q0 < 0.1 * threshold(v0 + N @ c):
             return c, q0                                 # a branch where the search starts (one second difference)
@@ -141,6 +147,10 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
             qn = float(np.linalg.norm(qc))
             if qn < 0.1 * threshold(v0 + N @ c) and qn > 0.5 * last_q:
                 return c, qn
+            stalled = 0 if qn < STALL_RATIO * best_q else stalled + 1
+            best_q = min(best_q, qn)
+            if stalled >= STALL_STEPS:
+                break                                    # no root near this start: |q| stays at a positive minimum
             dc = np.linalg.lstsq(Jq, -qc, rcond=1e-8)[0]
             c = c + dc
             step = np.linalg.norm(dc)
@@ -177,6 +187,7 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
                         "from this state")
         e.found = found                                  # branch directions found, and the hinge (0-based) that
         e.wrong = int(np.argmax(against)) if found and against.max() == found else None   # turns wrong on all
+        e.against = against                              # on how many of them each hinge turns wrong
         raise e
     v = best[0]
     return v
