@@ -35,6 +35,8 @@ STEP = 1e-3
 #: a Gauss-Newton search whose |q| does not fall below STALL_RATIO of its least in STALL_STEPS steps gives up
 STALL_RATIO = 0.7
 STALL_STEPS = 8
+#: the search stops once it has found this many branch directions, none with the assignment's signs
+GIVE_UP_FOUND = 12
 
 
 def hinge_rates(C, R, v):
@@ -65,9 +67,11 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     F, J, Ft = C.evaluate(R, u, time)
     b = -Ft
     jac = Jacobian(J, method)
-    ns = linalg.null_space(J, NULL_RTOL, jac.method, left=jac.method == "dense")
+    # sparse: the left null space's basis too where it is no larger than the null space's (fewer rows than
+    # columns: a kirigami's many free motions would make k range residuals per Gauss-Newton step the cost)
+    ns = linalg.null_space(J, NULL_RTOL, jac.method, left=jac.method == "dense" or J.shape[0] <= J.shape[1])
     N = ns.basis
-    if jac.method == "dense":
+    if ns.left is not None:
         U0 = ns.left
 
         def outside_range(W):
@@ -160,8 +164,9 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
             last_step, last_q = step, qn
         return c, float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
 
-    # several starts: the sign guess at three magnitudes, then random ones; keep the
-    # branch velocities (second-order residual ~ 0) that fold every assigned hinge in its sign
+    # several starts: the sign guess at three magnitudes, then random ones; keep the branch velocities
+    # (second-order residual ~ 0) that fold every assigned hinge in its sign; stop after five such, or after
+    # GIVE_UP_FOUND branches with none of them
     rng = np.random.default_rng(0)
     starts = [c * f for f in (1.0, 0.3, 3.0)] + [rng.standard_normal(len(c)) * (np.linalg.norm(c) + 1.0)
                                                   for _ in range(40)]
@@ -181,6 +186,8 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
                 best = (v, dist)
         if best is not None and (found > 4 or best[1] <= 1e-3 * max(1.0, np.linalg.norm(c))):
             break                                        # five branches seen, or one where the search started
+        if best is None and found >= GIVE_UP_FOUND:
+            break                                        # as many branches seen, none in the assignment's signs
     if best is None:
         e = SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley "
                         f"assignment ({found} branch directions tried): the assignment is not rigidly foldable "
