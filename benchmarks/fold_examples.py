@@ -13,6 +13,7 @@ from flat to 90 % of its targets.
 
     python3 benchmarks/fold_examples.py                       # the files of tests/data/origami_simulator
     python3 benchmarks/fold_examples.py DIR                   # every .svg under DIR (e.g. Origami Simulator's assets)
+    python3 benchmarks/fold_examples.py --walk --no-sheet      # and each file that folds: support, design, static
     python3 benchmarks/fold_examples.py --sheet-only
 """
 import argparse
@@ -58,6 +59,38 @@ def one(path, percent):
                       "outcome": outcome}))
 
 
+def walk_one(path, percent):
+    """The walk fold -> support -> design -> static (``tests/walk.py``) on one file in this process; one JSON line."""
+    import contextlib
+    import io
+
+    from chrono_origami.cli import main as cli
+
+    def run(*argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli([str(a) for a in argv])
+            except SystemExit as e:
+                code = e.code
+        return code or 0, out.getvalue(), err.getvalue()
+
+    spec = importlib.util.spec_from_file_location("walk", os.path.join(HERE, "..", "tests", "walk.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    t0, c0 = time.perf_counter(), time.process_time()
+    with tempfile.TemporaryDirectory() as tmp:
+        r = mod.walk(run, path, tmp, percent)
+    if r["stage"] == "static" and r["code"] == 0:
+        outcome = (f"hinge forces ({'static --elastic: design exits 3' if r['elastic'] else 'isostatic design'}; "
+                   f"{' '.join(r['supports'])}): " + " | ".join(r["table"][-1:]))
+    else:
+        last = [x for x in r["text"].splitlines() if x.startswith("error")] or r["text"].splitlines()[-1:]
+        outcome = f"{r['stage']} exits {r['code']}: " + " ".join(last)[:300]
+    print(json.dumps({"time": time.perf_counter() - t0, "cpu": time.process_time() - c0, "peak": peak_MB(),
+                      "outcome": outcome}))
+
+
 def sheet(columns=31, rows=32, percent=90.0):
     """Fold the ORIPA Miura sheet in this process; print one JSON line."""
     from chrono_origami.analysis.fold import fold_to_targets
@@ -95,12 +128,16 @@ def main():
     ap.add_argument("--percents", default="60,90")
     ap.add_argument("--sheet-only", action="store_true")
     ap.add_argument("--no-sheet", action="store_true", help="the files only")
+    ap.add_argument("--walk", action="store_true",
+                    help="also walk each file that folds at the first percent through support, design and static")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds a file may take (default 300)")
     ap.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         if args.one[0] == "sheet":
             return sheet()
+        if args.one[0] == "walk":
+            return walk_one(args.one[1], float(args.one[2]))
         return one(args.one[0], float(args.one[1]))
     if not args.sheet_only:
         files = sorted(glob.glob(os.path.join(args.dir, "**", "*.svg"), recursive=True))
@@ -112,6 +149,10 @@ def main():
                 r = child(f, p, timeout=args.timeout)
                 print(f"{os.path.relpath(f, args.dir):34s} {p:>4s} {r['time']:7.2f} {r['cpu']:7.2f} {r['peak']:5.0f}  "
                       f"{r['outcome']}", flush=True)
+                if args.walk and p == args.percents.split(",")[0] and r["outcome"].startswith("folds"):
+                    r = child("walk", f, p, timeout=args.timeout)
+                    print(f"{'  walk':34s} {p:>4s} {r['time']:7.2f} {r['cpu']:7.2f} {r['peak']:5.0f}  {r['outcome']}",
+                          flush=True)
     if args.no_sheet:
         return
     r = child("sheet")
