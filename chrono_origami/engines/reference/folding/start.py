@@ -10,7 +10,8 @@ equations in c are solved by Gauss-Newton from the velocity closest to the
 assignment's signs; the result must fold every assigned hinge in its sign.
 
 The residual is the part of w = d2F/dh2 outside range(J): U0^T w with U0 an
-orthonormal basis of the left null space (dense path, SVD), or r = w - J x
+orthonormal basis of the left null space (dense path, SVD; sparse path when U0
+has at most :data:`LEFT_ENTRIES` numbers), or r = w - J x
 with x the least-squares solution of J x = w (sparse path, the factor of J
 made once, ``Jacobian.range_residual``): |r| = |U0^T w|, and no basis of the
 left null space is formed, whose dimension grows with the pattern's area (a
@@ -32,6 +33,9 @@ from .lie import exp_update
 NULL_RTOL = 1e-9
 #: largest rotation (rad) or displacement (scaled units) of a body in the second differences of F
 STEP = 1e-3
+#: sparse path: the second-order residual is U0^T w, U0 an orthonormal basis of the left null space, when U0 has at
+#: most this many numbers (16 MB; 6ptHypar-anti: 2,197 rows x 580), else the range residual of w (no basis formed)
+LEFT_ENTRIES = 2_000_000
 #: a Gauss-Newton search whose |q| does not fall below STALL_RATIO of its least in STALL_STEPS steps gives up
 STALL_RATIO = 0.7
 STALL_STEPS = 8
@@ -67,9 +71,10 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     F, J, Ft = C.evaluate(R, u, time)
     b = -Ft
     jac = Jacobian(J, method)
-    # sparse: the left null space's basis too where it is no larger than the null space's (fewer rows than
-    # columns: a kirigami's many free motions would make k range residuals per Gauss-Newton step the cost)
-    ns = linalg.null_space(J, NULL_RTOL, jac.method, left=jac.method == "dense" or J.shape[0] <= J.shape[1])
+    # sparse: the left null space's basis too where it holds at most LEFT_ENTRIES numbers (a tessellation's or a
+    # kirigami's many free motions would make k range residuals per Gauss-Newton step the cost)
+    ns = linalg.null_space(J, NULL_RTOL, jac.method, left=True,
+                           left_limit=None if jac.method == "dense" else LEFT_ENTRIES // max(J.shape[0], 1))
     N = ns.basis
     if ns.left is not None:
         U0 = ns.left
