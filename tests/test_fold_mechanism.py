@@ -81,8 +81,8 @@ def run(capsys, *argv):
 
 
 def error_line(err):
-    """The one error line of stderr (a note on PyChrono may come before it)."""
-    lines = [x for x in err.splitlines() if not x.startswith("note: PyChrono")]
+    """The one error line of stderr (a note on PyChrono, and the reader's one-line warnings, may come before it)."""
+    lines = [x for x in err.splitlines() if not x.startswith(("note: PyChrono", "warning: "))]
     assert len(lines) == 1 and lines[0].startswith("error: "), err
     return lines[0]
 

@@ -34,8 +34,8 @@ NULL_RTOL = 1e-9
 #: largest rotation (rad) or displacement (scaled units) of a body in the second differences of F
 STEP = 1e-3
 #: sparse path: the second-order residual is U0^T w, U0 an orthonormal basis of the left null space, when U0 has at
-#: most this many numbers (16 MB; 6ptHypar-anti: 2,197 rows x 580), else the range residual of w (no basis formed)
-LEFT_ENTRIES = 2_000_000
+#: most this many numbers (80 MB; 6ptHypar-anti: 2,197 rows x 580), else the range residual of w (no basis formed)
+LEFT_ENTRIES = 10_000_000
 #: a Gauss-Newton search whose |q| does not fall below STALL_RATIO of its least in STALL_STEPS steps gives up
 STALL_RATIO = 0.7
 STALL_STEPS = 8
