@@ -176,9 +176,12 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     starts = [c * f for f in (1.0, 0.3, 3.0)] + [rng.standard_normal(len(c)) * (np.linalg.norm(c) + 1.0)
                                                   for _ in range(40)]
     best, found, against = None, 0, np.zeros(len(signs), int)
+    nearest = (np.inf, None)                             # the least second-order residual of any search
     for c_start in starts:
         c1, res = gauss_newton(c_start)
         v = v0 + N @ c1
+        if res < nearest[0]:
+            nearest = (res, v)
         if res > threshold(v):
             continue
         found += 1
@@ -200,6 +203,12 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
         e.found = found                                  # branch directions found, and the hinge (0-based) that
         e.wrong = int(np.argmax(against)) if found and against.max() == found else None   # turns wrong on all
         e.against = against                              # on how many of them each hinge turns wrong
+        e.worst_row = None
+        if found == 0 and nearest[1] is not None:
+            # the constraint row where the nearest search misses the second-order condition most
+            w = second_difference(nearest[1][:, None], 1.0)
+            r = ns.left @ (ns.left.T @ w) if ns.left is not None else jac.range_residual(w)
+            e.worst_row = C.row_label(int(np.argmax(np.abs(r[:, 0]))))
         raise e
     v = best[0]
     return v

@@ -418,6 +418,10 @@ def _no_branch(problem, C, S, R, u, error):
         most = int(np.argmax(counts))
         against = (f"; {crease(most)} turns against its assignment on {int(counts[most])} of the {tried} branches "
                    f"found, the most of any crease")
+    elif getattr(error, "worst_row", None):
+        row = error.worst_row
+        where = crease(int(row.split()[1]) - 1) if row.startswith("hinge ") else row
+        against = f"; the nearest search misses the second-order condition most at {where}"
     else:
         against = ""
     rep = pattern_check.diagnose(problem.structure)
