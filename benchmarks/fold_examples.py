@@ -4,7 +4,7 @@ crease patterns, and on a 1,000-panel flat Miura-ori sheet from 0 to 90 %.
 Each file folds at 60 % and 90 % of its targets (``--fix-geometry``: Origami Simulator's coordinates are rounded)
 in its own process, through the command line's function (``analysis.fold.fold_to_targets``, reference engine), with
 the program's choice of BLAS threads (one). A row: file, percent, wall time (s, reading included), peak memory
-(MB) and the outcome (a file not done in ``--timeout`` seconds says so): ``folds`` with the percent reached (the least-squares percent of the targets) and the
+(MB), processor time (s) and the outcome (a file not done in ``--timeout`` seconds says so): ``folds`` with the percent reached (the least-squares percent of the targets) and the
 largest miss (deg), or the first words of the one-line refusal.
 
 The sheet is ORIPA's export of a rectangular Miura-ori whose sides cut the parallelograms into triangles
@@ -13,6 +13,7 @@ from flat to 90 % of its targets.
 
     python3 benchmarks/fold_examples.py                       # the files of tests/data/origami_simulator
     python3 benchmarks/fold_examples.py DIR                   # every .svg under DIR (e.g. Origami Simulator's assets)
+    python3 benchmarks/fold_examples.py --walk --no-sheet      # and each file that folds: support, design, static
     python3 benchmarks/fold_examples.py --sheet-only
 """
 import argparse
@@ -46,15 +47,48 @@ def one(path, percent):
     from chrono_origami.structure import foldfile
     from chrono_origami.tools.errors import OrigamiError
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         s = foldfile.read_structure(path)
         H = fold_to_targets(s, percent=percent, fix_geometry=True, progress=False, engine="reference")
         miss = H.target_miss[0]
         outcome = f"folds: {H.percent_reached:.3g} % reached, largest miss {miss:.3g} deg, {len(H.steps)} steps"
     except OrigamiError as e:
-        outcome = "stops: " + str(e).split(": ", 1)[-1][:110]
-    print(json.dumps({"time": time.perf_counter() - t0, "peak": peak_MB(), "outcome": outcome}))
+        outcome = "stops: " + str(e).split(": ", 1)[-1][:400]
+    print(json.dumps({"time": time.perf_counter() - t0, "cpu": time.process_time() - c0, "peak": peak_MB(),
+                      "outcome": outcome}))
+
+
+def walk_one(path, percent):
+    """The walk fold -> support -> design -> static (``tests/walk.py``) on one file in this process; one JSON line."""
+    import contextlib
+    import io
+
+    from chrono_origami.cli import main as cli
+
+    def run(*argv):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli([str(a) for a in argv])
+            except SystemExit as e:
+                code = e.code
+        return code or 0, out.getvalue(), err.getvalue()
+
+    spec = importlib.util.spec_from_file_location("walk", os.path.join(HERE, "..", "tests", "walk.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    t0, c0 = time.perf_counter(), time.process_time()
+    with tempfile.TemporaryDirectory() as tmp:
+        r = mod.walk(run, path, tmp, percent)
+    if r["stage"] == "static" and r["code"] == 0:
+        outcome = (f"hinge forces ({'static --elastic: design exits 3' if r['elastic'] else 'isostatic design'}; "
+                   f"{' '.join(r['supports'])}): " + " | ".join(r["table"][-1:]))
+    else:
+        last = [x for x in r["text"].splitlines() if x.startswith("error")] or r["text"].splitlines()[-1:]
+        outcome = f"{r['stage']} exits {r['code']}: " + " ".join(last)[:300]
+    print(json.dumps({"time": time.perf_counter() - t0, "cpu": time.process_time() - c0, "peak": peak_MB(),
+                      "outcome": outcome}))
 
 
 def sheet(columns=31, rows=32, percent=90.0):
@@ -79,33 +113,48 @@ def child(*args, timeout=None):
         out = subprocess.run([sys.executable, __file__, "--one", *map(str, args)], capture_output=True, text=True,
                              timeout=timeout)
     except subprocess.TimeoutExpired:
-        return {"time": timeout, "peak": float("nan"), "outcome": f"not done in {timeout:g} s"}
+        return {"time": timeout, "cpu": float("nan"), "peak": float("nan"), "outcome": f"not done in {timeout:g} s"}
     lines = [x for x in out.stdout.splitlines() if x.startswith("{")]
     if not lines:
-        return {"time": float("nan"), "peak": float("nan"), "outcome": "crashed: " + out.stderr.strip()[-200:]}
+        return {"time": float("nan"), "cpu": float("nan"), "peak": float("nan"),
+                "outcome": "crashed: " + out.stderr.strip()[-200:]}
     return json.loads(lines[-1])
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir", nargs="?", default=DATA)
+    ap.add_argument("--only", help="comma-separated file names (e.g. waterbomb.svg,hypar.svg): only these")
     ap.add_argument("--percents", default="60,90")
     ap.add_argument("--sheet-only", action="store_true")
+    ap.add_argument("--no-sheet", action="store_true", help="the files only")
+    ap.add_argument("--walk", action="store_true",
+                    help="also walk each file that folds at the first percent through support, design and static")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds a file may take (default 300)")
     ap.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         if args.one[0] == "sheet":
             return sheet()
+        if args.one[0] == "walk":
+            return walk_one(args.one[1], float(args.one[2]))
         return one(args.one[0], float(args.one[1]))
     if not args.sheet_only:
         files = sorted(glob.glob(os.path.join(args.dir, "**", "*.svg"), recursive=True))
-        print(f"{'file':34s} {'%':>4s} {'time s':>7s} {'MB':>5s}  outcome")
+        if args.only:
+            files = [f for f in files if os.path.basename(f) in args.only.split(",")]
+        print(f"{'file':34s} {'%':>4s} {'time s':>7s} {'cpu s':>7s} {'MB':>5s}  outcome")
         for f in files:
             for p in args.percents.split(","):
                 r = child(f, p, timeout=args.timeout)
-                print(f"{os.path.relpath(f, args.dir):34s} {p:>4s} {r['time']:7.2f} {r['peak']:5.0f}  {r['outcome']}",
-                      flush=True)
+                print(f"{os.path.relpath(f, args.dir):34s} {p:>4s} {r['time']:7.2f} {r['cpu']:7.2f} {r['peak']:5.0f}  "
+                      f"{r['outcome']}", flush=True)
+                if args.walk and p == args.percents.split(",")[0] and r["outcome"].startswith("folds"):
+                    r = child("walk", f, p, timeout=args.timeout)
+                    print(f"{'  walk':34s} {p:>4s} {r['time']:7.2f} {r['cpu']:7.2f} {r['peak']:5.0f}  {r['outcome']}",
+                          flush=True)
+    if args.no_sheet:
+        return
     r = child("sheet")
     if "panels" in r:
         print(f"ORIPA Miura sheet, {r['panels']} panels, flat to 90 %: {r['time']:.1f} s ({r['cpu']:.1f} s of "

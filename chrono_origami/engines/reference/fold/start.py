@@ -10,14 +10,17 @@ equations in c are solved by Gauss-Newton from the velocity closest to the
 assignment's signs; the result must fold every assigned hinge in its sign.
 
 The residual is the part of w = d2F/dh2 outside range(J): U0^T w with U0 an
-orthonormal basis of the left null space (dense path, SVD), or r = w - J x
+orthonormal basis of the left null space (dense path, SVD; sparse path when U0
+has at most :data:`LEFT_ENTRIES` numbers), or r = w - J x
 with x the least-squares solution of J x = w (sparse path, the factor of J
 made once, ``Jacobian.range_residual``): |r| = |U0^T w|, and no basis of the
 left null space is formed, whose dimension grows with the pattern's area (a
 flat n x n Miura-ori: 4 (n - 1)^2) while N's stays small (2 n - 3). w is a
 Richardson-extrapolated central second difference (relative error about
-1e-10); it is quadratic in (v, 1), so dq/dc comes from w at v + s N_j by
-polarisation, k + 1 second differences per Gauss-Newton step (k = dim N).
+1e-10); it is quadratic in (v, 1), so dq/dc = 2 B((v, 1), (N, 0)) outside
+range(J), B its bilinear form: the derivative of J N along (v, 1), which
+differs from B by J times a Lie bracket (in range(J)), from two central
+differences of J per Gauss-Newton step, whatever k = dim N.
 """
 import numpy as np
 
@@ -30,6 +33,14 @@ from .lie import exp_update
 NULL_RTOL = 1e-9
 #: largest rotation (rad) or displacement (scaled units) of a body in the second differences of F
 STEP = 1e-3
+#: sparse path: the second-order residual is U0^T w, U0 an orthonormal basis of the left null space, when U0 has at
+#: most this many numbers (80 MB; 6ptHypar-anti: 2,197 rows x 580), else the range residual of w (no basis formed)
+LEFT_ENTRIES = 10_000_000
+#: a Gauss-Newton search whose |q| does not fall below STALL_RATIO of its least in STALL_STEPS steps gives up
+STALL_RATIO = 0.7
+STALL_STEPS = 8
+#: the search stops once it has found this many branch directions, none with the assignment's signs
+GIVE_UP_FOUND = 12
 
 
 def hinge_rates(C, R, v):
@@ -60,9 +71,12 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     F, J, Ft = C.evaluate(R, u, time)
     b = -Ft
     jac = Jacobian(J, method)
-    ns = linalg.null_space(J, NULL_RTOL, jac.method, left=jac.method == "dense")
+    # sparse: the left null space's basis too where it holds at most LEFT_ENTRIES numbers (a tessellation's or a
+    # kirigami's many free motions would make k range residuals per Gauss-Newton step the cost)
+    ns = linalg.null_space(J, NULL_RTOL, jac.method, left=True,
+                           left_limit=None if jac.method == "dense" else LEFT_ENTRIES // max(J.shape[0], 1))
     N = ns.basis
-    if jac.method == "dense":
+    if ns.left is not None:
         U0 = ns.left
 
         def outside_range(W):
@@ -91,16 +105,25 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
             W[:, j] = (4 * d[0] - d[1]) / 3
         return W
 
-    # w(v) = d2F/dh2 along v is quadratic in (v, 1): w(v + s n) - w(v) - s^2 w0(n) = 2 s B(v, n), B its
-    # bilinear form, w0 the second derivative along n at fixed time
-    WN = second_difference(N, 0.0)
+    def jacobian_derivative(v):
+        """d/dh [J(exp(h v) g, time + h) N] at h = 0 (rows x k): central differences of the Jacobian of step h and
+        2 h (h = :data:`STEP` / max |v|), Richardson-extrapolated. With f(xi) = F(exp(xi) g), the left update's
+        Baker-Campbell-Hausdorff term gives J(exp(h v) g) n = J n + h (H(v, n) + J [n, v] / 2) + O(h^2) (H the
+        Hessian of f, [,] the bracket of se(3) body by body), so outside range(J) this is B((v, 1), (n, 0)), the
+        bilinear form of w: the Jacobian of q from two evaluations of J, not k second differences."""
+        h0 = STEP / (np.abs(v).max() or 1.0)
+        d = []
+        for h in (h0, 2 * h0):
+            Jp = C.evaluate(*exp_update(R, u, (h * v).reshape(-1, 6)), time + h)[1]
+            Jm = C.evaluate(*exp_update(R, u, (-h * v).reshape(-1, 6)), time - h)[1]
+            d.append(np.asarray((Jp - Jm) @ N) / (2 * h))
+        return (4 * d[0] - d[1]) / 3
 
     def residual_and_jacobian(c):
-        """(q(c), dq/dc): q the second-order residual at v = v0 + N c (module doc), dq/dc by polarisation."""
+        """(q(c), dq/dc): q the second-order residual at v = v0 + N c (module doc); w is quadratic in (v, 1), so
+        dq/dc = 2 B((v, 1), (N, 0)) outside range(J) (``jacobian_derivative``)."""
         v = v0 + N @ c
-        s = max(np.linalg.norm(v), 1e-300)
-        Wv = second_difference(np.column_stack([v[:, None], v[:, None] + s * N]), 1.0)
-        Q = outside_range(np.column_stack([Wv[:, :1], (Wv[:, 1:] - Wv[:, :1] - s * s * WN) / s]))
+        Q = outside_range(np.column_stack([second_difference(v[:, None], 1.0), 2 * jacobian_derivative(v)]))
         return Q[:, 0], Q[:, 1:]
 
     # start: the velocity whose hinge rates best follow the signs, at the drives' magnitude
@@ -118,10 +141,13 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     def gauss_newton(c):
         """Gauss-Newton on |q(c)|. Stops at a step below 1e-11 |c|, or where round-off of the second
         differences takes over: a step below 1e-6 |c| that no longer halves, or |q| below a tenth of the
-        acceptance threshold that no longer halves. Singular values of dq/dc below 1e-8 of the largest are
+        acceptance threshold that no longer halves, or |q| not below :data:`STALL_RATIO` of its least for
+        :data:`STALL_STEPS` steps (a start that leads to no root; a root, even a singular one, where Gauss-Newton
+        converges linearly, lowers |q| faster). Singular values of dq/dc below 1e-8 of the largest are
         truncated: a family of branches (straight crease lines folding on their own) makes dq/dc rank-deficient,
         and a step along it would only be round-off. Returns (c, |q(c)|)."""
-        last_step = last_q = np.inf
+        last_step = last_q = best_q = np.inf
+        stalled = 0
         q0 = float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
         if q0 < 0.1 * threshold(v0 + N @ c):
             return c, q0                                 # a branch where the search starts (one second difference)
@@ -130,6 +156,10 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
             qn = float(np.linalg.norm(qc))
             if qn < 0.1 * threshold(v0 + N @ c) and qn > 0.5 * last_q:
                 return c, qn
+            stalled = 0 if qn < STALL_RATIO * best_q else stalled + 1
+            best_q = min(best_q, qn)
+            if stalled >= STALL_STEPS:
+                break                                    # no root near this start: |q| stays at a positive minimum
             dc = np.linalg.lstsq(Jq, -qc, rcond=1e-8)[0]
             c = c + dc
             step = np.linalg.norm(dc)
@@ -139,15 +169,19 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
             last_step, last_q = step, qn
         return c, float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
 
-    # several starts: the sign guess at three magnitudes, then random ones; keep the
-    # branch velocities (second-order residual ~ 0) that fold every assigned hinge in its sign
+    # several starts: the sign guess at three magnitudes, then random ones; keep the branch velocities
+    # (second-order residual ~ 0) that fold every assigned hinge in its sign; stop after five such, or after
+    # GIVE_UP_FOUND branches with none of them
     rng = np.random.default_rng(0)
     starts = [c * f for f in (1.0, 0.3, 3.0)] + [rng.standard_normal(len(c)) * (np.linalg.norm(c) + 1.0)
                                                   for _ in range(40)]
     best, found, against = None, 0, np.zeros(len(signs), int)
+    nearest = (np.inf, None)                             # the least second-order residual of any search
     for c_start in starts:
         c1, res = gauss_newton(c_start)
         v = v0 + N @ c1
+        if res < nearest[0]:
+            nearest = (res, v)
         if res > threshold(v):
             continue
         found += 1
@@ -160,12 +194,21 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
                 best = (v, dist)
         if best is not None and (found > 4 or best[1] <= 1e-3 * max(1.0, np.linalg.norm(c))):
             break                                        # five branches seen, or one where the search started
+        if best is None and found >= GIVE_UP_FOUND:
+            break                                        # as many branches seen, none in the assignment's signs
     if best is None:
         e = SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley "
                         f"assignment ({found} branch directions tried): the assignment is not rigidly foldable "
                         "from this state")
         e.found = found                                  # branch directions found, and the hinge (0-based) that
         e.wrong = int(np.argmax(against)) if found and against.max() == found else None   # turns wrong on all
+        e.against = against                              # on how many of them each hinge turns wrong
+        e.worst_row = None
+        if found == 0 and nearest[1] is not None:
+            # the constraint row where the nearest search misses the second-order condition most
+            w = second_difference(nearest[1][:, None], 1.0)
+            r = ns.left @ (ns.left.T @ w) if ns.left is not None else jac.range_residual(w)
+            e.worst_row = C.row_label(int(np.argmax(np.abs(r[:, 0]))))
         raise e
     v = best[0]
     return v

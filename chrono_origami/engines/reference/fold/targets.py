@@ -406,8 +406,24 @@ def _no_branch(problem, C, S, R, u, error):
 
     wrong = getattr(error, "wrong", None)
     tried = getattr(error, "found", None)
-    against = (f"; on every branch found, crease {wrong + 1} turns against its assignment" if wrong is not None
-               else "")
+    counts = getattr(error, "against", None)
+    pat = problem.pattern
+
+    def crease(h):
+        return f"crease {h + 1} (panels {pat.hinges[h].panels[0] + 1} and {pat.hinges[h].panels[1] + 1})"
+
+    if wrong is not None:
+        against = f"; on every branch found, {crease(wrong)} turns against its assignment"
+    elif tried and counts is not None and counts.max(initial=0) > 0:
+        most = int(np.argmax(counts))
+        against = (f"; {crease(most)} turns against its assignment on {int(counts[most])} of the {tried} branches "
+                   f"found, the most of any crease")
+    elif getattr(error, "worst_row", None):
+        row = error.worst_row
+        where = crease(int(row.split()[1]) - 1) if row.startswith("hinge ") else row
+        against = f"; the nearest search misses the second-order condition most at {where}"
+    else:
+        against = ""
     rep = pattern_check.diagnose(problem.structure)
     why = f"; {rep.misfit_text(3)}" if rep.misfits else ""
     return (f"{problem.name}: no folding branch leaves the flat start with the creases turning in the signs of the "
