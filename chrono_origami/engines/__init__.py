@@ -197,8 +197,9 @@ def get(engine=None, notice=True, needs=None):
     if isinstance(engine, Engine):
         eng, named = engine, True
     else:
-        eng, named = importlib.import_module(f"{__name__}.{resolve(engine, notice)}").ENGINE, engine not in (None,
-                                                                                                           "auto")
+        named = engine not in (None, "auto")
+        # an automatic choice for an analysis that needs a capability says nothing: the engine that has it runs
+        eng = importlib.import_module(f"{__name__}.{resolve(engine, notice and (named or needs is None))}").ENGINE
     if needs is not None and needs not in eng.capabilities:
         if named:
             raise UsageError(f"the {eng.name} engine has no {needs}; it is the reference "
