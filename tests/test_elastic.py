@@ -23,6 +23,7 @@ from chrono_origami.structure.foldfile import write_fold
 from chrono_origami.structure.tolerance import HingeStiffness, ToleranceError, parse_stiffness
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.tools.errors import UsageError
+from equilibrium import panel_balance
 from readme_blocks import assert_quoted_lines_printed, code_block
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -63,23 +64,6 @@ def miura_sheet(rows=2, cols=3, stop=True):
     mid = int(np.argmin(np.linalg.norm(pat.vertices - pat.vertices.mean(axis=0), axis=1)))
     return replace(s, loads=(Load(mid, (0.1, 0.2, -1.0), pat.vertex_panels[mid][0]),),
                    name=f"Miura sheet {rows} x {cols}" + ("" if stop else " (mechanism)"))
-
-
-def panel_balance(structure, result):
-    """Largest |force| and |moment about the origin| left on a panel by its hinge actions, reactions and loads."""
-    X = structure.pattern.vertices
-    F = np.zeros((structure.pattern.n_panels, 3))
-    M = np.zeros_like(F)
-    for a in result.hinge_actions:                     # the action on a.panel, moment about the hinge midpoint
-        F[a.panel] += a.force
-        M[a.panel] += a.moment + np.cross(a.midpoint, a.force)
-    for r in result.support_reactions:
-        F[r.panel] += r.force
-        M[r.panel] += np.cross(X[r.vertex], r.force)
-    for p, point, f in structure.panel_loads():
-        F[p] += f
-        M[p] += np.cross(point, f)
-    return np.abs(F).max(), np.abs(M).max()
 
 
 def largest_force(structure, result):

@@ -12,6 +12,7 @@ from chrono_origami.engines.reference.count import count, counting_rules
 from chrono_origami.engines.reference.static import paper_self_stress, solve
 from chrono_origami.structure.structure import Load
 
+from equilibrium import panel_balance
 from paper_compare import read_paper_table, row_distance, row_match, table_tolerance
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -330,23 +331,6 @@ def test_bad_tower_input(args, message):
 
 
 # ----------------------------------------------------------------- the panel of each top load
-def panel_balance(structure, result):
-    """Largest force and moment (about the origin) left on a panel by its hinge actions, reactions and loads."""
-    X = structure.pattern.vertices
-    F = np.zeros((structure.pattern.n_panels, 3))
-    M = np.zeros_like(F)
-    for a in result.hinge_actions:                     # action on a.panel, moment about the hinge midpoint
-        F[a.panel] += a.force
-        M[a.panel] += a.moment + np.cross(a.midpoint, a.force)
-    for r in result.support_reactions:
-        F[r.panel] += r.force
-        M[r.panel] += np.cross(X[r.vertex], r.force)
-    for p, point, f in structure.panel_loads():
-        F[p] += f
-        M[p] += np.cross(point, f)
-    return np.abs(F).max(), np.abs(M).max()
-
-
 @pytest.mark.parametrize("modules, default", [(1, (1, 3, 5)), (2, (10, 6, 8)), (3, (13, 15, 17))])
 def test_load_panels_default_rule(modules, default):
     """The default panels (0-based; 1-based 2, 4, 6 and 11, 7, 9 as in Tables 10 and 12), given explicitly: same tables."""

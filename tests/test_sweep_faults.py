@@ -58,13 +58,16 @@ N_CASES = 12
 
 pytestmark = pytest.mark.timeout(240)
 
-#: a listener on 127.0.0.1 that accepts connections and never answers (it prints its port first)
-SILENT = """
-import socket, time
+#: the start of every fake server below: a TCP socket on 127.0.0.1, a free port, printed first; the server's own
+#: loop follows
+LISTENER = """
+import socket
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
 s.listen(16)
-print(s.getsockname()[1], flush=True)
+print(s.getsockname()[1], flush=True)"""
+#: a listener on 127.0.0.1 that accepts connections and never answers (it prints its port first)
+SILENT = LISTENER + """
 held = []
 while True:
     c, _ = s.accept()
@@ -78,37 +81,20 @@ print(s.server_address[1], flush=True)
 s.serve_forever()
 """
 #: a server that answers every connection at once with an HTTP 400 and closes it
-HTTP_400 = """
-import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-s.listen(16)
-print(s.getsockname()[1], flush=True)
+HTTP_400 = LISTENER + """
 while True:
     c, _ = s.accept()
     c.sendall(b"HTTP/1.1 400 Bad Request\\r\\nContent-Length: 0\\r\\nConnection: close\\r\\n\\r\\n")
     c.close()
 """
-
-
 #: a listener that closes every connection as soon as it accepts it
-CLOSING = """
-import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-s.listen(16)
-print(s.getsockname()[1], flush=True)
+CLOSING = LISTENER + """
 while True:
     c, _ = s.accept()
     c.close()
 """
 #: a listener that sends a zero message length (8 zero bytes), then holds the connection silent
-ZERO_LENGTH = """
-import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-s.listen(16)
-print(s.getsockname()[1], flush=True)
+ZERO_LENGTH = LISTENER + """
 held = []
 while True:
     c, _ = s.accept()
