@@ -8,7 +8,8 @@ import pytest
 
 from chrono_origami.structure import foldfile
 from chrono_origami.inputs.dynamics import INTEGRATORS, check_integrator
-from chrono_origami.report.dynamics import ENERGY_HEADER, FILES, HINGE_T_HEADER, MOMENTUM_HEADER, SUPPORT_T_HEADER, write_history
+from chrono_origami.report.dynamics import FILES, write_history
+from chrono_origami.results.dynamics import ENERGY_HEADER, HINGE_T_HEADER, MOMENTUM_HEADER, SUPPORT_T_HEADER
 from chrono_origami.results.dynamics import TimeHistory
 from chrono_origami.inputs.expression import Expression, derivative
 from chrono_origami.tools.errors import ExpressionError

@@ -23,7 +23,6 @@ motion in a window at its own pace (one output frame per output interval).
 import os
 import sys
 
-from ..results.dynamics import CONSTRAINT_HEADER, ENERGY_HEADER, HINGE_T_HEADER, MOMENTUM_HEADER, SUPPORT_T_HEADER  # noqa: F401
 from .write import DEFAULT_FORMAT, write_tables
 
 

@@ -154,11 +154,11 @@ def _hinge_table(rows, title="hinge actions (hinges.csv)"):
 # ------------------------------------------------------------------ the kinds of results
 def static_data(result):
     """The page of a :class:`~chrono_origami.results.static.StaticResult` (static, or a measured tolerance)."""
-    from .tables import minimum_norm_label
+    from ..results.static import answer_label
 
     st = result.structure
     colorings = {c: _coloring(hinge_colors.coloring(result, c)) for c in hinge_colors.COMPONENTS}
-    label = minimum_norm_label(result) if result.status == "minimum-norm" else None
+    label = answer_label(result) if result.status == "minimum-norm" else None
     tables = [_hinge_table(result.hinge_rows(), "hinge actions (hinges.csv)" + (f": {label}" if label else ""))]
     if result.support_reactions:
         tables.append(table("support reactions (supports.csv)", SUPPORT_HEADER, result.support_rows()))

@@ -17,9 +17,9 @@ import os
 
 import numpy as np
 
-from ..results.static import HINGE_HEADER, SUPPORT_HEADER, answer_label, elastic_label, sensitivity_text  # noqa: F401
+from ..results.static import HINGE_HEADER, SUPPORT_HEADER, elastic_label
 from . import write
-from .write import cell, csv_text  # noqa: F401  (the CSV format's cells and text: ``report.write``)
+from .write import csv_text  # noqa: F401  (the CSV format's text: ``report.write``)
 
 FMT = "{:.4e}"
 #: printed entries smaller than this fraction of the table's largest magnitude are round-off: printed as 0
@@ -69,10 +69,6 @@ def latex_table(header, rows, caption=None):
         out.append(" & ".join("$" + c + "$" if i >= 2 else c for i, c in enumerate(cells)) + r" \\")
     out += [r"\hline", r"\end{tabular}", r"\end{table}"]
     return "\n".join(out)
-
-
-#: the CSV's first line of an answer that is not determined (``results.static.answer_label``)
-minimum_norm_label = answer_label
 
 
 def elastic_summary(result):
