@@ -232,7 +232,8 @@ def panel_solids(structure, vertices=None):
         solid = polytope(A, b, scale) if structure.thickness[p] > 0 else None
         if solid is None and structure.thickness[p] > 0:
             raise StructureError(f"panel {p + 1}: its bevels ({placement_of(structure).describe()}) leave no panel "
-                                 f"(no volume between them); choose a smaller taper angle")
+                                 f"(no volume between them); choose a smaller taper angle (--taper-deg A, A < 180; a crease "
+                                 f"folded flat needs a panel on one side: --placement offset)")
         out.append(solid)
     return out
 
