@@ -48,7 +48,7 @@ def hinge_rates(C, R, v):
     return C.hinge_rate_operator(R) @ v
 
 
-def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
+def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None, fit_all=False):
     """Body velocity (6N) starting the folding branch whose hinge rates have the given ``signs``.
 
     signs : array over hinges of +1, -1 (the driven-angle convention of
@@ -58,6 +58,9 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     from the velocity whose hinge rates best fit them (least squares) instead
     of the signs at the drives' magnitude, so among a family of branches (a
     vertex of degree 6 or more) the one nearest the wished rates is taken.
+    fit_all : fit the wished rates of every hinge, not only the signed ones
+    (rates that already meet the second-order condition, e.g.
+    ``structure.flat_branch.branch_rates``: the search then starts on the branch).
     N, the null space of J, comes from ``linalg.null_space``. The
     second-order residual is the part of w = d2F/dh2 outside range(J): on
     the dense path U0^T w (U0 an orthonormal basis of the left null space,
@@ -130,9 +133,10 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None):
     Rv = C.hinge_rate_operator(R)
     rate = np.abs(Rv @ v0).max() or 1.0
     sel = signs != 0
-    A = (Rv @ N)[sel]
-    wish = signs[sel] * rate if rates is None else np.asarray(rates, float)[sel]
-    c = np.linalg.lstsq(A, wish - (Rv @ v0)[sel], rcond=None)[0] if sel.any() else np.zeros(k)
+    fit = sel if rates is None or not fit_all else np.ones(len(signs), bool)
+    A = (Rv @ N)[fit]
+    wish = signs[fit] * rate if rates is None else np.asarray(rates, float)[fit]
+    c = np.linalg.lstsq(A, wish - (Rv @ v0)[fit], rcond=None)[0] if fit.any() else np.zeros(k)
 
     def threshold(v):
         """Largest |q| of a branch velocity v: 1e-6 (largest hinge rate)^2."""

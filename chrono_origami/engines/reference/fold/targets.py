@@ -435,20 +435,40 @@ def _no_branch(problem, C, S, R, u, error):
 def _branch(problem, C, R, u, speeds, method):
     """Velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
     with one exact drive (the crease of the largest target change), the assignment's signs and, as the wished
-    rates, those of the fold-angle multipliers (:func:`wished_rates`)."""
+    rates, the vertex rows' branch nearest the targets (:func:`vertex_branch`), fitted on every hinge, or where
+    that finds none the fold-angle multipliers' rates (:func:`wished_rates`)."""
     from .start import branch_tangent
 
     k = int(np.argmax(np.abs(speeds)))
     h0 = int(C.drive_hinge[k])
     aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
     C1 = FoldConstraints(aux)
-    H = len(C.hinges)
-    signs = np.zeros(H)
+    signs = np.zeros(len(C.hinges))
     signs[C.drive_hinge] = np.sign(speeds)
-    wish = wished_rates(problem.structure, C, speeds)
+    wish = vertex_branch(problem.structure, C, speeds)
+    exact = wish is not None
+    if not exact:
+        wish = wished_rates(problem.structure, C, speeds)
     if wish[h0] * speeds[k] > 0:
         wish = wish * (speeds[k] / wish[h0])       # the exact drive's rate, which the velocities keep
-    return branch_tangent(C1, R, u, signs, method=method, rates=wish)
+    return branch_tangent(C1, R, u, signs, method=method, rates=wish, fit_all=exact)
+
+
+def vertex_branch(structure, C, speeds):
+    """Relative rates (the drive convention: minus FOLD's) of every hinge on a folding branch of the flat start
+    found vertex by vertex (``structure.flat_branch.branch_rates``: each interior vertex's first- and second-order
+    rows, the assignment's signs), from the targets' and multipliers' rates (:func:`wished_rates`), the crease of
+    the largest target change turning at its rate; None where none is found."""
+    from ....structure.flat_branch import branch_rates
+
+    k = int(np.argmax(np.abs(speeds)))
+    h0 = int(C.drive_hinge[k])
+    signs = np.zeros(len(C.hinges))
+    signs[C.drive_hinge] = np.sign(speeds)
+    r = branch_rates(structure.pattern, -signs, wish=-wished_rates(structure, C, speeds), drive=h0)[0]
+    if r is None:
+        return None
+    return -r * (speeds[k] / -r[h0])
 
 
 def wished_rates(structure, C, speeds):

@@ -1,0 +1,182 @@
+"""The folding branches of a flat crease pattern, vertex by vertex: first-order fold-angle rates that meet every
+interior vertex's first- and second-order closure in the signs of a mountain-valley assignment.
+
+At a flat state every crease lies in the pattern's plane. Around an interior
+vertex with unit crease directions c_i (in the plane, pointing away from the
+vertex, in angular order) the panels' rotations must close up,
+exp(rho_1 C_1) ... exp(rho_n C_n) = I (C_i the cross-product matrix of c_i,
+rho_i the fold angles, FOLD's sign: valley positive). Along a motion
+rho(t) = r t + s t^2 / 2 + ... this gives, order by order:
+
+* first order (two rows a vertex, linear in r): sum_i r_i c_i = 0;
+* second order, normal to the plane (one row a vertex, quadratic in r and free
+  of s): q(r) = sum_{i<j} r_i r_j (c_i x c_j) . n = 0.
+
+(The in-plane part of the second order involves s and is met by choosing it.)
+A cyclic shift of the order, or its reversal, changes q by a multiple of the
+first-order rows or by its sign only, so q = 0 does not depend on where the
+loop starts. Both conditions are necessary for any rigid fold leaving the
+flat state (the leading term of a fold that starts at a higher order meets
+them too); on a pattern that is a disk (no holes) the vertices' loops are all
+the loops of panels, and a rate vector r meeting them all starts a folding
+branch wherever the second-order solution is regular.
+
+:func:`branch_rates` solves them in the closed orthant of the assignment's
+signs (a mountain's rate <= 0, a valley's >= 0; unassigned creases free) by
+bounded least squares (``scipy.optimize.least_squares``, trust region, the
+sparse exact Jacobian), polished by Gauss-Newton on the creases that turn.
+The unknowns are one rate a crease (hundreds to thousands), the equations
+three a vertex: nothing of size bodies x bodies is formed.
+"""
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+from scipy.optimize import least_squares
+
+from .pattern_check import _plane
+
+#: a branch is accepted when every vertex row is within this of 0, relative to the largest rate (squared for q):
+#: Gauss-Newton converges only linearly to a singular branch (creases on a straight line folding alone: the map
+#: fold reaches 6e-9), and the fold's start checks the branch again on the panels (``start.branch_tangent``)
+ACCEPT = 1e-8
+#: least-squares starts (the wished rates, then random ones in the assignment's signs)
+STARTS = 2
+#: function evaluations of one bounded least-squares search
+MAX_EVALUATIONS = 60
+
+
+class VertexRows:
+    """The first- and second-order rows of every interior vertex of a flat pattern (module doc).
+
+    ``stars``: per interior vertex (0-based, ``vertex``), the hinges (0-based) at it in angular order;
+    ``directions``: their unit directions away from it, in the pattern's plane (2D, the plane's basis of
+    ``pattern_check._plane``). ``L``: the first-order rows (sparse, 2 a vertex x hinges)."""
+
+    def __init__(self, pattern):
+        X = pattern.vertices
+        c, B, _, self.flat = _plane(X)
+        P = (X - c) @ B
+        self.n_hinges = len(pattern.hinges)
+        around = {}
+        for h in pattern.hinges:
+            a, b = h.vertices
+            around.setdefault(a, []).append((b, h.index))
+            around.setdefault(b, []).append((a, h.index))
+        self.vertex, self.stars, self.directions, self.Q = [], [], [], []
+        rows, cols, vals = [], [], []
+        for v in sorted(pattern.interior_vertices):
+            nb = around.get(v, [])
+            if len(nb) < 2:
+                continue
+            d = np.array([P[w] - P[v] for w, _ in nb])
+            d = d / np.linalg.norm(d, axis=1)[:, None]
+            order = np.argsort(np.arctan2(d[:, 1], d[:, 0]))
+            hs, d = np.array([nb[i][1] for i in order]), d[order]
+            cross = np.outer(d[:, 0], d[:, 1]) - np.outer(d[:, 1], d[:, 0])       # (c_i x c_j) . n
+            Q = 0.5 * np.triu(cross, 1)
+            for k in range(2):
+                rows += [2 * len(self.vertex) + k] * len(hs)
+                cols += list(hs)
+                vals += list(d[:, k])
+            self.vertex.append(v)
+            self.stars.append(hs)
+            self.directions.append(d)
+            self.Q.append(Q + Q.T)
+        self.L = sp.csr_matrix((vals, (rows, cols)), shape=(2 * len(self.vertex), self.n_hinges))
+
+    def q(self, r):
+        """The second-order rows q_v(r) = r^T Q_v r (one a vertex; rad^2/s^2 for rates in rad/s)."""
+        return np.array([r[h] @ Q @ r[h] for h, Q in zip(self.stars, self.Q)])
+
+    def q_jacobian(self, r):
+        """d q / d r (sparse, vertices x hinges)."""
+        rows = np.concatenate([np.full(len(h), k) for k, h in enumerate(self.stars)]) if self.stars else []
+        cols = np.concatenate(self.stars) if self.stars else []
+        vals = np.concatenate([2 * Q @ r[h] for h, Q in zip(self.stars, self.Q)]) if self.stars else []
+        return sp.csr_matrix((vals, (rows, cols)), shape=(len(self.stars), self.n_hinges))
+
+    def misses(self, r):
+        """(largest |first-order row| / max |r|, largest |q| / max |r|^2, the vertex (0-based) of the larger)."""
+        size = float(np.abs(r).max(initial=0.0)) or 1.0
+        lin = np.abs(self.L @ r).reshape(-1, 2).max(axis=1) / size if len(self.vertex) else np.zeros(0)
+        quad = np.abs(self.q(r)) / size ** 2
+        worst = np.maximum(lin, quad)
+        k = int(np.argmax(worst)) if len(worst) else None
+        return (float(lin.max(initial=0.0)), float(quad.max(initial=0.0)),
+                self.vertex[k] if k is not None else None)
+
+
+def branch_rates(pattern, signs, wish=None, drive=None, seed=0):
+    """First-order FOLD fold-angle rates (one a hinge, largest |rate| 1) meeting every interior vertex's first- and
+    second-order rows to :data:`ACCEPT` with sign(rate) = ``signs`` or 0 (module doc), or None (none found: not a
+    proof that none exists).
+
+    signs : array over hinges of +1 (valley), -1 (mountain) or 0 (free). wish : optional rates (FOLD sign) to start
+    from, so that among several branches the one nearest them is found; then :data:`STARTS` - 1 random starts in
+    the signs. drive : optional hinge (0-based) whose rate is held at its sign (the other rates are measured against
+    it, so a branch on which it barely turns is not taken). Also returns the nearest rates found and their misses (``VertexRows.misses``): (rates or None,
+    nearest, misses)."""
+    rows = VertexRows(pattern)
+    signs = np.asarray(signs, float)
+    H = rows.n_hinges
+    if not rows.flat or H == 0 or not np.any(signs):
+        return None, None, None
+    lower = np.where(signs > 0, 0.0, -np.inf)
+    upper = np.where(signs < 0, 0.0, np.inf)
+
+    def residual(r):
+        size = np.mean(np.abs(r)) if drive is None else signs[drive] * r[drive]
+        return np.concatenate([rows.L @ r, rows.q(r), [size - 1.0]])
+
+    def jacobian(r):
+        if drive is None:
+            last = np.sign(r) / H
+        else:
+            last = np.zeros(H)
+            last[drive] = signs[drive]
+        return sp.vstack([rows.L, rows.q_jacobian(r), sp.csr_matrix(last[None, :])]).tocsr()
+
+    rng = np.random.default_rng(seed)
+    starts = [] if wish is None else [np.asarray(wish, float)]
+    while len(starts) < STARTS:
+        starts.append(signs * rng.uniform(0.5, 1.5, H) + (signs == 0) * rng.standard_normal(H))
+    nearest = (np.inf, None, None)
+    for x0 in starts:
+        x0 = np.where(signs != 0, signs * np.maximum(signs * x0, 1e-3 * np.abs(x0).max(initial=1.0)), x0)
+        x0 = x0 / ((np.mean(np.abs(x0)) if drive is None else abs(x0[drive])) or 1.0)
+        fit = least_squares(residual, x0, jac=jacobian, bounds=(lower, upper), method="trf", xtol=1e-12,
+                            ftol=1e-12, gtol=1e-12, max_nfev=MAX_EVALUATIONS, tr_solver="lsmr")
+        r = _polish(rows, signs, fit.x, drive)
+        miss = rows.misses(r)
+        wrong = bool(np.any(signs * r < -ACCEPT))
+        if not wrong and max(miss[:2]) < nearest[0]:
+            nearest = (max(miss[:2]), r, miss)
+        if not wrong and max(miss[:2]) <= ACCEPT:
+            return r, r, miss
+    return None, nearest[1], nearest[2]
+
+
+def _polish(rows, signs, r, drive=None, iterations=30):
+    """Gauss-Newton (minimum-norm steps, LSQR) on the first- and second-order rows, the creases the least squares
+    left at 0 in a signed orthant kept at 0 (and any that a step turns against its sign set to 0 and kept there),
+    the rate of ``drive`` (or else the largest) kept; returns r / max |r|."""
+    r = r / (np.abs(r).max() or 1.0)
+    turns = ~((signs != 0) & (np.abs(r) < 1e-8))
+    keep = np.zeros(len(r))
+    keep[int(np.argmax(np.abs(r))) if drive is None else drive] = 1.0
+    P = sp.diags(turns.astype(float))
+    last = np.inf
+    for _ in range(iterations):
+        f = np.concatenate([rows.L @ r, rows.q(r), [0.0]])
+        A = sp.vstack([rows.L, rows.q_jacobian(r), sp.csr_matrix(keep[None, :])]).tocsr() @ P
+        dr = P @ spla.lsqr(A, -f, atol=1e-16, btol=1e-16, iter_lim=20 * len(r))[0]
+        r = r + dr
+        flips = (signs * r < 0) & turns
+        if flips.any():                 # a crease that would turn against its sign stays flat from here on
+            r[flips], turns = 0.0, turns & ~flips
+            P = sp.diags(turns.astype(float))
+        step = float(np.abs(dr).max(initial=0.0))
+        if step <= 1e-15 or step > 0.5 * last and step < 1e-10:
+            break
+        last = step
+    return r / (np.abs(r).max() or 1.0)

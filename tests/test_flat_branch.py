@@ -1,0 +1,119 @@
+"""The folding branches of a flat pattern vertex by vertex (``structure.flat_branch``).
+
+* The second-order row is the loop of rotations: for rates r meeting the first-order rows, the rotation vector of
+  exp(t r_1 C_1) ... exp(t r_n C_n) is t^2 / 2 q(r) n + O(t^3) (Baker-Campbell-Hausdorff), checked by composing the
+  rotations (scipy's Rotation) at two steps: the rows are not checked against themselves.
+* On degree-4 flat-foldable vertices the branch's rate ratios are the fold-angle multipliers, which
+  ``pattern_check.multiplier_rates`` computes another way (the eigenvectors of the quadratic form on the first-order
+  plane).
+* On Origami Simulator's test.svg (degree-6 vertices, no multipliers) the branch is found and the fold's start
+  takes it: the body velocity it makes meets the panels' second-order condition.
+"""
+import os
+
+import numpy as np
+import pytest
+from scipy.spatial.transform import Rotation
+
+from chrono_origami.structure import foldfile
+from chrono_origami.structure.flat_branch import ACCEPT, VertexRows, branch_rates
+from chrono_origami.structure.pattern_check import multiplier_rates
+from chrono_origami.structure.targets import file_targets
+
+import styles
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "origami_simulator")
+
+
+def read(name):
+    return foldfile.read_structure(os.path.join(DATA, name))
+
+
+def file_signs(structure):
+    """FOLD signs of the file's targets, one a hinge (0: no target)."""
+    signs = np.zeros(len(structure.pattern.hinges))
+    for h, angle in file_targets(structure).items():
+        signs[h] = np.sign(angle)
+    return signs
+
+
+def loop_rotation(rows, k, r, t):
+    """Rotation vector of the product of the rotations t r_i about the crease directions of vertex k, in order."""
+    R = Rotation.identity()
+    for h, d in zip(rows.stars[k], rows.directions[k]):
+        R = R * Rotation.from_rotvec(t * r[h] * np.array([d[0], d[1], 0.0]))
+    return R.as_rotvec()
+
+
+@pytest.mark.parametrize("name", ["waterbombBase.svg", "test.svg", "russianTriangle.svg"])
+def test_the_second_order_row_is_the_loop_of_rotations(name):
+    s = read(name)
+    rows = VertexRows(s.pattern)
+    rng = np.random.default_rng(1)
+    # random first-order rates: the null space of the first-order rows
+    _, sv, Vt = np.linalg.svd(rows.L.toarray())
+    N = Vt[int(np.sum(sv > 1e-10 * sv[0])):].T
+    r = N @ rng.standard_normal(N.shape[1])
+    r /= np.abs(r).max()
+    q = rows.q(r)
+    assert np.abs(q).max() > 1e-3                   # not a branch: the check below has something to see
+    for k in range(len(rows.vertex)):
+        t = 1e-3
+        z1, z2 = (loop_rotation(rows, k, r, h)[2] / h ** 2 for h in (t, t / 2))
+        # z / t^2 = q / 2 + c t: the extrapolation 2 z(t/2) - z(t) removes the O(t) term
+        assert abs(2 * z2 - z1 - q[k] / 2) <= 1e-5 * (1 + abs(q[k])), (k, z1, z2, q[k])
+
+
+def test_degree_4_branches_are_the_fold_angle_multipliers(tmp_path):
+    """An ORIPA-style Miura-ori sheet (``styles.oripa_miura``: degree-4 vertices, boundary triangles)."""
+    path, _ = styles.oripa_miura(tmp_path / "miura.fold", 6, 8)
+    s = foldfile.read_structure(str(path))
+    r = branch_rates(s.pattern, file_signs(s))[0]
+    assert r is not None
+    mult, comp = multiplier_rates(s)
+    assert len(mult) > 50
+    for k in set(comp.values()):
+        hs = [h for h, c in comp.items() if c == k]
+        m = np.array([mult[h] for h in hs])
+        x = r[hs]
+        scale = float(x @ m) / float(m @ m)
+        assert np.abs(x - scale * m).max() <= 1e-9 * np.abs(x).max()
+
+
+def test_a_branch_meets_every_vertex_row_in_the_assignment_signs():
+    s = read("test.svg")
+    signs = file_signs(s)
+    r, nearest, miss = branch_rates(s.pattern, signs)
+    rows = VertexRows(s.pattern)
+    assert np.abs(rows.L @ r).max() <= ACCEPT and np.abs(rows.q(r)).max() <= ACCEPT
+    assert np.all(signs * r >= -ACCEPT) and np.abs(r).max() == 1.0
+    assert miss[0] <= ACCEPT and miss[1] <= ACCEPT
+
+
+def test_a_degree_4_vertex_whose_signs_fit_no_branch_has_none():
+    """Origami Simulator's pinwheel base: corners whose mountain-valley signs fit neither folding branch
+    (``check`` names them); the vertex rows have no solution in those signs, and the nearest names a vertex."""
+    s = read("pinwheelBase.svg")
+    r, nearest, miss = branch_rates(s.pattern, file_signs(s))
+    assert r is None
+    assert miss is None or max(miss[:2]) > 1e3 * ACCEPT
+
+
+def test_the_fold_leaves_the_flat_start_on_the_vertex_branch():
+    """Origami Simulator's test.svg (degree-6 vertices: a family of branches at each, no multipliers): the fold's
+    first velocity (``targets._branch``) turns the hinges at the vertex rows' branch rates (``targets.vertex_branch``),
+    so the panels' second-order check took that branch as it was."""
+    from chrono_origami.engines.reference.fold import targets as tg
+    from chrono_origami.engines.reference.fold.constraints import FoldConstraints
+    from chrono_origami.inputs.fold import target_problem
+
+    s = read("test.svg")
+    problem = target_problem(s, file_targets(s), 60.0, (), 1.0)[0]
+    C = FoldConstraints(problem)
+    R, u = C.start()
+    v = tg._branch(problem, C, R, u, C.drive_speed, "dense")
+    rates = C.hinge_rate_operator(R) @ v
+    wish = tg.vertex_branch(s, C, C.drive_speed)
+    assert wish is not None
+    # a least-squares fit of rates that meet the first-order rows: round-off (eps x its condition x the hinges)
+    assert np.abs(rates - wish).max() <= 1e-10 * np.abs(wish).max()
