@@ -113,7 +113,31 @@ def test_the_fold_leaves_the_flat_start_on_the_vertex_branch():
     R, u = C.start()
     v = tg._branch(problem, C, R, u, C.drive_speed, "dense")
     rates = C.hinge_rate_operator(R) @ v
-    wish = tg.vertex_branch(s, C, C.drive_speed)
+    wish = tg.vertex_branch(s, C, C.drive_speed)[0]
     assert wish is not None
     # a least-squares fit of rates that meet the first-order rows: round-off (eps x its condition x the hinges)
     assert np.abs(rates - wish).max() <= 1e-10 * np.abs(wish).max()
+
+
+def test_a_step_off_the_constraints_is_named_by_its_crease_and_panels():
+    """The fold's stop when the corrector cannot follow names where the step misses the hinge constraints most
+    (``targets._worst_miss``): a panel turned about the sheet's normal breaks its own hinges only."""
+    from chrono_origami.engines.reference.fold import targets as tg
+    from chrono_origami.engines.reference.fold.constraints import FoldConstraints
+    from chrono_origami.engines.reference.fold.lie import exp_update
+    from chrono_origami.inputs.fold import target_problem
+
+    s = read("test.svg")
+    problem = target_problem(s, file_targets(s), 60.0, (), 1.0)[0]
+    C = FoldConstraints(problem)
+    S = tg._Split(C, "dense")
+    R, u = C.start()
+    pat = s.pattern
+    p = 7                                                    # panel 8 (1-based)
+    d = np.zeros((pat.n_panels, 6))
+    d[p, 2] = 1e-3                                           # a small turn about the normal, at its centre
+    Rp, up = exp_update(R, u, d)
+    line = tg._worst_miss(problem, S, Rp, up, 0.0)
+    h = int(line.split("crease ")[1].split()[0]) - 1
+    assert p in pat.hinges[h].panels
+    assert line.endswith(f"crease {h + 1} (panels {pat.hinges[h].panels[0] + 1} and {pat.hinges[h].panels[1] + 1})")

@@ -298,8 +298,9 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                         raise SolverError(locked)
                 raise SolverError(f"{problem.name}: the fold cannot follow its mechanism beyond t = {t:.6g} s "
                                   f"({_reached(C, R, u, percent):.3g} % of the targets reached): {why} even with "
-                                  f"step {h:.3g} s" + ("; the flat start's folding branch holds only to first "
-                                                       "order" if t == 0.0 else "; fold to a smaller percent"))
+                                  f"step {h:.3g} s; {_worst_miss(problem, S, Rp, up, t + h)}"
+                                  + ("; the flat start's folding branch holds only to first order" if t == 0.0
+                                     else "; fold to a smaller percent"))
             continue
         Rn = reorthonormalize(Rn)
         if final:
@@ -377,6 +378,21 @@ def _other_branch(S, R, u, T, midway):
             f"the way)")
 
 
+def _crease(pattern, h):
+    """'crease h (panels p and q)', 1-based, of hinge h (0-based)."""
+    p, q = pattern.hinges[h].panels
+    return f"crease {h + 1} (panels {p + 1} and {q + 1})"
+
+
+def _worst_miss(problem, S, R, u, t):
+    """Where the predicted state (R, u) at time t misses the hinge constraints most: 'the step misses the hinge
+    constraints most at crease h (panels p and q)' (a hold's or panel 1's row is named as such)."""
+    Fh = S.evaluate(R, u, t)[0]
+    label = S.C.row_label(int(S.hard[int(np.argmax(np.abs(Fh)))]))
+    where = _crease(problem.pattern, int(label.split()[1]) - 1) if label.startswith("hinge ") else label
+    return f"the step misses the hinge constraints most at {where}"
+
+
 def _locked(problem, C, S, R, u):
     """One line naming the driven creases that no motion of the hinges turns at (R, u), not even to first order
     (their rows of the hinge rates vanish on the free motions of the hard rows, under ``linalg.RANK_RTOL``), with
@@ -387,9 +403,7 @@ def _locked(problem, C, S, R, u):
     stuck = np.nonzero(rates <= 1e-9 * max(float(rates.max(initial=0.0)), 1.0))[0]
     if not len(stuck):
         return None
-    pat = problem.pattern
-    names = [f"crease {C.drive_hinge[k] + 1} (panels {pat.hinges[C.drive_hinge[k]].panels[0] + 1} and "
-             f"{pat.hinges[C.drive_hinge[k]].panels[1] + 1})" for k in stuck[:3]]
+    names = [_crease(problem.pattern, int(C.drive_hinge[k])) for k in stuck[:3]]
     more = f" and {len(stuck) - 3} more" if len(stuck) > 3 else ""
     return (f"{problem.name}: not rigidly foldable: no motion of the rigid panels turns {', '.join(names)}{more}, "
             f"not even to first order: the hinges around them lock their panels together")
@@ -410,7 +424,7 @@ def _no_branch(problem, C, S, R, u, error):
     pat = problem.pattern
 
     def crease(h):
-        return f"crease {h + 1} (panels {pat.hinges[h].panels[0] + 1} and {pat.hinges[h].panels[1] + 1})"
+        return _crease(pat, h)
 
     if wrong is not None:
         against = f"; on every branch found, {crease(wrong)} turns against its assignment"
@@ -434,41 +448,46 @@ def _no_branch(problem, C, S, R, u, error):
 
 def _branch(problem, C, R, u, speeds, method):
     """Velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
-    with one exact drive (the crease of the largest target change), the assignment's signs and, as the wished
-    rates, the vertex rows' branch nearest the targets (:func:`vertex_branch`), fitted on every hinge, or where
-    that finds none the fold-angle multipliers' rates (:func:`wished_rates`)."""
+    with one exact drive, the assignment's signs and, as the wished rates, the vertex rows' branch nearest the
+    targets (:func:`vertex_branch`), fitted on every hinge; where that finds none, the fold-angle multipliers' rates
+    (:func:`wished_rates`) with the crease of the largest target change driven."""
     from .start import branch_tangent
 
-    k = int(np.argmax(np.abs(speeds)))
-    h0 = int(C.drive_hinge[k])
-    aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
-    C1 = FoldConstraints(aux)
     signs = np.zeros(len(C.hinges))
     signs[C.drive_hinge] = np.sign(speeds)
-    wish = vertex_branch(problem.structure, C, speeds)
+    wish, k = vertex_branch(problem.structure, C, speeds)
     exact = wish is not None
     if not exact:
         wish = wished_rates(problem.structure, C, speeds)
+    h0 = int(C.drive_hinge[k])
     if wish[h0] * speeds[k] > 0:
         wish = wish * (speeds[k] / wish[h0])       # the exact drive's rate, which the velocities keep
-    return branch_tangent(C1, R, u, signs, method=method, rates=wish, fit_all=exact)
+    aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
+    return branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact)
 
 
 def vertex_branch(structure, C, speeds):
-    """Relative rates (the drive convention: minus FOLD's) of every hinge on a folding branch of the flat start
-    found vertex by vertex (``structure.flat_branch.branch_rates``: each interior vertex's first- and second-order
-    rows, the assignment's signs), from the targets' and multipliers' rates (:func:`wished_rates`), the crease of
-    the largest target change turning at its rate; None where none is found."""
+    """(rates, k): relative rates (the drive convention: minus FOLD's) of every hinge on a folding branch of the flat
+    start found vertex by vertex (``structure.flat_branch.branch_rates``: each interior vertex's first- and
+    second-order rows, the assignment's signs), from the targets' and multipliers' rates (:func:`wished_rates`),
+    and the driven crease k (index into ``C.drive_hinge``) to drive exactly. First with the crease of the largest
+    target change turning at its rate; where no such branch is found, on any branch, driving its fastest driven
+    crease (a branch on which the largest target's crease starts at a higher order). (None, k of the largest
+    target change) where none is found."""
     from ....structure.flat_branch import branch_rates
 
     k = int(np.argmax(np.abs(speeds)))
-    h0 = int(C.drive_hinge[k])
     signs = np.zeros(len(C.hinges))
     signs[C.drive_hinge] = np.sign(speeds)
-    r = branch_rates(structure.pattern, -signs, wish=-wished_rates(structure, C, speeds), drive=h0)[0]
+    wish = -wished_rates(structure, C, speeds)
+    r = branch_rates(structure.pattern, -signs, wish=wish, drive=int(C.drive_hinge[k]))[0]
     if r is None:
-        return None
-    return -r * (speeds[k] / -r[h0])
+        r = branch_rates(structure.pattern, -signs, wish=wish)[0]
+        if r is None:
+            return None, k
+        k = int(np.argmax(np.abs(r[C.drive_hinge])))
+    h0 = int(C.drive_hinge[k])
+    return -r * (speeds[k] / -r[h0]), k
 
 
 def wished_rates(structure, C, speeds):
