@@ -141,3 +141,19 @@ def test_a_step_off_the_constraints_is_named_by_its_crease_and_panels():
     h = int(line.split("crease ")[1].split()[0]) - 1
     assert p in pat.hinges[h].panels
     assert line.endswith(f"crease {h + 1} (panels {pat.hinges[h].panels[0] + 1} and {pat.hinges[h].panels[1] + 1})")
+
+
+def test_the_search_in_any_signs_returns_branches_and_counts_the_creases_against():
+    """Origami Simulator's flapping bird (rounded, not flat-foldable vertices): the branches in any signs meet every
+    vertex row to ``ACCEPT``, count once each, and the counts of creases turning against the signs are theirs."""
+    from chrono_origami.structure.flat_branch import branch_search
+
+    s = read("flappingBird.svg")
+    signs = file_signs(s)
+    found, against, worst = branch_search(s.pattern, signs)
+    rows = VertexRows(s.pattern)
+    assert rows.disk and found and worst is None
+    for r in found:
+        assert max(rows.misses(r)[:2]) <= ACCEPT and np.abs(r).max() == pytest.approx(1.0, abs=1e-15)
+    assert np.array_equal(against, sum((signs * r < -ACCEPT).astype(int) for r in found))
+    assert against[30] == len(found)                     # crease 31, the one the fold's stop names

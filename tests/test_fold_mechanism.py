@@ -38,10 +38,12 @@ OUTCOMES = {
     "cubeunwrapping.svg": ("folds", None),
     "curvedPleatSimple.svg": ("stops", r"not rigidly foldable: no motion of the rigid panels turns crease 1 "
                                        r"\(panels 1 and 2\), crease 2 \(panels 1 and 2\)"),
-    # 10 of its 14 vertices are not flat-foldable; every branch the search finds turns crease 32 the wrong way
+    # 10 of its 14 vertices are not flat-foldable; the vertex rows have one branch (in any signs), which turns
+    # crease 31 the wrong way
     "flappingBird.svg": ("stops", r"no folding branch leaves the flat start with the creases turning in the signs of "
-                                  r"the mountain-valley assignment .*on every branch found, crease 32 \(panels 18 and "
-                                  r"24\) turns against its assignment"),
+                                  r"the mountain-valley assignment \(1 branch direction satisfies every interior "
+                                  r"vertex's first- and second-order rows; on every branch found, crease 31 \(panels "
+                                  r"20 and 21\) turns against its assignment"),
     "FTpoly7.svg": ("stops", r"no folding branch leaves the flat start .*signs that fit neither folding branch of a "
                              r"flat-foldable degree-4 vertex: 10 vertices \(44, 45, 47 and 7 more\)"),
     "miura-ori.svg": ("folds", None),

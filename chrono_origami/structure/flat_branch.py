@@ -30,15 +30,16 @@ three a vertex: nothing of size bodies x bodies is formed.
 """
 import numpy as np
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 from scipy.optimize import least_squares
 
+from ..tools.jacobian import Jacobian
 from .pattern_check import _plane
 
 #: a branch is accepted when every vertex row is within this of 0, relative to the largest rate (squared for q):
-#: Gauss-Newton converges only linearly to a singular branch (creases on a straight line folding alone: the map
-#: fold reaches 6e-9), and the fold's start checks the branch again on the panels (``start.branch_tangent``)
-ACCEPT = 1e-8
+#: the threshold of the fold's own check on the panels (``engines.reference.fold.start``); rounded coordinates
+#: at vertices that no correction moves (not flat-foldable) leave rows of 1e-7 (flappingBird), and Gauss-Newton
+#: converges only linearly to a singular branch (creases on a straight line folding alone: the map fold, 6e-9)
+ACCEPT = 1e-6
 #: least-squares starts (the wished rates, then random ones in the assignment's signs)
 STARTS = 2
 #: function evaluations of one bounded least-squares search
@@ -83,6 +84,11 @@ class VertexRows:
             self.directions.append(d)
             self.Q.append(Q + Q.T)
         self.L = sp.csr_matrix((vals, (rows, cols)), shape=(2 * len(self.vertex), self.n_hinges))
+        used = {v for loop in pattern.panels for v in loop}
+        edges = {tuple(sorted((loop[i - 1], loop[i]))) for loop in pattern.panels for i in range(len(loop))}
+        #: the panels make a disk (Euler characteristic 1): the vertices' loops are all the loops of panels, so the
+        #: rows are the whole first- and second-order condition (else only a necessary part: kirigami's holes)
+        self.disk = len(used) - len(edges) + pattern.n_panels == 1
 
     def q(self, r):
         """The second-order rows q_v(r) = r^T Q_v r (one a vertex; rad^2/s^2 for rates in rad/s)."""
@@ -156,8 +162,48 @@ def branch_rates(pattern, signs, wish=None, drive=None, seed=0):
     return None, nearest[1], nearest[2]
 
 
+def branch_search(pattern, signs, tries=12, seed=0):
+    """Branches of the vertex rows in any signs, for the one line of a start that has none in the assignment's:
+    (branches found (rates, largest |rate| 1), on how many of them each hinge turns against ``signs`` (beyond
+    :data:`ACCEPT`), the vertex (0-based) where the nearest search misses the rows most, or None once one is found).
+
+    Unbounded least squares (as :func:`branch_rates`, without the orthant) from ``tries`` starts: the signs at
+    random magnitudes; found directions within 1e-4 of one already found (largest rate 1) count once."""
+    rows = VertexRows(pattern)
+    signs = np.asarray(signs, float)
+    H = rows.n_hinges
+    against = np.zeros(H, int)
+    if not rows.flat or H == 0:
+        return [], against, None
+
+    def residual(r):
+        return np.concatenate([rows.L @ r, rows.q(r), [np.mean(np.abs(r)) - 1.0]])
+
+    def jacobian(r):
+        return sp.vstack([rows.L, rows.q_jacobian(r), sp.csr_matrix(np.sign(r)[None, :] / H)]).tocsr()
+
+    rng = np.random.default_rng(seed)
+    found, nearest = [], (np.inf, None)
+    for _ in range(tries):
+        x0 = np.where(signs != 0, signs, rng.standard_normal(H)) * rng.uniform(0.5, 1.5, H)
+        fit = least_squares(residual, x0 / np.mean(np.abs(x0)), jac=jacobian, method="trf", xtol=1e-12,
+                            ftol=1e-12, gtol=1e-12, max_nfev=MAX_EVALUATIONS, tr_solver="lsmr")
+        r = _polish(rows, np.zeros(H), fit.x)
+        miss = rows.misses(r)
+        if max(miss[:2]) > ACCEPT:
+            if max(miss[:2]) < nearest[0]:
+                nearest = (max(miss[:2]), miss[2])
+            continue
+        r = r * (1.0 if r @ signs >= 0 else -1.0)           # a direction and its opposite: the one nearer the signs
+        if any(min(np.abs(r - f).max(), np.abs(r + f).max()) <= 1e-4 for f in found):
+            continue
+        found.append(r)
+        against += (signs * r < -ACCEPT).astype(int)
+    return found, against, (nearest[1] if not found else None)
+
+
 def _polish(rows, signs, r, drive=None, iterations=30):
-    """Gauss-Newton (minimum-norm steps, LSQR) on the first- and second-order rows, the creases the least squares
+    """Gauss-Newton (minimum-norm steps, ``tools.jacobian.Jacobian``: SVD or sparse QR) on the first- and second-order rows, the creases the least squares
     left at 0 in a signed orthant kept at 0 (and any that a step turns against its sign set to 0 and kept there),
     the rate of ``drive`` (or else the largest) kept; returns r / max |r|."""
     r = r / (np.abs(r).max() or 1.0)
@@ -169,7 +215,7 @@ def _polish(rows, signs, r, drive=None, iterations=30):
     for _ in range(iterations):
         f = np.concatenate([rows.L @ r, rows.q(r), [0.0]])
         A = sp.vstack([rows.L, rows.q_jacobian(r), sp.csr_matrix(keep[None, :])]).tocsr() @ P
-        dr = P @ spla.lsqr(A, -f, atol=1e-16, btol=1e-16, iter_lim=20 * len(r))[0]
+        dr = P @ Jacobian(A).solve(-f)
         r = r + dr
         flips = (signs * r < 0) & turns
         if flips.any():                 # a crease that would turn against its sign stays flat from here on

@@ -24,6 +24,7 @@ differences of J per Gauss-Newton step, whatever k = dim N.
 """
 import numpy as np
 
+from ....structure.flat_branch import ACCEPT
 from ....tools import linalg
 from ....tools.errors import SolverError
 from ....tools.jacobian import Jacobian
@@ -139,8 +140,8 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None, fit_all=
     c = np.linalg.lstsq(A, wish - (Rv @ v0)[fit], rcond=None)[0] if fit.any() else np.zeros(k)
 
     def threshold(v):
-        """Largest |q| of a branch velocity v: 1e-6 (largest hinge rate)^2."""
-        return 1e-6 * max(rate, np.abs(Rv @ v).max()) ** 2
+        """Largest |q| of a branch velocity v: ``flat_branch.ACCEPT`` (1e-6) (largest hinge rate)^2."""
+        return ACCEPT * max(rate, np.abs(Rv @ v).max()) ** 2
 
     def gauss_newton(c):
         """Gauss-Newton on |q(c)|. Stops at a step below 1e-11 |c|, or where round-off of the second

@@ -410,7 +410,8 @@ def _locked(problem, C, S, R, u):
 
 
 def _no_branch(problem, C, S, R, u, error):
-    """The one line when no folding branch leaves the flat start (``start.branch_tangent`` raised ``error``):
+    """The one line when no folding branch leaves the flat start (``start.branch_tangent`` or
+    :func:`_no_vertex_branch` raised ``error``; its ``rows`` say which conditions the branches were sought on):
     :func:`_locked` when a driven crease cannot turn at all; else that no branch was found, without saying the
     pattern is not rigidly foldable (``check`` says that, from the vertices' conditions)."""
     locked = _locked(problem, C, S, R, u)
@@ -441,16 +442,20 @@ def _no_branch(problem, C, S, R, u, error):
     rep = pattern_check.diagnose(problem.structure)
     why = f"; {rep.misfit_text(3)}" if rep.misfits else ""
     return (f"{problem.name}: no folding branch leaves the flat start with the creases turning in the signs of the "
-            f"mountain-valley assignment ({tried if tried is not None else 'no'} branch directions satisfy the "
-            f"second-order condition{against}){why}; check FILE tells more of the pattern's conditions; fold "
-            f"with --drive to follow a branch of your choice")
+            f"mountain-valley assignment ({tried if tried is not None else 'no'} branch "
+            f"{'direction satisfies' if tried == 1 else 'directions satisfy'} "
+            f"{getattr(error, 'rows', 'the second-order condition')}{against}){why}; check FILE tells more of the "
+            f"pattern's conditions; fold with --drive to follow a branch of your choice")
 
 
 def _branch(problem, C, R, u, speeds, method):
     """Velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
     with one exact drive, the assignment's signs and, as the wished rates, the vertex rows' branch nearest the
     targets (:func:`vertex_branch`), fitted on every hinge; where that finds none, the fold-angle multipliers' rates
-    (:func:`wished_rates`) with the crease of the largest target change driven."""
+    (:func:`wished_rates`) with the crease of the largest target change driven. A pattern whose panels make a disk
+    and whose vertex rows have no branch in the assignment's signs stops there (:func:`_no_vertex_branch`): the
+    vertices' rows are then its whole second-order condition, and the search on the panels would only repeat it,
+    at the cost of a sparse factor per step."""
     from .start import branch_tangent
 
     signs = np.zeros(len(C.hinges))
@@ -458,12 +463,32 @@ def _branch(problem, C, R, u, speeds, method):
     wish, k = vertex_branch(problem.structure, C, speeds)
     exact = wish is not None
     if not exact:
+        _no_vertex_branch(problem.structure, signs)
         wish = wished_rates(problem.structure, C, speeds)
     h0 = int(C.drive_hinge[k])
     if wish[h0] * speeds[k] > 0:
         wish = wish * (speeds[k] / wish[h0])       # the exact drive's rate, which the velocities keep
     aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
     return branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact)
+
+
+def _no_vertex_branch(structure, signs):
+    """Where the panels make a disk (``flat_branch.VertexRows.disk``), raise the start's ``SolverError`` from the vertex
+    rows' branches in any signs (``flat_branch.branch_search``): how many were found, the crease turning against its
+    assignment on most of them, or the vertex where the nearest search misses most (:func:`_no_branch` words it).
+    ``signs``: the drive convention's, one a hinge. Returns None where the panels do not make a disk."""
+    from ....structure.flat_branch import VertexRows, branch_search
+
+    if not VertexRows(structure.pattern).disk:
+        return None
+    found, against, worst = branch_search(structure.pattern, -signs)
+    e = SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley assignment")
+    e.found = len(found)
+    e.wrong = int(np.argmax(against)) if found and against.max() == len(found) else None
+    e.against = against
+    e.worst_row = None if worst is None else f"vertex {worst + 1}"
+    e.rows = "every interior vertex's first- and second-order rows"
+    raise e
 
 
 def vertex_branch(structure, C, speeds):
