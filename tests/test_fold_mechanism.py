@@ -52,8 +52,11 @@ OUTCOMES = {
     "MoosersTrainRigid-Gardner.svg": ("stops", r"not rigidly foldable: the fold-angle multipliers .* do not close "
                                                r"around panel 157 \(vertices 14, 33, 10, 27\) \(a corner has no "
                                                r"folding branch with its mountain-valley signs\)"),
-    "openSinkBase.svg": ("stops", r"no folding branch leaves the flat start .*signs that fit neither folding branch "
-                                  r"of a flat-foldable degree-4 vertex: 2 vertices \(9, 10\)"),
+    # no branch of the vertex rows in any signs: the nearest misses most at vertex 13
+    "openSinkBase.svg": ("stops", r"no folding branch leaves the flat start .*\(0 branch directions satisfy every "
+                                  r"interior vertex's first- and second-order rows; the nearest search misses the "
+                                  r"second-order condition most at vertex 13\); mountain-valley signs that fit neither "
+                                  r"folding branch of a flat-foldable degree-4 vertex: 2 vertices \(9, 10\)"),
     "pinwheelBase.svg": ("stops", r"not rigidly foldable: the fold-angle multipliers .* do not close around panel 9 "
                                   r"\(vertices 9, 5, 4, 10\)"),
     "polygamiCross.svg": ("stops", r"not rigidly foldable: the fold-angle multipliers .* do not close around panel 81 "
