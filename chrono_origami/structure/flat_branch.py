@@ -44,6 +44,9 @@ ACCEPT = 1e-6
 STARTS = 2
 #: function evaluations of one bounded least-squares search
 MAX_EVALUATIONS = 60
+#: weight of the rows r - wish in the search from the wished rates (then polished away): among a family of branches
+#: (vertices of degree 6 or more) the one nearest the wish, as the panels' search takes it
+PULL = 1e-2
 
 
 class VertexRows:
@@ -118,10 +121,11 @@ def branch_rates(pattern, signs, wish=None, drive=None, seed=0):
     proof that none exists).
 
     signs : array over hinges of +1 (valley), -1 (mountain) or 0 (free). wish : optional rates (FOLD sign) to start
-    from, so that among several branches the one nearest them is found; then :data:`STARTS` - 1 random starts in
-    the signs. drive : optional hinge (0-based) whose rate is held at its sign (the other rates are measured against
-    it, so a branch on which it barely turns is not taken). Also returns the nearest rates found and their misses (``VertexRows.misses``): (rates or None,
-    nearest, misses)."""
+    from, pulled toward them (:data:`PULL`) so that among a family of branches the nearest is found, then
+    :data:`STARTS` - 1 random starts in the signs. drive : optional hinge
+    (0-based) whose rate is held at its sign (the other rates are measured against it, so a branch on which it
+    barely turns is not taken). Also returns the nearest rates found and their misses (``VertexRows.misses``):
+    (rates or None, nearest, misses)."""
     rows = VertexRows(pattern)
     signs = np.asarray(signs, float)
     H = rows.n_hinges
@@ -147,10 +151,18 @@ def branch_rates(pattern, signs, wish=None, drive=None, seed=0):
     while len(starts) < STARTS:
         starts.append(signs * rng.uniform(0.5, 1.5, H) + (signs == 0) * rng.standard_normal(H))
     nearest = (np.inf, None, None)
-    for x0 in starts:
+    for i, x0 in enumerate(starts):
         x0 = np.where(signs != 0, signs * np.maximum(signs * x0, 1e-3 * np.abs(x0).max(initial=1.0)), x0)
         x0 = x0 / ((np.mean(np.abs(x0)) if drive is None else abs(x0[drive])) or 1.0)
-        fit = least_squares(residual, x0, jac=jacobian, bounds=(lower, upper), method="trf", xtol=1e-12,
+        pull = PULL if wish is not None and i == 0 else 0.0      # the wished rates' start: stay near them
+
+        def pulled(r, x0=x0, pull=pull):
+            return np.concatenate([residual(r), pull * (r - x0)])
+
+        def pulled_jacobian(r, pull=pull):
+            return sp.vstack([jacobian(r), pull * sp.eye(H)]).tocsr()
+
+        fit = least_squares(pulled, x0, jac=pulled_jacobian, bounds=(lower, upper), method="trf", xtol=1e-12,
                             ftol=1e-12, gtol=1e-12, max_nfev=MAX_EVALUATIONS, tr_solver="lsmr")
         r = _polish(rows, signs, fit.x, drive)
         miss = rows.misses(r)
