@@ -13,6 +13,7 @@ import os
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 from scipy.spatial.transform import Rotation
 
 from chrono_origami.structure import foldfile
@@ -157,3 +158,39 @@ def test_the_search_in_any_signs_returns_branches_and_counts_the_creases_against
         assert max(rows.misses(r)[:2]) <= ACCEPT and np.abs(r).max() == pytest.approx(1.0, abs=1e-15)
     assert np.array_equal(against, sum((signs * r < -ACCEPT).astype(int) for r in found))
     assert against[30] == len(found)                     # crease 31, the one the fold's stop names
+
+
+@settings(max_examples=40, deadline=None)
+@given(alpha=st.floats(0.3, 2.8), beta=st.floats(0.3, 2.8), start=st.floats(0.0, 6.2), branch=st.integers(0, 1))
+def test_a_random_flat_foldable_degree_4_vertex_folds_on_the_branch_of_its_signs(alpha, beta, start, branch):
+    """A degree-4 vertex with sector angles alpha, beta, pi - alpha, pi - beta (Kawasaki), drawn as four triangles:
+    given the signs of one of its two branches (computed independently, the eigenvectors of the quadratic form on
+    the first-order plane), the vertex rows find that branch, to round-off."""
+    from chrono_origami.crease.pattern import CreasePattern
+
+    sectors = [alpha, beta, np.pi - alpha, np.pi - beta]
+    angles = start + np.concatenate([[0.0], np.cumsum(sectors[:3])])
+    c = np.column_stack([np.cos(angles), np.sin(angles)])
+    X = np.vstack([[0.0, 0.0, 0.0], np.column_stack([c, np.zeros(4)])])
+    pat = CreasePattern(X, [[0, 1 + i, 1 + (i + 1) % 4] for i in range(4)])
+    # the two branches: rates r = Z y on the first-order plane with y^T (Z^T S Z) y = 0
+    Z = np.linalg.svd(c.T)[2][2:].T
+    S = np.zeros((4, 4))
+    for i in range(4):
+        for j in range(i + 1, 4):
+            S[i, j] = S[j, i] = 0.5 * (c[i, 0] * c[j, 1] - c[i, 1] * c[j, 0])
+    w, U = np.linalg.eigh(Z.T @ S @ Z)
+    assume(w[0] < -1e-3 and w[1] > 1e-3)
+    y = np.array([np.sqrt(w[1]), (1, -1)[branch] * np.sqrt(-w[0])])
+    want = Z @ (U @ y)
+    assume(np.abs(want).min() > 1e-3 * np.abs(want).max())
+    hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
+    order = [hinge_of[(0, 1 + i)] for i in range(4)]
+    signs = np.zeros(4)
+    signs[order] = np.sign(want)
+    r = branch_rates(pat, signs)[0]
+    assert r is not None
+    got = r[order]
+    # a regular branch (|w| > 1e-3, rates > 1e-3 of the largest: conditioning below about 1e6): Gauss-Newton's
+    # polish converges quadratically, to round-off times that conditioning
+    assert np.abs(got / np.abs(got).max() - want / np.abs(want).max()).max() <= 1e-9
