@@ -133,19 +133,6 @@ def branch_rates(pattern, signs, wish=None, drive=None, seed=0):
         return None, None, None
     lower = np.where(signs > 0, 0.0, -np.inf)
     upper = np.where(signs < 0, 0.0, np.inf)
-
-    def residual(r):
-        size = np.mean(np.abs(r)) if drive is None else signs[drive] * r[drive]
-        return np.concatenate([rows.L @ r, rows.q(r), [size - 1.0]])
-
-    def jacobian(r):
-        if drive is None:
-            last = np.sign(r) / H
-        else:
-            last = np.zeros(H)
-            last[drive] = signs[drive]
-        return sp.vstack([rows.L, rows.q_jacobian(r), sp.csr_matrix(last[None, :])]).tocsr()
-
     rng = np.random.default_rng(seed)
     starts = [] if wish is None else [np.asarray(wish, float)]
     while len(starts) < STARTS:
@@ -155,16 +142,7 @@ def branch_rates(pattern, signs, wish=None, drive=None, seed=0):
         x0 = np.where(signs != 0, signs * np.maximum(signs * x0, 1e-3 * np.abs(x0).max(initial=1.0)), x0)
         x0 = x0 / ((np.mean(np.abs(x0)) if drive is None else abs(x0[drive])) or 1.0)
         pull = PULL if wish is not None and i == 0 else 0.0      # the wished rates' start: stay near them
-
-        def pulled(r, x0=x0, pull=pull):
-            return np.concatenate([residual(r), pull * (r - x0)])
-
-        def pulled_jacobian(r, pull=pull):
-            return sp.vstack([jacobian(r), pull * sp.eye(H)]).tocsr()
-
-        fit = least_squares(pulled, x0, jac=pulled_jacobian, bounds=(lower, upper), method="trf", xtol=1e-12,
-                            ftol=1e-12, gtol=1e-12, max_nfev=MAX_EVALUATIONS, tr_solver="lsmr")
-        r = _polish(rows, signs, fit.x, drive)
+        r = _polish(rows, signs, _least_squares(rows, x0, (lower, upper), signs, drive, pull), drive)
         miss = rows.misses(r)
         wrong = bool(np.any(signs * r < -ACCEPT))
         if not wrong and max(miss[:2]) < nearest[0]:
@@ -188,19 +166,11 @@ def branch_search(pattern, signs, tries=12, seed=0):
     if not rows.flat or H == 0:
         return [], against, None
 
-    def residual(r):
-        return np.concatenate([rows.L @ r, rows.q(r), [np.mean(np.abs(r)) - 1.0]])
-
-    def jacobian(r):
-        return sp.vstack([rows.L, rows.q_jacobian(r), sp.csr_matrix(np.sign(r)[None, :] / H)]).tocsr()
-
     rng = np.random.default_rng(seed)
     found, nearest = [], (np.inf, None)
     for _ in range(tries):
         x0 = np.where(signs != 0, signs, rng.standard_normal(H)) * rng.uniform(0.5, 1.5, H)
-        fit = least_squares(residual, x0 / np.mean(np.abs(x0)), jac=jacobian, method="trf", xtol=1e-12,
-                            ftol=1e-12, gtol=1e-12, max_nfev=MAX_EVALUATIONS, tr_solver="lsmr")
-        r = _polish(rows, np.zeros(H), fit.x)
+        r = _polish(rows, np.zeros(H), _least_squares(rows, x0 / np.mean(np.abs(x0))))
         miss = rows.misses(r)
         if max(miss[:2]) > ACCEPT:
             if max(miss[:2]) < nearest[0]:
@@ -212,6 +182,30 @@ def branch_search(pattern, signs, tries=12, seed=0):
         found.append(r)
         against += (signs * r < -ACCEPT).astype(int)
     return found, against, (nearest[1] if not found else None)
+
+
+def _least_squares(rows, x0, bounds=(-np.inf, np.inf), signs=None, drive=None, pull=0.0):
+    """The rows' least squares from x0 (``scipy.optimize.least_squares``, trust region, sparse exact Jacobian): the
+    first- and second-order rows, a size row (mean |r| = 1, or signs[drive] r[drive] = 1), and ``pull`` (r - x0)
+    when ``pull`` > 0; within ``bounds``. Returns the rates reached."""
+    H = rows.n_hinges
+
+    def residual(r):
+        s = np.mean(np.abs(r)) if drive is None else signs[drive] * r[drive]
+        f = np.concatenate([rows.L @ r, rows.q(r), [s - 1.0]])
+        return np.concatenate([f, pull * (r - x0)]) if pull > 0 else f
+
+    def jacobian(r):
+        if drive is None:
+            last = np.sign(r) / H
+        else:
+            last = np.zeros(H)
+            last[drive] = signs[drive]
+        blocks = [rows.L, rows.q_jacobian(r), sp.csr_matrix(last[None, :])] + ([pull * sp.eye(H)] if pull > 0 else [])
+        return sp.vstack(blocks).tocsr()
+
+    return least_squares(residual, x0, jac=jacobian, bounds=bounds, method="trf", xtol=1e-12, ftol=1e-12,
+                         gtol=1e-12, max_nfev=MAX_EVALUATIONS, tr_solver="lsmr").x
 
 
 def _polish(rows, signs, r, drive=None, iterations=30):
