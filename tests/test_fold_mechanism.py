@@ -47,6 +47,9 @@ OUTCOMES = {
     "FTpoly7.svg": ("stops", r"no folding branch leaves the flat start .*signs that fit neither folding branch of a "
                              r"flat-foldable degree-4 vertex: 10 vertices \(44, 45, 47 and 7 more\)"),
     "miura-ori.svg": ("folds", None),
+    # the flat start's only branch found in the assignment's signs folds one straight line (2 of the 496 creases);
+    # the other 494 are held flat, and the fold ends where the line's rate toward the targets vanishes
+    "langWedgeDoubleFaced.svg": ("folds", None),
     # a straight line whose halves fold opposite ways at vertices 10 and 27 (it folds only once its crossing line
     # lies flat: Origami Simulator's sequence, not a rigid fold)
     "MoosersTrainRigid-Gardner.svg": ("stops", r"not rigidly foldable: the fold-angle multipliers .* do not close "
@@ -72,7 +75,7 @@ OUTCOMES = {
 #: files whose refusal takes 5-8 s of processor time (the branch search): tested at one percent (the refusal is the
 #: same at 90 %; benchmarks/fold_examples.py times both). The examples that fold in 20 s or more (Origami Simulator's
 #: waterbomb tessellation, triPerfTess) are timed and listed by the benchmark, not here.
-LONG = {"auxetic_triangle.svg": 60, "FTpoly7.svg": 60}
+LONG = {"auxetic_triangle.svg": 60, "FTpoly7.svg": 60, "langWedgeDoubleFaced.svg": 60}
 
 
 def run(capsys, *argv):
@@ -216,6 +219,37 @@ def test_simple_vertex_folds_its_straight_line_and_says_the_crossing_line_waits(
     assert H.percent_reached == pytest.approx(30.0, abs=1e-9)
     assert H.target_miss[0] == pytest.approx(108.0, abs=1e-9)
     assert "at 30 % of the targets (asked 60 %)" in H.notes[-1] and "no other branch leaves the stop" in H.notes[-1]
+
+
+def test_a_vertex_that_is_not_flat_foldable_folds_its_straight_line_and_holds_the_others_flat(tmp_path, capsys):
+    """One interior vertex with creases at 0, 60, 120 and 180 degrees (sectors 60, 60, 60, 180: not flat-foldable),
+    written as a FOLD file with target angles 90 (V), -30 (M), 30 (V), 90 (V) degrees. Its rigid states are a
+    spherical four-bar whose three 60-degree sides must join antipodal points, 180 degrees apart: only along a great
+    semicircle, so creases 2 and 3 stay flat and the straight line 1-4 folds freely. At 60 % the fold holds creases
+    2 and 3 flat (the flat start's branch does not turn them), the line reaches its aim, 54 degrees, exactly, and the
+    least-squares percent reached is 60 x (2 x 54^2) / (2 x 54^2 + 2 x 18^2) = 54 %. (Before creases were held, the
+    first-order flex of the flat sectors drew the line past its aim, to 60.6 degrees, in 599 steps.)"""
+    s3 = np.sqrt(1.0 / 3.0)
+    doc = {"file_spec": 1.1, "file_creator": "a hand-written FOLD file",
+           "vertices_coords": [[0, 0], [1, 0], [1, 1], [s3, 1], [-s3, 1], [-1, 1], [-1, 0], [-1, -1], [1, -1]],
+           "edges_vertices": [[0, 1], [0, 3], [0, 4], [0, 6], [1, 2], [2, 3], [3, 4], [4, 5], [5, 6], [6, 7],
+                              [7, 8], [8, 1]],
+           "edges_assignment": ["V", "M", "V", "V"] + ["B"] * 8,
+           "edges_foldAngle": [90, -30, 30, 90] + [0] * 8,
+           "faces_vertices": [[0, 1, 2, 3], [0, 3, 4], [0, 4, 5, 6], [0, 6, 7, 8, 1]]}
+    path = tmp_path / "line.fold"
+    path.write_text(json.dumps(doc))
+    code, out, err = run(capsys, "fold", path, "--percent", 60, "--out", tmp_path / "out")
+    assert code == 0, err
+    assert ("2 of the 4 driven creases do not turn on that branch (first order) and are held flat: crease 2 (panels 1 "
+            "and 2), crease 3 (panels 2 and 3)") in out
+    assert "at 54 % of the targets (asked 60 %)" in out
+    s = foldfile.read_structure(str(path))
+    H = fold_to_targets(s, percent=60.0, engine="reference")
+    a = np.array(foldfile.fold_angles(s.pattern, H.final))[:4]
+    assert np.abs(a - [54.0, 0.0, 0.0, 54.0]).max() < 1e-9
+    assert H.percent_reached == pytest.approx(54.0, abs=1e-9)
+    assert H.max_residual < 1e-13 and len(H.steps) < 100
 
 
 def test_check_names_the_vertices_whose_signs_fit_no_folding_branch(capsys):

@@ -55,7 +55,12 @@ The first step leaves it along the folding branch nearest the targets'
 direction: ``start.branch_tangent`` with one exact drive (the crease of the
 largest target change) and the targets' rates, so rigidly foldable patterns
 (Miura-ori, Yoshimura, waterbomb bases, square twists) need no symmetry
-holds. A flat pattern whose geometry is inexact (Kawasaki missed by rounding)
+holds. The driven creases that this branch does not turn (first order) are
+held flat from then on (:func:`_waiting`; their rows join the hard ones and
+the last notes name them): while they are flat, first-order motions of the
+constraints turn them that no finite fold follows (their vertices' second-
+order rows), and a predictor along such a motion leaves the constraints by
+more than the corrector can take back. A flat pattern whose geometry is inexact (Kawasaki missed by rounding)
 is refused before folding (``analysis.fold.fold_to_targets``, ``structure.pattern_check``).
 The targets and the problem they make are inputs (``inputs.fold.file_targets``, ``target_problem``).
 """
@@ -96,29 +101,52 @@ REACHED_DEG = 1e-6
 
 
 class _Split:
-    """The rows of a target fold: hard (hinges, holds, panel 1) and soft (the drive rows), and their solves."""
+    """The rows of a target fold: hard (hinges, holds, panel 1, and the creases held flat) and soft (the other drive
+    rows), and their solves. ``held``: indices into ``C.drive_hinge`` of the creases held flat (:func:`_waiting`)."""
 
     def __init__(self, C, method):
         self.C = C
         soft = np.zeros(C.n_rows, bool)
         soft[C.drive_row] = True
         self.soft, self.hard = np.nonzero(soft)[0], np.nonzero(~soft)[0]
+        self.hold(np.zeros(0, int))
         if method == "auto" and C.n_cols > DENSE_COLUMNS and sparseqr.available():
             method = "sparse"
         self.method = _linalg.choose_method((C.n_rows, C.n_cols), method)
 
-    def evaluate(self, R, u, t):
+    def hold(self, held):
+        """Hold the driven creases ``held`` (indices into ``C.drive_hinge``) at their start angle: their rows move from
+        the soft rows to the hard ones."""
+        self.held = np.asarray(held, int)
+        free = np.ones(len(self.C.drive_hinge), bool)
+        free[self.held] = False
+        self.free = np.nonzero(free)[0]
+
+    def evaluate(self, R, u, t, held=True):
         """(hard F, hard J, soft residuals, their Jacobian, their time derivative, the whole J of the problem).
 
         The soft residual of a crease is the angle rho - rho(s) itself, wrapped to (-pi, pi] (rad), not the
         drive row's sine, which turns back beyond 90 degrees; its Jacobian the relative angular rate about the
-        hinge axis (``FoldConstraints.hinge_rate_operator``), exact on the constraints."""
+        hinge axis (``FoldConstraints.hinge_rate_operator``), exact on the constraints. A held crease's row is hard:
+        its angle from the start (rad), the same Jacobian. ``held=False``: as if none were held."""
         C = self.C
         F, J, _ = C.evaluate(R, u, t)
-        miss = C.drive_values(R, u) - C.drive_speed * t
-        Fs = np.angle(np.exp(1j * miss))
+        values = C.drive_values(R, u)
+        Fs = np.angle(np.exp(1j * (values - C.drive_speed * t)))
         Js = C.hinge_rate_operator(R)[C.drive_hinge]
-        return F[self.hard], J[self.hard], Fs, Js, -C.drive_speed, J
+        Fh, Jh, Ft = F[self.hard], J[self.hard], -C.drive_speed
+        if held and len(self.held):
+            Fh = np.concatenate([Fh, np.angle(np.exp(1j * values[self.held]))])
+            Jh = sp.vstack([Jh, Js[self.held]]).tocsr()
+            Fs, Js, Ft = Fs[self.free], Js[self.free], Ft[self.free]
+        return Fh, Jh, Fs, Js, Ft, J
+
+    def hard_residual(self, R, u, t):
+        """The hard rows' residuals at (R, u, t) (``evaluate``'s first, without Jacobians)."""
+        F = self.C.evaluate(R, u, t, jacobian=False)[0][self.hard]
+        if not len(self.held):
+            return F
+        return np.concatenate([F, np.angle(np.exp(1j * self.C.drive_values(R, u)[self.held]))])
 
     def solve(self, Jh, Js, bh, bs):
         """min |Js d - bs| subject to Jh d = bh (module doc: the hard rows weighted by :data:`HARD_WEIGHT` in
@@ -152,7 +180,7 @@ class _Split:
             if res <= 1e-3 * tol:
                 break
             Rn, un = exp_update(R, u, jac.solve(-Fh).reshape(-1, 6))
-            Fn = self.C.evaluate(Rn, un, t, jacobian=False)[0][self.hard]
+            Fn = self.hard_residual(Rn, un, t)
             new = float(np.abs(Fn).max(initial=0.0))
             if new > 0.5 * res:
                 if not fresh:
@@ -243,7 +271,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     S = _Split(C, linalg)
     T = float(duration)
     frame_times, dt, dt_max, dt_min = schedule(T, frame_interval, dt, dt_max, dt_min, T / 50, T * 1e-7)
-    R, u = C.start()
+    R, u = start = C.start()
     Fh, Jh, Fs, Js, Ft, J = S.evaluate(R, u, 0.0)
     res0 = float(np.abs(Fh).max(initial=0.0))
     if res0 > 1e-9:
@@ -266,6 +294,9 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         hist.singular_start = True
         hist.notes.append(f"{problem.name}: the flat start is singular; left on the folding branch nearest the "
                           f"targets")
+        S.hold(_waiting(C, R, first))
+        if len(S.held):
+            hist.notes.append(f"{problem.name}: {_held_text(problem, C, S)}")
     bar = Progress(T, progress)
     t, fi = 0.0, 0
     free_noted = False
@@ -292,8 +323,8 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                 bar.close()
                 why = (f"the corrector jumps away from the predictor (to another branch)" if res <= tol else
                        f"the projection onto the hinge constraints does not converge (hard residual {res:.3g})")
-                if t == 0.0 and first is not None:
-                    locked = _locked(problem, C, S, R, u)
+                if first is not None:                       # creases no motion of the flat start turns
+                    locked = _locked(problem, C, S, *start)
                     if locked:
                         raise SolverError(locked)
                 raise SolverError(f"{problem.name}: the fold cannot follow its mechanism beyond t = {t:.6g} s "
@@ -378,6 +409,27 @@ def _other_branch(S, R, u, T, midway):
             f"the way)")
 
 
+def _waiting(C, R, first):
+    """The driven creases (indices into ``C.drive_hinge``) that the flat start's branch velocity ``first`` does not turn:
+    rate at most ``flat_branch.ACCEPT`` times the fastest crease's. The fold holds them flat: at a state where they
+    are flat the constraints' first-order motions turn them, but no finite fold on this branch does (their vertices'
+    second-order rows, ``structure.flat_branch``), and a predictor moving along such a motion meets a corrector that
+    cannot bring it back."""
+    from ....structure.flat_branch import ACCEPT
+
+    rates = np.abs(C.hinge_rate_operator(R) @ first)
+    driven = rates[C.drive_hinge]
+    return np.nonzero(driven <= ACCEPT * float(rates.max(initial=0.0)))[0]
+
+
+def _held_text(problem, C, S, k=3):
+    """'n of the m driven creases do not turn on that branch and are held flat (crease ..., ...)'."""
+    names = [_crease(problem.pattern, int(C.drive_hinge[j])) for j in S.held[:k]]
+    more = f" and {len(S.held) - k} more" if len(S.held) > k else ""
+    return (f"{len(S.held)} of the {len(C.drive_hinge)} driven creases do not turn on that branch (first order) and "
+            f"are held flat: {', '.join(names)}{more}")
+
+
 def _crease(pattern, h):
     """'crease h (panels p and q)', 1-based, of hinge h (0-based)."""
     p, q = pattern.hinges[h].panels
@@ -387,8 +439,12 @@ def _crease(pattern, h):
 def _worst_miss(problem, S, R, u, t):
     """Where the predicted state (R, u) at time t misses the hinge constraints most: 'the step misses the hinge
     constraints most at crease h (panels p and q)' (a hold's or panel 1's row is named as such)."""
-    Fh = S.evaluate(R, u, t)[0]
-    label = S.C.row_label(int(S.hard[int(np.argmax(np.abs(Fh)))]))
+    Fh = S.hard_residual(R, u, t)
+    k = int(np.argmax(np.abs(Fh)))
+    if k >= len(S.hard):                            # a crease held flat
+        return (f"the step misses the hinge constraints most at "
+                f"{_crease(problem.pattern, int(S.C.drive_hinge[S.held[k - len(S.hard)]]))}, held flat")
+    label = S.C.row_label(int(S.hard[k]))
     where = _crease(problem.pattern, int(label.split()[1]) - 1) if label.startswith("hinge ") else label
     return f"the step misses the hinge constraints most at {where}"
 
@@ -397,7 +453,7 @@ def _locked(problem, C, S, R, u):
     """One line naming the driven creases that no motion of the hinges turns at (R, u), not even to first order
     (their rows of the hinge rates vanish on the free motions of the hard rows, under ``linalg.RANK_RTOL``), with
     their panels (1-based); None when every driven crease can turn."""
-    Jh, Js = (lambda x: (x[1], x[3]))(S.evaluate(R, u, 0.0))
+    Jh, Js = (lambda x: (x[1], x[3]))(S.evaluate(R, u, 0.0, held=False))
     N = _linalg.null_space(Jh, _linalg.RANK_RTOL, S.method).basis
     rates = np.abs(Js @ N).max(axis=1) if N.shape[1] else np.zeros(Js.shape[0])
     stuck = np.nonzero(rates <= 1e-9 * max(float(rates.max(initial=0.0)), 1.0))[0]
