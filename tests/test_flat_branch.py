@@ -69,7 +69,7 @@ def test_degree_4_branches_are_the_fold_angle_multipliers(tmp_path):
     """An ORIPA-style Miura-ori sheet (``styles.oripa_miura``: degree-4 vertices, boundary triangles)."""
     path, _ = styles.oripa_miura(tmp_path / "miura.fold", 6, 8)
     s = foldfile.read_structure(str(path))
-    r = branch_rates(s.pattern, file_signs(s))[0]
+    r = branch_rates(VertexRows(s.pattern), file_signs(s))[0]
     assert r is not None
     mult, comp = multiplier_rates(s)
     assert len(mult) > 50
@@ -84,7 +84,7 @@ def test_degree_4_branches_are_the_fold_angle_multipliers(tmp_path):
 def test_a_branch_meets_every_vertex_row_in_the_assignment_signs():
     s = read("test.svg")
     signs = file_signs(s)
-    r, nearest, miss = branch_rates(s.pattern, signs)
+    r, nearest, miss = branch_rates(VertexRows(s.pattern), signs)
     rows = VertexRows(s.pattern)
     assert np.abs(rows.L @ r).max() <= ACCEPT and np.abs(rows.q(r)).max() <= ACCEPT
     assert np.all(signs * r >= -ACCEPT) and np.abs(r).max() == 1.0
@@ -95,7 +95,7 @@ def test_a_degree_4_vertex_whose_signs_fit_no_branch_has_none():
     """Origami Simulator's pinwheel base: corners whose mountain-valley signs fit neither folding branch
     (``check`` names them); the vertex rows have no solution in those signs, and the nearest names a vertex."""
     s = read("pinwheelBase.svg")
-    r, nearest, miss = branch_rates(s.pattern, file_signs(s))
+    r, nearest, miss = branch_rates(VertexRows(s.pattern), file_signs(s))
     assert r is None
     assert miss is None or max(miss[:2]) > 1e3 * ACCEPT
 
@@ -114,7 +114,7 @@ def test_the_fold_leaves_the_flat_start_on_the_vertex_branch():
     R, u = C.start()
     v = tg._branch(problem, C, R, u, C.drive_speed, "dense")
     rates = C.hinge_rate_operator(R) @ v
-    wish = tg.vertex_branch(s, C, C.drive_speed)[0]
+    wish = tg.vertex_branch(VertexRows(s.pattern), C, C.drive_speed, tg.wished_rates(s, C, C.drive_speed))[0]
     assert wish is not None
     # a least-squares fit of rates that meet the first-order rows: round-off (eps x its condition x the hinges)
     assert np.abs(rates - wish).max() <= 1e-10 * np.abs(wish).max()
@@ -151,7 +151,7 @@ def test_the_search_in_any_signs_returns_branches_and_counts_the_creases_against
 
     s = read("flappingBird.svg")
     signs = file_signs(s)
-    found, against, worst = branch_search(s.pattern, signs)
+    found, against, worst = branch_search(VertexRows(s.pattern), signs)
     rows = VertexRows(s.pattern)
     assert rows.disk and found and worst is None
     for r in found:
@@ -188,7 +188,7 @@ def test_a_random_flat_foldable_degree_4_vertex_folds_on_the_branch_of_its_signs
     order = [hinge_of[(0, 1 + i)] for i in range(4)]
     signs = np.zeros(4)
     signs[order] = np.sign(want)
-    r = branch_rates(pat, signs)[0]
+    r = branch_rates(VertexRows(pat), signs)[0]
     assert r is not None
     got = r[order]
     # a regular branch (|w| > 1e-3, rates > 1e-3 of the largest: conditioning below about 1e6): Gauss-Newton's

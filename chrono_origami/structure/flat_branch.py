@@ -115,7 +115,7 @@ class VertexRows:
                 self.vertex[k] if k is not None else None)
 
 
-def branch_rates(pattern, signs, wish=None, drive=None, seed=0):
+def branch_rates(rows, signs, wish=None, drive=None, seed=0):
     """First-order FOLD fold-angle rates (one a hinge, largest |rate| 1) meeting every interior vertex's first- and
     second-order rows to :data:`ACCEPT` with sign(rate) = ``signs`` or 0 (module doc), or None (none found: not a
     proof that none exists).
@@ -125,8 +125,7 @@ def branch_rates(pattern, signs, wish=None, drive=None, seed=0):
     :data:`STARTS` - 1 random starts in the signs. drive : optional hinge
     (0-based) whose rate is held at its sign (the other rates are measured against it, so a branch on which it
     barely turns is not taken). Also returns the nearest rates found and their misses (``VertexRows.misses``):
-    (rates or None, nearest, misses)."""
-    rows = VertexRows(pattern)
+    (rates or None, nearest, misses). ``rows``: the pattern's :class:`VertexRows`."""
     signs = np.asarray(signs, float)
     H = rows.n_hinges
     if not rows.flat or H == 0 or not np.any(signs):
@@ -152,14 +151,14 @@ def branch_rates(pattern, signs, wish=None, drive=None, seed=0):
     return None, nearest[1], nearest[2]
 
 
-def branch_search(pattern, signs, tries=12, seed=0):
+def branch_search(rows, signs, tries=12, seed=0):
     """Branches of the vertex rows in any signs, for the one line of a start that has none in the assignment's:
     (branches found (rates, largest |rate| 1), on how many of them each hinge turns against ``signs`` (beyond
     :data:`ACCEPT`), the vertex (0-based) where the nearest search misses the rows most, or None once one is found).
 
     Unbounded least squares (as :func:`branch_rates`, without the orthant) from ``tries`` starts: the signs at
-    random magnitudes; found directions within 1e-4 of one already found (largest rate 1) count once."""
-    rows = VertexRows(pattern)
+    random magnitudes; found directions within 1e-4 of one already found (largest rate 1) count once. ``rows``: the
+    pattern's :class:`VertexRows`."""
     signs = np.asarray(signs, float)
     H = rows.n_hinges
     against = np.zeros(H, int)

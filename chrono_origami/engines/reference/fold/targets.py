@@ -480,18 +480,15 @@ def _no_branch(problem, C, S, R, u, error):
     counts = getattr(error, "against", None)
     pat = problem.pattern
 
-    def crease(h):
-        return _crease(pat, h)
-
     if wrong is not None:
-        against = f"; on every branch found, {crease(wrong)} turns against its assignment"
+        against = f"; on every branch found, {_crease(pat, wrong)} turns against its assignment"
     elif tried and counts is not None and counts.max(initial=0) > 0:
         most = int(np.argmax(counts))
-        against = (f"; {crease(most)} turns against its assignment on {int(counts[most])} of the {tried} branches "
+        against = (f"; {_crease(pat, most)} turns against its assignment on {int(counts[most])} of the {tried} branches "
                    f"found, the most of any crease")
     elif getattr(error, "worst_row", None):
         row = error.worst_row
-        where = crease(int(row.split()[1]) - 1) if row.startswith("hinge ") else row
+        where = _crease(pat, int(row.split()[1]) - 1) if row.startswith("hinge ") else row
         against = f"; the nearest search misses the second-order condition most at {where}"
     else:
         against = ""
@@ -512,15 +509,18 @@ def _branch(problem, C, R, u, speeds, method):
     and whose vertex rows have no branch in the assignment's signs stops there (:func:`_no_vertex_branch`): the
     vertices' rows are then its whole second-order condition, and the search on the panels would only repeat it,
     at the cost of a sparse factor per step."""
+    from ....structure.flat_branch import VertexRows
     from .start import branch_tangent
 
     signs = np.zeros(len(C.hinges))
     signs[C.drive_hinge] = np.sign(speeds)
-    wish, k = vertex_branch(problem.structure, C, speeds)
+    rows = VertexRows(problem.structure.pattern)
+    wished = wished_rates(problem.structure, C, speeds)
+    wish, k = vertex_branch(rows, C, speeds, wished)
     exact = wish is not None
     if not exact:
-        _no_vertex_branch(problem.structure, signs)
-        wish = wished_rates(problem.structure, C, speeds)
+        _no_vertex_branch(rows, signs)
+        wish = wished
     h0 = int(C.drive_hinge[k])
     if wish[h0] * speeds[k] > 0:
         wish = wish * (speeds[k] / wish[h0])       # the exact drive's rate, which the velocities keep
@@ -528,16 +528,17 @@ def _branch(problem, C, R, u, speeds, method):
     return branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact)
 
 
-def _no_vertex_branch(structure, signs):
+def _no_vertex_branch(rows, signs):
     """Where the panels make a disk (``flat_branch.VertexRows.disk``), raise the start's ``SolverError`` from the vertex
     rows' branches in any signs (``flat_branch.branch_search``): how many were found, the crease turning against its
     assignment on most of them, or the vertex where the nearest search misses most (:func:`_no_branch` words it).
-    ``signs``: the drive convention's, one a hinge. Returns None where the panels do not make a disk."""
-    from ....structure.flat_branch import VertexRows, branch_search
+    ``rows``: the pattern's ``VertexRows``; ``signs``: the drive convention's, one a hinge. Returns None where the
+    panels do not make a disk."""
+    from ....structure.flat_branch import branch_search
 
-    if not VertexRows(structure.pattern).disk:
+    if not rows.disk:
         return None
-    found, against, worst = branch_search(structure.pattern, -signs)
+    found, against, worst = branch_search(rows, -signs)
     e = SolverError("no folding branch leaves this start with the hinge signs of the mountain-valley assignment")
     e.found = len(found)
     e.wrong = int(np.argmax(against)) if found and against.max() == len(found) else None
@@ -547,23 +548,22 @@ def _no_vertex_branch(structure, signs):
     raise e
 
 
-def vertex_branch(structure, C, speeds):
+def vertex_branch(rows, C, speeds, wished):
     """(rates, k): relative rates (the drive convention: minus FOLD's) of every hinge on a folding branch of the flat
     start found vertex by vertex (``structure.flat_branch.branch_rates``: each interior vertex's first- and
-    second-order rows, the assignment's signs), from the targets' and multipliers' rates (:func:`wished_rates`),
-    and the driven crease k (index into ``C.drive_hinge``) to drive exactly. First with the crease of the largest
+    second-order rows ``rows``, ``VertexRows``; the signs of ``speeds``), from the targets' and multipliers' rates
+    ``wished`` (:func:`wished_rates`), and the driven crease k (index into ``C.drive_hinge``) to drive exactly. First with the crease of the largest
     target change turning at its rate; where no such branch is found, on any branch, driving its fastest driven
     crease (a branch on which the largest target's crease starts at a higher order). (None, k of the largest
     target change) where none is found."""
     from ....structure.flat_branch import branch_rates
 
     k = int(np.argmax(np.abs(speeds)))
-    signs = np.zeros(len(C.hinges))
-    signs[C.drive_hinge] = np.sign(speeds)
-    wish = -wished_rates(structure, C, speeds)
-    r = branch_rates(structure.pattern, -signs, wish=wish, drive=int(C.drive_hinge[k]))[0]
+    fold_signs = np.zeros(len(C.hinges))          # FOLD's sign: minus the drive convention's
+    fold_signs[C.drive_hinge] = -np.sign(speeds)
+    r = branch_rates(rows, fold_signs, wish=-wished, drive=int(C.drive_hinge[k]))[0]
     if r is None:
-        r = branch_rates(structure.pattern, -signs, wish=wish)[0]
+        r = branch_rates(rows, fold_signs, wish=-wished)[0]
         if r is None:
             return None, k
         k = int(np.argmax(np.abs(r[C.drive_hinge])))
