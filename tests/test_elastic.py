@@ -406,3 +406,29 @@ def test_the_readme_elastic_walkthrough_prints_what_it_quotes(tmp_path):
     assert counts["status"] == "elastic" and (counts["M"], counts["S"]) == (0, 8)
     rows = np.loadtxt(tmp_path / "elastic" / "supports.csv", delimiter=",", skiprows=2)
     np.testing.assert_allclose(rows[:, 2:].sum(0), [0.0, 0.0, 9.0], atol=1e-9)    # 9 interior unit loads
+
+
+def test_supports_that_leave_a_piece_free_are_refused_in_one_line(tmp_path):
+    """Elastic hinges resist only relative motions of hinged panels, so a piece (panels joined by hinges) whose
+    supports stop fewer than its six rigid motions has no elastic answer: ``static --elastic`` refuses it in one line
+    naming the piece's panels and how many motions are free (exit 2, as an unsupported structure whose loads do not
+    balance), in every engine (the check is the analysis layer's). Two folded squares with a 3-2-1 support on the
+    first only: the second (panels 3 and 4) has 6; one square held only along z at one corner: 5."""
+    from test_support_proposal import two_squares_fold
+
+    path = two_squares_fold(tmp_path / "two.fold")
+    out = run("static", str(path), "--support", "1:xyz", "--support", "3:yz", "--support", "4:z", "--elastic",
+              "--engine", "reference", "--load", "all:0,0,-1", cwd=tmp_path)
+    lines = [x for x in out.stderr.splitlines() if x.startswith("error")]
+    assert out.returncode == 2 and len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
+    assert ("the supports leave 1 of the structure's 2 pieces (panels joined by hinges) free to move as a rigid "
+            "body") in lines[0] and "panels 3, 4 (6 free motions)" in lines[0]
+    from chrono_origami.tools.errors import FreeBodyError
+
+    s = co.read_structure(str(path)).with_supports("1:z")
+    with pytest.raises(FreeBodyError, match=r"leave 2 of the structure's 2 pieces .*: panels 1, 2 \(5 free motions\); "
+                                               r"panels 3, 4 \(6 free motions\)"):
+        co.static(s, engine="reference", elastic=True)
+    one = replace(door_pair(), supports=(Support(0, 0, "z"),))
+    with pytest.raises(FreeBodyError, match=r"leave the structure free to move .*: panels 1, 2 \(5 free motions\)"):
+        co.static(one, engine="reference", elastic=True)

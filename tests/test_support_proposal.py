@@ -167,3 +167,68 @@ def test_no_mechanism_stops_without_supports_or_beyond_the_limit():
     assert c.M > STOP_LIMIT and mechanism_stops(sheet, c) == ()
     assert "to stop them: hold more vertices of the panels that move most" in propose_support(
         miura.miura_patch(8, 8, 60.0, 0.0)).report(c)
+
+
+def two_squares_fold(path, gap=3.0):
+    """A FOLD file of two separate unit squares, each folded 40 degrees along its diagonal (valley): two pieces of
+    two triangular panels joined by one crease, ``gap`` apart along x (panels 1-2 and 3-4)."""
+    import json
+
+    c, s = np.cos(np.radians(40.0)), np.sin(np.radians(40.0))
+    V, E, A, F = [], [], [], []
+    for k in range(2):
+        o = len(V)
+        x0 = k * gap
+        # diagonal from (0, 0) to (1, 1); the corner (1, 0) turned about it by 40 degrees
+        d = np.array([1.0, 1.0, 0.0]) / np.sqrt(2.0)
+        r = np.array([1.0, 0.0, 0.0]) - d * (d @ np.array([1.0, 0.0, 0.0]))
+        corner = d * (d @ np.array([1.0, 0.0, 0.0])) + c * r + s * np.cross(d, r)
+        V += [[x0, 0, 0], [x0 + corner[0], corner[1], corner[2]], [x0 + 1, 1, 0], [x0, 1, 0]]
+        E += [[o, o + 2], [o, o + 1], [o + 1, o + 2], [o + 2, o + 3], [o + 3, o]]
+        A += ["V", "B", "B", "B", "B"]
+        F += [[o, o + 1, o + 2], [o, o + 2, o + 3]]
+    path.write_text(json.dumps({"file_spec": 1.1, "file_creator": "a hand-written FOLD file", "vertices_coords": V,
+                                "edges_vertices": E, "edges_assignment": A, "faces_vertices": F}))
+    return path
+
+
+def test_a_structure_in_two_pieces_gets_the_fewest_supports_of_each(tmp_path, capsys):
+    """Two separate folded squares (two pieces, each two panels and one door hinge: 12 - 5 = 7 motions, six rigid
+    and one about the crease): the proposal holds each piece with a 3-2-1 support on its own panels (12 directions),
+    so the supported structure keeps exactly the two crease rotations (M = 2, S = 0); removing any one direction frees
+    one rigid motion. Through the command line, ``support`` says so and ``static --elastic --support auto`` carries a
+    load on every vertex (exit 0)."""
+    from chrono_origami.cli import main
+    from chrono_origami.structure import foldfile
+
+    path = two_squares_fold(tmp_path / "two.fold")
+    free = foldfile.read_structure(str(path))
+    assert free.pattern.n_panels == 4 and len(free.pattern.hinges) == 2
+    prop = propose_support(free)
+    assert prop.n_pieces == 2 and prop.rank_before == 0 and prop.n_held == 12
+    pieces = [{0, 1}, {2, 3}]
+    for piece in pieces:
+        assert sorted(len(s.dofs) for s in prop.supports if s.panel in piece) == [1, 2, 3]
+    c = analysis.count(prop.structure, "reference")
+    assert (c.M, c.S) == (2, 0)
+    for s in prop.supports:
+        for d in s.dofs:
+            fewer = analysis.count(without(prop.structure, s, d), "reference")
+            assert (fewer.M, fewer.S) == (3, 0), (s, d)
+    assert "the six rigid-body motions of each of its 2 pieces (panels joined by hinges)" in prop.summary()
+
+    def run(*argv):
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as e:
+            code = e.code
+        out = capsys.readouterr()
+        return code or 0, out.out, out.err
+
+    code, out, err = run("support", path)
+    assert code == 0 and "12 held directions, the fewest that stop the six rigid-body motions of each of its 2 " \
+                         "pieces" in out, out + err
+    code, out, err = run("static", path, "--support", "auto", "--elastic", "--engine", "reference", "--load",
+                         "all:0,0,-1", "--out", tmp_path / "forces")
+    assert code == 0, err
+    assert (tmp_path / "forces" / "hinges.csv").exists()

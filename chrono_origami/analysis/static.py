@@ -11,7 +11,9 @@ import numpy as np
 from .. import engines
 from ..structure import hinges
 from ..structure.tolerance import HingeStiffness
-from ..tools.errors import UsageError
+from ..results.count import number_ranges
+from ..structure.boundary import free_pieces
+from ..tools.errors import FreeBodyError, UsageError
 from ..structure.hinges import DOOR
 from ..tools import memory
 from ..tools.threads import with_blas_threads
@@ -42,12 +44,32 @@ def static(structure, engine=None, allow_indeterminate=False, elastic=False, sti
     if allow_indeterminate:
         raise UsageError("--elastic and --min-norm exclude each other: elastic hinges give the one answer the "
                          "structure carries, the minimum-norm answer is one of many")
+    check_held(structure)
     stiffness = stiffness or HingeStiffness()
     eng = engines.get(engine)
     result = eng.static_elastic(structure, stiffness, nonlinear=nonlinear, **options)
     if sensitivity:
         result.info["sensitivity"] = stiffness_sensitivity(structure, result, eng, stiffness, nonlinear, **options)
     return result
+
+
+def check_held(structure):
+    """Refuse (``FreeBodyError``, exit 2) elastic statics of a structure whose supports leave a piece (panels joined by
+    hinges) free to move as a rigid body (``boundary.free_pieces``): elastic hinges resist only relative motions of
+    hinged panels. A structure of one piece without any support is not refused: its loads must balance and its rigid
+    motions are held (the engines' elastic statics)."""
+    free = free_pieces(structure)
+    if not free or (not structure.supports and len(free) == 1 and len(free[0][0]) == structure.pattern.n_panels):
+        return
+    n_pieces = len(structure.pattern.pieces)
+    shown = "; ".join(f"panel{'s' if len(p) > 1 else ''} {number_ranges([int(i) + 1 for i in p], 4).strip('[]')} "
+                      f"({k} free motion{'s' if k > 1 else ''})" for p, k in free[:3])
+    more = f"; and {len(free) - 3} more pieces" if len(free) > 3 else ""
+    whole = "the structure" if n_pieces == 1 else f"{len(free)} of the structure's {n_pieces} pieces (panels joined by hinges)"
+    raise FreeBodyError(f"{structure.name}: the supports leave {whole} free to move as a rigid body, which elastic "
+                        f"hinges cannot hold (they resist only relative motions of hinged panels): {shown}{more}; hold "
+                        f"each piece in six independent directions (--support SELECTOR:DOFS; support FILE proposes "
+                        f"them)")
 
 
 def force_resultants(result):

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..results.count import number_ranges
 from ..structure.boundary import support_text
 from ..tools.errors import SolverError, StructureError
 from ..tools.threads import with_blas_threads
@@ -64,18 +65,26 @@ STOP_LIMIT = 12
 @dataclass
 class SupportProposal:
     """The proposal for ``original``: ``supports`` (0-based records, added to the original's) and ``structure``
-    (the original with them). ``rank_before``: rigid motions the original's supports stopped (0-6)."""
+    (the original with them). ``rank_before``: rigid motions the original's supports stopped (0 to 6 a piece);
+    ``n_pieces``: the pieces (panels joined by hinges), six rigid motions each."""
 
     original: object
     supports: tuple
     structure: object
     rank_before: int
     vertices: tuple = field(default=())    # A, B, C (0-based) as chosen
+    n_pieces: int = 1                      # pieces (panels joined by hinges), each with six rigid motions
 
     @property
     def n_held(self):
-        """Directions held by the proposal (6 - rank_before)."""
+        """Directions held by the proposal (6 x pieces - rank_before)."""
         return sum(len(s.dofs) for s in self.supports)
+
+    @property
+    def motions(self):
+        """'the six rigid-body motions', or of each piece when there are several."""
+        return ("the six rigid-body motions" if self.n_pieces == 1 else
+                f"the six rigid-body motions of each of its {self.n_pieces} pieces (panels joined by hinges)")
 
     def texts(self):
         """The ``--support`` text forms (1-based) of the proposed supports."""
@@ -84,12 +93,15 @@ class SupportProposal:
     def summary(self):
         """One line: what is proposed and why it is minimal."""
         if not self.supports:
-            return (f"{self.original.name}: its supports already stop the six rigid-body motions: no support "
-                    f"proposed")
-        given = (f"its supports stop {self.rank_before} of the six rigid-body motions; " if self.rank_before else "")
+            return f"{self.original.name}: its supports already stop {self.motions}: no support proposed"
+        total = 6 * self.n_pieces
+        given = (f"its supports stop {self.rank_before} of the {'six' if total == 6 else total} rigid-body motions; "
+                 if self.rank_before else "")
+        what = self.motions if not self.rank_before else (
+            "the other rigid-body motions" if self.n_pieces == 1 else f"the other rigid-body motions of its "
+                                                                      f"{self.n_pieces} pieces")
         return (f"proposed support: {' '.join(self.texts())} ({given}{self.n_held} held direction"
-                f"{'s' if self.n_held != 1 else ''}, the fewest that stop the "
-                f"{'six' if not self.rank_before else 'other'} rigid-body motions: removing any one frees one)")
+                f"{'s' if self.n_held != 1 else ''}, the fewest that stop {what}: removing any one frees one)")
 
     def accepted(self):
         """One line for a command that accepts the proposal (``--support auto``): what it holds, what it leaves."""
@@ -99,7 +111,7 @@ class SupportProposal:
                   if self.rank_before == 0 else "")
         return (f"--support auto: {' '.join(self.texts())} ({self.n_held} held direction"
                 f"{'s' if self.n_held != 1 else ''}, the fewest that stop the rigid-body motions"
-                f"{'; ' + leaves if leaves else ''})")
+                f"{'' if self.n_pieces == 1 else f' of its {self.n_pieces} pieces'}{'; ' + leaves if leaves else ''})")
 
     def report(self, counts=None):
         """Plain text: the proposed supports as a table, why minimal, and (with the ``counts`` of
@@ -242,53 +254,72 @@ def rigid_rows(pattern, vertex, dofs, center, L):
 @with_blas_threads
 def propose_support(structure):
     """A :class:`SupportProposal` for ``structure``: the fewest directions that, added to its supports, stop the
-    six rigid-body motions (module doc). An empty proposal when its supports already stop them."""
+    six rigid-body motions of each of its pieces (panels joined by hinges; module doc). An empty proposal when its
+    supports already stop them."""
     pat = structure.pattern
-    X = pat.vertices
-    center = X.mean(axis=0)
-    L = max(pat.size, 1e-300)
-    held = [r for s in structure.supports for r in rigid_rows(pat, s.vertex, s.dofs, center, L)]
-    Q = _orthonormal(np.array(held).reshape(-1, 6))
-    rank_before = Q.shape[0]
-    on_panels = np.array([v for v in range(pat.n_vertices) if pat.vertex_panels[v]])
-    if rank_before == 6 or on_panels.size == 0:
-        return SupportProposal(structure, (), structure, rank_before)
-    order = _candidates(X, on_panels)
-    taken = []
-    for threshold in (WELL_POSED, ROUND_OFF):
-        for v in order:
-            while Q.shape[0] < 6:
-                free = [d for d in "xyz" if not _holds(structure.supports, taken, v, d)]
-                if not free:
+    pieces = pat.pieces
+    taken, chosen, rank_before = [], set(), 0          # (vertex, direction, panel), (vertex, direction)
+    # the pieces with the fewest vertices first: pieces that meet at a vertex share its directions (a vertex is held
+    # once a direction), and a small piece has few others to choose from
+    by_size = sorted(pieces, key=lambda panels: len({v for p in panels for v in pat.panels[p]}))
+    for panels in by_size:
+        whole = len(pieces) == 1
+        verts = np.array(sorted({v for p in panels for v in pat.panels[p]}))
+        X = pat.vertices
+        center = X.mean(axis=0) if whole else X[verts].mean(axis=0)
+        L = max(pat.size if whole else float(np.linalg.norm(np.ptp(X[verts], axis=0))), 1e-300)
+        inside = set(int(p) for p in panels)
+        held = [r for s in structure.supports if s.panel in inside
+                for r in rigid_rows(pat, s.vertex, s.dofs, center, L)]
+        Q = _orthonormal(np.array(held).reshape(-1, 6))
+        rank_before += Q.shape[0]
+        if Q.shape[0] == 6:
+            continue
+        order = _candidates(X, verts)
+        for threshold in (WELL_POSED, ROUND_OFF):
+            for v in order:
+                while Q.shape[0] < 6:
+                    free = [d for d in "xyz" if not _holds(structure.supports, chosen, v, d)]
+                    if not free:
+                        break
+                    rows = rigid_rows(pat, v, free, center, L)
+                    resid = rows - (rows @ Q.T) @ Q
+                    ratio = np.linalg.norm(resid, axis=1) / np.linalg.norm(rows, axis=1)
+                    k = int(np.argmax(ratio))
+                    if ratio[k] < threshold:
+                        break
+                    chosen.add((int(v), free[k]))
+                    taken.append((int(v), free[k], min(p for p in pat.vertex_panels[v] if p in inside)))
+                    Q = np.vstack([Q, resid[k] / np.linalg.norm(resid[k])])
+                if Q.shape[0] == 6:
                     break
-                rows = rigid_rows(pat, v, free, center, L)
-                resid = rows - (rows @ Q.T) @ Q
-                ratio = np.linalg.norm(resid, axis=1) / np.linalg.norm(rows, axis=1)
-                k = int(np.argmax(ratio))
-                if ratio[k] < threshold:
-                    break
-                taken.append((int(v), free[k]))
-                Q = np.vstack([Q, resid[k] / np.linalg.norm(resid[k])])
             if Q.shape[0] == 6:
                 break
-        if Q.shape[0] == 6:
-            break
-    if Q.shape[0] < 6:     # cannot happen for panels of positive area; a plain error rather than a wrong answer
-        raise SolverError(f"{structure.name}: no support found that stops the six rigid-body motions "
-                          f"(rank {Q.shape[0]} of 6 on the rigid motions)")
+        if Q.shape[0] < 6:     # a piece of positive area whose vertices others hold: a plain error, no wrong answer
+            shared = [int(v) + 1 for v in verts if any(p not in inside for p in pat.vertex_panels[v])]
+            why = (f": it meets other pieces at vertices {number_ranges(shared, 4).strip('[]')}, and a vertex is held "
+                   f"once a direction; hold it with --support SELECTOR:DOFS" if shared else "")
+            raise SolverError(f"{structure.name}: no support found that stops the six rigid-body motions of the "
+                              f"piece of panel{'s' if len(panels) > 1 else ''} "
+                              f"{number_ranges([int(p) + 1 for p in panels], 4).strip('[]')} (rank {Q.shape[0]} of "
+                              f"6 on its rigid motions){why}")
     by_vertex = {}
-    for v, d in taken:
-        by_vertex.setdefault(v, []).append(d)
-    new = tuple(Support(v, pat.vertex_panels[v][0], "".join(a for a in "xyz" if a in ds))
-                for v, ds in by_vertex.items())
+    for v, d, p in taken:
+        by_vertex.setdefault((v, p), []).append(d)
+    new = tuple(Support(v, p, "".join(a for a in "xyz" if a in ds)) for (v, p), ds in by_vertex.items())
+    if not new:
+        return SupportProposal(structure, (), structure, rank_before, n_pieces=len(pieces))
     try:
         supported = structure.with_supports(*new, origin="proposed")
     except StructureError as e:      # pragma: no cover - the candidates skip held directions
         raise SolverError(f"{structure.name}: the proposed support is not valid: {e}") from None
-    return SupportProposal(structure, new, supported, rank_before, tuple(by_vertex))
+    return SupportProposal(structure, new, supported, rank_before, tuple(v for v, _ in by_vertex),
+                           n_pieces=len(pieces))
 
 
 def _holds(supports, taken, v, d):
+    """Whether vertex v is held in direction d already (by a support on any panel: a vertex is held once a
+    direction), or taken."""
     return any(s.vertex == v and d in s.dofs for s in supports) or (v, d) in taken
 
 

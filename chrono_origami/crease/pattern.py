@@ -150,6 +150,16 @@ class CreasePattern:
         return [v for v in range(self.n_vertices) if v not in on_boundary]
 
     @cached_property
+    def pieces(self):
+        """list: the pieces, panels joined by hinges, each a sorted array of panels (0-based), in the order of
+        their first panel (one piece for a connected sheet)."""
+        from .faces import components
+
+        label = components(self.n_panels, [h.panels for h in self.hinges])
+        _, first = np.unique(label, return_index=True)
+        return [np.flatnonzero(label == label[f]) for f in np.sort(first)]
+
+    @cached_property
     def vertex_panels(self):
         """list: vertex -> panels that contain it (panel order)."""
         out = [[] for _ in range(self.n_vertices)]
