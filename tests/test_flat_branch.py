@@ -112,7 +112,7 @@ def test_the_fold_leaves_the_flat_start_on_the_vertex_branch():
     problem = target_problem(s, file_targets(s), 60.0, (), 1.0)[0]
     C = FoldConstraints(problem)
     R, u = C.start()
-    v = tg._branch(problem, C, R, u, C.drive_speed, "dense")
+    v, miss = tg._branch(problem, C, R, u, C.drive_speed, "dense")
     rates = C.hinge_rate_operator(R) @ v
     wish = tg.vertex_branch(VertexRows(s.pattern), C, C.drive_speed, tg.wished_rates(s, C, C.drive_speed))[0]
     assert wish is not None

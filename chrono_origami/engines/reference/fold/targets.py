@@ -282,10 +282,10 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     hist.record(0.0, C.vertices(R, u), C.drive_values(R, u), res0, Jacobian(J, S.method).sigma_ratio(), 0, 0.0)
     flat = bool(np.all(np.abs(start_angles) <= FLAT_RAD))
     speeds = C.drive_speed
-    first = None
+    first, branch_miss = None, None
     if flat and np.any(speeds != 0):
         try:
-            first = _branch(problem, C, R, u, speeds, S.method)
+            first, branch_miss = _branch(problem, C, R, u, speeds, S.method)
         except SolverError as e:
             raise SolverError(_no_branch(problem, C, S, R, u, e)) from None
         if float(np.abs(Jh @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
@@ -327,11 +327,18 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                     locked = _locked(problem, C, S, *start)
                     if locked:
                         raise SolverError(locked)
+                reached = _reached(C, R, u, percent)
+                if t == 0.0:
+                    tail = "; the flat start's folding branch holds only to first order"
+                elif first is not None and abs(reached) < 0.01 * float(percent):
+                    tail = "; it does not get away from the flat start" + (
+                        f" (the branch it left on meets the vertices' rows to {branch_miss:.1e} of its largest "
+                        f"rate)" if branch_miss is not None else "")
+                else:
+                    tail = "; fold to a smaller percent"
                 raise SolverError(f"{problem.name}: the fold cannot follow its mechanism beyond t = {t:.6g} s "
-                                  f"({_reached(C, R, u, percent):.3g} % of the targets reached): {why} even with "
-                                  f"step {h:.3g} s; {_worst_miss(problem, S, Rp, up, t + h)}"
-                                  + ("; the flat start's folding branch holds only to first order" if t == 0.0
-                                     else "; fold to a smaller percent"))
+                                  f"({reached:.3g} % of the targets reached): {why} even with step {h:.3g} s; "
+                                  f"{_worst_miss(problem, S, Rp, up, t + h)}{tail}")
             continue
         Rn = reorthonormalize(Rn)
         if final:
@@ -502,13 +509,14 @@ def _no_branch(problem, C, S, R, u, error):
 
 
 def _branch(problem, C, R, u, speeds, method):
-    """Velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
+    """(velocity, miss): the velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
     with one exact drive, the assignment's signs and, as the wished rates, the vertex rows' branch nearest the
     targets (:func:`vertex_branch`), fitted on every hinge; where that finds none, the fold-angle multipliers' rates
     (:func:`wished_rates`) with the crease of the largest target change driven. A pattern whose panels make a disk
     and whose vertex rows have no branch in the assignment's signs stops there (:func:`_no_vertex_branch`): the
     vertices' rows are then its whole second-order condition, and the search on the panels would only repeat it,
-    at the cost of a sparse factor per step."""
+    at the cost of a sparse factor per step. ``miss``: the largest of the vertex rows' misses of that branch
+    (``VertexRows.misses``, relative to its largest rate), None where the multipliers' rates were taken."""
     from ....structure.flat_branch import VertexRows
     from .start import branch_tangent
 
@@ -518,6 +526,7 @@ def _branch(problem, C, R, u, speeds, method):
     wished = wished_rates(problem.structure, C, speeds)
     wish, k = vertex_branch(rows, C, speeds, wished)
     exact = wish is not None
+    miss = max(rows.misses(-wish)[:2]) if exact else None
     if not exact:
         _no_vertex_branch(rows, signs)
         wish = wished
@@ -525,7 +534,8 @@ def _branch(problem, C, R, u, speeds, method):
     if wish[h0] * speeds[k] > 0:
         wish = wish * (speeds[k] / wish[h0])       # the exact drive's rate, which the velocities keep
     aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
-    return branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact)
+    v = branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact)
+    return v, miss
 
 
 def _no_vertex_branch(rows, signs):
