@@ -232,3 +232,29 @@ def test_a_structure_in_two_pieces_gets_the_fewest_supports_of_each(tmp_path, ca
                          "all:0,0,-1", "--out", tmp_path / "forces")
     assert code == 0, err
     assert (tmp_path / "forces" / "hinges.csv").exists()
+
+
+def test_flat_pieces_that_meet_at_vertices_and_need_the_same_directions_are_named(tmp_path, capsys):
+    """Three flat triangles in a chain, each touching the next at one vertex (three pieces, no hinge; as Origami
+    Simulator's rose leaves them). A flat panel is held out of its plane only by z at three points, so the middle
+    triangle needs z at both vertices it shares, which its neighbours need too: a vertex is held once a direction
+    (the FOLD key holds a vertex), so no support holds every piece, and ``support`` says so in one line naming the
+    piece and the shared vertices (exit 1), not a wrong proposal."""
+    import json
+
+    from chrono_origami.cli import main
+
+    V = [[0, 0], [1, 0.5], [0, 1], [2, 0], [2, 1], [3, 1.5], [3, 0.5]]
+    F = [[0, 1, 2], [1, 3, 4], [4, 6, 5]]
+    E = sorted({tuple(sorted((f[i - 1], f[i]))) for f in F for i in range(3)})
+    path = tmp_path / "chain.fold"
+    path.write_text(json.dumps({"file_spec": 1.1, "vertices_coords": V, "faces_vertices": F,
+                                "edges_vertices": [list(e) for e in E], "edges_assignment": ["B"] * len(E)}))
+    try:
+        code = main(["support", str(path)])
+    except SystemExit as e:
+        code = e.code
+    err = [x for x in capsys.readouterr().err.splitlines() if x.startswith("error")]
+    assert code == 1 and len(err) == 1, err
+    assert ("no support found that stops the six rigid-body motions of the piece of panel 2 (rank 5 of 6 on its "
+            "rigid motions): it meets other pieces at vertices 2, 5, and a vertex is held once a direction") in err[0]

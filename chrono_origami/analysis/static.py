@@ -12,8 +12,8 @@ from .. import engines
 from ..structure import hinges
 from ..structure.tolerance import HingeStiffness
 from ..results.count import number_ranges
-from ..structure.boundary import free_pieces
 from ..tools.errors import FreeBodyError, UsageError
+from .support import free_pieces
 from ..structure.hinges import DOOR
 from ..tools import memory
 from ..tools.threads import with_blas_threads
@@ -55,7 +55,7 @@ def static(structure, engine=None, allow_indeterminate=False, elastic=False, sti
 
 def check_held(structure):
     """Refuse (``FreeBodyError``, exit 2) elastic statics of a structure whose supports leave a piece (panels joined by
-    hinges) free to move as a rigid body (``boundary.free_pieces``): elastic hinges resist only relative motions of
+    hinges) free to move as a rigid body (``support.free_pieces``): elastic hinges resist only relative motions of
     hinged panels. A structure of one piece without any support is not refused: its loads must balance and its rigid
     motions are held (the engines' elastic statics)."""
     free = free_pieces(structure)

@@ -317,6 +317,27 @@ def propose_support(structure):
                            n_pieces=len(pieces))
 
 
+def free_pieces(structure):
+    """The pieces of ``structure`` (``CreasePattern.pieces``: panels joined by hinges) whose supports do not stop all
+    six of their rigid-body motions: a list of (panels (0-based, sorted), number of free rigid motions). A piece's
+    free rigid motions are 6 minus the rank of its supports' rows on its rigid motions (:func:`rigid_rows`, about its
+    centroid, lengths over its size; rank by the SVD, relative :data:`ROUND_OFF`). Elastic hinges resist only
+    relative motions of hinged panels: these motions are free in every engine's elastic statics."""
+    pat = structure.pattern
+    out = []
+    for panels in pat.pieces:
+        inside = set(int(p) for p in panels)
+        verts = np.unique(np.concatenate([np.asarray(pat.panels[p], int) for p in panels]))
+        X = pat.vertices[verts]
+        center, L = X.mean(axis=0), max(float(np.linalg.norm(np.ptp(X, axis=0))), 1e-300)
+        held = [r for s in structure.supports if s.panel in inside
+                for r in rigid_rows(pat, s.vertex, s.dofs, center, L)]
+        rank = _orthonormal(np.array(held).reshape(-1, 6)).shape[0]
+        if rank < 6:
+            out.append((panels, 6 - rank))
+    return out
+
+
 def _holds(supports, taken, v, d):
     """Whether vertex v is held in direction d already (by a support on any panel: a vertex is held once a
     direction), or taken."""

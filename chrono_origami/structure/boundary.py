@@ -354,29 +354,3 @@ def load_text(ld):
     f = ",".join(f"{float(x):.10g}" for x in ld.force)
     return f"{ld.vertex + 1}:{f}" + ("" if ld.panel is None else f":p{ld.panel + 1}")
 
-
-def free_pieces(structure):
-    """The pieces of ``structure`` (``CreasePattern.pieces``: panels joined by hinges) whose supports do not stop all
-    six of their rigid-body motions: a list of (panels (0-based, sorted), number of free rigid motions). A support of
-    vertex x held along e stops the motions (omega, w) with e . (w + omega x (x - c)) = 0 (c the piece's centroid),
-    so a piece's free rigid motions are 6 minus the rank of its rows [(x - c) x e, e] (relative rank tolerance 1e-9,
-    lengths over the piece's size). Elastic hinges resist only relative motions of hinged panels: these motions are
-    free in every engine's elastic statics."""
-    pat = structure.pattern
-    X = np.asarray(pat.vertices, float)
-    out = []
-    for panels in pat.pieces:
-        inside = set(int(p) for p in panels)
-        held = [(s.vertex, "xyz".index(d)) for s in structure.supports if s.panel in inside for d in s.dofs]
-        verts = np.unique(np.concatenate([np.asarray(pat.panels[p], int) for p in panels]))
-        c = X[verts].mean(axis=0)
-        size = float(np.ptp(X[verts], axis=0).max()) or 1.0
-        rank = 0
-        if held:
-            E = np.eye(3)[[d for _, d in held]]
-            r = (X[[v for v, _ in held]] - c) / size
-            sv = np.linalg.svd(np.hstack([np.cross(r, E), E]), compute_uv=False)
-            rank = int(np.sum(sv > 1e-9 * sv[0])) if sv[0] > 0 else 0
-        if rank < 6:
-            out.append((panels, 6 - rank))
-    return out
