@@ -138,3 +138,25 @@ def oripa_miura(path, columns=6, rows=8, width=40.0, height=30.0, shift=12.0, fo
     with open(path, "w") as f:
         json.dump(d, f)
     return path, 2 * m
+
+
+def two_squares_fold(path, gap=3.0):
+    """A FOLD file of two separate unit squares, each folded 40 degrees along its diagonal (valley): two pieces of
+    two triangular panels joined by one crease, ``gap`` apart along x (panels 1-2 and 3-4)."""
+    c, s = np.cos(np.radians(40.0)), np.sin(np.radians(40.0))
+    V, E, A, F = [], [], [], []
+    for k in range(2):
+        o = len(V)
+        x0 = k * gap
+        # diagonal from (0, 0) to (1, 1); the corner (1, 0) turned about it by 40 degrees
+        d = np.array([1.0, 1.0, 0.0]) / np.sqrt(2.0)
+        r = np.array([1.0, 0.0, 0.0]) - d * (d @ np.array([1.0, 0.0, 0.0]))
+        corner = d * (d @ np.array([1.0, 0.0, 0.0])) + c * r + s * np.cross(d, r)
+        V += [[x0, 0, 0], [x0 + corner[0], corner[1], corner[2]], [x0 + 1, 1, 0], [x0, 1, 0]]
+        E += [[o, o + 2], [o, o + 1], [o + 1, o + 2], [o + 2, o + 3], [o + 3, o]]
+        A += ["V", "B", "B", "B", "B"]
+        F += [[o, o + 1, o + 2], [o, o + 2, o + 3]]
+    path.write_text(json.dumps({"file_spec": 1.1, "file_creator": "a hand-written FOLD file", "vertices_coords": V,
+                                "edges_vertices": E, "edges_assignment": A, "faces_vertices": F}))
+    return path
+

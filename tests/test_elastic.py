@@ -414,9 +414,9 @@ def test_supports_that_leave_a_piece_free_are_refused_in_one_line(tmp_path):
     naming the piece's panels and how many motions are free (exit 2, as an unsupported structure whose loads do not
     balance), in every engine (the check is the analysis layer's). Two folded squares with a 3-2-1 support on the
     first only: the second (panels 3 and 4) has 6; one square held only along z at one corner: 5."""
-    from test_support_proposal import two_squares_fold
+    import styles
 
-    path = two_squares_fold(tmp_path / "two.fold")
+    path = styles.two_squares_fold(tmp_path / "two.fold")
     out = run("static", str(path), "--support", "1:xyz", "--support", "3:yz", "--support", "4:z", "--elastic",
               "--engine", "reference", "--load", "all:0,0,-1", cwd=tmp_path)
     lines = [x for x in out.stderr.splitlines() if x.startswith("error")]

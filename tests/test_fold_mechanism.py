@@ -78,8 +78,8 @@ OUTCOMES = {
     "wavy_pleats.svg": ("stops", r"<path> 1: has a curved segment"),
 }
 
-#: files whose refusal takes 5-8 s of processor time (the branch search): tested at one percent (the refusal is the
-#: same at 90 %; benchmarks/fold_examples.py times both). The examples that fold in 20 s or more (Origami Simulator's
+#: files that take 5-8 s of processor time (the branch search, or a fold of 300 panels): tested at one percent (the
+#: outcome is the same at 90 %; benchmarks/fold_examples.py times both). The examples that fold in 20 s or more (Origami Simulator's
 #: waterbomb tessellation, triPerfTess) are timed and listed by the benchmark, not here.
 LONG = {"auxetic_triangle.svg": 60, "FTpoly7.svg": 60, "langWedgeDoubleFaced.svg": 60, "triangulations.svg": 60}
 

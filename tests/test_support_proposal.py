@@ -20,6 +20,7 @@ from chrono_origami.results.design import DesignResult
 from chrono_origami.patterns import kresling, miura, simple
 from chrono_origami.structure.structure import Structure, Support
 from chrono_origami.analysis.support import propose_support, rigid_rows
+import styles
 
 CASES = {
     "square twist": (lambda: Structure(simple.square_twist()), 9, 4, 16),
@@ -169,29 +170,6 @@ def test_no_mechanism_stops_without_supports_or_beyond_the_limit():
         miura.miura_patch(8, 8, 60.0, 0.0)).report(c)
 
 
-def two_squares_fold(path, gap=3.0):
-    """A FOLD file of two separate unit squares, each folded 40 degrees along its diagonal (valley): two pieces of
-    two triangular panels joined by one crease, ``gap`` apart along x (panels 1-2 and 3-4)."""
-    import json
-
-    c, s = np.cos(np.radians(40.0)), np.sin(np.radians(40.0))
-    V, E, A, F = [], [], [], []
-    for k in range(2):
-        o = len(V)
-        x0 = k * gap
-        # diagonal from (0, 0) to (1, 1); the corner (1, 0) turned about it by 40 degrees
-        d = np.array([1.0, 1.0, 0.0]) / np.sqrt(2.0)
-        r = np.array([1.0, 0.0, 0.0]) - d * (d @ np.array([1.0, 0.0, 0.0]))
-        corner = d * (d @ np.array([1.0, 0.0, 0.0])) + c * r + s * np.cross(d, r)
-        V += [[x0, 0, 0], [x0 + corner[0], corner[1], corner[2]], [x0 + 1, 1, 0], [x0, 1, 0]]
-        E += [[o, o + 2], [o, o + 1], [o + 1, o + 2], [o + 2, o + 3], [o + 3, o]]
-        A += ["V", "B", "B", "B", "B"]
-        F += [[o, o + 1, o + 2], [o, o + 2, o + 3]]
-    path.write_text(json.dumps({"file_spec": 1.1, "file_creator": "a hand-written FOLD file", "vertices_coords": V,
-                                "edges_vertices": E, "edges_assignment": A, "faces_vertices": F}))
-    return path
-
-
 def test_a_structure_in_two_pieces_gets_the_fewest_supports_of_each(tmp_path, capsys):
     """Two separate folded squares (two pieces, each two panels and one door hinge: 12 - 5 = 7 motions, six rigid
     and one about the crease): the proposal holds each piece with a 3-2-1 support on its own panels (12 directions),
@@ -201,7 +179,7 @@ def test_a_structure_in_two_pieces_gets_the_fewest_supports_of_each(tmp_path, ca
     from chrono_origami.cli import main
     from chrono_origami.structure import foldfile
 
-    path = two_squares_fold(tmp_path / "two.fold")
+    path = styles.two_squares_fold(tmp_path / "two.fold")
     free = foldfile.read_structure(str(path))
     assert free.pattern.n_panels == 4 and len(free.pattern.hinges) == 2
     prop = propose_support(free)

@@ -58,10 +58,10 @@ def check_held(structure):
     hinges) free to move as a rigid body (``support.free_pieces``): elastic hinges resist only relative motions of
     hinged panels. A structure of one piece without any support is not refused: its loads must balance and its rigid
     motions are held (the engines' elastic statics)."""
-    free = free_pieces(structure)
-    if not free or (not structure.supports and len(free) == 1 and len(free[0][0]) == structure.pattern.n_panels):
-        return
     n_pieces = len(structure.pattern.pieces)
+    free = free_pieces(structure)
+    if not free or (n_pieces == 1 and not structure.supports):
+        return
     shown = "; ".join(f"panel{'s' if len(p) > 1 else ''} {number_ranges([int(i) + 1 for i in p], 4).strip('[]')} "
                       f"({k} free motion{'s' if k > 1 else ''})" for p, k in free[:3])
     more = f"; and {len(free) - 3} more pieces" if len(free) > 3 else ""

@@ -257,24 +257,15 @@ def propose_support(structure):
     six rigid-body motions of each of its pieces (panels joined by hinges; module doc). An empty proposal when its
     supports already stop them."""
     pat = structure.pattern
-    pieces = pat.pieces
+    pieces = [_piece(structure, panels, len(pat.pieces) == 1) for panels in pat.pieces]
     taken, chosen, rank_before = [], set(), 0          # (vertex, direction, panel), (vertex, direction)
     # the pieces with the fewest vertices first: pieces that meet at a vertex share its directions (a vertex is held
     # once a direction), and a small piece has few others to choose from
-    by_size = sorted(pieces, key=lambda panels: len({v for p in panels for v in pat.panels[p]}))
-    for panels in by_size:
-        whole = len(pieces) == 1
-        verts = np.array(sorted({v for p in panels for v in pat.panels[p]}))
-        X = pat.vertices
-        center = X.mean(axis=0) if whole else X[verts].mean(axis=0)
-        L = max(pat.size if whole else float(np.linalg.norm(np.ptp(X[verts], axis=0))), 1e-300)
-        inside = set(int(p) for p in panels)
-        held = [r for s in structure.supports if s.panel in inside
-                for r in rigid_rows(pat, s.vertex, s.dofs, center, L)]
-        Q = _orthonormal(np.array(held).reshape(-1, 6))
+    for panels, inside, verts, center, L, Q in sorted(pieces, key=lambda piece: len(piece[2])):
         rank_before += Q.shape[0]
         if Q.shape[0] == 6:
             continue
+        X = pat.vertices
         order = _candidates(X, verts)
         for threshold in (WELL_POSED, ROUND_OFF):
             for v in order:
@@ -320,22 +311,26 @@ def propose_support(structure):
 def free_pieces(structure):
     """The pieces of ``structure`` (``CreasePattern.pieces``: panels joined by hinges) whose supports do not stop all
     six of their rigid-body motions: a list of (panels (0-based, sorted), number of free rigid motions). A piece's
-    free rigid motions are 6 minus the rank of its supports' rows on its rigid motions (:func:`rigid_rows`, about its
-    centroid, lengths over its size; rank by the SVD, relative :data:`ROUND_OFF`). Elastic hinges resist only
+    free rigid motions are 6 minus the rank of its supports' rows on its rigid motions (:func:`_piece`; rank by the
+    SVD, relative :data:`ROUND_OFF`). Elastic hinges resist only
     relative motions of hinged panels: these motions are free in every engine's elastic statics."""
     pat = structure.pattern
-    out = []
-    for panels in pat.pieces:
-        inside = set(int(p) for p in panels)
-        verts = np.unique(np.concatenate([np.asarray(pat.panels[p], int) for p in panels]))
-        X = pat.vertices[verts]
-        center, L = X.mean(axis=0), max(float(np.linalg.norm(np.ptp(X, axis=0))), 1e-300)
-        held = [r for s in structure.supports if s.panel in inside
-                for r in rigid_rows(pat, s.vertex, s.dofs, center, L)]
-        rank = _orthonormal(np.array(held).reshape(-1, 6)).shape[0]
-        if rank < 6:
-            out.append((panels, 6 - rank))
-    return out
+    pieces = (_piece(structure, panels, len(pat.pieces) == 1) for panels in pat.pieces)
+    return [(panels, 6 - Q.shape[0]) for panels, _, _, _, _, Q in pieces if Q.shape[0] < 6]
+
+
+def _piece(structure, panels, whole):
+    """(panels, their set, vertices (sorted), center, L, Q) of one piece: Q orthonormal rows spanning its supports'
+    rows on its rigid motions (:func:`rigid_rows` about the center, lengths over L: the structure's centroid and size
+    when it is ``whole``, else the piece's)."""
+    pat = structure.pattern
+    inside = set(int(p) for p in panels)
+    verts = np.unique(np.concatenate([np.asarray(pat.panels[p], int) for p in panels]))
+    X = pat.vertices
+    center = X.mean(axis=0) if whole else X[verts].mean(axis=0)
+    L = max(pat.size if whole else float(np.linalg.norm(np.ptp(X[verts], axis=0))), 1e-300)
+    held = [r for s in structure.supports if s.panel in inside for r in rigid_rows(pat, s.vertex, s.dofs, center, L)]
+    return panels, inside, verts, center, L, _orthonormal(np.array(held).reshape(-1, 6))
 
 
 def _holds(supports, taken, v, d):

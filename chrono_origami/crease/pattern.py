@@ -156,8 +156,9 @@ class CreasePattern:
         from .faces import components
 
         label = components(self.n_panels, [h.panels for h in self.hinges])
-        _, first = np.unique(label, return_index=True)
-        return [np.flatnonzero(label == label[f]) for f in np.sort(first)]
+        order = np.argsort(label, kind="stable")                    # panels by piece, each piece's in order
+        groups = np.split(order, np.flatnonzero(np.diff(label[order])) + 1)
+        return sorted(groups, key=lambda g: g[0])
 
     @cached_property
     def vertex_panels(self):

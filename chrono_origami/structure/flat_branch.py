@@ -38,8 +38,8 @@ from .pattern_check import _plane
 #: a branch is accepted when every vertex row is within this of 0, relative to the largest rate (squared for q):
 #: the threshold of the fold's own check on the panels (``engines.reference.fold.start``); rounded coordinates
 #: at vertices that no correction moves (not flat-foldable) leave rows of 1e-7 (flappingBird), and those of foldable
-#: tessellations drawn with rounded coordinates 1e-9 to 1e-7 (at 1e-10, 19 of the 27 Origami Simulator examples that
-#: fold find no branch, miura-ori among them)
+#: tessellations drawn with rounded coordinates 1e-9 to 1e-7 (at 1e-8 the waterbomb, whirlpool and
+#: reschTriTessellation examples find no branch, at 1e-10 19 of the 27 Origami Simulator examples that fold)
 ACCEPT = 1e-6
 #: least-squares starts (the wished rates, then random ones in the assignment's signs)
 STARTS = 2

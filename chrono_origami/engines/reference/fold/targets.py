@@ -100,6 +100,11 @@ SETTLE_ITER = 200
 REACHED_DEG = 1e-6
 
 
+def _wrap(angle):
+    """Angles (rad) wrapped to (-pi, pi]."""
+    return np.angle(np.exp(1j * angle))
+
+
 class _Split:
     """The rows of a target fold: hard (hinges, holds, panel 1, and the creases held flat) and soft (the other drive
     rows), and their solves. ``held``: indices into ``C.drive_hinge`` of the creases held flat (:func:`_waiting`)."""
@@ -132,11 +137,11 @@ class _Split:
         C = self.C
         F, J, _ = C.evaluate(R, u, t)
         values = C.drive_values(R, u)
-        Fs = np.angle(np.exp(1j * (values - C.drive_speed * t)))
+        Fs = _wrap(values - C.drive_speed * t)
         Js = C.hinge_rate_operator(R)[C.drive_hinge]
         Fh, Jh, Ft = F[self.hard], J[self.hard], -C.drive_speed
         if held and len(self.held):
-            Fh = np.concatenate([Fh, np.angle(np.exp(1j * values[self.held]))])
+            Fh = np.concatenate([Fh, _wrap(values[self.held])])
             Jh = sp.vstack([Jh, Js[self.held]]).tocsr()
             Fs, Js, Ft = Fs[self.free], Js[self.free], Ft[self.free]
         return Fh, Jh, Fs, Js, Ft, J
@@ -146,7 +151,7 @@ class _Split:
         F = self.C.evaluate(R, u, t, jacobian=False)[0][self.hard]
         if not len(self.held):
             return F
-        return np.concatenate([F, np.angle(np.exp(1j * self.C.drive_values(R, u)[self.held]))])
+        return np.concatenate([F, _wrap(self.C.drive_values(R, u)[self.held])])
 
     def solve(self, Jh, Js, bh, bs):
         """min |Js d - bs| subject to Jh d = bh (module doc: the hard rows weighted by :data:`HARD_WEIGHT` in
@@ -365,7 +370,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     hist.vertex_spread = C.vertex_spread(R, u)
     achieved = start_angles[C.drive_hinge] - C.drive_values(R, u)
     aim = start_angles[C.drive_hinge] - C.drive_speed * T
-    miss = np.degrees(np.abs(np.angle(np.exp(1j * (achieved - aim)))))     # +-180 deg are one state
+    miss = np.degrees(np.abs(_wrap(achieved - aim)))     # +-180 deg are one state
     k = int(np.argmax(np.round(miss, 9))) if len(miss) else 0      # ties (symmetric creases): the first
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
     hist.percent_reached = _reached(C, R, u, percent) if len(miss) else float(percent)
