@@ -19,6 +19,7 @@ from chrono_origami.analysis import static as analysis
 from chrono_origami.results.design import DesignResult
 from chrono_origami.patterns import kresling, miura, simple
 from chrono_origami.structure.structure import Structure, Support
+from chrono_origami.tools.errors import StructureError
 from chrono_origami.analysis.support import propose_support, rigid_rows
 import styles
 
@@ -212,15 +213,20 @@ def test_a_structure_in_two_pieces_gets_the_fewest_supports_of_each(tmp_path, ca
     assert (tmp_path / "forces" / "hinges.csv").exists()
 
 
-def test_flat_pieces_that_meet_at_vertices_and_need_the_same_directions_are_named(tmp_path, capsys):
+@pytest.mark.parametrize("engine", ["reference", pytest.param("chrono", marks=pytest.mark.chrono)])
+def test_flat_pieces_that_meet_at_vertices_are_each_held_there_apart(engine, tmp_path, capsys):
     """Three flat triangles in a chain, each touching the next at one vertex (three pieces, no hinge; as Origami
     Simulator's rose leaves them). A flat panel is held out of its plane only by z at three points, so the middle
-    triangle needs z at both vertices it shares, which its neighbours need too: a vertex is held once a direction
-    (the FOLD key holds a vertex), so no support holds every piece, and ``support`` says so in one line naming the
-    piece and the shared vertices (exit 1), not a wrong proposal."""
+    triangle needs z at both vertices it shares, which its neighbours need too: pieces that meet at a vertex are held
+    there apart (a support holds a vertex of one panel). ``support -o`` writes 18 directions, z three times on each
+    triangle, the shared vertices 2 and 5 held in z on two panels each; the file reads back; the supported structure
+    has M = S = 0 and removing any one direction frees one rigid motion; ``static`` carries a load on every vertex,
+    each piece on its own supports, on both engines (closed form: a support under each load carries its share).
+    Two supports of one piece at one vertex in one direction stay an error."""
     import json
 
     from chrono_origami.cli import main
+    from chrono_origami.structure import foldfile
 
     V = [[0, 0], [1, 0.5], [0, 1], [2, 0], [2, 1], [3, 1.5], [3, 0.5]]
     F = [[0, 1, 2], [1, 3, 4], [4, 6, 5]]
@@ -228,11 +234,38 @@ def test_flat_pieces_that_meet_at_vertices_and_need_the_same_directions_are_name
     path = tmp_path / "chain.fold"
     path.write_text(json.dumps({"file_spec": 1.1, "vertices_coords": V, "faces_vertices": F,
                                 "edges_vertices": [list(e) for e in E], "edges_assignment": ["B"] * len(E)}))
-    try:
-        code = main(["support", str(path)])
-    except SystemExit as e:
-        code = e.code
-    err = [x for x in capsys.readouterr().err.splitlines() if x.startswith("error")]
-    assert code == 1 and len(err) == 1, err
-    assert ("no support found that stops the six rigid-body motions of the piece of panel 2 (rank 5 of 6 on its "
-            "rigid motions): it meets other pieces at vertices 2, 5, and a vertex is held once a direction") in err[0]
+
+    def run(*argv):
+        try:
+            code = main([str(a) for a in argv])
+        except SystemExit as e:
+            code = e.code
+        out = capsys.readouterr()
+        return code or 0, out.out, out.err
+
+    code, out, err = run("support", path, "-o", tmp_path / "held.fold")
+    assert code == 0 and "18 held directions" in out, out + err
+    held = foldfile.read_structure(str(tmp_path / "held.fold"))
+    assert len(held.pattern.pieces) == 3
+    for piece in range(3):
+        z = [s.vertex for s in held.supports if held.pattern.piece_of[s.panel] == piece and "z" in s.dofs]
+        assert len(z) == 3, (piece, held.supports)
+    for v in (1, 4):                                        # vertices 2 and 5 (1-based), each on two pieces
+        assert sorted(s.panel for s in held.supports if s.vertex == v and "z" in s.dofs) == [v // 4, v // 4 + 1]
+    c = analysis.count(held, "reference")
+    assert (c.M, c.S) == (0, 0)
+    for s in held.supports:
+        for d in s.dofs:
+            fewer = analysis.count(without(held, s, d), "reference")
+            assert (fewer.M, fewer.S) == (1, 0), (s, d)
+    with pytest.raises(StructureError, match="vertex 2 is supported twice in direction z"):
+        held.with_supports(Support(1, 0, "z"))              # vertex 2 of panel 1: held in z on that piece already
+
+    code, out, err = run("static", tmp_path / "held.fold", "--load", "all:0,0,-1", "--engine", engine,
+                         "--out", tmp_path / "forces")
+    assert code == 0, err
+    rows = np.genfromtxt(tmp_path / "forces" / "supports.csv", delimiter=",", names=True)
+    assert len(rows) == 9                                   # z at each vertex of each triangle
+    for r in rows:                                          # each load sits on a support: it carries the load's share
+        share = 1.0 / len(held.pattern.vertex_panels[int(r["vertex"]) - 1])
+        assert np.allclose([r["Fx"], r["Fy"], r["Fz"]], [0, 0, share], rtol=0, atol=64 * np.finfo(float).eps), r

@@ -422,6 +422,32 @@ def test_every_warning_is_one_line_on_the_command_line(tmp_path):
     assert "M = " in r.stdout
 
 
+def test_a_sheet_cut_in_pieces_is_one_warning_and_each_piece_is_held(tmp_path):
+    """A black line across the sheet (x = 50) between faces is a cut: with a mountain in the left half and a valley
+    in the right, the four faces fall into two pieces of two panels and one hinge. Through a real interpreter:
+    one warning line names the two pieces; ``support`` holds each with its own 3-2-1 support (12 directions) and the
+    supported structure keeps each crease's rotation (M = 2)."""
+    import subprocess
+    import sys
+
+    body = ('<line x1="50" y1="0" x2="50" y2="100" stroke="black"/>'
+            '<line x1="0" y1="50" x2="50" y2="50" stroke="red"/>'
+            '<line x1="50" y1="50" x2="100" y2="50" stroke="blue"/>')
+    path = write(tmp_path, svg(body))
+    with pytest.warns(UserWarning, match="the faces fall into 2 pieces joined by no crease"):
+        d = read_svg(path)
+    assert sorted(d["edges_assignment"]) == ["B"] * 8 + ["C", "C", "M", "V"]   # the outline split at 4 points
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-m", "chrono_origami", "support", str(path), "--engine", "reference"],
+                       env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.splitlines() == [f"warning: {path}: the faces fall into 2 pieces joined by no crease (a black or "
+                                     f"green line between two faces is a cut); each piece is held and folds on its "
+                                     f"own"], r.stderr
+    assert "12 held directions, the fewest that stop the six rigid-body motions of each of its 2 pieces" in r.stdout
+    assert "M = 2" in r.stdout, r.stdout
+
+
 def test_a_groups_data_assignment_marks_its_lines(tmp_path):
     """``data-assignment`` on a group (an editor's layer of valleys) reaches its lines; a line's own class wins."""
     body = ('<g data-assignment="V"><line x1="0" y1="50" x2="100" y2="50" stroke="#7f7f7f" opacity="0.5"/>'

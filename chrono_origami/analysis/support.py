@@ -38,7 +38,9 @@ No whole-structure operator is formed: the proposal needs 6-vectors of the
 candidate rows only; the counts of the report come from ``analysis.count``
 (sparse on large structures).
 
-Each support goes on the lowest-numbered panel at its vertex.
+Each piece (panels joined by hinges) is held on its own, in this way about
+its own centroid and size; pieces that meet at a vertex are held there apart.
+Each support goes on the piece's lowest-numbered panel at its vertex.
 """
 from dataclasses import dataclass, field
 
@@ -258,19 +260,18 @@ def propose_support(structure):
     supports already stop them."""
     pat = structure.pattern
     pieces = [_piece(structure, panels, len(pat.pieces) == 1) for panels in pat.pieces]
-    taken, chosen, rank_before = [], set(), 0          # (vertex, direction, panel), (vertex, direction)
-    # the pieces with the fewest vertices first: pieces that meet at a vertex share its directions (a vertex is held
-    # once a direction), and a small piece has few others to choose from
-    for panels, inside, verts, center, L, Q in sorted(pieces, key=lambda piece: len(piece[2])):
+    taken, rank_before = [], 0          # (vertex, direction, panel)
+    for panels, inside, verts, center, L, Q in pieces:
         rank_before += Q.shape[0]
         if Q.shape[0] == 6:
             continue
+        chosen = set()                  # (vertex, direction) held on this piece
         X = pat.vertices
         order = _candidates(X, verts)
         for threshold in (WELL_POSED, ROUND_OFF):
             for v in order:
                 while Q.shape[0] < 6:
-                    free = [d for d in "xyz" if not _holds(structure.supports, chosen, v, d)]
+                    free = [d for d in "xyz" if not _holds(structure.supports, chosen, v, d, inside)]
                     if not free:
                         break
                     rows = rigid_rows(pat, v, free, center, L)
@@ -286,14 +287,11 @@ def propose_support(structure):
                     break
             if Q.shape[0] == 6:
                 break
-        if Q.shape[0] < 6:     # a piece of positive area whose vertices others hold: a plain error, no wrong answer
-            shared = [int(v) + 1 for v in verts if any(p not in inside for p in pat.vertex_panels[v])]
-            why = (f": it meets other pieces at vertices {number_ranges(shared, 4).strip('[]')}, and a vertex is held "
-                   f"once a direction; hold it with --support SELECTOR:DOFS" if shared else "")
+        if Q.shape[0] < 6:     # its vertices on one line (no area): a plain error, no wrong answer
             raise SolverError(f"{structure.name}: no support found that stops the six rigid-body motions of the "
                               f"piece of panel{'s' if len(panels) > 1 else ''} "
                               f"{number_ranges([int(p) + 1 for p in panels], 4).strip('[]')} (rank {Q.shape[0]} of "
-                              f"6 on its rigid motions){why}")
+                              f"6 on its rigid motions: are its vertices on one line?)")
     by_vertex = {}
     for v, d, p in taken:
         by_vertex.setdefault((v, p), []).append(d)
@@ -333,10 +331,10 @@ def _piece(structure, panels, whole):
     return panels, inside, verts, center, L, _orthonormal(np.array(held).reshape(-1, 6))
 
 
-def _holds(supports, taken, v, d):
-    """Whether vertex v is held in direction d already (by a support on any panel: a vertex is held once a
-    direction), or taken."""
-    return any(s.vertex == v and d in s.dofs for s in supports) or (v, d) in taken
+def _holds(supports, taken, v, d, inside):
+    """Whether vertex v is held in direction d already on the piece of panels ``inside`` (by a support on any of
+    its panels: a vertex is held once a direction on a piece; pieces meeting there are held apart), or taken."""
+    return any(s.vertex == v and d in s.dofs and s.panel in inside for s in supports) or (v, d) in taken
 
 
 def _orthonormal(rows, tol=ROUND_OFF):

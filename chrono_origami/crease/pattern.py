@@ -150,15 +150,24 @@ class CreasePattern:
         return [v for v in range(self.n_vertices) if v not in on_boundary]
 
     @cached_property
-    def pieces(self):
-        """list: the pieces, panels joined by hinges, each a sorted array of panels (0-based), in the order of
-        their first panel (one piece for a connected sheet)."""
+    def piece_of(self):
+        """array: panel -> its piece (0-based index into :attr:`pieces`)."""
         from .faces import components
 
         label = components(self.n_panels, [h.panels for h in self.hinges])
+        first = np.full(label.max() + 1 if len(label) else 0, len(label))
+        np.minimum.at(first, label, np.arange(len(label)))
+        rank = np.empty_like(first)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(first))   # pieces in the order of their first panel
+        return rank[label]
+
+    @cached_property
+    def pieces(self):
+        """list: the pieces, panels joined by hinges, each a sorted array of panels (0-based), in the order of
+        their first panel (one piece for a connected sheet)."""
+        label = self.piece_of
         order = np.argsort(label, kind="stable")                    # panels by piece, each piece's in order
-        groups = np.split(order, np.flatnonzero(np.diff(label[order])) + 1)
-        return sorted(groups, key=lambda g: g[0])
+        return np.split(order, np.flatnonzero(np.diff(label[order])) + 1)
 
     @cached_property
     def vertex_panels(self):

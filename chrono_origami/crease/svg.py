@@ -55,7 +55,8 @@ vertices of no other line is one edge; the faces are the bounded faces of
 the planar graph (:func:`chrono_origami.crease.faces.planar_faces`), less holes
 drawn in black. A black or green line between two faces is a cut "C"; any
 line on the outline of the sheet is boundary "B". Lines that bound no face
-(dangling creases) are left out with a warning.
+(dangling creases) are left out with a warning, and faces that fall into
+several pieces joined by no crease are one warning line.
 """
 import colorsys
 import os
@@ -436,6 +437,11 @@ class _Graph:
                 f"(a larger merge_tol= joins line ends more than {self.tol:.3g} drawing units apart)"
             raise SvgFileError(f"{self.path}: no crease (a mountain, valley, flat or undriven line between two faces)"
                                f"{_left_out(lost)}{gone}; {READ}")
+        n_pieces = facelib.components(len(loops), [sides[min(u, w), max(u, w)] for u, w, s in
+                                                   (edges[k] for k in creases)]).max() + 1
+        if n_pieces > 1:
+            warnings.warn(f"{self.path}: the faces fall into {n_pieces} pieces joined by no crease (a black or green "
+                          f"line between two faces is a cut); each piece is held and folds on its own", stacklevel=3)
         if dangling:
             k = dangling[0][0]
             warnings.warn(f"{self.path}: left out {len(dangling)} line(s) that bound no face (dangling creases), "

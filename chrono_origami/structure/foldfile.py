@@ -59,7 +59,9 @@ edges, null on boundary, cut and (merged) facet edges, "joined" or null on
 "J" edges (default: every hinge "door", "joined" on "J" edges).
 ``vertices_origami:support``: per vertex, null, or {"dofs": "xyz" | "yz" |
 ..., "panel": face index} -- the vertex *of that face* is held in the listed
-global directions -- or a list of such objects (several panels at a vertex).
+global directions -- or a list of such objects (several panels at a vertex). A
+vertex is held once a direction on a piece (faces joined by hinges); pieces
+that meet at a vertex are held there apart, each on one of its faces.
 ``vertices_origami:load``: per vertex, null, or {"force": [fx, fy, fz],
 "panel": face index or null} (force units, global frame; null shares the
 force equally among the faces at the vertex: at a vertex split by a cut, each
@@ -779,7 +781,7 @@ class _Reader:
                                 f"facet edges (no corner of a panel)")
         return u
 
-    def supports(self, nv, faces, face_map, vmap):
+    def supports(self, nv, faces, face_map, vmap, pat):
         out, held = [], {}
         for v, idx, e in self._entries(SUPPORT, nv):
             extra = set(e) - {"dofs", "panel"}
@@ -792,10 +794,11 @@ class _Reader:
                 self.fail(SUPPORT, idx + ("dofs",), f"must be a non-empty subset of \"xyz\", got {_show(dofs)}")
             f = self._panel(SUPPORT, idx, v, e, faces, allow_none=False)
             u = self._corner(SUPPORT, idx, v, f, vmap)
+            piece = int(pat.piece_of[face_map[f]])    # pieces meeting at a vertex are held there apart
             for d in dofs:
-                if d in held.setdefault(u, set()):
+                if d in held.setdefault((u, piece), set()):
                     self.fail(SUPPORT, (v,), f"holds vertex {v} twice in direction {d}")
-                held[u].add(d)
+                held[u, piece].add(d)
             out.append(Support(u, face_map[f], dofs))
         return tuple(sorted(out, key=lambda s: s.vertex))
 
@@ -907,7 +910,7 @@ class _Reader:
         notes.update(source=self.src, frame=self.frame)
         nv = len(self.keys["vertices_coords"])
         faces = self.file_faces
-        supports, loads = self.supports(nv, faces, face_map, vmap), self.loads(nv, faces, face_map, vmap, pat)
+        supports, loads = self.supports(nv, faces, face_map, vmap, pat), self.loads(nv, faces, face_map, vmap, pat)
         edges = self.keys.get("edges_vertices")
         stiffness = self.stiffness(len(edges) if isinstance(edges, list) else None)
         extra = {"stiffness": stiffness} if stiffness is not None else {}

@@ -83,10 +83,11 @@ class Structure:
             self._check_vertex_panel("support", k, s.vertex, s.panel)
             if not s.dofs or set(s.dofs) - set("xyz") or len(set(s.dofs)) != len(s.dofs):
                 raise StructureError(f"support {k + 1} at vertex {s.vertex + 1}: dofs must be a non-empty subset of 'xyz', got {s.dofs!r}")
+            piece = int(self.pattern.piece_of[s.panel])     # pieces meeting at a vertex are held there apart
             for d in s.dofs:
-                if (s.vertex, d) in seen:
+                if (s.vertex, d, piece) in seen:
                     raise StructureError(f"vertex {s.vertex + 1} is supported twice in direction {d}")
-                seen.add((s.vertex, d))
+                seen.add((s.vertex, d, piece))
         object.__setattr__(self, "supports", sups)
         loads = tuple(self.loads)
         for k, ld in enumerate(loads):
@@ -149,7 +150,8 @@ class Structure:
 
         Each item is a :class:`Support` (0-based) or a text form ``"SELECTOR:DOFS[:pP]"`` (1-based, as on the
         command line; :mod:`chrono_origami.boundary`), e.g. ``"min-z:xyz"``, ``"4:xz:p2"``. ``origin`` labels
-        them in printed lists. A vertex held twice in one direction is an error.
+        them in printed lists. A vertex held twice in one direction on one piece (panels joined by hinges) is
+        an error; pieces that meet at a vertex are held there each on its own.
         """
         return self._added("supports", Support, supports_from_text, supports, replace, origin)
 
