@@ -140,6 +140,54 @@ def oripa_miura(path, columns=6, rows=8, width=40.0, height=30.0, shift=12.0, fo
     return path, 2 * m
 
 
+def _java(x):
+    """A double as Java's Double.toString writes it (ORIPA's files): 200.0, -12.5, 1.8E-14."""
+    x = float(x) + 0.0
+    if x == 0 or 1e-3 <= abs(x) < 1e7:
+        return repr(x)
+    mant, exp = np.format_float_scientific(x, unique=True).split("e")    # shortest digits, as Java's
+    return f"{mant}{'0' if mant.endswith('.') else ''}E{int(exp)}"
+
+
+#: ORIPA's line type of each FOLD letter (oripa.value.OriLine)
+ORIPA_TYPES = {"B": 1, "M": 2, "V": 3, "U": 4, "F": 0}
+
+
+def oripa_files(fold_path, cp_path, opx_path):
+    """The crease pattern of a FOLD file of :func:`oripa_miura` as ORIPA saves it: a ``.cp`` line file (ORIPA's
+    export: ``TYPE X0 Y0 X1 Y1`` per line, Java's number format, aux lines left out) and an ``.opx`` document
+    (Java's XMLEncoder: properties equal to 0 left out) with one more line, an aux (type 0) construction line
+    drawn across the sheet from side to side (its sides are vertical), which ORIPA folds without."""
+    with open(fold_path) as f:
+        d = json.load(f)
+    X = d["vertices_coords"]
+    lo, hi = np.min(X, axis=0), np.max(X, axis=0)
+    aux = ((lo[0], lo[1] + 0.31 * (hi[1] - lo[1])), (hi[0], lo[1] + 0.57 * (hi[1] - lo[1])))
+    rows = [(ORIPA_TYPES[a], X[u], X[v]) for (u, v), a in zip(d["edges_vertices"], d["edges_assignment"])]
+    with open(cp_path, "w") as f:
+        for t, p, q in rows:
+            f.write(f"{t} {_java(p[0])} {_java(p[1])} {_java(q[0])} {_java(q[1])}\n")
+    rows.append((0, aux[0], aux[1]))
+
+    def prop(name, value, kind="double"):
+        if value == 0:
+            return ""
+        text = str(value) if kind == "int" else _java(value)
+        return (f'       <void property="{name}">\n        <{kind}>{text}</{kind}>\n       </void>\n')
+
+    body = "".join(f'     <void index="{k}">\n      <object class="oripa.OriLineProxy">\n'
+                   + prop("type", t, "int") + prop("x0", p[0]) + prop("x1", q[0]) + prop("y0", p[1])
+                   + prop("y1", q[1]) + "      </object>\n     </void>\n" for k, (t, p, q) in enumerate(rows))
+    with open(opx_path, "w") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<java version="1.8.0_333" class="java.beans.XMLDecoder">\n'
+                ' <object class="oripa.DataSet" id="DataSet0">\n  <void class="oripa.DataSet" method="getField">\n'
+                '   <string>lines</string>\n   <void method="set">\n    <object idref="DataSet0"/>\n'
+                f'    <array class="oripa.OriLineProxy" length="{len(rows)}">\n{body}    </array>\n   </void>\n'
+                '  </void>\n  <void property="paperSize">\n   <double>400.0</double>\n  </void>\n </object>\n'
+                '</java>\n')
+    return cp_path, opx_path
+
+
 def two_squares_fold(path, gap=3.0):
     """A FOLD file of two separate unit squares, each folded 40 degrees along its diagonal (valley): two pieces of
     two triangular panels joined by one crease, ``gap`` apart along x (panels 1-2 and 3-4)."""

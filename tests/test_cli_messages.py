@@ -79,7 +79,7 @@ def strip_fold(n=8):
 # ------------------------------------------------------------------ a. flags, not Python keywords
 def test_merge_tol_on_a_fold_file_names_the_flag(capsys, pair):
     err = one_line(*run(capsys, "count", pair, "--merge-tol", "0.01")[::2], 2,
-                   "--merge-tol 0.01: --merge-tol is for SVG crease patterns")
+                   "--merge-tol 0.01: --merge-tol is for drawn crease patterns (SVG, ORIPA")
     assert "merge_tol" not in err.replace(str(pair), "FILE")
 
 
@@ -207,8 +207,9 @@ def files(tmp_path):
 BAD = [
     # missing file, wrong extension
     (["count", "missing.fold"], 2, ["missing.fold: no such FOLD file"]),
-    (["static", "pair.txt"], 2, ["pair.txt: expected a FOLD file (.fold or .json) or an SVG crease pattern (.svg), "
-                                 "got .txt"]),
+    (["static", "pair.txt"], 2, ["pair.txt: expected a FOLD file (.fold or .json), an SVG crease pattern (.svg) or "
+                                 "an ORIPA file (.cp, .opx), got .txt"]),
+    (["check", "missing.cp"], 2, ["missing.cp: no such ORIPA file"]),
     (["check", "missing.svg"], 2, ["missing.svg: no such SVG file"]),
     # a misspelt key of the origami: namespace (a malformed file: exit 1), named with the nearest known key
     (["count", "typo.fold"], 1, ["typo.fold: vertices_origami:supports is not a key of chrono-origami's origami: "
@@ -258,7 +259,8 @@ BAD = [
     (["static", "pair.fold", "--engine", "reference", "--html", "pair.fold/page.html"], 2,
      ["cannot write pair.fold/page.html"]),
     (["play", "pair.fold", "--png-frames", "P", "--fps", "0"], 2, ["play: --fps must be positive"]),
-    (["convert", "pair.fold", "-o", "x.fold"], 2, ["pair.fold: convert reads an SVG crease pattern"]),
+    (["convert", "pair.fold", "-o", "x.fold"], 2, ["pair.fold: convert reads a drawn crease pattern (FILE.svg, "
+                                                   "FILE.cp, FILE.opx)"]),
 ]
 
 

@@ -41,6 +41,7 @@ import sys
 from dataclasses import replace
 
 from .. import engines
+from ..crease import DRAWINGS, is_drawing
 from ..structure.boundary import SYNTAX
 from ..structure.foldfile import FACETS, describe_frames, frame_count, frame_index, frame_summary, read_structure
 from ..tools.errors import FoldFileError, StructureError, UsageError, positive
@@ -61,43 +62,47 @@ def frame_choice(text):
 def add_input(ap):
     """Add the input file (FOLD or SVG) and its options --frame, --facets, --merge-tol to ``ap``; returns ``ap``."""
     ap.add_argument("file", metavar="FILE.fold|FILE.svg",
-                    help="structure as a FOLD file (see chrono_origami/structure/foldfile.py) or an SVG crease pattern "
-                         "(Origami Simulator's colours, see chrono_origami/crease/svg.py)")
+                    help="structure as a FOLD file (see chrono_origami/structure/foldfile.py), an SVG crease pattern "
+                         "(Origami Simulator's colours, see chrono_origami/crease/svg.py) or an ORIPA file (.cp, "
+                         ".opx; chrono_origami/crease/oripa.py)")
     ap.add_argument("--frame", type=frame_choice, default=None,
                     help="which frame of the FOLD file: an index (0 the top level; -1 the last, -2 the one before), "
                          "last, or a frame class (foldedForm: the final folded state, the last frame that has it; "
                          "creasePattern: the first); required when the file has several frames")
     ap.add_argument("--facets", choices=FACETS, default=None,
                     help="what 'F' edges are: crease (the FOLD spec: a flat crease, a hinge; default for FOLD "
-                         "files) or facet (Origami Simulator: a line inside a rigid face; default for SVG)")
+                         "files) or facet (Origami Simulator: a line inside a rigid face; default for SVG and "
+                         "ORIPA, whose aux lines are 'F')")
     ap.add_argument("--merge-tol", type=merge_fraction, default=None,
-                    help="SVG: merge line ends closer than this fraction of the sheet size (default 1e-3)")
+                    help="SVG, ORIPA: merge line ends closer than this fraction of the sheet size (default 1e-3)")
     return ap
 
 
-#: the input files' extensions: FOLD (JSON) and SVG
-EXTENSIONS = (".fold", ".json", ".svg")
+#: the input files' extensions: FOLD (JSON) and the drawn crease patterns (SVG, ORIPA)
+EXTENSIONS = (".fold", ".json") + tuple(DRAWINGS)
 
 
 def check_exists(path, extensions=EXTENSIONS):
     """A missing input file, or one whose extension is not in ``extensions``, is a usage error (exit 2)."""
     if not os.path.isfile(path):
-        raise UsageError(f"{path}: no such {'SVG' if path.lower().endswith('.svg') else 'FOLD'} file")
+        kind = "SVG" if path.lower().endswith(".svg") else "ORIPA" if is_drawing(path) else "FOLD"
+        raise UsageError(f"{path}: no such {kind} file")
     if not path.lower().endswith(tuple(extensions)):
-        raise UsageError(f"{path}: expected a FOLD file (.fold or .json) or an SVG crease pattern (.svg), got "
+        raise UsageError(f"{path}: expected a FOLD file (.fold or .json), an SVG crease pattern (.svg) or an ORIPA "
+                         f"file (.cp, .opx), got "
                          f"{os.path.splitext(path)[1] or 'no extension'}")
 
 
 def check_input_options(args):
     """Options that do not apply to the input file's kind: a usage error naming the option (exit 2)."""
-    svg = args.file.lower().endswith(".svg")
-    if not svg and getattr(args, "merge_tol", None) is not None:
-        raise UsageError(f"--merge-tol {args.merge_tol:g}: --merge-tol is for SVG crease patterns (line ends to "
-                         f"merge); {args.file}, a FOLD file, gives its topology by index")
+    drawn = is_drawing(args.file)
+    if not drawn and getattr(args, "merge_tol", None) is not None:
+        raise UsageError(f"--merge-tol {args.merge_tol:g}: --merge-tol is for drawn crease patterns (SVG, ORIPA: "
+                         f"line ends to merge); {args.file}, a FOLD file, gives its topology by index")
     frame = getattr(args, "frame", None)
-    if svg and frame not in (None, 0, -1, "last", "creasePattern"):
-        raise UsageError(f"--frame {frame}: {args.file}, an SVG crease pattern, has one frame (0, creasePattern; "
-                         f"-1 and last name it too)")
+    if drawn and frame not in (None, 0, -1, "last", "creasePattern"):
+        raise UsageError(f"--frame {frame}: {args.file}, {DRAWINGS[os.path.splitext(args.file)[1].lower()]}, has "
+                         f"one frame (0, creasePattern; -1 and last name it too)")
 
 
 def choose_frame(args, default=None):
@@ -106,7 +111,7 @@ def choose_frame(args, default=None):
     ``default`` is given."""
     frame = args.frame
     path = args.file
-    if path.lower().endswith(".svg"):
+    if is_drawing(path):
         return 0 if frame is None else frame
     try:
         n = frame_count(path)
@@ -146,7 +151,7 @@ def read_input(args, default_frame=None):
     note = (structure.notes or {}).get("fold", {}).get("facets_note")
     if note:
         print(f"note: {flags(note)}")
-    if not args.file.lower().endswith(".svg") and frame_count(args.file) > 1:
+    if not is_drawing(args.file) and frame_count(args.file) > 1:
         # a history (fold --out's fold.fold) or a file of several frames: say which frame is analysed, and name
         # the structure by the file and the frame (a frame's own title, "t = 1 s", says too little)
         k, n, line, top = frame_summary(args.file, frame)

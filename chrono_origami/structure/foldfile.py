@@ -96,6 +96,7 @@ import os
 import numpy as np
 
 from ..crease import faces as facelib
+from ..crease import DRAWINGS, is_drawing, read_drawing
 from ..crease.pattern import CreasePattern, hinge_rotations
 from ..tools.errors import MAX_MAGNITUDE, FoldFileError, PatternError, StructureError
 from . import hinges
@@ -130,29 +131,29 @@ _NOT_INHERITED = ("frame_parent", "frame_inherit")
 
 # ======================================================================= reading
 def read_structure(source, frame=0, facets=None, merge_tol=None):
-    """Structure of a FOLD file (.fold, JSON) or an SVG crease pattern (.svg), a path or a FOLD dict.
+    """Structure of a FOLD file (.fold, JSON), an SVG crease pattern (.svg) or an ORIPA file (.cp, .opx), a path
+    or a FOLD dict.
 
     The one entry point of the commands. ``frame``: a frame index (0: the top
     level; negative from the end, -1 the last), "last", or a frame class:
     "foldedForm" is the last frame that has it (the final state of a fold
     history), any other class (e.g. "creasePattern") the first. ``facets``: what "F" edges are, "crease" (the
     FOLD spec: a flat crease, a hinge; the default for FOLD files) or "facet"
-    (Origami Simulator: a line inside a rigid face; the default for SVG files,
-    whose yellow lines are facets). ``merge_tol``: SVG only, see
-    :func:`chrono_origami.crease.svg.read_svg`.
+    (Origami Simulator: a line inside a rigid face; the default for drawn
+    patterns, whose yellow (SVG) and aux (ORIPA) lines are facets). ``merge_tol``: drawn patterns only, see
+    :func:`chrono_origami.crease.lines.fold_of_lines`.
     """
-    if not isinstance(source, dict) and os.fspath(source).lower().endswith(".svg"):
-        from ..crease.svg import read_svg
-
+    if is_drawing(source):
         if not (frame in (0, -1, "last", "creasePattern")):
-            raise FoldFileError(f"{os.fspath(source)}: an SVG crease pattern has one frame (0, "
+            kind = DRAWINGS[os.path.splitext(os.fspath(source))[1].lower()]
+            raise FoldFileError(f"{os.fspath(source)}: {kind} has one frame (0, "
                                 f"\"creasePattern\"), not {frame!r} (-1 and \"last\" name it too)")
         facets = "facet" if facets is None else facets
-        data = read_svg(source, merge_tol=merge_tol, facets=facets)
+        data = read_drawing(source, merge_tol=merge_tol, facets=facets)
         return _Reader(data, 0, os.fspath(source), "crease").structure()
     if merge_tol is not None:
         raise FoldFileError(f"{os.fspath(source) if not isinstance(source, dict) else 'FOLD data'}: merge_tol is "
-                            f"for SVG crease patterns; a FOLD file gives its topology by index")
+                            f"for drawn crease patterns (SVG, ORIPA); a FOLD file gives its topology by index")
     note = None
     if facets is None:
         data, src = _load(source)
@@ -270,8 +271,8 @@ def frame_index(source, frame):
 
 
 def frame_count(source):
-    """Number of frames of a FOLD file (1 + len(file_frames)); 1 for an SVG crease pattern."""
-    if not isinstance(source, dict) and os.fspath(source).lower().endswith(".svg"):
+    """Number of frames of a FOLD file (1 + len(file_frames)); 1 for a drawn crease pattern (SVG, ORIPA)."""
+    if is_drawing(source):
         return 1
     data, src = _load(source)
     return 1 + len(_file_frames(data, src))
@@ -1060,7 +1061,8 @@ def write_fold_dict(d, path):
 
 
 def convert(source, destination, merge_tol=None, facets=None):
-    """Write the FOLD file of an SVG crease pattern (``convert FILE.svg -o FILE.fold``); returns its dictionary.
+    """Write the FOLD file of a drawn crease pattern (SVG or ORIPA: ``convert FILE.svg -o FILE.fold``); returns
+    its dictionary.
 
     The FOLD file is the flat crease pattern with the SVG's assignment and
     target fold angles (frame class "creasePattern"); yellow facet lines are
@@ -1068,9 +1070,7 @@ def convert(source, destination, merge_tol=None, facets=None):
     as flat creases "F" (``facets="crease"``). It is read back as a structure
     before it is written, so a file that would not open is not written.
     """
-    from ..crease.svg import read_svg
-
-    d = read_svg(source, merge_tol=merge_tol, facets="facet" if facets is None else facets)
+    d = read_drawing(source, merge_tol=merge_tol, facets="facet" if facets is None else facets)
     _Reader(d, 0, os.fspath(source), "crease").structure()
     write_fold_dict(d, destination)
     return d
