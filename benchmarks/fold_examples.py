@@ -12,7 +12,8 @@ The sheet is ORIPA's export of a rectangular Miura-ori whose sides cut the paral
 from flat to 90 % of its targets.
 
     python3 benchmarks/fold_examples.py                       # the files of tests/data/origami_simulator
-    python3 benchmarks/fold_examples.py DIR                   # every .svg under DIR (e.g. Origami Simulator's assets)
+    python3 benchmarks/fold_examples.py DIR                   # every crease-pattern file under DIR (.svg, .fold, .cp,
+                                                              # .opx; e.g. Origami Simulator's assets)
     python3 benchmarks/fold_examples.py --walk --no-sheet      # and each file that folds: support, design, static
     python3 benchmarks/fold_examples.py --sheet-only
 """
@@ -140,7 +141,8 @@ def main():
             return walk_one(args.one[1], float(args.one[2]))
         return one(args.one[0], float(args.one[1]))
     if not args.sheet_only:
-        files = sorted(glob.glob(os.path.join(args.dir, "**", "*.svg"), recursive=True))
+        files = sorted(f for f in glob.glob(os.path.join(args.dir, "**", "*"), recursive=True)
+                       if os.path.splitext(f)[1].lower() in (".svg", ".fold", ".cp", ".opx"))
         if args.only:
             files = [f for f in files if os.path.basename(f) in args.only.split(",")]
         print(f"{'file':34s} {'%':>4s} {'time s':>7s} {'cpu s':>7s} {'MB':>5s}  outcome")
