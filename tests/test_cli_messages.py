@@ -201,6 +201,10 @@ def files(tmp_path):
     typo = hand_fold()
     typo["vertices_origami:supports"] = typo.pop("vertices_origami:support")
     (tmp_path / "typo.fold").write_text(json.dumps(typo))
+    (tmp_path / "square.fold").write_text(json.dumps({      # one panel, as flat-folder's 2x2 grid A1 is written
+        "file_spec": 1.1, "file_title": "square", "vertices_coords": [[0, 0], [0, 1], [1, 0], [1, 1]],
+        "edges_vertices": [[0, 2], [2, 3], [1, 3], [0, 1]], "edges_assignment": ["B"] * 4,
+        "faces_vertices": [[0, 2, 3, 1]]}))
     return tmp_path
 
 
@@ -226,6 +230,9 @@ BAD = [
     (["dynamics", "pair.fold", "--time", "0.1", "--dt", "0.01", "--spring", "1:-1,0"], 2,
      ["--spring '1:-1,0': crease spring on hinge 1: stiffness must be a finite non-negative number"]),
     (["tolerance", "pair.fold", "--tol", "nan"], 2, ["--tol must be a finite number >= 0, got 'nan'"]),
+    # nothing to fold: said, not advice to drive a hinge it lacks
+    *[(["fold", "square.fold", *more], 1, ["square: 1 panel and no hinge: nothing folds"])
+      for more in ((), ("--drive", "1", "--angle-deg", "30"))],
     (["fold", "pair.fold", "--drive", "1", "--angle-deg", "nan"], 2, ["argument --angle-deg: expected a finite number, got nan"]),
     # 1-based numbers out of range
     (["count", "pair.fold", "--support", "7:xyz"], 2, ["--support '7:xyz': vertex 7 does not exist"]),

@@ -42,7 +42,8 @@ EXIT_CODES = {
                 "scheduler that cannot be reached",
     EXIT_INDETERMINATE: "static: the problem is not determined (M > 0 or S > 0): counts and self-stress "
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
-                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism); "
+                        "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism; "
+                        "--elastic: the forces elastic hinges carry and exit 0, a large displacement flagged); "
                         "design: M > 0 or S > 0 remain after design (the design is written all the same)",
 }
 

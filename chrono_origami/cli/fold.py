@@ -56,7 +56,7 @@ from ..analysis.fold import fold, fold_to_targets
 from ..report import fold as report_fold
 from ..inputs.fold import (Drive, FoldProblem, along, blocked, fixed, in_plane, parse_hinges,
                            parse_vertices)
-from ..tools.errors import OrigamiError
+from ..tools.errors import OrigamiError, StructureError
 from . import app, inputs
 from .static import linalg_option
 
@@ -226,6 +226,10 @@ def run(structure, args, out=None):
     elif getattr(args, "through_contact", False):
         raise app.UsageError("--through-contact lists the contacts of thick panels: give --thickness T (and "
                              "--placement)")
+    if not structure.pattern.hinges:
+        n = structure.pattern.n_panels
+        raise StructureError(f"{structure.name}: {n} panel{'s' if n != 1 else ''} and no hinge: nothing folds "
+                             f"(a crease is a mountain, valley, flat or unassigned edge between two faces)")
     if args.drive is None:
         hist = run_targets(structure, args, progress, out)
     else:
@@ -296,8 +300,13 @@ def run_targets(structure, args, progress, out):
                            engine=inputs.engine_of(args, needs=FOLD_TO_TARGETS), duration=args.time,
                            frame_interval=args.time / max(args.frames, 1), linalg=args.linalg, progress=progress,
                            fix_geometry=args.fix_geometry, keep_geometry=args.keep_geometry, max_move=args.max_move)
-    print(f"{structure.name}: folded to {p:g} % of its target angles ({len(targets)} creases, reference engine), "
-          f"{len(hist.steps)} steps, largest constraint residual {hist.max_residual:.2e} (scaled)", file=out)
+    miss, hinge = hist.target_miss
+    reached = p if hist.targets_reached else hist.percent_reached
+    asked = "" if f"{reached:.3g}" == f"{p:.3g}" else f", asked {p:g} %"     # where the fold stopped, if not there
+    tail = "" if hist.targets_reached else f", largest target miss {miss:.3g} deg at hinge {hinge + 1}"
+    print(f"{structure.name}: folded to {reached:.3g} % of its target angles{asked} ({len(targets)} creases, "
+          f"reference engine), {len(hist.steps)} steps, largest constraint residual {hist.max_residual:.2e} "
+          f"(scaled){tail}", file=out)
     return hist
 
 

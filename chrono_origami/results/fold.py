@@ -16,6 +16,10 @@ VERTEX_HEADER = ("vertex", "x", "y", "z")
 STEP_HEADER = ("time", "step", "iterations", "residual", "sigma_ratio")
 
 
+#: a fold to targets: a target is reached when the fold angle is within this of it (deg)
+REACHED_DEG = 1e-6
+
+
 @dataclass
 class FoldHistory:
     problem: object
@@ -33,6 +37,15 @@ class FoldHistory:
     engine: str = "reference"
     #: the panels' contacts of the frames (``analysis.contact.Contacts``) when they were checked
     contacts: object = None
+    #: a fold to targets: (largest |fold angle - aim| in deg, its hinge, 0-based or None) at the end
+    target_miss: tuple = (0.0, None)
+    #: a fold to targets: the percent of the targets reached (least squares on the targets' direction)
+    percent_reached: float = None
+
+    @property
+    def targets_reached(self):
+        """Whether a fold to targets reached every target (within :data:`REACHED_DEG`)."""
+        return self.target_miss[1] is None or self.target_miss[0] <= REACHED_DEG
 
     def record(self, t, vertices, drive_values, residual, ratio, iterations=0, step=0.0):
         self.times.append(float(t))

@@ -110,7 +110,8 @@ class Report:
     def unfoldable_faces(self):
         """0-based panels whose multiplier closure misses by more than :data:`NEAR` (or whose vertices have no
         folding branch with the assignment's signs), worst first: not a rounding; with this mountain-valley
-        assignment the quadrilateral mesh has no rigid fold from the flat state."""
+        assignment the quadrilateral mesh has no rigid fold from the flat state that turns all its creases (one that
+        keeps some flat may remain: ``keep_geometry`` tries it)."""
         return [p for p in self.open_faces if not self.closure[self.faces.index(p)] <= NEAR]
 
     def unfoldable(self, name, worst=3):
@@ -129,7 +130,7 @@ class Report:
         return (f"{name}: not rigidly foldable: the fold-angle multipliers of its flat-foldable degree-4 vertices do "
                 f"not close around {'; '.join(one(p) for p in bad[:worst])}{more} (|log product|; a rounding "
                 f"misses by less than {NEAR:g}): with this mountain-valley assignment the quadrilateral mesh has no "
-                f"rigid fold from the flat state")
+                f"rigid fold from the flat state that turns all its creases")
 
     @property
     def flat_foldable(self):
@@ -534,7 +535,7 @@ def prepare(structure, fix=False, keep=False, max_move=None):
         return structure, None
     if rep.unfoldable_faces and not keep:
         raise GeometryError(rep.unfoldable(structure.name) + "; see pattern_check.diagnose, or fold with "
-                            "keep_geometry=True to try all the same", rep)
+                            "keep_geometry=True to try a fold that keeps some creases flat", rep)
     if not rep.inexact:
         return structure, None
     worst = rep.inexact[0]

@@ -68,7 +68,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ....inputs.fold import Drive, FoldProblem, check_percent, target_problem
-from ....results.fold import FoldHistory
+from ....results.fold import REACHED_DEG, FoldHistory
 from ....tools import linalg as _linalg, sparseqr
 from ....tools.errors import SolverError
 from ....tools.jacobian import SINGULAR_RTOL, Jacobian
@@ -96,8 +96,6 @@ SETTLE_RAD = 1e-14
 SLOW_RAD = 1e-10
 #: largest number of settling steps
 SETTLE_ITER = 200
-#: a target is reached when the fold angle is within this of it (deg)
-REACHED_DEG = 1e-6
 
 
 def _wrap(angle):
@@ -506,11 +504,15 @@ def _no_branch(problem, C, S, R, u, error):
         against = ""
     rep = pattern_check.diagnose(problem.structure)
     why = f"; {rep.misfit_text(3)}" if rep.misfits else ""
+    more = (any(not (np.isfinite(k) and k <= pattern_check.EXACT) for k in rep.kawasaki) or rep.maekawa_misses
+            or rep.open_faces)                    # what check says beyond the misfits named here
+    hint = ("check FILE tells more of the pattern's conditions" if more else "a search result, not a proof" +
+            ("" if rep.misfits else ": every interior vertex meets Kawasaki's and Maekawa's conditions (check FILE)"))
     return (f"{problem.name}: no folding branch leaves the flat start with the creases turning in the signs of the "
             f"mountain-valley assignment ({tried if tried is not None else 'no'} branch "
             f"{'direction satisfies' if tried == 1 else 'directions satisfy'} "
-            f"{getattr(error, 'rows', 'the second-order condition')}{against}){why}; check FILE tells more of the "
-            f"pattern's conditions; fold with --drive to follow a branch of your choice")
+            f"{getattr(error, 'rows', 'the second-order condition')}{against}){why}; {hint}; fold with --drive to "
+            f"follow a branch of your choice")
 
 
 def _branch(problem, C, R, u, speeds, method):
