@@ -550,3 +550,32 @@ def test_a_valley_without_a_target_angle_folds_as_a_valley(tmp_path, capsys):
         last = json.loads((tmp_path / letter / "fold.fold").read_text())["file_frames"][-1]
         assert last["edges_foldAngle"][1] == pytest.approx(sign * 90.0, abs=1e-9)
         assert last["edges_assignment"][1] == letter
+
+
+def test_a_flat_folded_form_unfolds_on_its_files_side(capsys, tmp_path):
+    """The FOLD spec's example square folded flat along its valley diagonal (``diagonal-folded.fold``, "V" at 180
+    deg): ``check`` says it is folded flat, not a crease pattern (its Kawasaki counts would be of folded
+    positions); ``fold --percent 60`` unfolds the valley from 180 to 108 deg (60 % of 180) without passing through
+    flat, every frame a valley; the written history keeps "V" and +180 at its start (the geometry alone cannot
+    tell +180 from -180) and reads back; the crease pattern of the same square (``diagonal-cp.fold``) folds to
+    the same 108 deg."""
+    data = os.path.join(os.path.dirname(__file__), "data", "fold_spec")
+    folded, cp = os.path.join(data, "diagonal-folded.fold"), os.path.join(data, "diagonal-cp.fold")
+    code, out, err = run(capsys, "check", folded)
+    assert code == 0 and "the pattern is folded flat (1 crease folded over, up to +-180 deg)" in out, out + err
+    ends = {}
+    for name, path in (("folded", folded), ("cp", cp)):
+        code, out, err = run(capsys, "fold", path, "--percent", 60, "--quiet", "--out", tmp_path / name)
+        assert code == 0 and "folded to 60 % of its target angles (1 crease," in out, out + err
+        with open(tmp_path / name / "fold.fold") as f:
+            d = json.load(f)
+        crease = d["edges_assignment"].index("V")
+        path_angles = [fr["edges_foldAngle"][crease] for fr in d["file_frames"]]
+        assert all(fr["edges_assignment"][crease] == "V" for fr in d["file_frames"])
+        ends[name] = path_angles[-1]
+        if name == "folded":
+            assert d["edges_foldAngle"][crease] == 180.0
+            assert np.all(np.diff(path_angles) <= 1e-9) and min(path_angles) >= 108.0 - 1e-9, path_angles
+        back = foldfile.read_structure(str(tmp_path / name / "fold.fold"), frame="last")
+        assert back.pattern.n_panels == 2
+    assert ends["folded"] == pytest.approx(108.0, abs=1e-9) and ends["cp"] == pytest.approx(108.0, abs=1e-9)

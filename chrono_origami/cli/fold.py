@@ -304,7 +304,8 @@ def run_targets(structure, args, progress, out):
     reached = p if hist.targets_reached else hist.percent_reached
     asked = "" if f"{reached:.3g}" == f"{p:.3g}" else f", asked {p:g} %"     # where the fold stopped, if not there
     tail = "" if hist.targets_reached else f", largest target miss {miss:.3g} deg at hinge {hinge + 1}"
-    print(f"{structure.name}: folded to {reached:.3g} % of its target angles{asked} ({len(targets)} creases, "
+    print(f"{structure.name}: folded to {reached:.3g} % of its target angles{asked} ({len(targets)} crease"
+          f"{'s' if len(targets) != 1 else ''}, "
           f"reference engine), {len(hist.steps)} steps, largest constraint residual {hist.max_residual:.2e} "
           f"(scaled){tail}", file=out)
     return hist

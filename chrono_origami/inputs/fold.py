@@ -336,7 +336,7 @@ def target_problem(structure, targets, percent=100.0, paths=(), duration=1.0):
     rho(s) = rho0 + s (p/100 target - rho0), s = t / duration, from the start's fold angles rho0; its drive
     is the change in the drive convention, minus the change of the fold angle (:class:`Drive`).
     """
-    from ..structure.foldfile import fold_angles
+    from ..structure.foldfile import file_notes, fold_angles
 
     p = check_percent(percent) / 100.0
     pat = structure.pattern
@@ -345,7 +345,8 @@ def target_problem(structure, targets, percent=100.0, paths=(), duration=1.0):
         raise StructureError(f"{structure.name}: no target fold angles (FOLD edges_assignment M/V with "
                              "edges_foldAngle, or an SVG's mountain and valley lines)")
     start = np.zeros(H)
-    by_edge = dict(zip(pat.edges, np.radians(fold_angles(pat))))
+    # a crease folded flat onto itself starts on its file's side (+180 a valley), not through flat
+    by_edge = dict(zip(pat.edges, np.radians(fold_angles(pat, file_letters=file_notes(structure)[0]))))
     for h in pat.hinges:
         start[h.index] = by_edge[tuple(sorted(h.vertices))]
     drives = []

@@ -925,15 +925,21 @@ class _Reader:
             raise FoldFileError(f"{self.src}: {e}") from None
 
 # ======================================================================= writing
-def fold_angles(pattern, vertices=None):
+def fold_angles(pattern, vertices=None, file_letters=None):
     """Fold angle (degrees) of every edge, in ``pattern.edges`` order; 0 on boundary edges.
 
     FOLD sign: positive valley (the two face normals point into each other),
     negative mountain; the magnitude is the angle between the normals: minus
     the hinge's relative rotation (``crease.pattern.hinge_rotations``) in degrees.
+    A crease folded flat onto itself (within :data:`FLAT_DEG` of +-180 deg, where the normals cannot tell a
+    valley from a mountain) takes the sign of its "M" or "V" in ``file_letters`` (per edge), when given.
     """
     rot = dict(zip((tuple(sorted(h.vertices)) for h in pattern.hinges), hinge_rotations(pattern, vertices)))
-    return [math.degrees(-rot[e]) if e in rot else 0.0 for e in pattern.edges]
+    out = [math.degrees(-rot[e]) if e in rot else 0.0 for e in pattern.edges]
+    if file_letters is not None:
+        out = [(180.0 if f == "V" else -180.0) if f in ("M", "V") and abs(abs(x) - 180.0) <= FLAT_DEG else x
+               for x, f in zip(out, file_letters)]
+    return out
 
 
 def written_angles(angles):
@@ -971,7 +977,9 @@ def kept_assignment(geometric, file_letters):
     return out
 
 
-def _file_notes(structure):
+def file_notes(structure):
+    """(letters, target fold angles) per pattern edge that the structure's file gave (``notes["fold"]``), each
+    None when not given for every edge."""
     notes = (structure.notes or {}).get("fold", {})
     n = len(structure.pattern.edges)
     letters = notes.get("edges_assignment")
@@ -992,9 +1000,9 @@ def fold_dict(structure, frames=None, times=None):
     """
     pat = structure.pattern
     hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
-    geometric = fold_angles(pat)
+    file_letters, file_targets = file_notes(structure)
+    geometric = fold_angles(pat, file_letters=file_letters)
     angles = geometric
-    file_letters, file_targets = _file_notes(structure)
     if file_targets is not None:
         angles = [float(t) if abs(a) <= FLAT_DEG and t is not None and (letter is None or letter != "U")
                   else a for a, t, letter in zip(angles, file_targets, file_letters or [None] * len(angles))]
@@ -1088,7 +1096,7 @@ def _history_frame(pat, fr, i, file_letters=None):
     X = np.asarray(X, float)
     if X.shape != pat.vertices.shape:
         raise FoldFileError(f"frames[{i}] has shape {X.shape}; the structure has {pat.n_vertices} vertices (V x 3)")
-    angles = fold_angles(pat, X)
+    angles = fold_angles(pat, X, file_letters)
     return {"frame_classes": ["foldedForm"], "frame_parent": 0, "frame_inherit": True,
             "vertices_coords": X.tolist(), "edges_foldAngle": written_angles(angles),
             "edges_assignment": kept_assignment(assignments(pat, angles), file_letters)}

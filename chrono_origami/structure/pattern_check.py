@@ -63,6 +63,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from ..crease.pattern import hinge_rotations
 from ..tools.errors import GeometryError, StructureError
 from ..tools.linalg import min_norm_lstsq
 
@@ -94,6 +95,8 @@ class Report:
     loops: list = field(default_factory=list)
     #: flat-foldable degree-4 vertices (0-based) whose M/V signs fit neither of their two folding branches
     misfits: list = field(default_factory=list)
+    #: hinges folded over (|fold angle| > 90 deg) in a plane: a flat-folded form, not a crease pattern (not flat)
+    folded_over: int = 0
 
     @property
     def constrained(self):
@@ -148,6 +151,9 @@ class Report:
 
     def summary(self, worst=5):
         """Lines: the counts, then the worst vertices (1-based)."""
+        if self.folded_over:
+            return [f"the pattern is folded flat ({_count(self.folded_over, 'crease', 'creases')} folded over, up to "
+                    f"+-180 deg): Kawasaki's and Maekawa's conditions are for its unfolded crease pattern"]
         if not self.flat:
             return ["the pattern is not flat: Kawasaki's and Maekawa's conditions are for flat patterns"]
         n = len(self.vertices)
@@ -422,8 +428,9 @@ def diagnose(structure):
     pat = structure.pattern
     X = pat.vertices
     c, B, n, flat = _plane(X)
-    rep = Report(flat)
-    if not flat:
+    over = int(np.sum(np.abs(hinge_rotations(pat)) > np.pi / 2)) if flat and pat.hinges else 0
+    rep = Report(flat and not over, folded_over=over)      # a flat-folded form lies in a plane too
+    if not rep.flat:
         return rep
     P = (X - c) @ B
     orient = _orientation(pat, P)
