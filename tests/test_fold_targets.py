@@ -579,3 +579,27 @@ def test_a_flat_folded_form_unfolds_on_its_files_side(capsys, tmp_path):
         back = foldfile.read_structure(str(tmp_path / name / "fold.fold"), frame="last")
         assert back.pattern.n_panels == 2
     assert ends["folded"] == pytest.approx(108.0, abs=1e-9) and ends["cp"] == pytest.approx(108.0, abs=1e-9)
+
+
+def test_a_folded_form_whose_letters_disagree_with_its_geometry_is_named(capsys, tmp_path):
+    """The FOLD spec's hand-written box (``box.fold``: faces counterclockwise about outward normals, so its box
+    edges are mountains in FOLD's sign, many lettered "V"): ``check`` and ``fold`` name, in one note line, the
+    19 of its 58 hinges folded against their letters (hinge 1 between panels 1 and 3: "V", -90 deg), counted here
+    from the face normals; a fold history the project writes, whose letters follow its geometry, gets no note."""
+    box = os.path.join(os.path.dirname(__file__), "data", "fold_spec", "box.fold")
+    s = foldfile.read_structure(box)
+    letters = foldfile.file_notes(s)[0]
+    letter = dict(zip(s.pattern.edges, letters))
+    angle = dict(zip(s.pattern.edges, foldfile.fold_angles(s.pattern, file_letters=letters)))   # +-180: its letter
+    keys = [tuple(sorted(h.vertices)) for h in s.pattern.hinges]
+    against = [h for h, e in zip(s.pattern.hinges, keys)
+               if letter[e] in ("M", "V") and abs(angle[e]) > 1e-6 and (angle[e] > 0) != (letter[e] == "V")]
+    assert len(against) == 19 and against[0].index == 0 and sorted(p + 1 for p in against[0].panels) == [1, 3]
+    note = ("19 of the 58 hinges fold against their file's M or V letter (hinge 1, panels 1 and 3: V in the file, "
+            "-90 deg in the geometry, FOLD sign): a fold to the file's targets turns them through flat")
+    code, out, err = run(capsys, "check", box)
+    assert code == 0 and f"note: {note}" in out.splitlines(), out + err
+    code, out, err = run(capsys, "fold", box, "--percent", 60, "--quiet", "--out", tmp_path / "box")
+    assert code == 0 and f"note: box: {note}" in out.splitlines(), out + err
+    code, out, err = run(capsys, "check", tmp_path / "box" / "fold.fold", "--frame", "last")
+    assert code == 0 and "against their file's" not in out, out

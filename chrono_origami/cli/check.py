@@ -59,6 +59,9 @@ def check_command(args):
     for line in rep.summary():
         print(line)
     if not rep.flat:
+        against = foldfile.against_letters(structure)
+        if against:
+            print(f"note: {against}")
         if contact:
             range_of_motion(structure, args.steps, inputs.engine_of(args, option="contact_engine"))
         return app.EXIT_OK

@@ -56,6 +56,7 @@ from ..analysis.fold import fold, fold_to_targets
 from ..report import fold as report_fold
 from ..inputs.fold import (Drive, FoldProblem, along, blocked, fixed, in_plane, parse_hinges,
                            parse_vertices)
+from ..structure import foldfile
 from ..tools.errors import OrigamiError, StructureError
 from . import app, inputs
 from .static import linalg_option
@@ -296,6 +297,9 @@ def run_targets(structure, args, progress, out):
         raise app.UsageError("--fix-geometry and --keep-geometry exclude each other: fold a corrected pattern or "
                              "the file as it is")
     p = 100.0 if args.percent is None else args.percent
+    against = foldfile.against_letters(structure)
+    if against:
+        print(f"note: {structure.name}: {against}", file=out)
     hist = fold_to_targets(structure, targets, p, holds(structure, args),
                            engine=inputs.engine_of(args, needs=FOLD_TO_TARGETS), duration=args.time,
                            frame_interval=args.time / max(args.frames, 1), linalg=args.linalg, progress=progress,

@@ -942,6 +942,30 @@ def fold_angles(pattern, vertices=None, file_letters=None):
     return out
 
 
+def against_letters(structure):
+    """One line on the hinges that ``structure``'s state folds against its file's "M" or "V" (more than
+    :data:`FLAT_DEG` the other way: a valley at a negative angle), or None: a fold to the file's targets turns
+    them through flat (hand-written folded forms, faces listed against the FOLD orientation)."""
+    letters = file_notes(structure)[0]
+    if letters is None:
+        return None
+    pat = structure.pattern
+    angle = dict(zip(pat.edges, fold_angles(pat, file_letters=letters)))
+    letter = dict(zip(pat.edges, letters))
+    bad = []
+    for h in pat.hinges:
+        e = tuple(sorted(h.vertices))
+        x, f = angle[e], letter[e]
+        if f in ("M", "V") and abs(x) > FLAT_DEG and (x > 0) != (f == "V"):
+            bad.append((h, f, x))
+    if not bad:
+        return None
+    h, f, x = bad[0]
+    return (f"{len(bad)} of the {len(pat.hinges)} hinges fold against their file's M or V letter (hinge "
+            f"{h.index + 1}, panels {h.panels[0] + 1} and {h.panels[1] + 1}: {f} in the file, {x:.4g} deg in the "
+            f"geometry, FOLD sign): a fold to the file's targets turns them through flat")
+
+
 def written_angles(angles):
     """Fold angles as files get them: within :data:`FLAT_DEG` of 0 (round-off of a flat crease, whose sign says
     nothing), exactly 0, so that no written angle contradicts the M/V letter kept beside it."""
