@@ -379,10 +379,16 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         hist.notes.append(f"the targets are not a rigid fold on this branch: the fold follows its mechanism until "
                           f"the projected rate vanishes, at {hist.percent_reached:.3g} % of the targets (asked "
                           f"{check_percent(percent):g} %); largest misses "
-                          + ", ".join(f"{miss[j]:.3g} deg at hinge {C.drive_hinge[j] + 1} ({np.degrees(achieved[j]):.6g}"
-                                      f" deg against {np.degrees(aim[j]):.6g} deg)" for j in worst)
+                          + ", ".join(f"{miss[j]:.3g} deg at hinge {C.drive_hinge[j] + 1} ({_deg(achieved[j]):.6g}"
+                                      f" deg against {_deg(aim[j]):.6g} deg)" for j in worst)
                           + f"; {_other_branch(S, R, u, T, midway)}")
     return hist
+
+
+def _deg(x):
+    """An angle (rad) in degrees as the notes print it: to 1e-9 deg (the fold's round-off stays below it), so that
+    a flat crease reads 0, not -3.9e-19 or -0."""
+    return float(np.round(np.degrees(x), 9)) + 0.0
 
 
 def jumped(C, R, u, Rp, up, Rn, un, tol):
