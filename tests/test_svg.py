@@ -457,3 +457,27 @@ def test_a_groups_data_assignment_marks_its_lines(tmp_path):
         warnings.simplefilter("error")
         d = read_svg(path)
     check_fold(d, 100.0 ** 2, [((0, -50), (100, -50), "V", 90.0), ((50, 0), (50, -50), "M", -90.0)])
+
+
+def test_oripas_svg_export(tmp_path):
+    """An SVG as ORIPA exports a crease pattern (``CreasePatternToSvgConverter``: one ``<path d="M x y L x y">``
+    per line, the colour a CSS name in a ``style`` attribute: black cut, red mountain, blue valley, orange
+    unassigned, gray aux): the square with a mountain and an unassigned line across it, and an aux diagonal,
+    reads as 4 panels, 4 hinges (2 "M", 2 "U"), the aux line left out (one warning line naming gray)."""
+    def path(x0, y0, x1, y1, colour, width=2):
+        return (f' <path d="M {x0:f} {y0:f} L {x1:f} {y1:f}" style="fill:none;stroke:{colour};'
+                f'stroke-width:{width:f}px;stroke-linecap:round;stroke-linejoin:round;stroke-opacity:1;'
+                f'fill-opacity:1.000000"\n />\n')
+    body = "".join([path(0, 0, 400, 0, "black", 4), path(400, 0, 400, 400, "black", 4),
+                    path(400, 400, 0, 400, "black", 4), path(0, 400, 0, 0, "black", 4),
+                    path(0, 200, 400, 200, "red"), path(200, 0, 200, 400, "orange"),
+                    path(0, 0, 400, 400, "gray", 1)])
+    text = ('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+            'xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="400">\n' + body + '</svg>\n')
+    p = tmp_path / "oripa.svg"
+    p.write_text(text)
+    with pytest.warns(UserWarning, match=r"left out shapes that are not crease-pattern lines: #808080 \(1\)"):
+        d = read_svg(p)
+    assert len(d["faces_vertices"]) == 4
+    assert sorted(a for a in d["edges_assignment"] if a != "B") == ["M", "M", "U", "U"]
+    assert sorted(set(t for a, t in zip(d["edges_assignment"], d["edges_foldAngle"]) if a == "M")) == [-180.0]

@@ -10,7 +10,12 @@ green      #00ff00    cut "C" (also CSS "green", #008000, as Origami Simulator r
 yellow     #ffff00    facet: a line inside a rigid face (``facets="facet"``, the faces
                       on its two sides are one face) or a flat crease "F" (``facets="crease"``)
 magenta    #ff00ff    undriven hinge "U"
+orange     #ffa500    undriven hinge "U" (the CSS name: ORIPA's SVG export of an unassigned line)
 =========  =========  ====================================================
+
+ORIPA's SVG export writes cut lines black, mountains red, valleys blue,
+unassigned lines orange and aux (construction) lines gray, which is left
+out, as ORIPA folds without it.
 
 Editors write these colours loosely (#EE1032 for a mountain, #4379FF for a
 valley, #231F20 for black), so a stroke is classified by its nearest
@@ -18,7 +23,7 @@ reference colour (:func:`line_type`): a dark stroke (no channel above
 :data:`MAX_BLACK`) is black; a coloured one (its largest and smallest channel
 at least :data:`MIN_CHROMA` apart) is the reference colour whose hue is
 within :data:`HUE_TOL` degrees of its own (red 0, yellow 60, green 120, blue
-240, magenta 300; orange, cyan and violet lie between and are not read);
+240, magenta 300; colours between them, such as #ff8000, cyan and violet, are not read);
 greys, pale and other colours are left out and named. An element's own
 ``class`` (:data:`CLASSES`: ``mountain``, ``valley``, ``boundary``, ``flat``,
 ``unassigned``, ``cut``) or FOLD-style ``data-assignment`` ("M", "V", "B",
@@ -63,7 +68,7 @@ from . import lines
 
 #: Stroke colour (hex RGB) -> line type.
 COLOURS = {"#000000": "B", "#ff0000": "M", "#0000ff": "V", "#00ff00": "C", "#008000": "C",
-           "#ffff00": "F", "#ff00ff": "U"}
+           "#ffff00": "F", "#ff00ff": "U", "#ffa500": "U"}
 #: Stroke colours within this many degrees of hue of a reference colour's hue are that colour's line type.
 HUE_TOL = 25.0
 #: A coloured stroke: its largest and smallest RGB channel at least this far apart (0 to 1).
