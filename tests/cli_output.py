@@ -17,3 +17,16 @@ def is_engine_note(line):
 def without_engine_note(text):
     """``text`` (a command's stderr or stdout) without the engine rule's note line."""
     return "".join(line for line in text.splitlines(keepends=True) if not is_engine_note(line))
+
+
+def run(capsys, *argv):
+    """(exit code, stdout, stderr) of the command line run in this process on ``argv`` (str() of each; argparse's
+    refusals exit, their code is returned)."""
+    from chrono_origami.cli import main
+
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as e:
+        code = e.code
+    out = capsys.readouterr()
+    return code or 0, out.out, out.err

@@ -20,22 +20,12 @@ import numpy as np
 import pytest
 
 import journey_files as jf
-from chrono_origami import cli
 from chrono_origami.cli import app
+from cli_output import run
 from test_cli import hand_fold
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-
-
-def run(capsys, *argv):
-    """(exit code, stdout, stderr) of the command line run in this process (argparse's refusals exit)."""
-    try:
-        code = cli.main([str(a) for a in argv])
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def one_line(code, err, expected_code, *parts):

@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 
 from chrono_origami.analysis.fold import fold_to_targets
-from chrono_origami.cli import main
 from chrono_origami.engines.reference.fold import targets as tg
 from chrono_origami.engines.reference.fold.constraints import FoldConstraints
 from chrono_origami.structure import foldfile
 from chrono_origami.tools import linalg
 
 import styles
+from cli_output import run
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "origami_simulator")
 
@@ -84,15 +84,6 @@ OUTCOMES = {
 #: outcome is the same at 90 %; benchmarks/fold_examples.py times both). The examples that fold in 20 s or more (Origami Simulator's
 #: waterbomb tessellation, triPerfTess) are timed and listed by the benchmark, not here.
 LONG = {"auxetic_triangle.svg": 60, "FTpoly7.svg": 60, "langWedgeDoubleFaced.svg": 60, "triangulations.svg": 60}
-
-
-def run(capsys, *argv):
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as e:
-        code = e.code
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
 
 
 def error_line(err):

@@ -9,29 +9,20 @@ written in another encoding. The file then goes through the command line's readi
 :data:`~chrono_origami.cli.app.EXIT_CODES` and, on failure, one line ``error: ...``; never a traceback.
 
 Examples: ``CHRONO_ORIGAMI_FUZZ_EXAMPLES`` (default 1000, derandomised), ``CHRONO_ORIGAMI_FUZZ_SEED=<int>`` for a
-new random set.
+new random set (``tests/fuzzing.py``).
 """
-import contextlib
-import io
 import os
 import re
 import tempfile
-import warnings
-from datetime import timedelta
 
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not installed (pip install -e '.[test]')")
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from chrono_origami import cli  # noqa: E402
-from chrono_origami.cli.app import EXIT_CODES  # noqa: E402
-
 import styles  # noqa: E402
-
-EXAMPLES = int(os.environ.get("CHRONO_ORIGAMI_FUZZ_EXAMPLES", "1000"))
-SEED = os.environ.get("CHRONO_ORIGAMI_FUZZ_SEED")
+from fuzzing import SETTINGS, count_contract, seeded  # noqa: E402
 
 
 def _documents():
@@ -86,39 +77,19 @@ def documents(draw):
     return ext, text.encode(encoding, errors="replace")
 
 
-def check_contract(ext, data, folder):
-    """``count FILE`` on the bytes: an exit code of EXIT_CODES; an error is one line ``error: ...``."""
-    path = os.path.join(folder, "fuzz" + ext)
-    with open(path, "wb") as f:
-        f.write(data)
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        code = cli.main(["count", path, "--engine", "reference"])
-    assert code in EXIT_CODES
-    assert "Traceback" not in err.getvalue()
-    if code in (1, 2):
-        assert len([x for x in err.getvalue().splitlines() if x.startswith("error: ")]) == 1, err.getvalue()
-    return code
-
-
-_settings = settings(max_examples=EXAMPLES, deadline=timedelta(seconds=30), derandomize=SEED is None,
-                     database=None, suppress_health_check=list(HealthCheck))
-
-
-@_settings
+@SETTINGS
 @given(documents())
 def _fuzz(folder, case):
-    check_contract(*case, folder)
+    ext, data = case
+    count_contract(os.path.join(folder, "fuzz" + ext), data)
 
 
 def test_mutated_oripa_files_never_crash():
-    fuzz = _fuzz if SEED is None else seed(int(SEED))(_fuzz)
     with tempfile.TemporaryDirectory() as folder:
-        fuzz(folder)
+        seeded(_fuzz)(folder)
 
 
 def test_every_unmutated_document_reads_and_counts():
     with tempfile.TemporaryDirectory() as folder:
         for ext, text in DOCUMENTS.items():
-            assert check_contract(ext, text.encode(), folder) in (0, 3)
+            assert count_contract(os.path.join(folder, "fuzz" + ext), text.encode()) in (0, 3)

@@ -14,30 +14,22 @@ document then goes through the command line's reading path: ``count FILE.svg
 ``error: ...``; never a traceback, never a hang (30 s per example at most).
 
 Examples: ``CHRONO_ORIGAMI_FUZZ_EXAMPLES`` (default 1000, derandomised so CI
-is reproducible), ``CHRONO_ORIGAMI_FUZZ_SEED=<int>`` for a new random set, as
-in ``tests/test_fuzz_fold.py``. The 1000 examples of CI take 12 s of CPU on
+is reproducible), ``CHRONO_ORIGAMI_FUZZ_SEED=<int>`` for a new random set
+(``tests/fuzzing.py``). The 1000 examples of CI take 12 s of CPU on
 this project's 2-core machine (37 s wall while others worked); 315 of them
 are read and counted, 685 end in a one-line error.
 """
-import contextlib
-import io
 import os
 import re
 import tempfile
-import warnings
-from datetime import timedelta
 
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not installed (pip install -e '.[test]')")
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
+from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from chrono_origami import cli  # noqa: E402
-from chrono_origami.cli.app import EXIT_CODES  # noqa: E402
-
-EXAMPLES = int(os.environ.get("CHRONO_ORIGAMI_FUZZ_EXAMPLES", "1000"))
-SEED = os.environ.get("CHRONO_ORIGAMI_FUZZ_SEED")
+from fuzzing import SETTINGS, count_contract, seeded  # noqa: E402
 
 ILLUSTRATOR = """<?xml version="1.0" encoding="utf-8"?>
 <!-- Generator: Adobe Illustrator 19.0.0, SVG Export Plug-In . SVG Version: 6.00 Build 0)  -->
@@ -178,27 +170,11 @@ def documents(draw):
 
 
 def check_contract(data, folder):
-    """``count FILE.svg`` on the bytes: an exit code of EXIT_CODES; an error is one line ``error: ...``."""
-    path = os.path.join(folder, "fuzz.svg")
-    with open(path, "wb") as f:
-        f.write(data)
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        code = cli.main(["count", path, "--engine", "reference"])
-    assert code in EXIT_CODES
-    errors = [line for line in err.getvalue().splitlines() if line.startswith("error: ")]
-    assert "Traceback" not in err.getvalue()
-    if code in (1, 2):
-        assert len(errors) == 1, err.getvalue()
-    return code
+    """``count FILE.svg`` on the bytes (``fuzzing.count_contract``): its exit code."""
+    return count_contract(os.path.join(folder, "fuzz.svg"), data)
 
 
-_settings = settings(max_examples=EXAMPLES, deadline=timedelta(seconds=30), derandomize=SEED is None,
-                     database=None, suppress_health_check=list(HealthCheck))
-
-
-@_settings
+@SETTINGS
 @given(documents())
 def _fuzz(folder, case):
     data, _ = case
@@ -206,9 +182,8 @@ def _fuzz(folder, case):
 
 
 def test_mutated_svg_documents_never_crash():
-    fuzz = _fuzz if SEED is None else seed(int(SEED))(_fuzz)
     with tempfile.TemporaryDirectory() as folder:
-        fuzz(folder)
+        seeded(_fuzz)(folder)
 
 
 def test_every_unmutated_document_reads_and_counts():

@@ -11,23 +11,14 @@ import re
 import numpy as np
 import pytest
 
-from chrono_origami.cli import main
 from chrono_origami.crease.oripa import read_oripa
 from chrono_origami.structure.foldfile import read_structure
 from chrono_origami.tools.errors import SvgFileError
 
 import styles
+from cli_output import run
 
 DATA = os.path.join(os.path.dirname(__file__), "data", "flat_folder")
-
-
-def run(capsys, *argv):
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as e:
-        code = e.code
-    out = capsys.readouterr()
-    return code or 0, out.out, out.err
 
 
 def edges_by_position(structure):

@@ -22,6 +22,7 @@ from chrono_origami.structure.structure import Structure, Support
 from chrono_origami.tools.errors import StructureError
 from chrono_origami.analysis.support import propose_support, rigid_rows
 import styles
+from cli_output import run as cli_run
 
 CASES = {
     "square twist": (lambda: Structure(simple.square_twist()), 9, 4, 16),
@@ -177,7 +178,6 @@ def test_a_structure_in_two_pieces_gets_the_fewest_supports_of_each(tmp_path, ca
     so the supported structure keeps exactly the two crease rotations (M = 2, S = 0); removing any one direction frees
     one rigid motion. Through the command line, ``support`` says so and ``static --elastic --support auto`` carries a
     load on every vertex (exit 0)."""
-    from chrono_origami.cli import main
     from chrono_origami.structure import foldfile
 
     path = styles.two_squares_fold(tmp_path / "two.fold")
@@ -197,12 +197,7 @@ def test_a_structure_in_two_pieces_gets_the_fewest_supports_of_each(tmp_path, ca
     assert "the six rigid-body motions of each of its 2 pieces (panels joined by hinges)" in prop.summary()
 
     def run(*argv):
-        try:
-            code = main([str(a) for a in argv])
-        except SystemExit as e:
-            code = e.code
-        out = capsys.readouterr()
-        return code or 0, out.out, out.err
+        return cli_run(capsys, *argv)
 
     code, out, err = run("support", path)
     assert code == 0 and "12 held directions, the fewest that stop the six rigid-body motions of each of its 2 " \
@@ -225,7 +220,6 @@ def test_flat_pieces_that_meet_at_vertices_are_each_held_there_apart(engine, tmp
     Two supports of one piece at one vertex in one direction stay an error."""
     import json
 
-    from chrono_origami.cli import main
     from chrono_origami.structure import foldfile
 
     V = [[0, 0], [1, 0.5], [0, 1], [2, 0], [2, 1], [3, 1.5], [3, 0.5]]
@@ -236,12 +230,7 @@ def test_flat_pieces_that_meet_at_vertices_are_each_held_there_apart(engine, tmp
                                 "edges_vertices": [list(e) for e in E], "edges_assignment": ["B"] * len(E)}))
 
     def run(*argv):
-        try:
-            code = main([str(a) for a in argv])
-        except SystemExit as e:
-            code = e.code
-        out = capsys.readouterr()
-        return code or 0, out.out, out.err
+        return cli_run(capsys, *argv)
 
     code, out, err = run("support", path, "-o", tmp_path / "held.fold")
     assert code == 0 and "18 held directions" in out, out + err
