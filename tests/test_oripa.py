@@ -116,3 +116,15 @@ def test_a_bad_oripa_file_is_one_line(name, text, message, tmp_path, capsys):
     code, out, err = run(capsys, "check", path)
     lines = [x for x in err.splitlines() if not x.startswith("note: PyChrono")]
     assert code == 1 and len(lines) == 1 and lines[0].startswith("error: "), err
+
+
+def test_an_oripa_sheet_cut_in_two_is_one_warning_in_oripas_words(tmp_path):
+    """A square whose type-1 (cut) line runs across it, with a mountain on each side: two pieces, said in one
+    warning naming ORIPA's cut lines; the FOLD dictionary says which reader wrote it."""
+    path = tmp_path / "cut.cp"
+    path.write_text("1 0 0 2 0\n1 2 0 2 2\n1 2 2 0 2\n1 0 2 0 0\n1 1 0 1 2\n2 0 1 1 1\n2 1 1 2 1\n")
+    with pytest.warns(UserWarning, match=r"the faces fall into 2 pieces joined by no crease \(a line of type 1 or 9 "
+                                         r"between two faces is a cut\)"):
+        d = read_oripa(path)
+    assert d["file_creator"] == "chrono-origami (from CP)"
+    assert sorted(d["edges_assignment"]).count("C") == 2 and len(d["faces_vertices"]) == 4

@@ -45,7 +45,8 @@ def check_options(path, merge_tol, facets):
     return merge_tol
 
 
-def fold_of_lines(path, segments, merge_tol=None, facets="facet", y_down=False, left_out="", read=""):
+def fold_of_lines(path, segments, merge_tol=None, facets="facet", y_down=False, left_out="", read="",
+                  cut_lines="an outline or cut line"):
     """The FOLD dictionary (a flat crease pattern, frame class "creasePattern") of drawn ``segments``: a list of
     (start (x, y), end, FOLD letter, target fold angle's fraction of 180 degrees (0 to 1), label naming the line
     in its file, Bezier control points of a segment drawn as a curve (empty for a line)).
@@ -53,7 +54,8 @@ def fold_of_lines(path, segments, merge_tol=None, facets="facet", y_down=False, 
     ``merge_tol``: endpoint merge tolerance as a fraction of the sheet size (default :data:`MERGE_RTOL`).
     ``facets``: "facet" ("F" lines lie inside rigid faces and are left out) or "crease" (flat creases "F").
     ``y_down``: the file's y axis points down (its coordinates in messages are (x, -y)). ``left_out``, ``read``:
-    what the reader left out of the file and what it reads, for the messages.
+    what the reader left out of the file and what it reads, for the messages; ``cut_lines``: the file's outline and
+    cut lines in its own words ("a black or green line").
     """
     path = str(path)
     merge_tol = check_options(path, merge_tol, facets)
@@ -68,7 +70,7 @@ def fold_of_lines(path, segments, merge_tol=None, facets="facet", y_down=False, 
         raise SvgFileError(f"{path}: the drawing has no extent (size {size})")
     graph = _Graph(path, A, B, [s[2] for s in segments], [s[3] for s in segments], [s[4] for s in segments],
                    [s[5] for s in segments], merge_tol * size, y_down)
-    return graph.fold(os.path.splitext(os.path.basename(path))[0], left_out, read)
+    return graph.fold(os.path.splitext(os.path.basename(path))[0], left_out, read, cut_lines)
 
 
 # ------------------------------------------------------------------------------ the planar graph
@@ -218,9 +220,9 @@ class _Graph:
         u, w, s = self.edges[k]
         return f"the line {self.xy(self.V[u])}-{self.xy(self.V[w])} of {self.labels[s]}"
 
-    def fold(self, title, left_out="", read=""):
-        """The FOLD dictionary; ``left_out``, ``read``: what was left out of the file and what the reader reads,
-        for the messages."""
+    def fold(self, title, left_out="", read="", cut_lines="an outline or cut line"):
+        """The FOLD dictionary; ``left_out``, ``read``, ``cut_lines``: what was left out of the file, what the
+        reader reads and what its outline and cut lines are, for the messages."""
         V, edges = self.V, self.edges
         E = np.array([(u, w) for u, w, _ in edges])
         boundary = [self.kinds[s] in ("B", "C") for _, _, s in edges]   # holes: cut out or drawn as outline
@@ -247,8 +249,8 @@ class _Graph:
         n_pieces = facelib.components(len(loops), [sides[min(u, w), max(u, w)] for u, w, s in
                                                    (edges[k] for k in creases)]).max() + 1
         if n_pieces > 1:
-            warnings.warn(f"{self.path}: the faces fall into {n_pieces} pieces joined by no crease (a black or green "
-                          f"line between two faces is a cut); each piece is held and folds on its own", stacklevel=3)
+            warnings.warn(f"{self.path}: the faces fall into {n_pieces} pieces joined by no crease ({cut_lines} "
+                          f"between two faces is a cut); each piece is held and folds on its own", stacklevel=3)
         if dangling:
             k = dangling[0][0]
             warnings.warn(f"{self.path}: left out {len(dangling)} line(s) that bound no face (dangling creases), "
@@ -268,7 +270,7 @@ class _Graph:
                 ef.append(self.angles[s] + 0.0)
         d = {
             "file_spec": 1.2,
-            "file_creator": "chrono-origami (from SVG)",
+            "file_creator": f"chrono-origami (from {os.path.splitext(self.path)[1][1:].upper() or 'a drawing'})",
             "file_title": title,
             "file_classes": ["singleModel"],
             "frame_classes": ["creasePattern"],

@@ -65,7 +65,8 @@ def read_oripa(path, merge_tol=None, facets="facet"):
         letter = TYPES[kind]
         if (x0, y0) != (x1, y1):
             segments.append(((x0, y0), (x1, y1), letter, 1.0 if letter in "MV" else 0.0, label, ()))
-    return lines.fold_of_lines(path, segments, merge_tol, facets, y_down=False, read=READ)
+    return lines.fold_of_lines(path, segments, merge_tol, facets, y_down=False, read=READ,
+                               cut_lines="a line of type 1 or 9")
 
 
 def _cp_rows(path, text):

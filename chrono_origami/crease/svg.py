@@ -96,7 +96,8 @@ def read_svg(path, merge_tol=None, facets="facet"):
     path = os.fspath(path)
     lines.check_options(path, merge_tol, facets)
     segs, lost = _segments(path)
-    return lines.fold_of_lines(path, segs, merge_tol, facets, y_down=True, left_out=_left_out(lost), read=READ)
+    return lines.fold_of_lines(path, segs, merge_tol, facets, y_down=True, left_out=_left_out(lost), read=READ,
+                               cut_lines="a black or green line")
 
 
 #: What the reader reads, for its messages.
