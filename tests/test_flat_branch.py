@@ -17,7 +17,7 @@ from hypothesis import assume, given, settings, strategies as st
 from scipy.spatial.transform import Rotation
 
 from chrono_origami.structure import foldfile
-from chrono_origami.structure.flat_branch import ACCEPT, VertexRows, branch_rates
+from chrono_origami.structure.flat_branch import ACCEPT, VertexRows, branch_rates, chord_rates, straight_lines
 from chrono_origami.structure.pattern_check import multiplier_rates
 from chrono_origami.structure.targets import file_targets
 
@@ -194,3 +194,96 @@ def test_a_random_flat_foldable_degree_4_vertex_folds_on_the_branch_of_its_signs
     # a regular branch (|w| > 1e-3, rates > 1e-3 of the largest: conditioning below about 1e6): Gauss-Newton's
     # polish converges quadratically, to round-off times that conditioning
     assert np.abs(got / np.abs(got).max() - want / np.abs(want).max()).max() <= 1e-9
+
+
+def box_grid(theta=0.0, scale=1.0, kink=0.0):
+    """A 3 x 3 grid of unit squares (vertex (i, j) = 4 j + i), its centre square cut by the diagonal (1, 1)-(2, 2)
+    (degree-5 vertices, as in Huffman's extruded boxes): the four interior grid lines mountains at -90 deg, the
+    diagonal a valley at 180; turned by ``theta`` and scaled; vertex (1, 2) moved by ``kink`` across its line x = 1."""
+    P = np.array([[i, j] for j in range(4) for i in range(4)], float)
+    P[9, 0] += kink
+    c, s = np.cos(theta), np.sin(theta)
+    X = scale * P @ np.array([[c, s], [-s, c]])
+    v = lambda i, j: 4 * j + i
+    faces = [[v(i, j), v(i + 1, j), v(i + 1, j + 1), v(i, j + 1)] for j in range(3) for i in range(3) if (i, j) != (1, 1)]
+    faces += [[v(1, 1), v(2, 1), v(2, 2)], [v(1, 1), v(2, 2), v(1, 2)]]
+    edges, letters, angles = [], [], []
+    for j in range(4):
+        for i in range(4):
+            for a, b in (((i, j), (i + 1, j)), ((i, j), (i, j + 1))):
+                if b[0] > 3 or b[1] > 3:
+                    continue
+                border = (a[1] == b[1] and a[1] in (0, 3)) or (a[0] == b[0] and a[0] in (0, 3))
+                edges.append([v(*a), v(*b)])
+                letters.append("B" if border else "M")
+                angles.append(0 if border else -90)
+    edges.append([v(1, 1), v(2, 2)])
+    letters.append("V")
+    angles.append(180)
+    return foldfile.read_structure({"file_spec": 1.1, "vertices_coords": X.tolist(), "faces_vertices": faces,
+                                    "edges_vertices": edges, "edges_assignment": letters,
+                                    "edges_foldAngle": angles})
+
+
+def line_of(s, line):
+    """The grid line ('x=1', 'y=2', ...) of a chord of ``box_grid`` (unturned), or None."""
+    P = s.pattern.vertices[:, :2]
+    ends = np.array([P[list(s.pattern.hinges[int(h)].vertices)] for h in line]).reshape(-1, 2)
+    for k, name in ((0, "x"), (1, "y")):
+        if np.ptp(ends[:, k]) == 0:
+            return f"{name}={ends[0, k]:g}"
+    return None
+
+
+def test_the_straight_lines_of_a_grid_are_its_chords_and_fold_alone():
+    """The four interior grid lines run edge to edge (3 creases each); the diagonal ends at interior vertices. The
+    targets (all four lines at -90 deg) fold two parallel lines together: lines that cross share a vertex. Their
+    rates meet every vertex row exactly (a line's creases cancel: r c + r (-c) = 0, q = r^2 (c x -c) . n = 0)."""
+    s = box_grid()
+    rows = VertexRows(s.pattern)
+    lines = straight_lines(rows, s.pattern)
+    assert sorted(line_of(s, line) for line in lines) == ["x=1", "x=2", "y=1", "y=2"]
+    assert all(len(line) == 3 for line in lines)
+    wish = np.zeros(len(s.pattern.hinges))
+    for h, a in file_targets(s).items():
+        wish[h] = a
+    r = chord_rates(rows, s.pattern, wish, file_signs(s))
+    turning = [line for line in lines if np.any(r[line])]
+    assert len(turning) == 2 and {line_of(s, line)[0] for line in turning} in ({"x"}, {"y"})
+    assert np.count_nonzero(r) == 6 and np.all(r[np.concatenate(turning)] == -1.0)
+    assert rows.misses(r)[:2] == (0.0, 0.0)
+
+
+def test_a_line_that_turns_against_its_assignment_or_kinks_is_not_folded():
+    """A valley crease on a mountain line keeps that line still (the assignment's signs); a vertex moved 1e-4 across
+    its line (a kink far above rounding) ends the line there: neither the two x lines (one kinked, one broken by the
+    valley) is folded, so the y lines are."""
+    s = box_grid(kink=1e-4)
+    rows = VertexRows(s.pattern)
+    assert sorted(line_of(s, line) or "kinked" for line in straight_lines(rows, s.pattern)) == ["x=2", "y=1", "y=2"]
+    wish, signs = np.zeros(len(s.pattern.hinges)), file_signs(s)
+    for h, a in file_targets(s).items():
+        wish[h] = a
+    x2 = [h.index for h in s.pattern.hinges if np.all(s.pattern.vertices[list(h.vertices), 0] == 2)
+          and np.ptp(s.pattern.vertices[list(h.vertices), 1]) == 1]
+    signs[x2[1]] = 1.0                                  # a valley on the line x = 2
+    r = chord_rates(rows, s.pattern, wish, signs)
+    turning = sorted(line_of(s, line) for line in straight_lines(rows, s.pattern) if np.any(r[line]))
+    assert turning == ["y=1", "y=2"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(theta=st.floats(0, 2 * np.pi), scale=st.floats(1e-3, 1e3))
+def test_straight_lines_do_not_depend_on_the_frame(theta, scale):
+    """Turned and scaled, the grid has the same four lines, and two parallel ones fold with rows met to round-off
+    (eps x the few creases at a vertex)."""
+    s = box_grid(theta, scale)
+    rows = VertexRows(s.pattern)
+    lines = straight_lines(rows, s.pattern)
+    assert len(lines) == 4
+    wish = np.zeros(len(s.pattern.hinges))
+    for h, a in file_targets(s).items():
+        wish[h] = a
+    r = chord_rates(rows, s.pattern, wish, file_signs(s))
+    assert r is not None and np.count_nonzero(r) == 6
+    assert max(rows.misses(r)[:2]) <= 1e-14

@@ -184,6 +184,72 @@ def branch_search(rows, signs, tries=12, seed=0):
     return found, against, (nearest[1] if not found else None)
 
 
+def straight_lines(rows, pattern):
+    """The straight crease lines that run from boundary to boundary (chords) of a flat pattern whose panels make a
+    disk: lists of hinges (0-based), each a chain of creases that continue one another straight through interior
+    vertices (unit directions opposite within :data:`ACCEPT`) and end at two boundary vertices. Folding one chord
+    alone is a rigid fold (it cuts the disk in two); so is folding chords that share no vertex together (module
+    doc: at each vertex only one line's two creases turn, r (c - c) = 0 and q = r^2 (c x -c) . n = 0). [] where the
+    panels do not make a disk (a line between holes need not cut the sheet). ``rows``: the pattern's
+    :class:`VertexRows`."""
+    if not rows.flat or not rows.disk:
+        return []
+    through = {}                                   # (vertex, hinge) -> the hinge continuing it straight at vertex
+    for v, hs, d in zip(rows.vertex, rows.stars, rows.directions):
+        for i in range(len(hs)):
+            opposite = np.nonzero(np.linalg.norm(d + d[i], axis=1) <= ACCEPT)[0]
+            if len(opposite) == 1:
+                through[(v, int(hs[i]))] = int(hs[opposite[0]])
+    interior = set(rows.vertex)
+    seen, lines = set(), []
+    for h0 in range(rows.n_hinges):
+        if h0 in seen:
+            continue
+        chain, ends = [h0], []
+        for v in pattern.hinges[h0].vertices:      # walk both ways from h0
+            h, w = h0, v
+            while w in interior and (w, h) in through:
+                h = through[(w, h)]
+                if h in chain:                     # a closed loop: not a chord
+                    break
+                chain.append(h)
+                a, b = pattern.hinges[h].vertices
+                w = b if a == w else a
+            ends.append(w)
+        seen.update(chain)
+        if not any(e in interior for e in ends) and len(set(chain)) == len(chain):
+            lines.append(np.array(sorted(chain)))
+    return lines
+
+
+def chord_rates(rows, pattern, wish, signs):
+    """First-order FOLD fold-angle rates (one a hinge, largest |rate| 1) that fold straight chords of the pattern
+    (:func:`straight_lines`) toward ``wish`` (FOLD sign, one a hinge), or None: each chord whose creases the
+    assignment ``signs`` (+1 valley, -1 mountain, 0 free) lets turn one way turns at the mean of its wished rates;
+    chords are taken by that mean times their creases (the wish's projection on them), largest first, each sharing no
+    vertex with one taken. The rates meet every interior vertex's rows (exactly, for exactly straight chords): a
+    rigid fold of part of the pattern, the one a flat start's nearest branch falls back to where the panels cannot
+    follow that branch (``engines.reference.fold.targets``)."""
+    wish, signs = np.asarray(wish, float), np.asarray(signs, float)
+    scored = []
+    for chain in straight_lines(rows, pattern):
+        mean = float(np.mean(wish[chain]))
+        s = np.sign(mean)
+        if s != 0 and np.all(signs[chain] * s >= 0):
+            scored.append((abs(mean) * len(chain), mean, chain))
+    r, used = np.zeros(rows.n_hinges), set()
+    for _, mean, chain in sorted(scored, key=lambda x: -x[0]):
+        verts = {v for h in chain for v in pattern.hinges[int(h)].vertices}
+        if verts & used:
+            continue
+        used |= verts
+        r[chain] = mean
+    if not r.any():
+        return None
+    r = r / np.abs(r).max()
+    return r if max(rows.misses(r)[:2]) <= ACCEPT else None
+
+
 def _least_squares(rows, x0, bounds=(-np.inf, np.inf), signs=None, drive=None, pull=0.0):
     """The rows' least squares from x0 (``scipy.optimize.least_squares``, trust region, sparse exact Jacobian): the
     first- and second-order rows, a size row (mean |r| = 1, or signs[drive] r[drive] = 1), and ``pull`` (r - x0)

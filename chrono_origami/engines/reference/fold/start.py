@@ -150,17 +150,22 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None, fit_all=
         :data:`STALL_STEPS` steps (a start that leads to no root; a root, even a singular one, where Gauss-Newton
         converges linearly, lowers |q| faster). Singular values of dq/dc below 1e-8 of the largest are
         truncated: a family of branches (straight crease lines folding on their own) makes dq/dc rank-deficient,
-        and a step along it would only be round-off. Returns (c, |q(c)|)."""
+        and a step along it would only be round-off. Returns (c, |q(c)|): the least |q| / threshold of the
+        iterates (steps from a start within the threshold, e.g. the straight lines of a tessellation folding on their
+        own, can lead away from it, the second differences' round-off growing with the panels)."""
         last_step = last_q = best_q = np.inf
         stalled = 0
         q0 = float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
         if q0 < 0.1 * threshold(v0 + N @ c):
             return c, q0                                 # a branch where the search starts (one second difference)
+        least = (q0 / threshold(v0 + N @ c), c, q0)
         for _ in range(40):
             qc, Jq = residual_and_jacobian(c)
             qn = float(np.linalg.norm(qc))
             if qn < 0.1 * threshold(v0 + N @ c) and qn > 0.5 * last_q:
                 return c, qn
+            if qn / threshold(v0 + N @ c) < least[0]:
+                least = (qn / threshold(v0 + N @ c), c, qn)
             stalled = 0 if qn < STALL_RATIO * best_q else stalled + 1
             best_q = min(best_q, qn)
             if stalled >= STALL_STEPS:
@@ -172,7 +177,8 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None, fit_all=
             if step < 1e-11 * bound or (step < 1e-6 * bound and step > 0.5 * last_step):
                 break
             last_step, last_q = step, qn
-        return c, float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
+        q = float(np.linalg.norm(outside_range(second_difference((v0 + N @ c)[:, None], 1.0))))
+        return (c, q) if q / threshold(v0 + N @ c) <= least[0] else least[1:]
 
     # several starts: the sign guess at three magnitudes, then random ones; keep the branch velocities
     # (second-order residual ~ 0) that fold every assigned hinge in its sign; stop after five such, or after

@@ -256,7 +256,7 @@ class _Split:
 
 
 def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, frame_interval=None,
-                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None):
+                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None, _lines=None):
     """Fold ``structure`` from its configuration to ``percent`` % of ``targets`` (module doc): the reference
     engine's fold to target angles (``analysis.fold.fold_to_targets`` is what users call).
 
@@ -268,6 +268,9 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     |fold angle - aim| in deg, its hinge), ``history.percent_reached`` (:func:`_reached`); the last note says
     whether every target was reached, or where and why the fold stopped.
     """
+    again = dict(structure=structure, targets=targets, percent=percent, paths=paths, duration=duration,
+                 frame_interval=frame_interval, dt=dt, dt_max=dt_max, dt_min=dt_min, tol=tol, linalg=linalg,
+                 progress=progress, log=log)
     problem, start_angles = target_problem(structure, targets, percent, paths, duration)
     problem.name = f"{structure.name} to {check_percent(percent):g} % of its target angles"
     C = FoldConstraints(problem)
@@ -288,7 +291,8 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     first, branch_miss = None, None
     if flat and np.any(speeds != 0):
         try:
-            first, branch_miss = _branch(problem, C, R, u, speeds, S.method)
+            first, branch_miss = _branch(problem, C, R, u, speeds, S.method,
+                                         None if _lines is None else _lines[0])
         except SolverError as e:
             raise SolverError(_no_branch(problem, C, S, R, u, e)) from None
         if float(np.abs(Jh @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
@@ -296,7 +300,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             raise SolverError(_locked(problem, C, S, R, u) or _no_branch(problem, C, S, R, u, None))
         hist.singular_start = True
         hist.notes.append(f"{problem.name}: the flat start is singular; left on the folding branch nearest the "
-                          f"targets")
+                          f"targets" if _lines is None else _lines[1])
         S.hold(_waiting(C, R, first))
         if len(S.held):
             hist.notes.append(f"{problem.name}: {_held_text(problem, C, S)}")
@@ -334,6 +338,9 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                 if t == 0.0:
                     tail = "; the flat start's folding branch holds only to first order"
                 elif first is not None and abs(reached) < 0.01 * float(percent):
+                    lines = _lines is None and _straight_lines(problem, C, speeds, branch_miss)
+                    if lines:                               # fold the straight lines instead
+                        return fold_to_targets(**{**again, "structure": lines[2]}, _lines=lines[:2])
                     tail = "; it does not get away from the flat start" + (
                         f" (the branch it left on meets the vertices' rows to {branch_miss:.1e} of its largest "
                         f"rate)" if branch_miss is not None else "")
@@ -521,7 +528,7 @@ def _no_branch(problem, C, S, R, u, error):
             f"follow a branch of your choice")
 
 
-def _branch(problem, C, R, u, speeds, method):
+def _branch(problem, C, R, u, speeds, method, given=None):
     """(velocity, miss): the velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
     with one exact drive, the assignment's signs and, as the wished rates, the vertex rows' branch nearest the
     targets (:func:`vertex_branch`), fitted on every hinge; where that finds none, the fold-angle multipliers' rates
@@ -529,7 +536,8 @@ def _branch(problem, C, R, u, speeds, method):
     and whose vertex rows have no branch in the assignment's signs stops there (:func:`_no_vertex_branch`): the
     vertices' rows are then its whole second-order condition, and the search on the panels would only repeat it,
     at the cost of a sparse factor per step. ``miss``: the largest of the vertex rows' misses of that branch
-    (``VertexRows.misses``, relative to its largest rate), None where the multipliers' rates were taken."""
+    (``VertexRows.misses``, relative to its largest rate), None where the multipliers' rates were taken.
+    ``given``: FOLD rates (one a hinge) of a branch to leave on instead (``flat_branch.chord_rates``)."""
     from ....structure.flat_branch import VertexRows
     from .start import branch_tangent
 
@@ -537,7 +545,11 @@ def _branch(problem, C, R, u, speeds, method):
     signs[C.drive_hinge] = np.sign(speeds)
     rows = VertexRows(problem.structure.pattern)
     wished = wished_rates(problem.structure, C, speeds)
-    wish, k = vertex_branch(rows, C, speeds, wished)
+    if given is None:
+        wish, k = vertex_branch(rows, C, speeds, wished)
+    else:
+        k = int(np.argmax(np.abs(given[C.drive_hinge])))
+        wish = -np.asarray(given, float) * (speeds[k] / -given[C.drive_hinge[k]])
     exact = wish is not None
     miss = max(rows.misses(-wish)[:2]) if exact else None
     if not exact:
@@ -549,6 +561,38 @@ def _branch(problem, C, R, u, speeds, method):
     aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
     v = branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact)
     return v, miss
+
+
+def _straight_lines(problem, C, speeds, miss):
+    """(FOLD rates, note, structure) of the flat start's fallback branch, for a start whose nearest branch (meeting
+    the vertex rows to ``miss``) the panels cannot follow: the straight crease lines running edge to edge that the
+    targets fold (``flat_branch.chord_rates``), and the structure with each such line's vertices put on the line
+    (total least squares) in memory. The creases that do not turn are held flat, so a line's kink of rounding
+    (1e-11 rad) would lock it as the fold angle grows; the moves are of that order. None where there are none."""
+    from ....structure.flat_branch import VertexRows, chord_rates, straight_lines
+
+    structure = problem.structure
+    pattern = structure.pattern
+    rows = VertexRows(pattern)
+    wish, signs = np.zeros(len(C.hinges)), np.zeros(len(C.hinges))
+    wish[C.drive_hinge], signs[C.drive_hinge] = -speeds, -np.sign(speeds)        # FOLD's sign
+    r = chord_rates(rows, pattern, wish, signs)
+    if r is None or not np.any(r[C.drive_hinge]):
+        return None
+    X = np.array(pattern.vertices, float)
+    lines = [line for line in straight_lines(rows, pattern) if np.any(r[line])]
+    for line in lines:
+        vs = sorted({v for h in line for v in pattern.hinges[int(h)].vertices})
+        c = X[vs].mean(axis=0)
+        e = np.linalg.svd(X[vs] - c)[2][0]
+        X[vs] = c + np.outer((X[vs] - c) @ e, e)
+    move = float(np.linalg.norm(X - pattern.vertices, axis=1).max(initial=0.0))
+    near = f" (it meets the vertices' rows to {miss:.1e} of its largest rate)" if miss is not None else ""
+    return r, (f"{problem.name}: the flat start is singular, and the panels cannot follow its folding branch nearest "
+               f"the targets{near}: left instead on {len(lines)} straight crease line{'s' if len(lines) != 1 else ''} "
+               f"running edge to edge, which fold rigidly on their own ({int(np.count_nonzero(r))} creases; their "
+               f"vertices put on their lines in memory, largest move {move:.1e})"), \
+        structure.with_pattern(pattern.with_vertices(X))
 
 
 def _no_vertex_branch(rows, signs):
