@@ -77,3 +77,50 @@ def test_joined_statics_equals_the_merged_panel(engine):
         assert np.abs(ra[v] - r.force).max() < 1e-9 * max(np.abs(r.force).max(), 1.0)
     joined = [x for x in a.hinge_actions if x.kind == hinges.JOINED]
     assert len(joined) == 2 and max(np.abs(x.values).max() for x in joined) > 0.1   # a joint carries all six
+
+
+def test_design_keeps_joined_hinges_and_writes_a_file_static_reads(tmp_path, capsys):
+    """A 3 x 3 Miura-ori patch held 3-2-1, one of its hinges a "J" edge: design counts the structure as it is (the
+    same M and S as ``count``), never makes the joined hinge slide, and writes it back as "joined", so that the
+    file it writes is read by ``static`` (it once wrote the joined edge as a door or sliding hinge, which the reader
+    refuses against the 'J' letter) with the counts design printed after."""
+    import json
+    import re
+    from dataclasses import replace
+
+    from chrono_origami.analysis.design import DesignError, design
+    from chrono_origami.patterns.miura import miura_patch
+    from cli_output import run
+
+    s = miura_patch(3, 3)
+    X = s.pattern.vertices
+    a = int(np.argmax(np.linalg.norm(X - X[0], axis=1)))                 # 3-2-1 on three far, not collinear vertices
+    b = int(np.argmax(np.linalg.norm(np.cross(X - X[0], X[a] - X[0]), axis=1)))
+    panel = {v: p for p, loop in enumerate(s.pattern.panels) for v in loop}
+    s = replace(s, supports=(Support(0, panel[0], "xyz"), Support(a, panel[a], "yz"), Support(b, panel[b], "z")))
+    j = 5
+    s = s.with_hinge_kinds(tuple(hinges.JOINED if h == j else DOOR for h in range(len(s.pattern.hinges))))
+    c = count(s)
+    result = design(s)
+    assert (result.M_before, result.S_before) == (c.M, c.S) and c.S > 0
+    assert all(j not in d.sliding for d in result.designs)
+    assert result.structure(s).hinge_kinds[j] == hinges.JOINED
+    after = count(result.structure(s))
+    assert (after.M, after.S) == (result.best.M, result.best.S)
+    with pytest.raises(DesignError, match=rf"hinge {j + 1} is 'joined' \(not a door hinge\)"):
+        design(s, sliding=(j,))
+
+    d = fold_dict(s)
+    k = next(i for i, e in enumerate(d["edges_vertices"]) if sorted(e) == sorted(s.pattern.hinges[j].vertices))
+    d["edges_assignment"][k] = "J"
+    (tmp_path / "in.fold").write_text(json.dumps(d))
+    code, out, err = run(capsys, "design", tmp_path / "in.fold", "-o", tmp_path / "designed.fold")
+    assert code in (0, 3), err
+    assert f"before (all door hinges): M = {c.M}, S = {c.S}" in out
+    m = re.search(r"after: M = (\d+), S = (\d+)", out)
+    back = read_fold(str(tmp_path / "designed.fold"))
+    assert back.hinge_kinds[j] == hinges.JOINED
+    assert (count(back).M, count(back).S) == (int(m.group(1)), int(m.group(2)))
+    code, out, err = run(capsys, "static", tmp_path / "designed.fold", "--load", "all:0,0,-1", "--engine", "reference",
+                         "--out", tmp_path / "st", *(() if m.group(2) == "0" and m.group(1) == "0" else ("--elastic",)))
+    assert code == 0, err

@@ -201,7 +201,7 @@ def axial_rows(structure, hinges, model=None):
     """
     pat = structure.pattern
     if model is None:
-        model = assemble(structure.with_hinge_kinds((DOOR,) * len(pat.hinges)))
+        model = assemble(structure.with_hinge_kinds(_doors(structure)))
     # door rows of the "hinge" form: the rotation rows, then p_2 - p_1 in global x, y, z (hinges.py)
     first_translation = get_kind(DOOR).hinge_row_kinds.index("t")
     I, J, V = [], [], []
@@ -232,6 +232,18 @@ class _Axial:
     k: int               # dim null(C_B)
 
 
+def _doors(structure, door=None):
+    """The kinds of the all-door structure (``door`` None) or of the all-sliding one but ``door``: kinds that are
+    neither door nor sliding (joined "J" edges) kept, as design never changes them."""
+    return tuple(k if k not in (DOOR, SLIDING) else DOOR if door is None or h in door else SLIDING
+                 for h, k in enumerate(structure.hinge_kinds))
+
+
+def _kept(structure):
+    """Hinges (0-based) whose kind design keeps: neither door nor sliding (``_doors``)."""
+    return [h for h, k in enumerate(structure.hinge_kinds) if k not in (DOOR, SLIDING)]
+
+
 def _rank(A, tol):
     if A.size == 0:
         return 0
@@ -240,10 +252,10 @@ def _rank(A, tol):
 
 def _analyse(structure, door, sliding, rtol, dense_limit, linalg="auto"):
     H = len(structure.pattern.hinges)
-    kinds_B = tuple(DOOR if h in door else SLIDING for h in range(H))
-    model_B = assemble(structure.with_hinge_kinds(kinds_B))
-    door_model = assemble(structure.with_hinge_kinds((DOOR,) * H))
-    free = [h for h in range(H) if h not in door and h not in sliding]
+    model_B = assemble(structure.with_hinge_kinds(_doors(structure, door)))
+    door_model = assemble(structure.with_hinge_kinds(_doors(structure)))
+    kept = set(_kept(structure))
+    free = [h for h in range(H) if h not in door and h not in sliding and h not in kept]
     method = linalg if linalg != "auto" else "dense" if model_B.Cs.shape[1] <= dense_limit else "sparse"
     # the self-stress states of C_B are listed one by one (DesignResult.irremovable) up to EXPLAIN_STATES of them:
     # beyond, the sparse path does not form their basis (1,800 states of a 1,024-panel sheet: 29 s and 0.8 GB)
@@ -411,7 +423,7 @@ def _evaluate(structure, sliding, rtol, linalg="auto"):
     """
     H = len(structure.pattern.hinges)
     d = Design(tuple(sorted(sliding)), 0, 0)
-    st = structure.with_hinge_kinds(d.hinge_kinds(H))
+    st = structure.with_hinge_kinds(d.hinge_kinds(H, structure.hinge_kinds))
     model = assemble(st)
     m, n = model.Cs.shape
     if choose_method((m, n), linalg) == "sparse":
@@ -527,6 +539,11 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
     both = sorted(set(door) & set(sliding))
     if both:
         raise DesignError(f"hinge {both[0] + 1} is required both to stay door and to slide")
+    kept = set(_kept(structure))
+    asked = sorted(kept & set(sliding))
+    if asked:
+        raise DesignError(f"hinge {asked[0] + 1} is {structure.hinge_kinds[asked[0]]!r} (not a door hinge): it cannot "
+                          f"slide, and design keeps its kind")
     symmetry = [list(p) for p in symmetry]
     orb = orbits(H, symmetry)
     _check_symmetry_lengths(pat, symmetry)

@@ -44,7 +44,7 @@ from ..report.hinge_colors import COMPONENTS
 from ..results.count import counts_text
 from ..results.static import ACTION_UNITS
 from ..structure import hinges
-from ..structure.hinges import DOOR
+from ..structure.hinges import DOOR, SLIDING
 from ..tools.errors import IndeterminateError, OrigamiError
 from ..tools.linalg import RANK_RTOL
 from . import app, inputs
@@ -139,7 +139,7 @@ def report(structure, args, out=None):
     """
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     if args.all_door and structure.n_sliding:
-        structure = replace(structure, hinge_kinds=(DOOR,) * len(structure.hinge_kinds),
+        structure = replace(structure, hinge_kinds=tuple(DOOR if k == SLIDING else k for k in structure.hinge_kinds),
                             name=f"{structure.name}, all door hinges")
     elastic = getattr(args, "elastic", False)
     if elastic and args.min_norm:

@@ -238,9 +238,10 @@ def design_data(result, structure, chosen=None, after=None):
     """The page of a :class:`~chrono_origami.results.design.DesignResult` of ``structure`` (all door hinges
     before): the hinge kinds before and after (``chosen``: the design shown, default the best; ``after``: its
     static result, whose hinge actions colour it), the ranked designs."""
-    from ..structure.hinges import DOOR
+    from ..structure.hinges import DOOR, SLIDING
 
     H = result.n_hinges
+    kept = structure.hinge_kinds
     best = chosen or result.best
     X = structure.pattern.vertices
     sl = table("the chosen design's sliding hinges", ("hinge",), [(h + 1,) for h in best.sliding], ints=1)
@@ -248,10 +249,11 @@ def design_data(result, structure, chosen=None, after=None):
     if after is not None:
         _, page = static_data(after)
         tables, colorings = page["states"][0]["tables"] + tables, page["states"][0]["colorings"]
-    states = [_state(f"before: all door hinges (M = {result.M_before}, S = {result.S_before})", X, kinds=(DOOR,) * H,
+    states = [_state(f"before: all door hinges (M = {result.M_before}, S = {result.S_before})", X,
+                     kinds=tuple(k if k not in (DOOR, SLIDING) else DOOR for k in kept),
                      counts={"M": result.M_before, "S": result.S_before}),
               _state(f"after: {len(best.sliding)} sliding hinges (M = {best.M}, S = {best.S})", X,
-                     kinds=best.hinge_kinds(H), tables=tables, colorings=colorings, counts={"M": best.M, "S": best.S})]
+                     kinds=best.hinge_kinds(H, kept), tables=tables, colorings=colorings, counts={"M": best.M, "S": best.S})]
     designs = table("designs, best first", ("rank", "sliding hinges", "M", "S", "sigma_min", "condition",
                                             "max force", "max moment"),
                     [(k + 1, len(d.sliding), d.M, d.S, d.sigma_min, d.condition, d.max_force, d.max_moment)

@@ -25,9 +25,14 @@ class Design:
     max_moment: float = None
     verified: bool = False
 
-    def hinge_kinds(self, n_hinges):
+    def hinge_kinds(self, n_hinges, kept=None):
+        """The kind of every hinge: sliding on ``sliding``, else door; ``kept`` (the structure's kinds) keeps
+        every kind that is neither (a joined "J" edge: design never changes it)."""
         sl = set(self.sliding)
-        return tuple(SLIDING if h in sl else DOOR for h in range(n_hinges))
+        chosen = tuple(SLIDING if h in sl else DOOR for h in range(n_hinges))
+        if kept is None:
+            return chosen
+        return tuple(k if k not in (DOOR, SLIDING) else c for k, c in zip(kept, chosen))
 
 
 @dataclass
@@ -69,7 +74,7 @@ class DesignResult:
 
     def structure(self, structure, design=None):
         """``structure`` with the hinge kinds of ``design`` (default: the best)."""
-        return structure.with_hinge_kinds((design or self.best).hinge_kinds(self.n_hinges))
+        return structure.with_hinge_kinds((design or self.best).hinge_kinds(self.n_hinges, structure.hinge_kinds))
 
     def as_dict(self):
         """Plain dict (1-based hinges) of the gallery's designs.json entries."""
