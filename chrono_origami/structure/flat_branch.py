@@ -222,6 +222,45 @@ def straight_lines(rows, pattern):
     return lines
 
 
+def straighten(rows, pattern, rates):
+    """(vertices, largest move) of a flat pattern with the lines of creases that ``rates`` turn (one a hinge) made
+    straight: a chain of turning creases through interior vertices where exactly two turn, nearly opposite (unit
+    directions within :data:`ACCEPT`), has its inner vertices put on the line through its two ends (which stay). On a
+    fold that holds the other creases flat, such a vertex joins two rigid flat regions along its two creases: a kink
+    of rounding (1e-11 rad) there locks the fold once its angle grows (the constraints then miss by kink x angle);
+    straightened, the line folds as one crease. The moves are of the kinks' size (length units)."""
+    X = np.array(pattern.vertices, float)
+    turning = np.abs(np.asarray(rates, float)) > 0
+    inner = {}                                     # vertex -> its two turning creases, nearly opposite
+    for v, hs, d in zip(rows.vertex, rows.stars, rows.directions):
+        t = np.nonzero(turning[hs])[0]
+        if len(t) == 2 and np.linalg.norm(d[t[0]] + d[t[1]]) <= ACCEPT:
+            inner[v] = (int(hs[t[0]]), int(hs[t[1]]))
+    seen = set()
+    for v0 in inner:
+        if v0 in seen:
+            continue
+        chain, ends = [v0], []
+        for h0 in inner[v0]:                       # walk both ways from v0 to the chain's ends
+            v, h = v0, h0
+            while True:
+                a, b = pattern.hinges[h].vertices
+                w = b if a == v else a
+                if w not in inner or w == v0:
+                    ends.append(w)
+                    break
+                chain.append(w)
+                h = inner[w][1] if inner[w][0] == h else inner[w][0]
+                v = w
+        seen.update(chain)
+        if ends[0] == ends[1] or ends[0] == v0:    # a closed loop of turning creases: no ends to hold
+            continue
+        p, q = X[ends[0]], X[ends[1]]
+        e = (q - p) / np.linalg.norm(q - p)
+        X[chain] = p + np.outer((X[chain] - p) @ e, e)
+    return X, float(np.linalg.norm(X - pattern.vertices, axis=1).max(initial=0.0))
+
+
 def chord_rates(rows, pattern, wish, signs):
     """First-order FOLD fold-angle rates (one a hinge, largest |rate| 1) that fold straight chords of the pattern
     (:func:`straight_lines`) toward ``wish`` (FOLD sign, one a hinge), or None: each chord whose creases the

@@ -256,7 +256,7 @@ class _Split:
 
 
 def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, frame_interval=None,
-                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None, _lines=None):
+                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None, _start=None):
     """Fold ``structure`` from its configuration to ``percent`` % of ``targets`` (module doc): the reference
     engine's fold to target angles (``analysis.fold.fold_to_targets`` is what users call).
 
@@ -292,15 +292,19 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     if flat and np.any(speeds != 0):
         try:
             first, branch_miss = _branch(problem, C, R, u, speeds, S.method,
-                                         None if _lines is None else _lines[0])
+                                         None if _start is None else _start[0])
         except SolverError as e:
             raise SolverError(_no_branch(problem, C, S, R, u, e)) from None
         if float(np.abs(Jh @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
             # the start's least-squares velocity breaks the hinge constraints: no first-order motion folds it
             raise SolverError(_locked(problem, C, S, R, u) or _no_branch(problem, C, S, R, u, None))
+        if _start is None:
+            straight = _straightened(problem, C, R, first)
+            if straight is not None:                # fold the straightened pattern from the same branch
+                return fold_to_targets(**{**again, "structure": straight[2]}, _start=straight[:2] + (False,))
         hist.singular_start = True
         hist.notes.append(f"{problem.name}: the flat start is singular; left on the folding branch nearest the "
-                          f"targets" if _lines is None else _lines[1])
+                          f"targets" if _start is None else _start[1])
         S.hold(_waiting(C, R, first))
         if len(S.held):
             hist.notes.append(f"{problem.name}: {_held_text(problem, C, S)}")
@@ -338,9 +342,9 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                 if t == 0.0:
                     tail = "; the flat start's folding branch holds only to first order"
                 elif first is not None and abs(reached) < 0.01 * float(percent):
-                    lines = _lines is None and _straight_lines(problem, C, speeds, branch_miss)
+                    lines = (_start is None or not _start[2]) and _straight_lines(problem, C, speeds, branch_miss)
                     if lines:                               # fold the straight lines instead
-                        return fold_to_targets(**{**again, "structure": lines[2]}, _lines=lines[:2])
+                        return fold_to_targets(**{**again, "structure": lines[2]}, _start=lines[:2] + (True,))
                     tail = "; it does not get away from the flat start" + (
                         f" (the branch it left on meets the vertices' rows to {branch_miss:.1e} of its largest "
                         f"rate)" if branch_miss is not None else "")
@@ -563,13 +567,33 @@ def _branch(problem, C, R, u, speeds, method, given=None):
     return v, miss
 
 
+def _straightened(problem, C, R, first):
+    """(FOLD rates, note, structure) of a flat start's branch velocity ``first`` whose lines of turning creases have
+    kinks of rounding (``flat_branch.straighten``: the creases turning faster than ``flat_branch.ACCEPT`` times the
+    fastest, as :func:`_waiting` holds the others flat), with those lines straightened in memory; None where
+    nothing moves."""
+    from ....structure.flat_branch import ACCEPT, VertexRows, straighten
+
+    pattern = problem.structure.pattern
+    r = -(C.hinge_rate_operator(R) @ first)                 # FOLD's sign
+    r = np.where(np.abs(r) > ACCEPT * float(np.abs(r).max(initial=0.0)), r, 0.0)
+    if not r.any():
+        return None
+    X, move = straighten(VertexRows(pattern), pattern, r)
+    if move == 0.0:
+        return None
+    return r / np.abs(r).max(), (f"{problem.name}: the flat start is singular; left on the folding branch nearest "
+                                 f"the targets, the creases it turns put in line in memory where two of them meet "
+                                 f"nearly in line (largest vertex move {move:.1e})"), \
+        problem.structure.with_pattern(pattern.with_vertices(X))
+
+
 def _straight_lines(problem, C, speeds, miss):
     """(FOLD rates, note, structure) of the flat start's fallback branch, for a start whose nearest branch (meeting
     the vertex rows to ``miss``) the panels cannot follow: the straight crease lines running edge to edge that the
     targets fold (``flat_branch.chord_rates``), and the structure with each such line's vertices put on the line
-    (total least squares) in memory. The creases that do not turn are held flat, so a line's kink of rounding
-    (1e-11 rad) would lock it as the fold angle grows; the moves are of that order. None where there are none."""
-    from ....structure.flat_branch import VertexRows, chord_rates, straight_lines
+    (``flat_branch.straighten``) in memory. None where there are none."""
+    from ....structure.flat_branch import VertexRows, chord_rates, straight_lines, straighten
 
     structure = problem.structure
     pattern = structure.pattern
@@ -579,14 +603,8 @@ def _straight_lines(problem, C, speeds, miss):
     r = chord_rates(rows, pattern, wish, signs)
     if r is None or not np.any(r[C.drive_hinge]):
         return None
-    X = np.array(pattern.vertices, float)
     lines = [line for line in straight_lines(rows, pattern) if np.any(r[line])]
-    for line in lines:
-        vs = sorted({v for h in line for v in pattern.hinges[int(h)].vertices})
-        c = X[vs].mean(axis=0)
-        e = np.linalg.svd(X[vs] - c)[2][0]
-        X[vs] = c + np.outer((X[vs] - c) @ e, e)
-    move = float(np.linalg.norm(X - pattern.vertices, axis=1).max(initial=0.0))
+    X, move = straighten(rows, pattern, r)
     near = f" (it meets the vertices' rows to {miss:.1e} of its largest rate)" if miss is not None else ""
     return r, (f"{problem.name}: the flat start is singular, and the panels cannot follow its folding branch nearest "
                f"the targets{near}: left instead on {len(lines)} straight crease line{'s' if len(lines) != 1 else ''} "
