@@ -403,3 +403,49 @@ def test_the_written_file_is_plain_fold_json(tmp_path):
     assert d["file_spec"] == 1.2 and d["file_creator"] == "chrono-origami"
     assert d == json.loads(json.dumps(fold_dict(pair(0.3), frames=[two_squares(0.4).vertices])))
     assert d["faces_vertices"] == [[0, 1, 2, 3], [1, 4, 5, 2]]
+
+
+def oriedita_style(tmp_path, name="aux.fold", outline=True):
+    """A FOLD file as Oriedita writes one: no faces_vertices, integer coordinates, the sheet's outline as 'B', a
+    straight mountain line across it at y = 100 (three edges), and two auxiliary lines ('F', Oriedita's construction
+    lines) inside the lower face, joined end to end."""
+    X = [[-200, -200], [-200, 100], [200, -200], [200, 200], [-200, 200], [200, 100], [150, 100], [-150, 100],
+         [-100, 50], [0, 50], [0, 0]]
+    E = [[0, 1], [0, 2], [3, 4], [3, 5], [6, 7], [7, 1], [1, 4], [5, 6], [5, 2], [8, 9], [10, 9]]
+    A = ["B", "B", "B", "B", "M", "M", "B", "M", "B", "F", "F"]
+    if not outline:
+        A = ["M" if a == "B" else a for a in A]
+    doc = {"file_spec": 1.1, "file_creator": "oriedita", "vertices_coords": X, "edges_vertices": E,
+           "edges_assignment": A, "edges_foldAngle": [-180 if a == "M" else 0 for a in A]}
+    path = tmp_path / name
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_auxiliary_lines_inside_computed_faces_are_left_out_in_one_warning(tmp_path, capsys):
+    """Edges that bound no face of the faces computed from a file without faces_vertices (an editor's auxiliary
+    lines) are left out with one warning line naming the first (1-based), and the rest reads as the sheet it is:
+    two panels across the mountain line (three hinges, two interior vertices on the line), folding to its target at
+    60 % (-108 deg) on every one of the three creases. The same file, its outline drawn as mountains, is refused in
+    one line naming the edge."""
+    from cli_output import run
+    from chrono_origami.analysis.fold import fold_to_targets
+
+    path = oriedita_style(tmp_path)
+    code, out, err = run(capsys, "check", path)
+    assert code == 0, err
+    assert err.strip() == (f"warning: {path}: left out 2 edge(s) that bound no face (lines inside a face or ending in "
+                           f"it, as editors' auxiliary lines; the faces were computed from the edges), e.g. "
+                           f"edges_vertices[9] = [8, 9] ('F') (1-based: edge 10)")
+    assert "CreasePattern(8 vertices, 2 panels, 3 hinges, 6 boundary edges)" in out
+    with pytest.warns(UserWarning, match="left out 2 edge"):
+        s = read_fold(str(path))
+    H = fold_to_targets(s, percent=60.0, engine="reference")
+    a = np.array(fold_angles(s.pattern, H.final))
+    letters = s.notes["fold"]["edges_assignment"]
+    assert sorted(letters) == ["B"] * 6 + ["M"] * 3
+    assert np.abs(a[[k for k, c in enumerate(letters) if c == "M"]] + 108.0).max() < 1e-9
+    bad = oriedita_style(tmp_path, "no-outline.fold", outline=False)
+    code, out, err = run(capsys, "check", bad)
+    assert code == 1 and err.strip().splitlines()[-1].startswith(f"error: {bad}: edges_assignment[") \
+        and "is a boundary edge" in err and len(err.strip().splitlines()) <= 2, err

@@ -92,6 +92,7 @@ and the index of the bad entry, e.g. ``faces_vertices[3]`` or
 import json
 import math
 import os
+import warnings
 
 import numpy as np
 
@@ -486,8 +487,10 @@ class _Reader:
             first[s] = k
         return [list(e) for e in edges]
 
-    def edge_faces(self, edges, faces):
-        """Faces of each edge (file indices); every face side must be an edge."""
+    def edge_faces(self, edges, faces, loose=False):
+        """Faces of each edge (file indices); every face side must be an edge. ``loose`` (faces computed from the
+        edges): an edge that is no face's side (a line inside a face, or ending in it: an editor's auxiliary line)
+        has no faces, [], and is left out (:meth:`pattern`)."""
         sides = facelib.edge_faces(faces)
         for s, fs in sides.items():
             if len(fs) > 2:
@@ -496,6 +499,9 @@ class _Reader:
         listed = set()
         for k, e in enumerate(edges):
             s = (min(e), max(e))
+            if s not in sides and loose:
+                out.append([])
+                continue
             if s not in sides:
                 self.fail("edges_vertices", k, f"= {e} is not a side of any face")
             out.append(sides[s])
@@ -582,6 +588,8 @@ class _Reader:
     def check_hinge_key(self, kinds, assign, edges, faces_of, role):
         for k, kind in enumerate(kinds):
             fs = faces_of[k]
+            if role[k] == "loose":
+                continue                                   # left out: no hinge
             if len(fs) == 1:
                 if kind is not None:
                     self.fail(HINGE, k, f"is {_show(kind)}, but edge {edges[k]} is a boundary edge (only in face "
@@ -607,15 +615,27 @@ class _Reader:
         edges = self.edge_list(nv)
         E = None if edges is None else len(edges)
         assign = None if edges is None else self.assignment(E)
-        if faces is None:
+        computed = faces is None
+        if computed:
             faces = self.computed_faces(X, edges, assign)
+            if not faces:
+                raise FoldFileError(f"{self.src}: the lines of edges_vertices enclose no face (faces_vertices is "
+                                    f"missing; is the sheet's outline drawn, as 'B' edges?)")
         self.file_faces = faces
         if edges is None:   # the sides of the faces, in the order they first appear
             edges = [list(e) for e in dict.fromkeys((min(a, b), max(a, b)) for loop in faces
                                                     for a, b in facelib.loop_edges(loop))]
             E = len(edges)
-        faces_of = self.edge_faces(edges, faces)
-        role = ["hinge" if len(fs) == 2 else "boundary" for fs in faces_of]
+        faces_of = self.edge_faces(edges, faces, loose=computed)
+        role = ["hinge" if len(fs) == 2 else "boundary" if fs else "loose" for fs in faces_of]
+        loose = [k for k, r in enumerate(role) if r == "loose"]
+        if loose:
+            k = loose[0]
+            what = f" ({assign[k]!r})" if assign is not None else ""
+            warnings.warn(f"{self.src}: left out {len(loose)} edge(s) that bound no face (lines inside a face or ending "
+                          f"in it, as editors' auxiliary lines; the faces were computed from the edges), e.g. "
+                          f"{self.name('edges_vertices', k)} = {edges[k]}{what}{one_based('edges_vertices', k)}",
+                          stacklevel=4)
         if assign is not None:
             self.check_assignment(assign, edges, faces_of)
             for k, a in enumerate(assign):
@@ -654,12 +674,12 @@ class _Reader:
             u = copy.get((v, face_map[f]), v)
             return int(renumber[u]) if used[u] else None
 
-        identity = not merged and not cuts and used.all()
+        identity = not merged and not cuts and used.all() and not loose
         pedges, file_edges, seen = [], [], set()
         if identity:
             pedges, file_edges = [(min(e), max(e)) for e in edges], range(E)
         for k, (a, b) in enumerate(() if identity else edges):
-            if role[k] == "facet":
+            if role[k] in ("facet", "loose"):
                 continue
             for f in faces_of[k]:
                 s = tuple(sorted((vmap(a, f), vmap(b, f))))
