@@ -165,7 +165,7 @@ class _Graph:
                 if (self.kinds[o], self.angles[o]) == (self.kinds[first], self.angles[first]):
                     continue
                 if f <= 1e-6 * self.tol:
-                    raise SvgFileError(f"{self.labels[first]} and {self.labels[o]} overlap along "
+                    raise SvgFileError(f"{self.labels[first]} and {self.element(o)} overlap along "
                                        f"{self.xy(V[u])}-{self.xy(V[w])} with different line types or angles "
                                        f"({self.kinds[first]} {self.angles[first]:g} deg, {self.kinds[o]} "
                                        f"{self.angles[o]:g} deg)")
@@ -175,7 +175,7 @@ class _Graph:
             a, b = near[0]
             warnings.warn(f"{self.path}: {len(near)} piece(s) of line lie within the merge tolerance "
                           f"({self.tol:.3g} drawing units, merge_tol= x the sheet size) of a line of another type or "
-                          f"angle; the closer line was kept, e.g. {self.labels[a]} over {self.labels[b]}",
+                          f"angle; the closer line was kept, e.g. {self.element(a)} over {self.element(b)}",
                           stacklevel=4)
         return V, edges
 
@@ -216,6 +216,11 @@ class _Graph:
         """A point in the file's own coordinates (y down in an SVG), as a user finds it there."""
         return f"({p[0] + 0.0:.6g}, {(-p[1] if self.y_down else p[1]) + 0.0:.6g})"
 
+    def element(self, s):
+        """The label of line ``s`` without the file's name (a message that names the file once)."""
+        head = f"{self.path}: "
+        return self.labels[s][len(head):] if self.labels[s].startswith(head) else self.labels[s]
+
     def name_edge(self, k):
         u, w, s = self.edges[k]
         return f"the line {self.xy(self.V[u])}-{self.xy(self.V[w])} of {self.labels[s]}"
@@ -239,7 +244,7 @@ class _Graph:
         for k, (u, w, s) in enumerate(edges):
             n = len(sides.get((min(u, w), max(u, w)), ()))
             (kept if n else dangling).append((k, n))
-        creases = [k for k, n in kept if n == 2 and self.kinds[edges[k][2]] in "MVFU"]
+        creases = [k for k, n in kept if n == 2 and self.kinds[edges[k][2]] in "MVFUJ"]
         if not creases:
             gone = "" if not dangling else \
                 f"; left out {len(dangling)} line(s) that bound no face, e.g. {self.name_edge(dangling[0][0])} " \

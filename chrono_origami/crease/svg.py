@@ -27,7 +27,8 @@ within :data:`HUE_TOL` degrees of its own (red 0, yellow 60, green 120, blue
 greys, pale and other colours are left out and named. An element's own
 ``class`` (:data:`CLASSES`: ``mountain``, ``valley``, ``boundary``, ``flat``,
 ``unassigned``, ``cut``) or FOLD-style ``data-assignment`` ("M", "V", "B",
-"F", "U", "C") gives its type whatever its colour: its own
+"F", "U", "C", or FOLD 1.2's "J": faces joined rigidly, a "joined" hinge; either
+case, as Rabbit Ear writes them) gives its type whatever its colour: its own
 ``data-assignment`` first, then its own ``class``, then a
 ``data-assignment`` of a group around it (a layer of valleys).
 
@@ -102,7 +103,7 @@ def read_svg(path, merge_tol=None, facets="facet"):
 
 #: What the reader reads, for its messages.
 READ = (f"read: path, line, rect, polygon, polyline stroked black, red, blue, green, yellow or magenta (within "
-        f"{HUE_TOL:g} deg of their hue), or with class {'|'.join(CLASSES)} or data-assignment M|V|B|F|U|C")
+        f"{HUE_TOL:g} deg of their hue), or with class {'|'.join(CLASSES)} or data-assignment M|V|B|F|U|C|J")
 
 
 def line_type(colour):
@@ -135,8 +136,8 @@ def _marked_type(e, label):
         return found.pop()
     if letter is not None:
         letter = str(letter).strip()
-        if letter.upper() not in "MVBFUC" or len(letter) != 1:
-            raise SvgFileError(f"{label}: data-assignment must be one of M, V, B, F, U, C (FOLD's letters), "
+        if letter.upper() not in "MVBFUCJ" or len(letter) != 1:
+            raise SvgFileError(f"{label}: data-assignment must be one of M, V, B, F, U, C, J (FOLD's letters), "
                                f"got {letter!r}")
         return letter.upper()
     return None
