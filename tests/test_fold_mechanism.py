@@ -384,3 +384,34 @@ def test_foldable_examples_walk_to_a_hinge_force_table(name, elastic, tmp_path, 
     assert ("elastic" if r["elastic"] else "determined") in title and "hinge internal actions" in title
     assert columns.split() == ["hinge", "panel", "MT", "MP", "MO", "N", "TP", "TO"]
     assert re.match(r"\s+\d+\s+\d+(\s+-?\d\.\d{4}e[+-]\d\d){6}$", r["table"][3])
+
+
+def test_check_lists_the_worst_vertices_of_each_kind(capsys):
+    """Origami Simulator's flapping bird: 10 vertices miss Kawasaki by more than a rounding, 2 by a rounding. check
+    lists the worst of the first kind apart from the second, each with its miss, the alternating sum of its sector
+    angles computed here from the vertex positions (the list once read "worst vertices" over the two inexact ones
+    only)."""
+    s = foldfile.read_structure(os.path.join(DATA, "flappingBird.svg"))
+    X = s.pattern.vertices[:, :2]
+    around = {}
+    for h in s.pattern.hinges:
+        a, b = h.vertices
+        around.setdefault(a, []).append(b)
+        around.setdefault(b, []).append(a)
+    miss = {}
+    for v in s.pattern.interior_vertices:
+        t = np.sort([np.arctan2(*(X[w] - X[v])[::-1]) for w in around[v]])
+        if len(t) % 2 == 0:
+            sectors = np.diff(np.append(t, t[0] + 2 * np.pi))
+            miss[v + 1] = abs(float(sectors[::2].sum() - sectors[1::2].sum()))
+    code, out, err = run(capsys, "check", os.path.join(DATA, "flappingBird.svg"))
+    far = next(x for x in out.splitlines() if x.startswith("worst vertices not flat-foldable: "))
+    near = next(x for x in out.splitlines() if x.startswith("worst inexact vertices: "))
+    listed = {int(v): float(m) for v, m in re.findall(r"(\d+) \(([\d.e+-]+) rad\)", far)}
+    assert len(listed) == 5 and all(m > 1e-3 for m in listed.values())
+    for v, m in listed.items():
+        assert m == pytest.approx(miss[v], rel=0.05)               # printed to two digits
+    rest = [m for v, m in miss.items() if v not in listed and m > 1e-3]
+    assert len(rest) == 5 and max(rest) <= min(miss[v] for v in listed) + 1e-12
+    inexact = {int(v): float(m) for v, m in re.findall(r"(\d+) \(([\d.e+-]+) rad\)", near)}
+    assert sorted(inexact) == sorted(v for v, m in miss.items() if 1e-9 < m <= 1e-3)

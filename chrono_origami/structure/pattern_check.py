@@ -163,8 +163,14 @@ class Report:
                  f"{int(np.sum(k <= EXACT))} exact (<= {EXACT:g} rad), {len(bad)} inexact "
                  f"({EXACT:g} to {NEAR:g} rad: rounded coordinates), {int(np.sum(k > NEAR))} not flat-foldable "
                  f"(> {NEAR:g} rad), {n - len(k)} of odd degree"]
+        far = sorted((v for v, x in zip(self.vertices, self.kawasaki) if np.isfinite(x) and x > NEAR),
+                     key=lambda v: -self.miss(v))
+        if far:
+            lines.append("worst vertices not flat-foldable: " + ", ".join(f"{v + 1} ({self.miss(v):.2g} rad)"
+                                                                        for v in far[:worst]))
         if bad:
-            lines.append("worst vertices: " + ", ".join(f"{v + 1} ({self.miss(v):.2g} rad)" for v in bad[:worst]))
+            lines.append(f"worst {'inexact ' if far else ''}vertices: "
+                         + ", ".join(f"{v + 1} ({self.miss(v):.2g} rad)" for v in bad[:worst]))
         if self.faces:
             bad_f = self.open_faces
             lines.append(f"rigid foldability of the quadrilateral mesh (fold-angle multipliers closing around "
