@@ -571,7 +571,7 @@ def _straightened(problem, C, R, first):
     """(FOLD rates, note, structure) of a flat start's branch velocity ``first`` whose lines of turning creases have
     kinks of rounding (``flat_branch.straighten``: the creases turning faster than ``flat_branch.ACCEPT`` times the
     fastest, as :func:`_waiting` holds the others flat), with those lines straightened in memory; None where
-    nothing moves."""
+    nothing moves by more than round-off (1e-14 x the pattern's size)."""
     from ....structure.flat_branch import ACCEPT, VertexRows, straighten
 
     pattern = problem.structure.pattern
@@ -580,7 +580,7 @@ def _straightened(problem, C, R, first):
     if not r.any():
         return None
     X, move = straighten(VertexRows(pattern), pattern, r)
-    if move == 0.0:
+    if move <= 1e-14 * pattern.size:                        # exact to round-off: nothing to straighten
         return None
     return r / np.abs(r).max(), (f"{problem.name}: the flat start is singular; left on the folding branch nearest "
                                  f"the targets, the creases it turns put in line in memory where two of them meet "
