@@ -33,7 +33,7 @@ import scipy.sparse as sp
 from scipy.optimize import least_squares
 
 from ..tools.jacobian import Jacobian
-from .pattern_check import _plane
+from .pattern_check import EXACT, _plane
 
 #: a branch is accepted when every vertex row is within this of 0, relative to the largest rate (squared for q):
 #: the threshold of the fold's own check on the panels (``engines.reference.fold.start``); rounded coordinates
@@ -187,7 +187,8 @@ def branch_search(rows, signs, tries=12, seed=0):
 def straight_lines(rows, pattern):
     """The straight crease lines that run from boundary to boundary (chords) of a flat pattern whose panels make a
     disk: lists of hinges (0-based), each a chain of creases that continue one another straight through interior
-    vertices (unit directions opposite within :data:`ACCEPT`) and end at two boundary vertices. Folding one chord
+    vertices (unit directions opposite within ``pattern_check.EXACT``, 1e-9: straight to rounding) and end at two
+    boundary vertices. Folding one chord
     alone is a rigid fold (it cuts the disk in two); so is folding chords that share no vertex together (module
     doc: at each vertex only one line's two creases turn, r (c - c) = 0 and q = r^2 (c x -c) . n = 0). [] where the
     panels do not make a disk (a line between holes need not cut the sheet). ``rows``: the pattern's
@@ -197,7 +198,7 @@ def straight_lines(rows, pattern):
     through = {}                                   # (vertex, hinge) -> the hinge continuing it straight at vertex
     for v, hs, d in zip(rows.vertex, rows.stars, rows.directions):
         for i in range(len(hs)):
-            opposite = np.nonzero(np.linalg.norm(d + d[i], axis=1) <= ACCEPT)[0]
+            opposite = np.nonzero(np.linalg.norm(d + d[i], axis=1) <= EXACT)[0]
             if len(opposite) == 1:
                 through[(v, int(hs[i]))] = int(hs[opposite[0]])
     interior = set(rows.vertex)
@@ -225,7 +226,9 @@ def straight_lines(rows, pattern):
 def straighten(rows, pattern, rates):
     """(vertices, largest move) of a flat pattern with the lines of creases that ``rates`` turn (one a hinge) made
     straight: a chain of turning creases through interior vertices where exactly two turn, nearly opposite (unit
-    directions within :data:`ACCEPT`), has its inner vertices put on the line through its two ends (which stay). On a
+    directions within ``pattern_check.EXACT``, 1e-9 rad: straight to rounding; a larger kink is the drawing's, and
+    straightening it would change the pattern), has its inner vertices put on the line through its two ends (which
+    stay). On a
     fold that holds the other creases flat, such a vertex joins two rigid flat regions along its two creases: a kink
     of rounding (1e-11 rad) there locks the fold once its angle grows (the constraints then miss by kink x angle);
     straightened, the line folds as one crease. The moves are of the kinks' size (length units)."""
@@ -234,7 +237,7 @@ def straighten(rows, pattern, rates):
     inner = {}                                     # vertex -> its two turning creases, nearly opposite
     for v, hs, d in zip(rows.vertex, rows.stars, rows.directions):
         t = np.nonzero(turning[hs])[0]
-        if len(t) == 2 and np.linalg.norm(d[t[0]] + d[t[1]]) <= ACCEPT:
+        if len(t) == 2 and np.linalg.norm(d[t[0]] + d[t[1]]) <= EXACT:
             inner[v] = (int(hs[t[0]]), int(hs[t[1]]))
     seen = set()
     for v0 in inner:
