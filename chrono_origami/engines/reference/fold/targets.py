@@ -60,7 +60,14 @@ held flat from then on (:func:`_waiting`; their rows join the hard ones and
 the last notes name them): while they are flat, first-order motions of the
 constraints turn them that no finite fold follows (their vertices' second-
 order rows), and a predictor along such a motion leaves the constraints by
-more than the corrector can take back. A flat pattern whose geometry is inexact (Kawasaki missed by rounding)
+more than the corrector can take back. Two consequences of holding them (:func:`_straightened`,
+:func:`_straight_lines`): where exactly two turning creases meet at a vertex in line to rounding
+(``flat_branch.straighten``), the held creases there make the line rigid unless it is exactly straight, so the
+line is straightened in memory first (the note gives the largest move); and where the panels do not get away
+from the flat start on the branch nearest the targets (a near-miss of the vertex rows), the fold leaves instead
+on the straight crease lines that run edge to edge (``flat_branch.chord_rates``), which fold rigidly on their
+own (``_start``: the rates, note and whether that fallback was taken, for the fold that restarts on them).
+A flat pattern whose geometry is inexact (Kawasaki missed by rounding)
 is refused before folding (``analysis.fold.fold_to_targets``, ``structure.pattern_check``).
 The targets and the problem they make are inputs (``inputs.fold.file_targets``, ``target_problem``).
 """
