@@ -218,7 +218,7 @@ def straight_lines(rows, pattern):
                 w = b if a == w else a
             ends.append(w)
         seen.update(chain)
-        if not any(e in interior for e in ends) and len(set(chain)) == len(chain):
+        if not any(e in interior for e in ends):
             lines.append(np.array(sorted(chain)))
     return lines
 
