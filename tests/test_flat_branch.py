@@ -198,6 +198,34 @@ def test_a_random_flat_foldable_degree_4_vertex_folds_on_the_branch_of_its_signs
     assert np.abs(got / np.abs(got).max() - want / np.abs(want).max()).max() <= 1e-9
 
 
+@settings(max_examples=60, deadline=None)
+@given(phi=st.floats(0.0, 6.2), a=st.floats(0.2, 2.7), gap=st.floats(0.2, 2.7), first=st.sampled_from([-1.0, 1.0]),
+       line=st.sampled_from([-1.0, 1.0]), w2=st.floats(0.05, 2.0), w3=st.floats(0.05, 2.0))
+def test_two_creases_ending_on_a_line_from_one_side_stay_flat(phi, a, gap, first, line, w2, w3):
+    """A straight line through a vertex and two creases ending there from one side, at a and a + gap from the line
+    (four triangles and a quadrilateral; Rabbit Ear's kraft bird base has such a vertex). The first-order rows let
+    the two turn in opposite signs with the line's creases at different rates; the second-order row is then
+    quadratic in that motion alone (the sectors on that side sum to 180 deg), so its only branch folds the line.
+    Wished rates pulling the two creases do not leave them turning: Gauss-Newton on this singular root halves them a
+    step without reaching 0 (it left up to 3e-2 of the fastest, and the line's creases 1e-8 apart); the branch has
+    them at 0 and the line's two creases at the same rate, to round-off."""
+    from chrono_origami.crease.pattern import CreasePattern
+
+    assume(a + gap < np.pi - 0.2)
+    ang = phi + np.array([0.0, a, a + gap, np.pi, 1.5 * np.pi])
+    X = np.vstack([[0.0, 0.0, 0.0], np.column_stack([np.cos(ang), np.sin(ang), np.zeros(5)])])
+    pat = CreasePattern(X, [[0, 1, 2], [0, 2, 3], [0, 3, 4], [0, 4, 5, 1]])
+    hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
+    order = [hinge_of[(0, k)] for k in (1, 4, 2, 3)]        # the line's two creases, then the two on one side
+    signs, wish = np.zeros(len(pat.hinges)), np.zeros(len(pat.hinges))
+    signs[order] = [line, line, first, -first]
+    wish[order] = [line, line, first * w2, -first * w3]
+    r = branch_rates(VertexRows(pat), signs, wish=wish, drive=order[0])[0]
+    assert r is not None
+    assert r[order[2]] == 0.0 and r[order[3]] == 0.0, r[order]
+    assert np.abs(r[order[:2]] - line).max() <= 1e-12, r[order]
+
+
 def box_grid(theta=0.0, scale=1.0, kink=0.0):
     """A 3 x 3 grid of unit squares (vertex (i, j) = 4 j + i), its centre square cut by the diagonal (1, 1)-(2, 2)
     (degree-5 vertices, as in Huffman's extruded boxes): the four interior grid lines mountains at -90 deg, the

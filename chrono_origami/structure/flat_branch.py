@@ -48,6 +48,8 @@ MAX_EVALUATIONS = 60
 #: weight of the rows r - wish in the search from the wished rates (then polished away): among a family of branches
 #: (vertices of degree 6 or more) the one nearest the wish, as the panels' search takes it
 PULL = 1e-2
+#: rounds of ``_polish``'s trial of the slowest creases at 0
+SLOW_ROUNDS = 4
 
 
 class VertexRows:
@@ -319,11 +321,34 @@ def _least_squares(rows, x0, bounds=(-np.inf, np.inf), signs=None, drive=None, p
 def _polish(rows, signs, r, drive=None, iterations=30):
     """Gauss-Newton (minimum-norm steps, ``tools.jacobian.Jacobian``: SVD or sparse QR) on the first- and second-order rows, the creases the least squares
     left at 0 in a signed orthant kept at 0 (and any that a step turns against its sign set to 0 and kept there),
-    the rate of ``drive`` (or else the largest) kept; returns r / max |r|."""
+    the rate of ``drive`` (or else the largest) kept; returns r / max |r|.
+
+    Creases left turning slower than sqrt(:data:`ACCEPT`) of the fastest are then tried at 0: such a rate adds
+    less than ACCEPT to its vertex's second-order row, and where that row forces it to 0 (a crease that only a
+    first-order motion turns) Gauss-Newton halves it a step without reaching 0 (a singular root), and its iterations
+    run out with the rows met only to about that rate. Where the rates polished again with them (and the creases
+    the first polish stopped) at 0 meet the rows to ACCEPT, those are taken, and the creases that polish leaves
+    that slow are tried at 0 in turn (at most :data:`SLOW_ROUNDS` times)."""
     r = r / (np.abs(r).max() or 1.0)
     turns = ~((signs != 0) & (np.abs(r) < 1e-8))
     keep = np.zeros(len(r))
     keep[int(np.argmax(np.abs(r))) if drive is None else drive] = 1.0
+    r = _gauss_newton(rows, signs, r, turns, keep, iterations)
+    for _ in range(SLOW_ROUNDS):
+        slow = (np.abs(r) <= np.sqrt(ACCEPT) * np.abs(r).max(initial=0.0)) & (keep == 0)
+        still = _gauss_newton(rows, signs, np.where(slow, 0.0, r), (r != 0) & ~slow | (keep != 0), keep, iterations)
+        if max(rows.misses(still)[:2]) > ACCEPT:
+            break
+        done = np.array_equal(still != 0, r != 0)
+        r = still
+        if done:
+            break
+    return r / (np.abs(r).max() or 1.0)
+
+
+def _gauss_newton(rows, signs, r, turns, keep, iterations):
+    """``_polish``'s Gauss-Newton from r, the creases not in ``turns`` kept at 0 (and any that a step turns against
+    its sign set to 0 and kept there), the rate where ``keep`` is 1 kept."""
     P = sp.diags(turns.astype(float))
     last = np.inf
     for _ in range(iterations):
@@ -339,4 +364,4 @@ def _polish(rows, signs, r, drive=None, iterations=30):
         if step <= 1e-15 or step > 0.5 * last and step < 1e-10:
             break
         last = step
-    return r / (np.abs(r).max() or 1.0)
+    return r
