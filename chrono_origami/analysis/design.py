@@ -73,7 +73,7 @@ from scipy.spatial import cKDTree
 from .. import engines
 from ..engines import compatibility as operator
 from ..structure.hinges import get as get_kind, hinge_geometry
-from ..structure.hinges import DOOR, SLIDING
+from ..structure.hinges import DOOR, design_kinds, fixed_kinds
 from ..results.count import counted, number_ranges
 from ..results.design import Design, DesignResult, hinge_numbers  # noqa: F401  (analysis.design.DesignResult)
 from ..tools import memory
@@ -233,15 +233,10 @@ class _Axial:
 
 
 def _doors(structure, door=None):
-    """The kinds of the all-door structure (``door`` None) or of the all-sliding one but ``door``: kinds that are
-    neither door nor sliding (joined "J" edges) kept, as design never changes them."""
-    return tuple(k if k not in (DOOR, SLIDING) else DOOR if door is None or h in door else SLIDING
-                 for h, k in enumerate(structure.hinge_kinds))
-
-
-def _kept(structure):
-    """Hinges (0-based) whose kind design keeps: neither door nor sliding (``_doors``)."""
-    return [h for h, k in enumerate(structure.hinge_kinds) if k not in (DOOR, SLIDING)]
+    """The kinds of the all-door structure (``door`` None) or of the all-sliding one but ``door``
+    (``structure.hinges.design_kinds``: joined "J" edges and other kinds kept)."""
+    kinds = structure.hinge_kinds
+    return design_kinds(kinds, () if door is None else [h for h in range(len(kinds)) if h not in door])
 
 
 def _rank(A, tol):
@@ -254,7 +249,7 @@ def _analyse(structure, door, sliding, rtol, dense_limit, linalg="auto"):
     H = len(structure.pattern.hinges)
     model_B = assemble(structure.with_hinge_kinds(_doors(structure, door)))
     door_model = assemble(structure.with_hinge_kinds(_doors(structure)))
-    kept = set(_kept(structure))
+    kept = set(fixed_kinds(structure.hinge_kinds))
     free = [h for h in range(H) if h not in door and h not in sliding and h not in kept]
     method = linalg if linalg != "auto" else "dense" if model_B.Cs.shape[1] <= dense_limit else "sparse"
     # the self-stress states of C_B are listed one by one (DesignResult.irremovable) up to EXPLAIN_STATES of them:
@@ -539,7 +534,7 @@ def _search(structure, door, sliding, symmetry, prefer, max_subsets, samples, im
     both = sorted(set(door) & set(sliding))
     if both:
         raise DesignError(f"hinge {both[0] + 1} is required both to stay door and to slide")
-    kept = set(_kept(structure))
+    kept = set(fixed_kinds(structure.hinge_kinds))
     asked = sorted(kept & set(sliding))
     if asked:
         raise DesignError(f"hinge {asked[0] + 1} is {structure.hinge_kinds[asked[0]]!r} (not a door hinge): it cannot "

@@ -44,7 +44,7 @@ from ..report.hinge_colors import COMPONENTS
 from ..results.count import counts_text
 from ..results.static import ACTION_UNITS
 from ..structure import hinges
-from ..structure.hinges import DOOR, SLIDING
+from ..structure.hinges import design_kinds
 from ..tools.errors import IndeterminateError, OrigamiError
 from ..tools.linalg import RANK_RTOL
 from . import app, inputs
@@ -139,7 +139,7 @@ def report(structure, args, out=None):
     """
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     if args.all_door and structure.n_sliding:
-        structure = replace(structure, hinge_kinds=tuple(DOOR if k == SLIDING else k for k in structure.hinge_kinds),
+        structure = replace(structure, hinge_kinds=design_kinds(structure.hinge_kinds),
                             name=f"{structure.name}, all door hinges")
     elastic = getattr(args, "elastic", False)
     if elastic and args.min_norm:
@@ -368,7 +368,7 @@ def count_command(args):
     print(f"  bar framework: M_BF - S_BF = (E_b - 3) - sum_p (V_p - 3) = {s['E_b'] - 3} - {s['sum_V_minus_3']}"
           f" = {s['E_b'] - 3 - s['sum_V_minus_3']}; "
           + (f"M_BF = {s['M_BF']}, S_BF = {s['S_BF']}" if known else f"M_BF and S_BF {s['M_source']}"))
-    print(f"  panel-hinge, all door hinges, no supports: S_PH = S_BF + 3 V_i = "
+    print("  panel-hinge, all door hinges, no supports: S_PH = S_BF + 3 V_i = "
           + (f"{s['S_PH']}" if known else "not computed"))
     print("  " + maxwell_line(structure, counts, s))
     if args.out:

@@ -238,7 +238,7 @@ def design_data(result, structure, chosen=None, after=None):
     """The page of a :class:`~chrono_origami.results.design.DesignResult` of ``structure`` (all door hinges
     before): the hinge kinds before and after (``chosen``: the design shown, default the best; ``after``: its
     static result, whose hinge actions colour it), the ranked designs."""
-    from ..structure.hinges import DOOR, SLIDING
+    from ..structure.hinges import design_kinds
 
     H = result.n_hinges
     kept = structure.hinge_kinds
@@ -250,7 +250,7 @@ def design_data(result, structure, chosen=None, after=None):
         _, page = static_data(after)
         tables, colorings = page["states"][0]["tables"] + tables, page["states"][0]["colorings"]
     states = [_state(f"before: all door hinges (M = {result.M_before}, S = {result.S_before})", X,
-                     kinds=tuple(k if k not in (DOOR, SLIDING) else DOOR for k in kept),
+                     kinds=design_kinds(kept),
                      counts={"M": result.M_before, "S": result.S_before}),
               _state(f"after: {len(best.sliding)} sliding hinges (M = {best.M}, S = {best.S})", X,
                      kinds=best.hinge_kinds(H, kept), tables=tables, colorings=colorings, counts={"M": best.M, "S": best.S})]

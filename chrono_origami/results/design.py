@@ -2,7 +2,7 @@
 (:class:`DesignResult`, made by ``analysis.design.design``). Hinges 0-based in the records, 1-based in the text."""
 from dataclasses import dataclass, field
 
-from ..structure.hinges import DOOR, SLIDING
+from ..structure.hinges import DOOR, design_kinds
 from .count import counted, number_ranges
 
 
@@ -28,11 +28,7 @@ class Design:
     def hinge_kinds(self, n_hinges, kept=None):
         """The kind of every hinge: sliding on ``sliding``, else door; ``kept`` (the structure's kinds) keeps
         every kind that is neither (a joined "J" edge: design never changes it)."""
-        sl = set(self.sliding)
-        chosen = tuple(SLIDING if h in sl else DOOR for h in range(n_hinges))
-        if kept is None:
-            return chosen
-        return tuple(k if k not in (DOOR, SLIDING) else c for k, c in zip(kept, chosen))
+        return design_kinds((DOOR,) * n_hinges if kept is None else kept, self.sliding)
 
 
 @dataclass

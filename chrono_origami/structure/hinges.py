@@ -336,6 +336,18 @@ SPHERICAL = register(HingeKind(
     description="spherical hinge (ball joint) at the edge midpoint: the three rotations are free")).name
 
 
+def design_kinds(kinds, sliding=()):
+    """The hinge kinds of a design: hinges ``sliding`` (0-based) sliding, the other door or sliding hinges door,
+    and every other kind (a joined "J" edge, ...) kept, as design never changes it. ``kinds``: one name a hinge."""
+    sl = set(sliding)
+    return tuple(k if k not in (DOOR, SLIDING) else SLIDING if h in sl else DOOR for h, k in enumerate(kinds))
+
+
+def fixed_kinds(kinds):
+    """The hinges (0-based) whose kind design keeps (:func:`design_kinds`): neither door nor sliding."""
+    return [h for h, k in enumerate(kinds) if k not in (DOOR, SLIDING)]
+
+
 # ------------------------------------------------------------------ hinge frames
 def hinge_geometry(pattern, h, vertices=None):
     """(t, m, n, midpoint, a, b) of hinge h in the frame of its first panel."""
