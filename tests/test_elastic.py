@@ -432,3 +432,33 @@ def test_supports_that_leave_a_piece_free_are_refused_in_one_line(tmp_path):
     one = replace(door_pair(), supports=(Support(0, 0, "z"),))
     with pytest.raises(FreeBodyError, match=r"leave the structure free to move .*: panels 1, 2 \(5 free motions\)"):
         co.static(one, engine="reference", elastic=True)
+
+
+def test_states_that_would_fill_the_screen_get_a_line_each(tmp_path):
+    """A 3 x 4 Miura sheet on door hinges: S = 20 states of 34 hinge rows each, 680 rows, more than a screen
+    (``report.tables.SCREEN_ROWS``). ``static`` lists them a line each, its largest |entry| (column, hinge and
+    panel as in self_stress.csv), and self_stress.csv holds all rows; the strip's 4 states of 4 rows keep their
+    tables."""
+    path, out = tmp_path / "sheet.fold", tmp_path / "out"
+    write_fold(miura_sheet(3, 4), str(path))
+    p = run("static", path, "--engine", "reference", "--out", out)
+    assert p.returncode == 3, p.stderr
+    csv = out / "self_stress.csv"
+    assert f"the 20 self-stress states (a basis, arbitrary scale), a line each (all in {csv}):" in p.stdout
+    assert "self-stress state 1 (arbitrary scale)" not in p.stdout and len(p.stdout.splitlines()) < 80
+    header = ["state", "hinge", "panel", "MT", "MP", "MO", "N", "TP", "TO"]
+    with open(csv) as f:
+        lines = [x for x in f.read().splitlines() if x and not x.startswith("#")]
+    assert lines[0].split(",") == header
+    rows = np.array([[float(v) for v in x.split(",")] for x in lines[1:]])
+    assert sorted(set(rows[:, 0].astype(int))) == list(range(1, 21)) and len(rows) == 20 * 34
+    for k in range(1, 21):
+        state = rows[rows[:, 0] == k]
+        i, j = np.unravel_index(np.argmax(np.abs(state[:, 3:])), state[:, 3:].shape)
+        line = next(x for x in p.stdout.splitlines() if x.startswith(f"  state {k}: "))
+        assert line == (f"  state {k}: largest |entry| {header[3 + j]} = {state[i, 3 + j]:.4g} at hinge "
+                        f"{int(state[i, 1])} (panel {int(state[i, 2])})"), line
+    strip = tmp_path / "strip.fold"
+    write_fold(strip3(), str(strip))
+    p = run("static", strip, "--engine", "reference")
+    assert p.returncode == 3 and "self-stress state 4 (arbitrary scale)" in p.stdout

@@ -13,7 +13,9 @@ with ``--out DIR``, writes the output contract:
   a comment ``# minimum-norm answer, NOT determined ...``;
 * ``DIR/self_stress.csv`` (state,hinge,panel,MT,...,TO) when S > 0: a basis
   of the states (arbitrary scale); more than ``operator.LIST_LIMIT`` states are
-  in the file only, not on the screen (it lists the hinges they involve).
+  in the file only, not on the screen (it lists the hinges they involve), and
+  states whose tables would pass ``report.tables.SCREEN_ROWS`` rows get one
+  line each on screen (its largest entry).
 
 ``--format json|parquet`` writes the same tables as ``hinges.json``, ... or
 ``hinges.parquet``, ... (``report.write``: the first line's label and the
@@ -255,15 +257,29 @@ def write_self_stress(structure, counts, out_dir, out=None, fmt="csv"):
     else:
         states = operator.self_stress_actions(structure, counts)
     rows = []
+    where = f"all in {os.path.join(out_dir, _file(fmt, 'self_stress'))}" if out_dir else "--out DIR writes them all"
+    largest = lambda r: max(abs(v) for v in r[2:])         # noqa: E731  (the largest |entry| of a hinge row)
+    shown = sum(min(len(a), tables.SCREEN_TOP) if len(a) > tables.SCREEN_ROWS else len(a) for a in states)
+    brief = not long and shown > tables.SCREEN_ROWS     # the states' tables would not fit a screen: a line each
+    if brief:
+        print(f"the {counts.S} self-stress states (a basis, arbitrary scale), a line each ({where}):", file=out)
     for k, acts in enumerate(states):
         state = [(a.hinge + 1, a.panel + 1, *a.values) for a in acts]
         rows += [(k + 1, *r) for r in state]
         if long:
             continue
+        if brief:
+            top = max(state, key=largest, default=None)
+            if top is None:
+                print(f"  state {k + 1}: no hinge carries it", file=out)
+                continue
+            j = max(range(len(top) - 2), key=lambda i: abs(top[2 + i]))
+            print(f"  state {k + 1}: largest |entry| {tables.HINGE_HEADER[2 + j]} = {top[2 + j]:.4g} at hinge "
+                  f"{top[0]} (panel {top[1]})", file=out)
+            continue
         title = f"self-stress state {k + 1} (arbitrary scale)"
         if len(state) > tables.SCREEN_ROWS:      # a long state: its largest rows on screen, all of them in the file
-            state = tables.largest_rows(state, tables.SCREEN_TOP, key=lambda r: max(abs(v) for v in r[2:]))
-            where = f"all in {os.path.join(out_dir, _file(fmt, 'self_stress'))}" if out_dir else "--out DIR writes them all"
+            state = tables.largest_rows(state, tables.SCREEN_TOP, key=largest)
             title += f": the {tables.SCREEN_TOP} largest |entries| of {len(acts):,} rows ({where})"
         print(tables.text_table(tables.HINGE_HEADER, state, title), file=out)
     if out_dir:
