@@ -13,11 +13,15 @@ import re
 
 import numpy as np
 import pytest
+import scipy.linalg
 
 from chrono_origami.analysis.fold import fold_to_targets
 from chrono_origami.engines.reference.fold import targets as tg
 from chrono_origami.engines.reference.fold.constraints import FoldConstraints
+from chrono_origami.engines.reference.fold.lie import exp_update
+from chrono_origami.inputs.fold import target_problem
 from chrono_origami.structure import foldfile
+from chrono_origami.structure.targets import file_targets
 from chrono_origami.tools import linalg
 
 import styles
@@ -311,6 +315,51 @@ def test_a_vertex_that_is_not_flat_foldable_folds_its_straight_line_and_holds_th
     assert np.abs(a - [54.0, 0.0, 0.0, 54.0]).max() < 1e-9
     assert H.percent_reached == pytest.approx(54.0, abs=1e-9)
     assert H.max_residual < 1e-13 and len(H.steps) < 100
+
+
+def sectors_60_60_60_180():
+    """The vertex of the test above (creases at 0, 60, 120 and 180 degrees), as a structure."""
+    s3 = np.sqrt(1.0 / 3.0)
+    return foldfile.read_structure({
+        "file_spec": 1.1, "vertices_coords": [[0, 0], [1, 0], [1, 1], [s3, 1], [-s3, 1], [-1, 1], [-1, 0], [-1, -1],
+                                              [1, -1]],
+        "edges_vertices": [[0, 1], [0, 3], [0, 4], [0, 6], [1, 2], [2, 3], [3, 4], [4, 5], [5, 6], [6, 7], [7, 8],
+                           [8, 1]],
+        "edges_assignment": ["V", "M", "V", "V"] + ["B"] * 8, "edges_foldAngle": [90, -30, 30, 90] + [0] * 8,
+        "faces_vertices": [[0, 1, 2, 3], [0, 3, 4], [0, 4, 5, 6], [0, 6, 7, 8, 1]]})
+
+
+@pytest.mark.parametrize("extrapolate", [True, False])
+def test_the_projection_extrapolates_at_a_singular_root(extrapolate, monkeypatch):
+    """The flat vertex of sectors 60, 60, 60, 180 degrees moved by 1e-2 along the first-order motion that turns
+    creases 2 and 3 (which no finite fold turns): the hinge rows miss by 4e-5, quadratic in that motion, and
+    minimum-norm Newton halves the motion a step (the residual falls by a quarter: 12 iterations leave 3e-12, above
+    the tolerance 1e-12). After two such steps ``_Split.project`` doubles the step and converges within its 12
+    iterations (6 here); creases 2 and 3 end flat to within 10 sqrt(tolerance) (the motion is the square root of
+    the residual), and the line's two creases turn alike to that."""
+    if not extrapolate:
+        monkeypatch.setattr(tg, "SINGULAR_RATIO", (1.0, 0.0))      # never
+    s = sectors_60_60_60_180()
+    problem = target_problem(s, file_targets(s), 60.0, (), 1.0)[0]
+    C = FoldConstraints(problem)
+    S = tg._Split(C, "dense")
+    R, u = C.start()
+    Jh = S.evaluate(R, u, 0.0)[1].toarray()
+    N = scipy.linalg.null_space(Jh)                       # the first-order motions (2: the line, and the flex)
+    side = [1, 2]                                         # creases 2 and 3 (0-based hinges of the file's edges)
+    rates = C.hinge_rate_operator(R) @ N
+    v = N[:, int(np.argmax(np.abs(rates[side]).sum(axis=0)))]
+    v = v / np.abs(C.hinge_rate_operator(R)[side] @ v).max()
+    Rp, up = exp_update(R, u, (1e-2 * v).reshape(-1, 6))
+    res0 = float(np.abs(S.hard_residual(Rp, up, 0.0)).max())
+    assert 1e-6 < res0 < 1e-4
+    Rn, un, res, it = S.project(Rp, up, 0.0, tg.TOL)
+    if not extrapolate:
+        assert res > tg.TOL and it == tg.PROJECT_ITER
+        return
+    assert res <= tg.TOL and it < tg.PROJECT_ITER
+    a = np.radians(foldfile.fold_angles(s.pattern, C.vertices(Rn, un)))[:4]
+    assert np.abs(a[side]).max() <= 10 * np.sqrt(tg.TOL) and abs(a[0] - a[3]) <= 10 * np.sqrt(tg.TOL)
 
 
 def test_check_names_the_vertices_whose_signs_fit_no_folding_branch(capsys):

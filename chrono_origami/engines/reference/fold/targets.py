@@ -96,6 +96,9 @@ FLAT_RAD = 1e-9
 MAX_TURN = np.radians(10.0)
 #: Newton iterations of the projection onto the hard rows
 PROJECT_ITER = 12
+#: residual ratios of successive Newton steps that mark a singular root (1/4: the error halves, the residual is
+#: quadratic in it), which ``_Split.project`` then extrapolates
+SINGULAR_RATIO = (0.15, 0.35)
 #: the settling at the end stops once a projected Gauss-Newton step changes no driven angle by more than
 #: SETTLE_RAD (rad), or by less than SLOW_RAD while no longer halving (round-off, or the linear convergence of a
 #: misfit that stays: then the state is within about 1e-9 rad of the stationary point)
@@ -181,17 +184,28 @@ class _Split:
         residual above ``tol`` meaning failure. The factor of the hard rows' Jacobian is kept while the residual
         falls tenfold a step (a chord method: the corrections are small) and made anew at the current state when
         it does not (a step that does not halve it is taken back); stops once max |F| is below 1e-3 tol, or when a fresh factor's step no longer halves it (after
-        two)."""
+        two).
+
+        Newton halves the error a step at a singular root (the residual falls by a quarter: a state where the hinge
+        rows lose rank, e.g. creases that only a first-order motion turns): after two such steps with a fresh factor
+        the doubled step is tried, and taken where its residual is smaller (Griewank's extrapolation: the error's
+        singular part goes to zero instead of halving)."""
         Fh, Jh = self.evaluate(R, u, t)[:2]
         jac, fresh = Jacobian(Jh, self.method), True
         res = float(np.abs(Fh).max(initial=0.0))
-        it = 0
+        it, ratios = 0, []
         for it in range(1, PROJECT_ITER + 1):
             if res <= 1e-3 * tol:
                 break
-            Rn, un = exp_update(R, u, jac.solve(-Fh).reshape(-1, 6))
+            d = jac.solve(-Fh).reshape(-1, 6)
+            Rn, un = exp_update(R, u, d)
             Fn = self.hard_residual(Rn, un, t)
             new = float(np.abs(Fn).max(initial=0.0))
+            if fresh and len(ratios) >= 2 and all(SINGULAR_RATIO[0] <= q <= SINGULAR_RATIO[1] for q in ratios[-2:]):
+                Rx, ux = exp_update(R, u, 2.0 * d)      # a singular root: the doubled step, where it does better
+                Fx = self.hard_residual(Rx, ux, t)
+                if float(np.abs(Fx).max(initial=0.0)) < new:
+                    Rn, un, Fn, new = Rx, ux, Fx, float(np.abs(Fx).max(initial=0.0))
             if new > 0.5 * res:
                 if not fresh:
                     jac, fresh = Jacobian(self.evaluate(R, u, t)[1], self.method), True
@@ -201,6 +215,7 @@ class _Split:
                         R, u, res = Rn, un, new
                     break
             slow = new > 0.1 * res
+            ratios.append(new / res)
             R, u, Fh, res, fresh = Rn, un, Fn, new, False
             if slow and res > 1e-3 * tol:     # a chord that no longer gains a digit a step: a fresh factor
                 jac, fresh = Jacobian(self.evaluate(R, u, t)[1], self.method), True
