@@ -323,7 +323,8 @@ def _polish(rows, signs, r, drive=None, iterations=30):
     left at 0 in a signed orthant kept at 0 (and any that a step turns against its sign set to 0 and kept there),
     the rate of ``drive`` (or else the largest) kept; returns r / max |r|.
 
-    Creases left turning slower than sqrt(:data:`ACCEPT`) of the fastest are then tried at 0: such a rate adds
+    Where these rates meet the rows to ACCEPT (a branch), creases left turning slower than sqrt(:data:`ACCEPT`) of
+    the fastest are then tried at 0: such a rate adds
     less than ACCEPT to its vertex's second-order row, and where that row forces it to 0 (a crease that only a
     first-order motion turns) Gauss-Newton halves it a step without reaching 0 (a singular root), and its iterations
     run out with the rows met only to about that rate. Where the rates polished again with them (and the creases
@@ -334,7 +335,7 @@ def _polish(rows, signs, r, drive=None, iterations=30):
     keep = np.zeros(len(r))
     keep[int(np.argmax(np.abs(r))) if drive is None else drive] = 1.0
     r = _gauss_newton(rows, signs, r, turns, keep, iterations)
-    for _ in range(SLOW_ROUNDS):
+    for _ in range(SLOW_ROUNDS if max(rows.misses(r)[:2]) <= ACCEPT else 0):
         slow = (np.abs(r) <= np.sqrt(ACCEPT) * np.abs(r).max(initial=0.0)) & (keep == 0)
         still = _gauss_newton(rows, signs, np.where(slow, 0.0, r), (r != 0) & ~slow | (keep != 0), keep, iterations)
         if max(rows.misses(still)[:2]) > ACCEPT:
