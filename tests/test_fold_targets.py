@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from chrono_origami.analysis.fold import fold_to_targets
 from chrono_origami.engines.reference.fold.newton import fold
-from chrono_origami.engines.reference.fold.targets import SLOW_RAD
 from chrono_origami.cli import main
 from chrono_origami.inputs.fold import Drive, FoldProblem, file_assignment, hinge_angle
 from chrono_origami.structure.targets import file_targets
@@ -133,10 +132,7 @@ def test_a_percent_folds_part_of_the_way_on_the_least_squares_path():
     assert np.allclose([a[(0, k)] for k in (2, 4, 6, 8)], diag, atol=1e-9)
     closed = waterbomb.waterbomb_base_folded(-diag / 2, 8).vertices
     assert aligned_distance(H.final, closed) < 1e-10
-    # the fold settles within about 10 SLOW_RAD (rad) of the misfit's stationary point (targets._Split.settle);
-    # among the vertex's five free motions the symmetric state is met to that, not to round-off
-    assert mid == pytest.approx(dict(zip(flat.edges, foldfile.fold_angles(flat, closed)))[(0, 1)],
-                                abs=np.degrees(10 * SLOW_RAD))
+    assert mid == pytest.approx(dict(zip(flat.edges, foldfile.fold_angles(flat, closed)))[(0, 1)], abs=1e-9)
     # the least-squares minimum (of the angle misses, rad) along the closed form, by a scalar search
     from scipy.optimize import minimize_scalar
 

@@ -329,21 +329,21 @@ def _polish(rows, signs, r, drive=None, iterations=30):
     first-order motion turns) Gauss-Newton halves it a step without reaching 0 (a singular root), and its iterations
     run out with the rows met only to about that rate. Where the rates polished again with them (and the creases
     the first polish stopped) at 0 meet the rows to ACCEPT, those are taken, and the creases that polish leaves
-    that slow are tried at 0 in turn (at most :data:`SLOW_ROUNDS` times)."""
+    that slow are tried at 0 in turn (at most :data:`SLOW_ROUNDS` times). Rates with neither are left as they are."""
     r = r / (np.abs(r).max() or 1.0)
     turns = ~((signs != 0) & (np.abs(r) < 1e-8))
     keep = np.zeros(len(r))
     keep[int(np.argmax(np.abs(r))) if drive is None else drive] = 1.0
     r = _gauss_newton(rows, signs, r, turns, keep, iterations)
+    stopped = turns & (r == 0)                  # set to 0 by the polish (turned against their signs)
     for _ in range(SLOW_ROUNDS if max(rows.misses(r)[:2]) <= ACCEPT else 0):
-        slow = (np.abs(r) <= np.sqrt(ACCEPT) * np.abs(r).max(initial=0.0)) & (keep == 0)
+        slow = (r != 0) & (np.abs(r) <= np.sqrt(ACCEPT) * np.abs(r).max()) & (keep == 0)
+        if not (slow.any() or stopped.any()):   # a regular branch: left as it is
+            break
         still = _gauss_newton(rows, signs, np.where(slow, 0.0, r), (r != 0) & ~slow | (keep != 0), keep, iterations)
         if max(rows.misses(still)[:2]) > ACCEPT:
             break
-        done = np.array_equal(still != 0, r != 0)
-        r = still
-        if done:
-            break
+        r, stopped = still, (r != 0) & ~slow & (still == 0)
     return r / (np.abs(r).max() or 1.0)
 
 
