@@ -269,10 +269,7 @@ def write_self_stress(structure, counts, out_dir, out=None, fmt="csv"):
         if long:
             continue
         if brief:
-            top = max(state, key=largest, default=None)
-            if top is None:
-                print(f"  state {k + 1}: no hinge carries it", file=out)
-                continue
+            top = max(state, key=largest)           # brief: the states have rows (more than a screen of them)
             j = max(range(len(top) - 2), key=lambda i: abs(top[2 + i]))
             print(f"  state {k + 1}: largest |entry| {tables.HINGE_HEADER[2 + j]} = {top[2 + j]:.4g} at hinge "
                   f"{top[0]} (panel {top[1]})", file=out)

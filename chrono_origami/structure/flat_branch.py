@@ -266,17 +266,18 @@ def straighten(rows, pattern, rates):
     return X, float(np.linalg.norm(X - pattern.vertices, axis=1).max(initial=0.0))
 
 
-def chord_rates(rows, pattern, wish, signs):
+def chord_rates(rows, pattern, wish, signs, lines=None):
     """First-order FOLD fold-angle rates (one a hinge, largest |rate| 1) that fold straight chords of the pattern
     (:func:`straight_lines`) toward ``wish`` (FOLD sign, one a hinge), or None: each chord whose creases the
     assignment ``signs`` (+1 valley, -1 mountain, 0 free) lets turn one way turns at the mean of its wished rates;
     chords are taken by that mean times their creases (the wish's projection on them), largest first, each sharing no
     vertex with one taken. The rates meet every interior vertex's rows (exactly, for exactly straight chords): a
     rigid fold of part of the pattern, the one a flat start's nearest branch falls back to where the panels cannot
-    follow that branch (``engines.reference.fold.targets``)."""
+    follow that branch (``engines.reference.fold.targets``). ``lines``: the pattern's :func:`straight_lines`, where
+    the caller has them."""
     wish, signs = np.asarray(wish, float), np.asarray(signs, float)
     scored = []
-    for chain in straight_lines(rows, pattern):
+    for chain in straight_lines(rows, pattern) if lines is None else lines:
         mean = float(np.mean(wish[chain]))
         s = np.sign(mean)
         if s != 0 and np.all(signs[chain] * s >= 0):

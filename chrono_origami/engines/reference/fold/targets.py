@@ -204,8 +204,9 @@ class _Split:
             if fresh and len(ratios) >= 2 and all(SINGULAR_RATIO[0] <= q <= SINGULAR_RATIO[1] for q in ratios[-2:]):
                 Rx, ux = exp_update(R, u, 2.0 * d)      # a singular root: the doubled step, where it does better
                 Fx = self.hard_residual(Rx, ux, t)
-                if float(np.abs(Fx).max(initial=0.0)) < new:
-                    Rn, un, Fn, new = Rx, ux, Fx, float(np.abs(Fx).max(initial=0.0))
+                nx = float(np.abs(Fx).max(initial=0.0))
+                if nx < new:
+                    Rn, un, Fn, new = Rx, ux, Fx, nx
             if new > 0.5 * res:
                 if not fresh:
                     jac, fresh = Jacobian(self.evaluate(R, u, t)[1], self.method), True
@@ -312,16 +313,19 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     speeds = C.drive_speed
     first, branch_miss = None, None
     if flat and np.any(speeds != 0):
+        from ....structure.flat_branch import VertexRows
+
+        rows = VertexRows(problem.structure.pattern)            # the flat start's vertex rows, built once
         try:
             first, branch_miss = _branch(problem, C, R, u, speeds, S.method,
-                                         None if _start is None else _start[0])
+                                         None if _start is None else _start[0], rows)
         except SolverError as e:
             raise SolverError(_no_branch(problem, C, S, R, u, e)) from None
         if float(np.abs(Jh @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
             # the start's least-squares velocity breaks the hinge constraints: no first-order motion folds it
             raise SolverError(_locked(problem, C, S, R, u) or _no_branch(problem, C, S, R, u, None))
         if _start is None:
-            straight = _straightened(problem, C, R, first)
+            straight = _straightened(problem, C, R, first, rows)
             if straight is not None:                # fold the straightened pattern from the same branch
                 return fold_to_targets(**{**again, "structure": straight[2]}, _start=straight[:2] + (False,))
         hist.singular_start = True
@@ -354,7 +358,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             dt = h / 2
             if dt < dt_min:
                 bar.close()
-                why = (f"the corrector jumps away from the predictor (to another branch)" if res <= tol else
+                why = ("the corrector jumps away from the predictor (to another branch)" if res <= tol else
                        f"the projection onto the hinge constraints does not converge (hard residual {res:.3g})")
                 if first is not None:                       # creases no motion of the flat start turns
                     locked = _locked(problem, C, S, *start)
@@ -364,7 +368,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                 if t == 0.0:
                     tail = "; the flat start's folding branch holds only to first order"
                 elif first is not None and abs(reached) < 0.01 * float(percent):
-                    lines = (_start is None or not _start[2]) and _straight_lines(problem, C, speeds, branch_miss)
+                    lines = (_start is None or not _start[2]) and _straight_lines(problem, C, speeds, branch_miss, rows)
                     if lines:                               # fold the straight lines instead
                         return fold_to_targets(**{**again, "structure": lines[2]}, _start=lines[:2] + (True,))
                     tail = "; it does not get away from the flat start" + (
@@ -554,7 +558,7 @@ def _no_branch(problem, C, S, R, u, error):
             f"follow a branch of your choice")
 
 
-def _branch(problem, C, R, u, speeds, method, given=None):
+def _branch(problem, C, R, u, speeds, method, given=None, rows=None):
     """(velocity, miss): the velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
     with one exact drive, the assignment's signs and, as the wished rates, the vertex rows' branch nearest the
     targets (:func:`vertex_branch`), fitted on every hinge; where that finds none, the fold-angle multipliers' rates
@@ -563,13 +567,14 @@ def _branch(problem, C, R, u, speeds, method, given=None):
     vertices' rows are then its whole second-order condition, and the search on the panels would only repeat it,
     at the cost of a sparse factor per step. ``miss``: the largest of the vertex rows' misses of that branch
     (``VertexRows.misses``, relative to its largest rate), None where the multipliers' rates were taken.
-    ``given``: FOLD rates (one a hinge) of a branch to leave on instead (``flat_branch.chord_rates``)."""
+    ``given``: FOLD rates (one a hinge) of a branch to leave on instead (``flat_branch.chord_rates``); ``rows``: the
+    pattern's ``flat_branch.VertexRows`` (made here when not given)."""
     from ....structure.flat_branch import VertexRows
     from .start import branch_tangent
 
     signs = np.zeros(len(C.hinges))
     signs[C.drive_hinge] = np.sign(speeds)
-    rows = VertexRows(problem.structure.pattern)
+    rows = VertexRows(problem.structure.pattern) if rows is None else rows
     wished = wished_rates(problem.structure, C, speeds)
     if given is None:
         wish, k = vertex_branch(rows, C, speeds, wished)
@@ -589,19 +594,20 @@ def _branch(problem, C, R, u, speeds, method, given=None):
     return v, miss
 
 
-def _straightened(problem, C, R, first):
+def _straightened(problem, C, R, first, rows):
     """(FOLD rates, note, structure) of a flat start's branch velocity ``first`` whose lines of turning creases have
     kinks of rounding (``flat_branch.straighten``: the creases turning faster than ``flat_branch.ACCEPT`` times the
     fastest, as :func:`_waiting` holds the others flat), with those lines straightened in memory; None where
-    nothing moves by more than round-off (1e-14 x the pattern's size)."""
-    from ....structure.flat_branch import ACCEPT, VertexRows, straighten
+    nothing moves by more than round-off (1e-14 x the pattern's size). ``rows``: the pattern's
+    ``flat_branch.VertexRows``."""
+    from ....structure.flat_branch import ACCEPT, straighten
 
     pattern = problem.structure.pattern
     r = -(C.hinge_rate_operator(R) @ first)                 # FOLD's sign
     r = np.where(np.abs(r) > ACCEPT * float(np.abs(r).max(initial=0.0)), r, 0.0)
     if not r.any():
         return None
-    X, move = straighten(VertexRows(pattern), pattern, r)
+    X, move = straighten(rows, pattern, r)
     if move <= 1e-14 * pattern.size:                        # exact to round-off: nothing to straighten
         return None
     return r / np.abs(r).max(), (f"{problem.name}: the flat start is singular; left on the folding branch nearest "
@@ -610,22 +616,23 @@ def _straightened(problem, C, R, first):
         problem.structure.with_pattern(pattern.with_vertices(X))
 
 
-def _straight_lines(problem, C, speeds, miss):
+def _straight_lines(problem, C, speeds, miss, rows):
     """(FOLD rates, note, structure) of the flat start's fallback branch, for a start whose nearest branch (meeting
     the vertex rows to ``miss``) the panels cannot follow: the straight crease lines running edge to edge that the
     targets fold (``flat_branch.chord_rates``), and the structure with each such line's vertices put on the line
-    (``flat_branch.straighten``) in memory. None where there are none."""
-    from ....structure.flat_branch import VertexRows, chord_rates, straight_lines, straighten
+    (``flat_branch.straighten``) in memory. None where there are none. ``rows``: the pattern's
+    ``flat_branch.VertexRows``."""
+    from ....structure.flat_branch import chord_rates, straight_lines, straighten
 
     structure = problem.structure
     pattern = structure.pattern
-    rows = VertexRows(pattern)
+    chords = straight_lines(rows, pattern)
     wish, signs = np.zeros(len(C.hinges)), np.zeros(len(C.hinges))
     wish[C.drive_hinge], signs[C.drive_hinge] = -speeds, -np.sign(speeds)        # FOLD's sign
-    r = chord_rates(rows, pattern, wish, signs)
+    r = chord_rates(rows, pattern, wish, signs, chords)
     if r is None or not np.any(r[C.drive_hinge]):
         return None
-    lines = [line for line in straight_lines(rows, pattern) if np.any(r[line])]
+    lines = [line for line in chords if np.any(r[line])]
     X, move = straighten(rows, pattern, r)
     near = f" (it meets the vertices' rows to {miss:.1e} of its largest rate)" if miss is not None else ""
     return r, (f"{problem.name}: the flat start is singular, and the panels cannot follow its folding branch nearest "
