@@ -124,7 +124,11 @@ def test_static_elastic_on_chrono_from_the_command_line(strip_file, tmp_path):  
     sens = co.static(strip3(), engine="reference", elastic=True).info["sensitivity"]
     assert set(counts["stiffness_sensitivity"]) == set(sens)
     for key, value in counts["stiffness_sensitivity"].items():
-        assert abs(value - sens[key]) < 2 * AGREE_RTOL
+        for c in ("F", "M"):
+            assert abs(value[c] - sens[key][c]) < 2 * AGREE_RTOL
+    hinge = co.static(strip3(), engine="reference", elastic=True).info["hinge_sensitivity"]
+    for c in ("F", "M"):
+        assert abs(counts["stiffness_sensitivity_hinge"][c] - hinge[c]) < 2 * AGREE_RTOL
 
 
 def test_nonlinear_needs_chrono_one_line_exit_2(strip_file):  # noqa: F811

@@ -191,7 +191,8 @@ def inputs(tmp_path_factory):
 COMMANDS = [
     ("static", "static {d}/pair.fold --engine reference", {"hinges", "supports"}),
     ("static-min-norm", "static {d}/strip.fold --engine reference --min-norm", {"hinges", "supports", "self_stress"}),
-    ("static-elastic", "static {d}/strip.fold --engine reference --elastic", {"hinges", "supports", "self_stress"}),
+    ("static-elastic", "static {d}/strip.fold --engine reference --elastic",
+     {"hinges", "supports", "self_stress", "displacements"}),
     ("tolerance", "tolerance {d}/strip.fold --tol 1e-4 --samples 3 --scheduler serial --engine reference",
      {"locked_in", "summary", "monte_carlo"}),
     ("tolerance-measured", "tolerance {d}/strip.fold --measured {d}/measured.csv --engine reference", {"hinges"}),

@@ -34,7 +34,9 @@ def static(structure, engine=None, allow_indeterminate=False, elastic=False, sti
 
     ``elastic``: with elastic hinges (``stiffness``: a ``structure.tolerance.HingeStiffness``, default its
     SI defaults), for any structure (status "elastic"); ``nonlinear``: the geometrically nonlinear solve
-    (an engine with ``NONLINEAR_ELASTIC``: Chrono; the others refuse it). ``sensitivity``: also :func:`stiffness_sensitivity` (``info["sensitivity"]``).
+    (an engine with ``NONLINEAR_ELASTIC``: Chrono; the others refuse it). ``sensitivity``: also
+    :func:`stiffness_sensitivity` (``info["sensitivity"]``) and the largest change of one hinge's stiffness doubled
+    (``info["hinge_sensitivity"]``, ``engines.compliance.hinge_sensitivity``; the linear solve's).
     ``allow_indeterminate`` (the minimum-norm answer) and ``elastic`` exclude each other.
     """
     if not elastic:
@@ -47,9 +49,14 @@ def static(structure, engine=None, allow_indeterminate=False, elastic=False, sti
     check_held(structure)
     stiffness = stiffness or HingeStiffness()
     eng = engines.get(engine)
-    result = eng.static_elastic(structure, stiffness, nonlinear=nonlinear, **options)
+    extra = {"hinge_sensitivity": True} if sensitivity and not nonlinear else {}
+    result = eng.static_elastic(structure, stiffness, nonlinear=nonlinear, **extra, **options)
     if sensitivity:
         result.info["sensitivity"] = stiffness_sensitivity(structure, result, eng, stiffness, nonlinear, **options)
+        result.info.setdefault("hinge_sensitivity", {
+            "F": None, "M": None, "at_F": None, "at_M": None, "tried": 0, "of": len(structure.pattern.hinges),
+            "method": "not computed" + (": the nonlinear solve tries each kind's stiffness only" if nonlinear
+                                        else f" by the {eng.name} engine")})
     return result
 
 
@@ -77,12 +84,22 @@ def force_resultants(result):
     return np.array([float(np.linalg.norm(a.force)) for a in result.hinge_actions])
 
 
+def moment_resultants(result):
+    """|M| (about the hinge's midpoint) of every hinge side of a static result (the order of
+    ``result.hinge_actions``)."""
+    return np.array([float(np.linalg.norm(a.moment)) for a in result.hinge_actions])
+
+
 def stiffness_sensitivity(structure, result, eng, stiffness, nonlinear=False, **options):
-    """{stiffness: largest change of |F| over hinge sides / the largest |F|} when that stiffness alone is doubled:
-    "KIND k_t" and "KIND k_r" the translational and rotational stiffness of the hinges of each kind present
-    (``HingeStiffness.doubled``), "crease" and "slide" the springs of the free directions where they are used.
-    (Doubling every stiffness at once changes no force: supports are rigid.) An isostatic structure's answer does
-    not depend on the stiffness: every entry is 0 (not solved)."""
+    """{stiffness: {"F": largest change of |F| over hinge sides / the largest |F|, "M": the same of |M|}} when that
+    stiffness alone is doubled: "KIND k_t" and "KIND k_r" the translational and rotational stiffness of the hinges
+    of each kind present (``HingeStiffness.doubled``), "crease" and "slide" the springs of the free directions where
+    they are used (``engines.compliance.resultant_changes``: moments below round-off of the largest |F| x L are
+    measured against it). Each is a second solve. (Doubling every stiffness at once changes no force: supports
+    are rigid.) An isostatic structure's answer does not depend on the stiffness: every entry is 0 (not
+    solved)."""
+    from ..engines.compliance import resultant_changes
+
     kinds = list(dict.fromkeys(structure.hinge_kinds))
     names = [(k, w) for k in kinds for w in ("k_t", "k_r")]
     if result.info.get("springs"):
@@ -91,14 +108,14 @@ def stiffness_sensitivity(structure, result, eng, stiffness, nonlinear=False, **
             names.append(("slide", "both"))
     label = {n: n[0] if n[1] == "both" else f"{n[0]} {n[1]}" for n in names}
     if result.M == 0 and result.S == 0:
-        return {label[n]: 0.0 for n in names}
-    F0 = force_resultants(result)
-    big = float(F0.max()) if len(F0) else 0.0
+        return {label[n]: {"F": 0.0, "M": 0.0} for n in names}
+    F0, M0 = force_resultants(result), moment_resultants(result)
+    L = structure.pattern.size or 1.0
     out = {}
     for n in names:
         other = eng.static_elastic(structure, stiffness.doubled(structure, *n), nonlinear=nonlinear, **options)
-        F1 = force_resultants(other)
-        out[label[n]] = float(np.abs(F1 - F0).max() / big) if big > 0 else 0.0
+        dF, dM = resultant_changes(F0, M0, force_resultants(other), moment_resultants(other), L)
+        out[label[n]] = {"F": float(dF), "M": float(dM)}
     return out
 
 

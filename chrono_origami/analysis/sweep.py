@@ -25,9 +25,9 @@ What a case computes (reference engine unless the spec's engine says chrono)
    ``k_c`` where M > 0: ``analysis.static.static(elastic=True)``), "none"
    (the load case has no load: zeros), or "not carried" (the loads of a
    structure without supports do not balance: empty). With "elastic",
-   ``stiffness_sensitivity``: the largest relative change of |F| when each
-   kind's stiffness is doubled in turn (``statics.stiffness_sensitivity``; 0
-   for "rigid"), and ``displacement_rel``: the largest vertex displacement over
+   ``stiffness_sensitivity``: the largest relative change of |F| or |M| when
+   each kind's stiffness, or one hinge's, is doubled
+   (``results.static.sensitivity_max``; 0 for "rigid"), and ``displacement_rel``: the largest vertex displacement over
    the structure's size;
 4. the locked-in statistics of the tolerance (``tolerances.locked_in_statistics``
    and ``tolerances.summary``: ``locked_sd_C``, ``locked_p95_C``,
@@ -45,6 +45,7 @@ import numpy as np
 from .. import engines
 from ..engines.protocol import LINEAR_THEORY
 from ..inputs import sweep as sweepspec
+from ..results.static import sensitivity_max
 from ..structure import tolerance as imp
 from ..structure.hinges import DOOR, SLIDING
 from ..tools.errors import FreeBodyError, IndeterminateError, OrigamiError, SchedulerError, SpecError
@@ -140,8 +141,7 @@ def forces(structure, solver, engine, stiffness):
         return "not carried", None, None, None
     if linear and res.info["equilibrium_residual"] > CARRIED_RTOL:
         return "not carried", None, None, None
-    sens = res.info["sensitivity"]
-    return ("elastic", _largest(structure, res), max(sens.values(), default=0.0),
+    return ("elastic", _largest(structure, res), sensitivity_max(res.info),
             float(res.info["displacement_relative"]))
 
 

@@ -30,7 +30,9 @@ mechanisms and self-stress states printed (and written) and exit code 3
 labelled minimum-norm answer (exit code 0) or ``--elastic`` for the forces
 that elastic hinges carry (any structure; ``--hinge-stiffness``; status
 "elastic" in the tables, the CSV files' first line and counts.json, with the
-stiffness, its sensitivity and the largest displacement;
+stiffness, its sensitivity and the largest displacement; the table
+``displacements`` (panel,vertex,ux,uy,uz) of every panel vertex, and the
+displaced shape, scaled, in ``--figure``;
 ``analysis.static.static(elastic=True)``). ``--elastic`` with ``--min-norm``
 is a usage error (exit 2).
 """
@@ -178,8 +180,9 @@ def report(structure, args, out=None):
         if args.out:
             with app.output(args.out):
                 tables.write_results(result, args.out, summary, args.format)
-            print(f"{_file(args, 'hinges')} and {_file(args, 'supports')} in {args.out} hold the elastic answer "
-                  f"({_says(args)}; counts.json: \"status\": \"elastic\", with the stiffness)", file=out)
+            print(f"{_file(args, 'hinges')}, {_file(args, 'supports')} and {_file(args, 'displacements')} (every panel "
+                  f"vertex's) in {args.out} hold the elastic answer ({_says(args)}; counts.json: \"status\": "
+                  f"\"elastic\", with the stiffness)", file=out)
     elif counts.isostatic or args.min_norm:
         result = analysis.static(structure, engine, allow_indeterminate=args.min_norm, counts=counts,
                                  **rank_options(args))
@@ -323,7 +326,12 @@ def _views(structure, args, result=None, out=None):
     if getattr(args, "figure", None):
         from ..report import figures
 
-        figures.draw_structure(structure, args.figure, labels=args.labels, coloring=colorings.get(fig_by))
+        disp = getattr(result, "displacements", None)
+        scale = None if disp is None else figures.displacement_scale(disp, structure.pattern.size)
+        figures.draw_structure(structure, args.figure, labels=args.labels, coloring=colorings.get(fig_by),
+                               displacements=disp, displacement_scale=scale)
+        if disp is not None:
+            print(figures.displacement_caption(scale, disp), file=out)
         print(f"figure written to {args.figure}", file=out)
     if view:
         from ..report import viewer

@@ -60,17 +60,139 @@ def row_flexibility(structure, model, kind_of, spring, stiffness):
     return F
 
 
-def vertex_displacements(structure, model, u):
-    """(largest |displacement| of a panel vertex, its ratio to the structure's size L) for scaled u (6P,)."""
+def slot_displacements(structure, model, u):
+    """(n, 3): the displacement of every panel-vertex slot (``structure.tolerance.vertex_slots``: each panel's loop
+    in order; a vertex of several panels once per panel, the hinges' compliance opens them), global frame, length
+    units, for scaled u (6P,) (omega, w / L per panel, ``engines.compatibility``): w + omega x (x - x0)."""
     slots = imp.vertex_slots(structure.pattern)
     if not len(slots):
-        return 0.0, 0.0
-    U = u.reshape(-1, 6)
+        return np.zeros((0, 3))
+    U = np.asarray(u, float).reshape(-1, 6)
     p = slots[:, 0]
     x = structure.pattern.vertices[slots[:, 1]] - model.x0
-    d = model.L * U[p, 3:] + np.cross(U[p, :3], x)
-    big = float(np.linalg.norm(d, axis=1).max())
-    return big, big / model.L
+    return model.L * U[p, 3:] + np.cross(U[p, :3], x)
+
+
+def largest_displacement(d, L):
+    """(largest |displacement| of the rows of ``d`` (n, 3), its ratio to the structure's size ``L``)."""
+    big = float(np.linalg.norm(d, axis=1).max()) if len(d) else 0.0
+    return big, big / (L or 1.0)
+
+
+def vertex_displacements(structure, model, u):
+    """(largest |displacement| of a panel vertex, its ratio to the structure's size L) for scaled u (6P,)."""
+    return largest_displacement(slot_displacements(structure, model, u), model.L)
+
+
+#: a hinge's stiffness changes of :func:`hinge_doubling`: (name, factor on k_t, factor on k_r)
+DOUBLINGS = (("k_t", 2.0, 1.0), ("k_r", 1.0, 2.0), ("both", 2.0, 2.0))
+#: hinges :func:`hinge_doubling` tries when there are more (the most loaded half, the rest drawn at random)
+HINGE_SAMPLE = 32
+#: a moment resultant below this fraction of (largest |F|) x L is round-off (:func:`resultant_changes`)
+ROUNDOFF_RTOL = 1e-12
+
+
+def resultant_changes(F0, M0, F1, M1, L):
+    """(largest |F1 - F0| / largest |F0|, largest |M1 - M0| / largest |M0|) over the rows of the resultants of
+    two answers: |F| (n,) and |M| (n,) per hinge (side) or (k, n) for k answers at once. A largest |M0| below
+    :data:`ROUNDOFF_RTOL` x largest |F0| x ``L`` is round-off: the change is measured against that instead, and
+    an answer without forces or moments at all changes by 0 (over its own largest, when the other has some)."""
+    F0, M0, F1, M1 = (np.asarray(a, float) for a in (F0, M0, F1, M1))
+    bigF = float(F0.max(initial=0.0))
+    bigM = max(float(M0.max(initial=0.0)), ROUNDOFF_RTOL * bigF * L)
+    dF = np.abs(F1 - F0).max(axis=-1, initial=0.0)
+    dM = np.abs(M1 - M0).max(axis=-1, initial=0.0)
+    return (dF / bigF if bigF > 0 else np.where(dF > 0, 1.0, 0.0),
+            dM / bigM if bigM > 0 else np.where(dM > 0, 1.0, 0.0))
+
+
+def hinge_resultants(structure, model, mu):
+    """(|F| (H,), |M| (H,)): the force and moment resultant each hinge's rows apply (either side: action and
+    reaction; the moment about the hinge's midpoint) for scaled multipliers ``mu``."""
+    pat = structure.pattern
+    if not pat.hinges:
+        return np.zeros(0), np.zeros(0)
+    ab = np.array([h.vertices for h in pat.hinges])
+    q = np.array([h.panels[1] for h in pat.hinges])
+    mid = 0.5 * (pat.vertices[ab[:, 0]] + pat.vertices[ab[:, 1]])
+    F, M0 = model.hinge_wrenches(mu, q)
+    return np.linalg.norm(F, axis=1), np.linalg.norm(M0 - np.cross(mid - model.x0, F), axis=1)
+
+
+def sample_hinges(F, M, n=None, seed=0):
+    """(hinges, exhaustive): every hinge when there are at most ``n`` (default :data:`HINGE_SAMPLE`), else the
+    ``n // 2`` most loaded (largest |F| / largest |F| + |M| / largest |M|) and ``n - n // 2`` of the others drawn at
+    random (``seed``)."""
+    n = HINGE_SAMPLE if n is None else n
+    H = len(F)
+    if H <= n:
+        return np.arange(H), True
+    load = F / (F.max() or 1.0) + M / (M.max() or 1.0)
+    top = np.argsort(-load, kind="stable")[:n // 2]
+    rest = np.setdiff1d(np.arange(H), top)
+    drawn = np.random.default_rng(seed).choice(rest, n - n // 2, replace=False)
+    return np.sort(np.concatenate([top, drawn])), False
+
+
+def hinge_doubling(structure, solver, mu, kind_of, spring, hinges):
+    """How much each of ``hinges`` changes the answer when its own stiffness alone is doubled: {name: (dF, dM)}
+    for the names of :data:`DOUBLINGS` (its locked translations' K_t, rotations' K_r, both), dF and dM (len(hinges),)
+    the largest changes of any hinge's |F| and |M| over the largest (:func:`resultant_changes`).
+
+    Exact, not a derivative. Stiffening the hinge's locked rows R by factors s (1 or 2) adds a parallel spring
+    whose force p = (s - 1) a_R, a the multipliers of the old law F a + Cs u' = 0; equilibrium Cs^T a = -(f + Cs_R^T
+    p) makes a = mu + G p with G (m x |R|) the multipliers' response to the loads Cs_R^T (a unit multiplier's
+    generalised forces: ``Solver.load_response``), so (I - (s - 1) G_RR) p = (s - 1) mu_R and the new multipliers
+    are mu + G p, plus p on R. One multi-right-hand-side solve for all the hinges' rows, no refactorisation (its
+    responses are forces of the order of one: well scaled, where unit misfits on stiff rows are not). ``solver``:
+    the factored answer ``mu`` came from; ``kind_of``, ``spring``: its model's row kinds and spring mask."""
+    model = solver.model
+    kind_of, spring = np.asarray(kind_of), np.asarray(spring, bool)
+    F0, M0 = hinge_resultants(structure, model, mu)
+    rows = [np.arange(r.start, r.stop)[~spring[r]] for r in (model.hinge_rows[h] for h in hinges)]
+    cols = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
+    G = solver.load_response(model.Cs[cols].T.toarray()) if len(cols) else np.zeros((solver.m, 0))
+    out = {name: (np.zeros(len(hinges)), np.zeros(len(hinges))) for name, _, _ in DOUBLINGS}
+    at = 0
+    for k, R in enumerate(rows):
+        GR = G[:, at:at + len(R)]
+        at += len(R)
+        rot = kind_of[R] == "r"
+        for name, ft, fr in DOUBLINGS:
+            c = np.where(rot, fr, ft) - 1.0
+            p = np.linalg.solve(np.eye(len(R)) - c[:, None] * GR[R], c * mu[R])
+            new = mu + GR @ p
+            new[R] += p
+            F1, M1 = hinge_resultants(structure, model, new)
+            dF, dM = resultant_changes(F0, M0, F1, M1, model.L)
+            out[name][0][k], out[name][1][k] = dF, dM
+    return out
+
+
+def hinge_sensitivity(structure, solver, mu, kind_of, spring, isostatic=False):
+    """The largest change of the answer ``mu`` (of ``solver``) when one hinge's stiffness alone is doubled
+    (:func:`hinge_doubling` on every hinge, or on :data:`HINGE_SAMPLE` of them when there are more,
+    :func:`sample_hinges`): {"F", "M": the largest changes of |F| and |M| over their largest, "at_F", "at_M": the
+    doubling that gives each ({"hinge": 1-based, "which": "k_t", "k_r" or "both"}), "tried": hinges tried, "of": all
+    hinges, "method": "exact, every hinge" or what was sampled}. ``isostatic``: the answer does not depend on the
+    stiffness: all 0, none tried. Both engines' linear elastic solves use it."""
+    H = len(structure.pattern.hinges)
+    out = {"F": 0.0, "M": 0.0, "at_F": None, "at_M": None, "tried": 0, "of": H,
+           "method": "isostatic: the answer does not depend on the stiffness"}
+    if isostatic or H == 0:
+        return out
+    F0, M0 = hinge_resultants(structure, solver.model, mu)
+    hinges, every = sample_hinges(F0, M0)
+    changes = hinge_doubling(structure, solver, mu, kind_of, spring, hinges)
+    for c, key in ((0, "F"), (1, "M")):
+        name, k = max(((n, int(np.argmax(v[c]))) for n, v in changes.items()), key=lambda t: changes[t[0]][c][t[1]])
+        out[key] = float(changes[name][c][k])
+        out[f"at_{key}"] = {"hinge": int(hinges[k]) + 1, "which": name}
+    out["tried"] = len(hinges)
+    out["method"] = ("exact, every hinge" if every else
+                     f"sampled: exact for {len(hinges)} of the {H} hinges (the {len(hinges) // 2} most loaded, the "
+                     f"others drawn at random); a hinge not tried may change it more")
+    return out
 
 
 class Solver:
@@ -175,6 +297,13 @@ class Solver:
         u = np.zeros(self.model.Cs.shape[1])
         u[self.free] = x[m:]
         return x[:m] / self.phi, u
+
+    def load_response(self, G, rtol=None):
+        """The multipliers (m x k) of generalised loads G (6P x k) without misfit, one multi-RHS solve (relative
+        residual ``rtol``)."""
+        G = np.asarray(G, float)
+        x = self._solve(np.zeros((self.m, G.shape[1])), -self.phi * G[self.free], rtol)
+        return x[:self.m] / self.phi
 
     def K_columns(self, rows, rtol=None):
         """K[:, rows] (m x len(rows)), one multi-RHS solve (relative residual ``rtol``)."""

@@ -10,6 +10,10 @@ Supports are drawn as triangles (pinned: all three directions held) or
 circles (partly held) at the vertex; loads as arrows scaled to the largest
 force. Folds (a ``FoldHistory``): :func:`draw_snapshots` overlays frames
 like the paper's Fig. 2(c), :func:`write_png_frames` writes one PNG per frame.
+An elastic answer's displaced shape (``displacements``) is drawn over the
+structure: each panel's outline moved by its vertices' displacements times a
+scale (:func:`displacement_scale`), red and dotted, the scale written
+under the title.
 Works headless (Agg backend).
 """
 import os
@@ -33,12 +37,14 @@ def _backend():
 
 
 def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), vertices=None,
-                   title=None, arrow_scale=None, coloring=None):
+                   title=None, arrow_scale=None, coloring=None, displacements=None, displacement_scale=None):
     """Draw ``structure`` (optionally with other ``vertices``) and save it to ``path`` (png/pdf).
 
     ``coloring``: a :class:`~chrono_origami.report.hinge_colors.HingeColoring` (hinges coloured by an internal
     action, with a colour bar and the largest value labelled at its hinge); each hinge's line has the gid
-    ``"hinge H"`` (1-based). Returns the matplotlib Figure.
+    ``"hinge H"`` (1-based). ``displacements``: (n, 3) per panel vertex (``results.static.StaticResult``'s), the
+    displaced shape drawn at ``displacement_scale`` (default :func:`displacement_scale`; module doc), each panel's
+    outline with the gid ``"displaced panel P"``. Returns the matplotlib Figure.
     """
     plt = _backend()
     from mpl_toolkits.mplot3d.art3d import Poly3DCollection
@@ -85,10 +91,57 @@ def draw_structure(structure, path=None, labels=False, ax=None, view=(25, -60), 
             ax.text(*X[list(pat.panels[p])].mean(0), str(p + 1), color="navy", fontsize=9, ha="center", zorder=6)
         for h in pat.hinges:
             ax.text(*X[list(h.vertices)].mean(0), str(h.index + 1), color="darkred", fontsize=8, ha="center", zorder=6)
-    frame_axes(ax, X, view)
+    shown = X
+    if displacements is not None:
+        shown = _draw_displaced(ax, structure, X, displacements, displacement_scale)
+    frame_axes(ax, shown, view)
     legend = ", ".join(f"{k.name} hinges {style(k).line_name}" for k, _ in hinges.census(structure.hinge_kinds))
     ax.set_title(title or f"{structure.name}: {legend}", fontsize=10 if coloring is not None else None)
     return save_figure(fig, path)
+
+
+#: the displaced shape's largest displacement is drawn as about this fraction of the structure's size
+DISPLACED_FRACTION = 0.1
+
+
+def displacement_scale(displacements, size):
+    """The factor the displaced shape is drawn at: 1, 2 or 5 x 10^k, the largest that draws the largest
+    displacement at most :data:`DISPLACED_FRACTION` of ``size``; 1 (true scale) when it is that large already, or
+    there is none."""
+    big = float(np.linalg.norm(np.asarray(displacements, float).reshape(-1, 3), axis=1).max(initial=0.0))
+    want = DISPLACED_FRACTION * (size or 1.0) / big if big > 0 else 1.0
+    if not want > 1.0 or not np.isfinite(want):
+        return 1.0
+    k = np.floor(np.log10(want))
+    return float(max(m * 10.0 ** k for m in (1.0, 2.0, 5.0) if m * 10.0 ** k <= want))
+
+
+def displacement_caption(scale, displacements):
+    """The words the figure (and the command line) give the displaced shape: its colour, scale and largest
+    displacement."""
+    big = float(np.linalg.norm(np.asarray(displacements, float).reshape(-1, 3), axis=1).max(initial=0.0))
+    times = "true scale" if scale == 1.0 else f"displacements x {scale:g}"
+    return f"displaced shape (red, dotted): {times}; largest displacement {big:.3g} (length units)"
+
+
+def _draw_displaced(ax, structure, X, displacements, scale=None):
+    """Each panel's outline at its vertices plus ``scale`` x their displacements (module doc); the caption under
+    the title; returns the points drawn (the structure's and the displaced ones) for the axes' frame."""
+    from ..structure.tolerance import vertex_slots
+
+    pat = structure.pattern
+    d = np.asarray(displacements, float).reshape(-1, 3)
+    scale = displacement_scale(d, pat.size) if scale is None else float(scale)
+    slots = vertex_slots(pat)
+    moved = X[slots[:, 1]] + scale * d
+    at = 0
+    for p, loop in enumerate(pat.panels):
+        P = moved[at:at + len(loop)]
+        at += len(loop)
+        ax.plot(*np.vstack([P, P[:1]]).T, color="firebrick", lw=1.2, ls=":", zorder=4, gid=f"displaced panel {p + 1}")
+    ax.text2D(0.5, 0.98, displacement_caption(scale, d), transform=ax.transAxes, ha="center", va="top",
+              fontsize=8, color="firebrick", gid="displacement scale")
+    return np.vstack([X, moved])
 
 
 def solids_of(structure):

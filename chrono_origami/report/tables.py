@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 
-from ..results.static import HINGE_HEADER, SUPPORT_HEADER, elastic_label
+from ..results.static import HINGE_HEADER, SUPPORT_HEADER, elastic_label, sensitivity_max
 from . import write
 from .write import csv_text  # noqa: F401  (the CSV format's text: ``report.write``)
 
@@ -72,11 +72,12 @@ def latex_table(header, rows, caption=None):
 
 
 def elastic_summary(result):
-    """counts.json's entries of an elastic answer: status, stiffness, sensitivity, displacement."""
+    """counts.json's entries of an elastic answer: status, stiffness, sensitivity (each kind's stiffness doubled:
+    {"F", "M"}; one hinge's: ``stiffness_sensitivity_hinge``; the largest of all), displacement."""
     info = result.info
-    sens = info.get("sensitivity")
-    return {"status": "elastic", "stiffness": info.get("stiffness"), "stiffness_sensitivity": sens,
-            "stiffness_sensitivity_max": max(sens.values(), default=0.0) if sens is not None else None,
+    return {"status": "elastic", "stiffness": info.get("stiffness"), "stiffness_sensitivity": info.get("sensitivity"),
+            "stiffness_sensitivity_hinge": info.get("hinge_sensitivity"),
+            "stiffness_sensitivity_max": sensitivity_max(info),
             "springs": bool(info.get("springs")), "displacement": info.get("displacement"),
             "displacement_relative": info.get("displacement_relative"),
             "nonlinear": bool(info.get("nonlinear", False)), "engine": result.engine}

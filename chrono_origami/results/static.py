@@ -20,6 +20,10 @@ Rows (h, P) and (h, Q) describe the same hinge from its two sides (action
 and reaction).
 
 Support reactions: force applied to the panel by the support, global frame.
+
+Displacements (an elastic answer's): (ux, uy, uz) of every panel vertex, global
+frame, length units, one row per panel and vertex of its loop (a vertex of
+several panels once per panel: the hinges' compliance opens them apart).
 """
 from dataclasses import dataclass, field
 
@@ -33,6 +37,9 @@ SUPPORT_COLUMNS = ("Fx", "Fy", "Fz")
 #: columns of a hinge table (hinges.csv) and of a support table (supports.csv); numbers 1-based
 HINGE_HEADER = ("hinge", "panel") + HINGE_COLUMNS
 SUPPORT_HEADER = ("panel", "vertex") + SUPPORT_COLUMNS
+DISPLACEMENT_COLUMNS = ("ux", "uy", "uz")
+#: columns of a displacement table (displacements.csv); numbers 1-based
+DISPLACEMENT_HEADER = ("panel", "vertex") + DISPLACEMENT_COLUMNS
 #: the units of the action columns, in the structure's units of force and length
 ACTION_UNITS = {**{c: "force*length" for c in HINGE_COLUMNS[:3]}, **{c: "force" for c in HINGE_COLUMNS[3:]},
                 **{c: "force" for c in SUPPORT_COLUMNS}}
@@ -77,8 +84,8 @@ class StaticResult:
     "minimum-norm" (M > 0 or S > 0: one particular solution among many; the
     self-stress states in ``self_stress_actions`` may be added in any amount)
     or "elastic" (the answer of elastic hinges, which depends on their
-    stiffness: ``info`` holds it, the sensitivity and the displacement;
-    ``engines.reference.elastic``).
+    stiffness: ``info`` holds it, the sensitivity and the largest displacement,
+    ``displacements`` every panel vertex's; ``engines.reference.elastic``).
     """
 
     structure: object
@@ -91,6 +98,7 @@ class StaticResult:
     equilibrium_residual: float
     self_stress_actions: list = field(default_factory=list)   # one list of HingeAction per state
     info: dict = field(default_factory=dict)
+    displacements: np.ndarray = None    # (n, 3) per panel-vertex slot (``structure.tolerance.vertex_slots``), or None
 
     def hinge_rows(self, pairs=None):
         """Rows (hinge, panel, MT..TO) with 1-based numbers; ``pairs`` selects (hinge, panel), 1-based."""
@@ -107,6 +115,16 @@ class StaticResult:
         """Rows (panel, vertex, Fx, Fy, Fz), 1-based."""
         return [(r.panel + 1, r.vertex + 1, *r.force) for r in self.support_reactions]
 
+    def displacement_rows(self):
+        """Rows (panel, vertex, ux, uy, uz), 1-based, of every panel vertex (module doc); [] without
+        ``displacements``."""
+        if self.displacements is None:
+            return []
+        from ..structure.tolerance import vertex_slots
+
+        slots = vertex_slots(self.structure.pattern)
+        return [(int(p) + 1, int(v) + 1, *map(float, d)) for (p, v), d in zip(slots, self.displacements)]
+
     def meta(self, labelled=True):
         """The labels of this answer's tables (``results.table``): status, engine, M, S, the stiffness of an
         elastic answer, the units and, with ``labelled``, the CSV's first line of an answer that is not
@@ -121,10 +139,16 @@ class StaticResult:
         return meta
 
     def tables(self, labelled=True):
-        """The answer's tables: ``hinges`` (HINGE_HEADER) and ``supports`` (SUPPORT_HEADER), with :meth:`meta`."""
+        """The answer's tables: ``hinges`` (HINGE_HEADER) and ``supports`` (SUPPORT_HEADER), with :meth:`meta`,
+        and an answer with ``displacements`` also ``displacements`` (DISPLACEMENT_HEADER, length units)."""
         meta = self.meta(labelled)
-        return [Table("hinges", HINGE_HEADER, self.hinge_rows(), meta),
-                Table("supports", SUPPORT_HEADER, self.support_rows(), meta)]
+        out = [Table("hinges", HINGE_HEADER, self.hinge_rows(), meta),
+               Table("supports", SUPPORT_HEADER, self.support_rows(), meta)]
+        if self.displacements is not None:
+            units = {c: "length" for c in DISPLACEMENT_COLUMNS}
+            out.append(Table("displacements", DISPLACEMENT_HEADER, self.displacement_rows(), {**meta, "units": units},
+                             types=("integer", "integer", "number", "number", "number")))
+        return out
 
     def action(self, hinge, panel):
         """HingeAction for 0-based hinge and panel."""
@@ -217,16 +241,40 @@ def elastic_label(result):
     springs = "; springs about the free directions (M > 0)" if info.get("springs") else ""
     return (f"elastic hinges (M = {result.M}, S = {result.S}): {det}{springs}; stiffness "
             f"{st.text(bool(info.get('springs')))}; "
-            f"{sensitivity_text(info.get('sensitivity'))}")
+            f"{sensitivity_text(info.get('sensitivity'), info.get('hinge_sensitivity'))}")
 
 
-def sensitivity_text(sens):
-    """The sensitivity to the stiffness in words (``analysis.static.stiffness_sensitivity``)."""
+def sensitivity_max(info):
+    """The largest relative change of |F| or |M| an elastic answer's sensitivity reports (each kind's stiffness
+    doubled and one hinge's), None when it was not computed."""
+    sens = info.get("sensitivity")
+    if sens is None:
+        return None
+    values = [x for v in sens.values() for x in (v["F"], v["M"])]
+    hinge = info.get("hinge_sensitivity") or {}
+    values += [x for x in (hinge.get("F"), hinge.get("M")) if x is not None]
+    return max(values, default=0.0)
+
+
+def sensitivity_text(sens, hinge=None):
+    """The sensitivity to the stiffness in words (``analysis.static.stiffness_sensitivity``: {stiffness: {"F", "M"}};
+    ``hinge``: ``compliance.hinge_sensitivity``, one hinge's stiffness doubled)."""
     if sens is None:
         return "sensitivity to the stiffness not computed"
     if not sens:
         return "no hinges: no sensitivity"
-    worst = max(sens.values())
-    each = ", ".join(f"{k} {v:.3g}" for k, v in sens.items())
-    return (f"doubling each kind's stiffness in turn changes |F| by at most {worst:.3g} of the largest |F| "
-            f"({each})")
+    wF = max(v["F"] for v in sens.values())
+    wM = max(v["M"] for v in sens.values())
+    each = ", ".join(f"{k} {v['F']:.3g}, {v['M']:.3g}" for k, v in sens.items())
+    line = (f"doubling each kind's stiffness in turn changes |F| by at most {wF:.3g} of the largest |F| and |M| by "
+            f"at most {wM:.3g} of the largest |M| (|F|, |M|: {each})")
+    if hinge is None:
+        return line + "; one hinge's stiffness doubled: not computed"
+    if not hinge.get("tried"):
+        return line + "; one hinge's stiffness doubled: " + hinge.get("method", "not computed")
+    def at(key):
+        a = hinge[f"at_{key}"]
+        return f"{hinge[key]:.3g}" + (f" (hinge {a['hinge']} {a['which']})" if hinge[key] > 0 and a else "")
+
+    return (line + f"; doubling one hinge's stiffness (k_t, k_r or both) changes |F| by up to {at('F')} and |M| by "
+            f"up to {at('M')}: {hinge['method']}")

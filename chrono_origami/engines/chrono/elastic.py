@@ -172,22 +172,21 @@ def _held(counts, springs):
 
 
 def displacement(built):
-    """(largest |displacement| of a panel vertex from the reference configuration, over the structure's size)."""
+    """(n, 3): every panel vertex's displacement from the reference configuration (the slots of
+    ``structure.tolerance.vertex_slots``, as ``compliance.slot_displacements``)."""
     pat = built.pattern
-    big = 0.0
-    for p, loop in enumerate(pat.panels):
-        X = pat.vertices[list(loop)]
-        now = np.array([built.material_point(p, x) for x in X])
-        big = max(big, float(np.linalg.norm(now - X, axis=1).max()))
-    return big, big / (pat.size or 1.0)
+    out = [np.array([built.material_point(p, x) for x in pat.vertices[list(loop)]]) - pat.vertices[list(loop)]
+           for p, loop in enumerate(pat.panels)]
+    return np.concatenate(out) if out else np.zeros((0, 3))
 
 
 def solve(structure, stiffness=None, nonlinear=False, counts=None, rtol=RANK_RTOL, linalg="auto", springs=None,
-          form=None, max_iterations=MAX_ITERATIONS):
+          form=None, max_iterations=MAX_ITERATIONS, hinge_sensitivity=False):
     """Hinge actions and reactions of ``structure`` with elastic hinges solved in Chrono (``results.StaticResult``,
     engine "chrono", status "elastic"; module doc). ``counts``: Chrono's counts of the structure (``statics.count``);
-    ``springs``: the springs of the free directions (default: where M > 0). ``info`` as the reference engine's
-    (``engines.reference.elastic.solve``), with ``nonlinear``, ``hinge_model``, ``residual_tolerance`` (and
+    ``springs``: the springs of the free directions (default: where M > 0). ``hinge_sensitivity``: the linear solve
+    also gives ``compliance.hinge_sensitivity`` (the nonlinear solve does not). ``info`` and ``displacements`` as the
+    reference engine's (``engines.reference.elastic.solve``), with ``nonlinear``, ``hinge_model``, ``residual_tolerance`` (and
     ``load_steps``, ``force_scale``, ``constraint_violation`` of the nonlinear solve)."""
     stiffness = stiffness or imp.HingeStiffness()
     counts = counts or count(structure, rtol=rtol, linalg=linalg)
@@ -212,13 +211,17 @@ def solve(structure, stiffness=None, nonlinear=False, counts=None, rtol=RANK_RTO
     actions = multiplier_actions(structure, model, mu)
     if not np.all(np.isfinite([a.values for a in actions])):
         raise SolverError(f"{structure.name}: Chrono's elastic statics gave non-finite hinge actions")
-    d, d_rel = compliance.vertex_displacements(structure, model, u)
+    disp = compliance.slot_displacements(structure, model, u)
+    d, d_rel = compliance.largest_displacement(disp, model.L)
     info = {"springs": springs, "displacement": d, "displacement_relative": d_rel, "equilibrium_residual": rel,
             "residual_tolerance": EQUILIBRIUM_RTOL, "stiffness": stiffness.as_dict(), "nonlinear": False,
             "hinge_model": "ChLinkMateGeneric, compliant rows", "solver": solver.method,
             "held_coordinates": len(held), "linalg": counts.linalg}
+    if hinge_sensitivity:
+        info["hinge_sensitivity"] = compliance.hinge_sensitivity(structure, solver, mu, kind_of, spring,
+                                                                 counts.M == 0 and counts.S == 0)
     return StaticResult(structure, "chrono", "elastic", counts.M, counts.S, actions,
-                        _reactions(structure, model, mu), rel, info=info)
+                        _reactions(structure, model, mu), rel, info=info, displacements=disp)
 
 
 def _nonlinear(structure, stiffness, counts, springs, max_iterations):
@@ -266,7 +269,8 @@ def _nonlinear(structure, stiffness, counts, springs, max_iterations):
                           f"converge in {steps} load steps: relative equilibrium residual {rel:.3g} (tolerance "
                           f"{tol:.3g}), constraint violation {viol:.3g} (tolerance {CONSTRAINT_TOL:g})")
     wrenches = [(F / c, M / c) for F, M in wrenches]
-    d, d_rel = displacement(built)
+    disp = displacement(built)
+    d, d_rel = compliance.largest_displacement(disp, structure.pattern.size)
     actions = hinge_actions(structure.pattern, structure.hinge_kinds, wrenches)
     if not np.all(np.isfinite([a.values for a in actions])):
         raise SolverError(f"{structure.name}: Chrono's elastic statics gave non-finite hinge actions")
@@ -275,4 +279,5 @@ def _nonlinear(structure, stiffness, counts, springs, max_iterations):
             "residual_tolerance": tol, "constraint_violation": viol, "stiffness": stiffness.as_dict(),
             "nonlinear": True, "load_steps": steps, "hinge_model": "ChLoadBodyBodyBushingGeneric",
             "force_scale": c, "held_coordinates": sum(len(x) for x in held[1].values()), "linalg": counts.linalg}
-    return StaticResult(structure, "chrono", "elastic", counts.M, counts.S, actions, supports, rel, info=info)
+    return StaticResult(structure, "chrono", "elastic", counts.M, counts.S, actions, supports, rel, info=info,
+                        displacements=disp)

@@ -41,7 +41,8 @@ from ...structure import tolerance as imp
 from ...structure.hinges import hinge_frames
 from ...tools.errors import FreeBodyError
 from ...tools.linalg import RANK_RTOL
-from ..compliance import row_flexibility, spring_kind, vertex_displacements
+from .. import compliance
+from ..compliance import largest_displacement, row_flexibility, slot_displacements, spring_kind
 from ..compatibility import EQUILIBRIUM_RTOL, Model, _reactions, check_loads_carried, held_dofs, multiplier_actions
 from . import tolerance as tol
 from .count import count
@@ -99,14 +100,16 @@ def spring_model(structure, model):
     return Model(Cs, model.x0, model.L, hinge_rows, support_rows, model.n_bodies), kind_of, spring
 
 
-def solve(structure, stiffness=None, counts=None, rtol=RANK_RTOL, linalg="auto", form="hinge", springs=None):
+def solve(structure, stiffness=None, counts=None, rtol=RANK_RTOL, linalg="auto", form="hinge", springs=None,
+          hinge_sensitivity=False):
     """Hinge actions and reactions of ``structure`` with elastic hinges (``results.StaticResult``, engine
     "reference", status "elastic"; module doc).
 
     ``counts``: the structure's counts (``counting.count``), made when None. ``springs``: add the springs of the
-    free directions (default: where M > 0). ``info``: ``springs``, ``displacement`` (largest vertex
-    displacement, length units), ``displacement_relative`` (over the structure's size), ``equilibrium_residual``,
-    ``stiffness`` (``HingeStiffness.as_dict``), ``solver``.
+    free directions (default: where M > 0). ``hinge_sensitivity``: also ``compliance.hinge_sensitivity`` (``info``). The
+    result's ``displacements``: every panel vertex's (``compliance.slot_displacements``). ``info``: ``springs``,
+    ``displacement`` (largest vertex displacement, length units), ``displacement_relative`` (over the structure's
+    size), ``equilibrium_residual``, ``stiffness`` (``HingeStiffness.as_dict``), ``solver``.
     """
     stiffness = stiffness or imp.HingeStiffness()
     counts = counts or count(structure, form, rtol, linalg=linalg)
@@ -133,14 +136,24 @@ def solve(structure, stiffness=None, counts=None, rtol=RANK_RTOL, linalg="auto",
         emodel = model
         solver = tol.Solver(structure, stiffness, counts, model=model,
                             flex=tol.flexibility(structure, model, stiffness), held=held)
+    if not springs:
+        kind_of = np.array(["s"] * emodel.Cs.shape[0], dtype="<U1")
+        for kind, rows in zip(structure.kinds, emodel.hinge_rows):
+            kind_of[rows] = kind.hinge_row_kinds
+        spring = np.zeros(len(kind_of), dtype=bool)
     mu, u = solver.solve(None, f, displacements=True)
     Cs = emodel.Cs
     eq = np.linalg.norm(Cs.T @ mu + f)
     scale = max(np.linalg.norm(f), 1e-300)
-    big, rel_big = vertex_displacements(structure, emodel, u)
+    d = slot_displacements(structure, emodel, u)
+    big, rel_big = largest_displacement(d, emodel.L)
     info = {"form": form, "linalg": counts.linalg, "springs": springs, "displacement": big,
             "displacement_relative": rel_big, "equilibrium_residual": float(eq / scale if np.linalg.norm(f) else eq),
             "stiffness": stiffness.as_dict(), "solver": solver.method}
+    if hinge_sensitivity:
+        info["hinge_sensitivity"] = compliance.hinge_sensitivity(structure, solver, mu, kind_of, spring,
+                                                                 counts.M == 0 and counts.S == 0)
     return StaticResult(structure, "reference", "elastic", counts.M, counts.S,
                         multiplier_actions(structure, emodel, mu), _reactions(structure, emodel, mu),
-                        info["equilibrium_residual"], info=info)
+                        info["equilibrium_residual"], info=info, displacements=d)
+
