@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
+from chrono_origami.structure.foldfile import write_fold
 from chrono_origami.structure.tolerance import HingeStiffness
 from chrono_origami.structure.structure import Load
 from chrono_origami.tools.errors import FreeBodyError
-from test_elastic import assert_balanced, door_pair, miura_sheet, run, strip3, strip_file  # noqa: F401
+from test_elastic import CREASE_PANEL, assert_balanced, assert_crease_panel_displacements, crease_panel, door_pair, \
+    miura_sheet, read_table, run, strip3, strip_file  # noqa: F401
 
 #: the agreement asked of the two engines, relative to the largest hinge force
 AGREE_RTOL = 1e-6
@@ -136,3 +138,31 @@ def test_nonlinear_needs_chrono_one_line_exit_2(strip_file):  # noqa: F811
     assert p.returncode == 2
     assert p.stderr.strip().splitlines()[-1].startswith("error: the geometrically nonlinear elastic statics is the "
                                                         "Chrono engine's")
+
+
+def test_displacements_of_a_panel_on_a_crease_spring_in_chrono(tmp_path):
+    """The crease panel of ``test_elastic`` through ``static --elastic`` in Chrono: the linear answer's
+    displacements.json is the closed form (``test_elastic.crease_panel_displacement``) to round-off, and the
+    nonlinear one's (bushings, Newton; ``--nonlinear``) is the large rotation's closed form: the load keeps its
+    direction while its arm shrinks, k_c L theta = F d cos(theta), and the corner (L, -d, 0) moves by
+    (0, d (1 - cos theta), -d sin theta) (theta = 0.0748 rad here, 0.3 % short of the linear answer), within the
+    stiff hinge's own deflection, F / (k_t L) + F L / (4 k_r) = 1.65e-8 (1.5e-7 of it)."""
+    from scipy.optimize import brentq
+
+    g = CREASE_PANEL
+    L, d, F, kc = g["L"], g["d"], g["F"], g["kc"]
+    path = tmp_path / "panel.fold"
+    write_fold(crease_panel(L, d, F), str(path))
+    p = run("static", path, "--elastic", "--engine", "chrono", "--hinge-stiffness", f"crease:{kc:g}",
+            "--out", tmp_path / "linear", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    assert_crease_panel_displacements(read_table(tmp_path / "linear" / "displacements.json", "json"), L, d, F, kc)
+    p = run("static", path, "--elastic", "--engine", "chrono", "--nonlinear", "--hinge-stiffness", f"crease:{kc:g}",
+            "--out", tmp_path / "nonlinear")
+    assert p.returncode == 0, p.stderr
+    u = {(int(r[0]), int(r[1])): r[2:] for r in read_table(tmp_path / "nonlinear" / "displacements.csv", "csv")}
+    theta = brentq(lambda t: kc * L * t - F * d * np.cos(t), 0.0, 1.0)
+    stiff = F / (1e8 * L) + F * L / (4 * 1e7)
+    assert np.linalg.norm(u[2, 5] - [0.0, d * (1 - np.cos(theta)), -d * np.sin(theta)]) < 2 * stiff
+    assert np.linalg.norm(u[2, 6] - [0.0, d * (1 - np.cos(theta)), -d * np.sin(theta)]) < 2 * stiff
+    assert max(np.linalg.norm(u[1, v]) for v in (1, 2, 3, 4)) < 2 * stiff

@@ -571,3 +571,120 @@ def test_one_hinge_doubled_is_the_resolve_on_every_hinge_and_sampled_when_many(s
         assert change[a["hinge"], a["which"]][c] == pytest.approx(part[key], rel=1e-9)
         assert part[key] <= full[key] * (1 + 1e-12)
         assert part[key] >= max(change[h, w][c] for h in top for w in ("k_t", "k_r", "both")) * (1 - 1e-9)
+
+
+# ------------------------------------------------------------------ displacements
+#: the crease panel's geometry and load: hinge length L, the loaded corner's distance d from the hinge line, the
+#: load F (down, at that corner), the crease stiffness k_c (N m/rad per metre of hinge)
+CREASE_PANEL = dict(L=2.0, d=1.5, F=0.3, kc=3.0)
+
+
+def crease_panel(L=2.0, d=1.5, F=0.3):
+    """Panel 1 (x in [0, L], y in [0, 1]) held by a 3-2-1 support; panel 2 (x in [0, L], y in [-d, 0]) hinged to it
+    along the x-axis by one door hinge (hinge 1, from (0,0) to (L,0)), loaded by F down (-z) at its corner
+    (L, -d, 0), vertex 5. M = 1: the crease spring alone resists the turn about the hinge line."""
+    V = [(0, 0, 0), (L, 0, 0), (L, 1, 0), (0, 1, 0), (L, -d, 0), (0, -d, 0)]
+    pat = CreasePattern(V, [(0, 1, 2, 3), (0, 5, 4, 1)])
+    return Structure(pat, supports=(Support(0, 0, "xyz"), Support(1, 0, "yz"), Support(3, 0, "z")),
+                     loads=(Load(4, (0.0, 0.0, -F), 1),), name="panel on a crease")
+
+
+def crease_panel_displacement(L, d, F, kc, kt=1e8, kr=1e7):
+    """The closed form of u_z at panel 2's corners (L, -d) (the loaded one) and (0, -d), linear theory.
+
+    The load's moment about the hinge's midpoint (L/2, 0, 0) is r x F with r = (L/2, -d, 0), F = (0, 0, -F):
+    (F d, F L/2, 0). About the hinge line (x) only the crease spring resists, C_r = k_c L (k_c per metre of hinge,
+    ``HingeStiffness.spring_values``): theta_x = F d / (k_c L); about y the hinge's locked rotation, K_r = k_r L:
+    theta_y = F / (2 k_r); along z its locked translation, K_t = k_t L: w = F / (k_t L). A corner at distance d from
+    the line and L/2 either side of the midpoint along it moves down by w + theta_x d +- theta_y L / 2:
+
+        |u| = F d^2 / (k_c L) + F / (k_t L) +- F L / (4 k_r),
+
+    the issue's F d^2 / (k_c L) plus the stiff hinge's own deflection (1.5e-7 of it here)."""
+    main, stiff = F * d * d / (kc * L) + F / (kt * L), F * L / (4 * kr)
+    return main + stiff, main - stiff
+
+
+def read_table(path, fmt):
+    """A written table's rows as an array (numbers), whatever the format."""
+    if fmt == "csv":
+        return np.loadtxt(path, delimiter=",", skiprows=2)
+    if fmt == "json":
+        doc = json.loads(Path(path).read_text())
+        return np.array([[row[f["name"]] for f in doc["schema"]["fields"]] for row in doc["data"]], float)
+    import pandas as pd
+
+    return pd.read_parquet(path).to_numpy(float)
+
+
+def assert_crease_panel_displacements(rows, L, d, F, kc):
+    """``rows`` (panel, vertex, ux, uy, uz) of the crease panel: panel 2's far corners move down by the closed form
+    (to round-off: 1e-9 of it, where the stiff hinge's part is 1.5e-7), its hinge-line vertices by the stiff hinge's
+    deflection only, panel 1 (held) by nothing (1e-12 of the corner's)."""
+    assert [tuple(map(int, r[:2])) for r in rows] == [(1, 1), (1, 2), (1, 3), (1, 4), (2, 1), (2, 6), (2, 5), (2, 2)]
+    u = {(int(r[0]), int(r[1])): r[2:] for r in rows}
+    far, near = crease_panel_displacement(L, d, F, kc)
+    np.testing.assert_allclose(u[2, 5], [0.0, 0.0, -far], rtol=1e-9, atol=1e-12 * far)
+    np.testing.assert_allclose(u[2, 6], [0.0, 0.0, -near], rtol=1e-9, atol=1e-12 * far)
+    assert abs(-u[2, 5][2] - F * d * d / (kc * L)) < 2e-7 * far     # the issue's formula, the stiff hinge aside
+    for v in (1, 2):
+        assert np.linalg.norm(u[2, v]) < 2 * (F / (1e8 * L) + F * L / (4 * 1e7))
+    for v in (1, 2, 3, 4):
+        assert np.linalg.norm(u[1, v]) < 1e-12 * far
+
+
+def test_displacements_of_a_panel_on_a_crease_spring_in_closed_form_in_every_format(tmp_path):
+    """``static --elastic`` writes every panel vertex's displacement (displacements.csv, .json, .parquet: the same
+    numbers) and ``co.static``'s result carries them: the crease panel's corners against the closed form
+    (:func:`crease_panel_displacement`), with the crease spring k_c = 3 N m/rad per metre on a hinge of L = 2 m and
+    the corner d = 1.5 m from it (so that a convention per hinge rather than per metre would be off by 2)."""
+    g = CREASE_PANEL
+    path = tmp_path / "panel.fold"
+    write_fold(crease_panel(g["L"], g["d"], g["F"]), str(path))
+    tables = {}
+    for fmt in ("csv", "json", "parquet"):
+        out = tmp_path / fmt
+        p = run("static", path, "--elastic", "--engine", "reference", "--hinge-stiffness", f"crease:{g['kc']:g}",
+                "--out", out, "--format", fmt)
+        assert p.returncode == 0, p.stderr
+        assert f"displacements.{fmt} (every panel vertex's) in {out} hold the elastic answer" in p.stdout
+        tables[fmt] = read_table(out / f"displacements.{fmt}", fmt)
+    assert_crease_panel_displacements(tables["csv"], g["L"], g["d"], g["F"], g["kc"])
+    for fmt in ("json", "parquet"):
+        assert np.array_equal(tables[fmt], tables["csv"]), fmt
+    assert (tmp_path / "csv" / "displacements.csv").read_text().startswith("# elastic hinges (M = 1, S = 0)")
+    r = co.static(crease_panel(g["L"], g["d"], g["F"]), engine="reference", elastic=True,
+                  stiffness=HingeStiffness(crease=g["kc"]))
+    assert r.displacements.shape == (8, 3) and np.array_equal(np.array(r.displacement_rows()), tables["csv"])
+    assert r.info["displacement"] == pytest.approx(crease_panel_displacement(g["L"], g["d"], g["F"], g["kc"])[0],
+                                                   rel=1e-9)
+
+
+def test_the_figure_draws_the_displaced_shape_scaled_and_says_its_scale(tmp_path):
+    """``--figure`` of an elastic answer draws each panel's outline displaced by its vertices' displacements times
+    a round scale (1, 2, 5 x 10^k: the largest displacement drawn at most a tenth of the size), and says the scale
+    on the figure and on the screen: on the crease panel (largest 0.1125 on a size of 3.2) x 2."""
+    from chrono_origami.report import figures
+
+    g = CREASE_PANEL
+    st = crease_panel(g["L"], g["d"], g["F"])
+    path = tmp_path / "panel.fold"
+    write_fold(st, str(path))
+    p = run("static", path, "--elastic", "--engine", "reference", "--hinge-stiffness", "crease:3",
+            "--figure", tmp_path / "panel.png")
+    assert p.returncode == 0, p.stderr
+    assert "displaced shape (red, dotted): displacements x 2; largest displacement 0.113 (length units)" in p.stdout
+    assert (tmp_path / "panel.png").stat().st_size > 0
+    r = co.static(st, engine="reference", elastic=True, stiffness=HingeStiffness(crease=3.0), sensitivity=False)
+    assert figures.displacement_scale(r.displacements, st.pattern.size) == 2.0
+    assert figures.displacement_scale(r.displacements * 1e-6, st.pattern.size) == 2e6
+    assert figures.displacement_scale(r.displacements * 10, st.pattern.size) == 1.0       # large: true scale
+    fig = figures.draw_structure(st, displacements=r.displacements)
+    ax = fig.axes[0]
+    lines = {ln.get_gid(): np.array(ln.get_data_3d()).T for ln in ax.lines if ln.get_gid()}
+    X = st.pattern.vertices
+    for p_, loop in enumerate(st.pattern.panels):
+        moved = X[list(loop)] + 2.0 * r.displacements[4 * p_:4 * p_ + 4]
+        np.testing.assert_allclose(lines[f"displaced panel {p_ + 1}"], np.vstack([moved, moved[:1]]), atol=1e-12)
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "displacement scale"] == [
+        "displaced shape (red, dotted): displacements x 2; largest displacement 0.113 (length units)"]
