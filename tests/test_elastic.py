@@ -487,7 +487,7 @@ def relative_change(before, after):
 def test_doubling_a_kind_or_one_hinge_reports_forces_and_moments_apart():
     """The door pair (default stiffness, 1e8 N/m and 1e7 N m/rad per m), loaded in its plane: doubling the door
     hinges' k_r moves the hinge moments by 5/7 of the largest moment and the forces by only 5/63 of the largest force
-    (issue 40: a report of |F| alone said the answer hardly depends on k_r); doubling hinge 2's k_r alone moves the
+    (a report of |F| alone would say the answer hardly depends on k_r); doubling hinge 2's k_r alone moves the
     moments by 4/5 of the largest. Each number is checked three ways: the closed form (the 2 x 2 system of the pair),
     a re-solve with the doubled stiffness, and the report (its one-hinge numbers exact for every hinge here: the
     rank-6 update of the factored solve, ``compliance.hinge_doubling``)."""
