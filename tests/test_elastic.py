@@ -265,7 +265,8 @@ def test_static_elastic_labels_its_answer(strip_file, tmp_path):
     hinge = counts["stiffness_sensitivity_hinge"]
     assert set(sens) == {"door k_t", "door k_r"} and hinge["method"] == "exact, every hinge" and hinge["tried"] == 2
     assert 0 < max(max(v.values()) for v in sens.values()) <= counts["stiffness_sensitivity_max"]
-    assert counts["stiffness_sensitivity_max"] == max(hinge["F"], hinge["M"], *(x for v in sens.values() for x in v.values()))
+    every = [hinge["F"], hinge["M"]] + [x for v in sens.values() for x in v.values()]
+    assert counts["stiffness_sensitivity_max"] == max(every)
     first = (out / "hinges.csv").read_text().splitlines()[0]
     assert first.startswith("# elastic hinges (M = 0, S = 4)") and "counts.json: status elastic" in first
     assert (out / "supports.csv").read_text().startswith("# elastic hinges")
@@ -538,8 +539,9 @@ def test_doubling_a_kind_or_one_hinge_reports_forces_and_moments_apart():
 def test_one_hinge_doubled_is_the_resolve_on_every_hinge_and_sampled_when_many(stop, monkeypatch):
     """On a Miura sheet (M = 0, S > 0; and M = 1, its crease springs in the rows), the report's change of one hinge's
     stiffness doubled is the largest over re-solves with that hinge's k_t, k_r or both doubled (an independent
-    computation: a new factorisation), to 1e-9; with fewer hinges tried than there are (``HINGE_SAMPLE``), the report
-    says it is sampled and its numbers are the largest over the hinges it tried, the most loaded among them."""
+    computation: a new factorisation), to 1e-9; with fewer hinges tried than there are (``EVERY_HINGE``,
+    ``HINGE_SAMPLE``), the report says it is sampled and its numbers are the largest over the hinges it tried, the
+    most loaded among them."""
     from chrono_origami.engines import compliance
     from chrono_origami.analysis.static import force_resultants, moment_resultants
 
@@ -561,6 +563,7 @@ def test_one_hinge_doubled_is_the_resolve_on_every_hinge_and_sampled_when_many(s
         a = full[f"at_{key}"]
         assert change[a["hinge"], a["which"]][c] == pytest.approx(full[key], rel=1e-9)
     monkeypatch.setattr(compliance, "HINGE_SAMPLE", 4)
+    monkeypatch.setattr(compliance, "EVERY_HINGE", 4)
     part = co.static(st, engine="reference", elastic=True).info["hinge_sensitivity"]
     assert part["tried"] == 4 and part["of"] == H
     assert part["method"].startswith(f"sampled: exact for 4 of the {H} hinges (the 2 most loaded")

@@ -86,8 +86,11 @@ def vertex_displacements(structure, model, u):
 
 #: a hinge's stiffness changes of :func:`hinge_doubling`: (name, factor on k_t, factor on k_r)
 DOUBLINGS = (("k_t", 2.0, 1.0), ("k_r", 1.0, 2.0), ("both", 2.0, 2.0))
-#: hinges :func:`hinge_doubling` tries when there are more (the most loaded half, the rest drawn at random)
-HINGE_SAMPLE = 32
+#: :func:`hinge_sensitivity` tries every hinge up to this many, else :data:`HINGE_SAMPLE` of them (the most loaded
+#: half, the rest drawn at random): one load-response solve of about 6 right-hand sides per hinge tried (16 hinges
+#: added 6 s to the 2,500-panel Miura sheet's 1 s solve, measured)
+EVERY_HINGE = 64
+HINGE_SAMPLE = 16
 #: a moment resultant below this fraction of (largest |F|) x L is round-off (:func:`resultant_changes`)
 ROUNDOFF_RTOL = 1e-12
 
@@ -106,26 +109,49 @@ def resultant_changes(F0, M0, F1, M1, L):
             dM / bigM if bigM > 0 else np.where(dM > 0, 1.0, 0.0))
 
 
+class HingeResultants:
+    """|F| and |M| of every hinge for multipliers of ``model`` (either side: action and reaction; the moment about the
+    hinge's midpoint): the linear map from the multipliers to each hinge's wrench on its panel q
+    (``model.hinge_wrenches``) as one sparse matrix, made once. ``of(mu)`` -> (|F| (H,), |M| (H,)); ``of(X)`` for
+    X (m, k) -> (H, k) each."""
+
+    def __init__(self, structure, model):
+        pat = structure.pattern
+        H = len(pat.hinges)
+        self.L = model.L
+        ab = np.array([h.vertices for h in pat.hinges], dtype=np.int64).reshape(-1, 2)
+        q = np.array([h.panels[1] for h in pat.hinges], dtype=np.int64)
+        self.r = 0.5 * (pat.vertices[ab[:, 0]] + pat.vertices[ab[:, 1]]) - model.x0 if H else np.zeros((0, 3))
+        C = model.Cs.tocoo()
+        starts = np.array([r.start for r in model.hinge_rows] + [model.hinge_rows[-1].stop if H else 0])
+        hinge = np.searchsorted(starts, C.row, side="right") - 1
+        keep = (C.row < starts[-1]) & (hinge >= 0)
+        hinge, row, col, val = hinge[keep], C.row[keep], C.col[keep], C.data[keep]
+        mine = col // 6 == q[hinge]
+        self.B = sp.csr_matrix((val[mine], (6 * hinge[mine] + col[mine] % 6, row[mine])), shape=(6 * H, C.shape[0]))
+
+    def of(self, mu):
+        W = self.B @ mu
+        W = W.reshape((-1, 6) + W.shape[1:])                      # (H, 6[, k])
+        F = W[:, 3:] / self.L
+        r = self.r if W.ndim == 2 else self.r[:, :, None]
+        M = W[:, :3] - np.cross(r, F, axis=1)
+        return np.linalg.norm(F, axis=1), np.linalg.norm(M, axis=1)
+
+
 def hinge_resultants(structure, model, mu):
-    """(|F| (H,), |M| (H,)): the force and moment resultant each hinge's rows apply (either side: action and
-    reaction; the moment about the hinge's midpoint) for scaled multipliers ``mu``."""
-    pat = structure.pattern
-    if not pat.hinges:
-        return np.zeros(0), np.zeros(0)
-    ab = np.array([h.vertices for h in pat.hinges])
-    q = np.array([h.panels[1] for h in pat.hinges])
-    mid = 0.5 * (pat.vertices[ab[:, 0]] + pat.vertices[ab[:, 1]])
-    F, M0 = model.hinge_wrenches(mu, q)
-    return np.linalg.norm(F, axis=1), np.linalg.norm(M0 - np.cross(mid - model.x0, F), axis=1)
+    """(|F| (H,), |M| (H,)) of every hinge for scaled multipliers ``mu`` (:class:`HingeResultants`)."""
+    return HingeResultants(structure, model).of(mu)
 
 
-def sample_hinges(F, M, n=None, seed=0):
-    """(hinges, exhaustive): every hinge when there are at most ``n`` (default :data:`HINGE_SAMPLE`), else the
+def sample_hinges(F, M, n=None, every=None, seed=0):
+    """(hinges, exhaustive): every hinge when there are at most ``every`` (default :data:`EVERY_HINGE`), else the
     ``n // 2`` most loaded (largest |F| / largest |F| + |M| / largest |M|) and ``n - n // 2`` of the others drawn at
-    random (``seed``)."""
+    random (``seed``; ``n`` default :data:`HINGE_SAMPLE`)."""
     n = HINGE_SAMPLE if n is None else n
+    every = EVERY_HINGE if every is None else every
     H = len(F)
-    if H <= n:
+    if H <= max(n, every):
         return np.arange(H), True
     load = F / (F.max() or 1.0) + M / (M.max() or 1.0)
     top = np.argsort(-load, kind="stable")[:n // 2]
@@ -148,30 +174,38 @@ def hinge_doubling(structure, solver, mu, kind_of, spring, hinges):
     the factored answer ``mu`` came from; ``kind_of``, ``spring``: its model's row kinds and spring mask."""
     model = solver.model
     kind_of, spring = np.asarray(kind_of), np.asarray(spring, bool)
-    F0, M0 = hinge_resultants(structure, model, mu)
+    res = HingeResultants(structure, model)
+    F0, M0 = res.of(mu)
+    W0 = res.B @ mu
     rows = [np.arange(r.start, r.stop)[~spring[r]] for r in (model.hinge_rows[h] for h in hinges)]
     cols = np.concatenate(rows) if rows else np.zeros(0, dtype=np.int64)
     G = solver.load_response(model.Cs[cols].T.toarray()) if len(cols) else np.zeros((solver.m, 0))
+    BG = res.B @ G                           # the wrenches of the responses (6H x |cols|)
     out = {name: (np.zeros(len(hinges)), np.zeros(len(hinges))) for name, _, _ in DOUBLINGS}
     at = 0
     for k, R in enumerate(rows):
-        GR = G[:, at:at + len(R)]
+        block = slice(at, at + len(R))
         at += len(R)
+        GRR = G[R, block]
         rot = kind_of[R] == "r"
+        P = []
         for name, ft, fr in DOUBLINGS:
             c = np.where(rot, fr, ft) - 1.0
-            p = np.linalg.solve(np.eye(len(R)) - c[:, None] * GR[R], c * mu[R])
-            new = mu + GR @ p
-            new[R] += p
-            F1, M1 = hinge_resultants(structure, model, new)
-            dF, dM = resultant_changes(F0, M0, F1, M1, model.L)
-            out[name][0][k], out[name][1][k] = dF, dM
+            P.append(np.linalg.solve(np.eye(len(R)) - c[:, None] * GRR, c * mu[R]))
+        P = np.array(P).T                                          # (|R|, len(DOUBLINGS))
+        W = W0[:, None] + BG[:, block] @ P + res.B[:, R] @ P       # mu + G p, plus p on R
+        W = W.reshape(-1, 6, P.shape[1])
+        F1 = np.linalg.norm(W[:, 3:] / res.L, axis=1)
+        M1 = np.linalg.norm(W[:, :3] - np.cross(res.r[:, :, None], W[:, 3:] / res.L, axis=1), axis=1)
+        dF, dM = resultant_changes(F0, M0, F1.T, M1.T, model.L)
+        for j, (name, _, _) in enumerate(DOUBLINGS):
+            out[name][0][k], out[name][1][k] = dF[j], dM[j]
     return out
 
 
 def hinge_sensitivity(structure, solver, mu, kind_of, spring, isostatic=False):
     """The largest change of the answer ``mu`` (of ``solver``) when one hinge's stiffness alone is doubled
-    (:func:`hinge_doubling` on every hinge, or on :data:`HINGE_SAMPLE` of them when there are more,
+    (:func:`hinge_doubling` on every hinge up to :data:`EVERY_HINGE`, else on :data:`HINGE_SAMPLE` of them,
     :func:`sample_hinges`): {"F", "M": the largest changes of |F| and |M| over their largest, "at_F", "at_M": the
     doubling that gives each ({"hinge": 1-based, "which": "k_t", "k_r" or "both"}), "tried": hinges tried, "of": all
     hinges, "method": "exact, every hinge" or what was sampled}. ``isostatic``: the answer does not depend on the

@@ -30,8 +30,9 @@ checked to balance).
   size agreed with the linear theory only to 8e-4 of the largest force on a
   Miura sheet with M = 1 (``benchmarks/chrono_compliant_hinges.py``; where M = 0
   and no crease springs, to 3e-8-1e-7 at displacements of 1e-8 of the size, but
-  1e-5-7e-5 at a thousandth of those loads), and its panels balanced only to 1e-7, and the finite-difference Jacobian (errors of
-  1e-8 K_t) cannot resolve the springs for one linear solve. Chrono's model is
+  1e-5-7e-5 at a thousandth of those loads), and its panels balanced only to
+  1e-7, and the finite-difference Jacobian (errors of 1e-8 K_t) cannot resolve
+  the springs for one linear solve. Chrono's model is
   built once per structure (kept for the last few, by identity): the
   stiffness-sensitivity solves only refactor.
 * ``nonlinear``: ``ChLoadBodyBodyBushingGeneric`` hinges (``tolerance``: the
@@ -187,9 +188,9 @@ def solve(structure, stiffness=None, nonlinear=False, counts=None, rtol=RANK_RTO
     """Hinge actions and reactions of ``structure`` with elastic hinges solved in Chrono (``results.StaticResult``,
     engine "chrono", status "elastic"; module doc). ``counts``: Chrono's counts of the structure (``statics.count``);
     ``springs``: the springs of the free directions (default: where M > 0). ``hinge_sensitivity``: the linear solve
-    also gives ``compliance.hinge_sensitivity`` (the nonlinear solve does not). ``info`` and ``displacements`` as the
-    reference engine's (``engines.reference.elastic.solve``), with ``nonlinear``, ``hinge_model``, ``residual_tolerance`` (and
-    ``load_steps``, ``force_scale``, ``constraint_violation`` of the nonlinear solve)."""
+    also gives ``compliance.hinge_sensitivity`` (the nonlinear solve does not). ``info`` and ``displacements`` as
+    the reference engine's (``engines.reference.elastic.solve``), with ``nonlinear``, ``hinge_model``,
+    ``residual_tolerance`` (and ``load_steps``, ``force_scale``, ``constraint_violation`` of the nonlinear solve)."""
     stiffness = stiffness or imp.HingeStiffness()
     counts = counts or count(structure, rtol=rtol, linalg=linalg)
     springs = counts.M > 0 if springs is None else bool(springs)
