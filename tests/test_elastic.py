@@ -691,3 +691,41 @@ def test_the_figure_draws_the_displaced_shape_scaled_and_says_its_scale(tmp_path
         np.testing.assert_allclose(lines[f"displaced panel {p_ + 1}"], np.vstack([moved, moved[:1]]), atol=1e-12)
     assert [t.get_text() for t in ax.texts if t.get_gid() == "displacement scale"] == [
         "displaced shape (red, dotted): displacements x 2; largest displacement 0.113 (length units)"]
+
+
+def test_one_hinge_doubled_is_the_resolve_whatever_the_stiffness():
+    """Hypothesis: on the clamped strip with each hinge's k_t and k_r drawn over four decades, the exact update of
+    ``compliance.hinge_doubling`` gives, for every hinge and each of k_t, k_r, both, the change of |F| and |M| a
+    re-solve with that stiffness gives, to 1e-8 of it, or 1e-9 of the largest where it is (near) zero: both are solves
+    refined to a relative residual of 1e-10, which leaves a change that is zero at round-off of that order."""
+    from hypothesis import given, settings, strategies as hs
+
+    from chrono_origami.analysis.static import force_resultants, moment_resultants
+    from chrono_origami.engines import compliance
+
+    st = strip3()
+    c = count(st, linalg="dense")
+    decades = hs.floats(-2.0, 2.0)
+
+    @settings(max_examples=12, deadline=None, derandomize=True, database=None)
+    @given(hs.lists(hs.tuples(decades, decades), min_size=2, max_size=2))
+    def check(logs):
+        over = {h: (1e8 * 10 ** a, 1e7 * 10 ** b) for h, (a, b) in enumerate(logs)}
+        k = HingeStiffness(overrides=over)
+        solver = tol.Solver(st, k, c, model=c.model, flex=tol.flexibility(st, c.model, k))
+        mu = solver.solve(None, c.model.generalized_forces(st.panel_loads()))
+        kind_of = np.array(["s"] * c.model.Cs.shape[0])
+        for kind, rows in zip(st.kinds, c.model.hinge_rows):
+            kind_of[rows] = kind.hinge_row_kinds
+        changes = compliance.hinge_doubling(st, solver, mu, kind_of, np.zeros(len(kind_of), bool), [0, 1])
+        r = elastic.solve(st, k, counts=c)
+        for h in range(2):
+            for which, (ft, fr) in (("k_t", (2, 1)), ("k_r", (1, 2)), ("both", (2, 2))):
+                again = elastic.solve(st, replace(k, overrides={**over, h: (ft * over[h][0], fr * over[h][1])}),
+                                      counts=c)
+                want = compliance.resultant_changes(force_resultants(r), moment_resultants(r),
+                                                    force_resultants(again), moment_resultants(again), st.pattern.size)
+                got = (changes[which][0][h], changes[which][1][h])
+                np.testing.assert_allclose(got, want, rtol=1e-8, atol=1e-9)
+
+    check()
