@@ -131,7 +131,7 @@ _NOT_INHERITED = ("frame_parent", "frame_inherit")
 
 
 # ======================================================================= reading
-def read_structure(source, frame=0, facets=None, merge_tol=None):
+def read_structure(source, frame=0, facets=None, merge_tol=None, colors=None, dashes=None):
     """Structure of a FOLD file (.fold, JSON), an SVG crease pattern (.svg) or an ORIPA file (.cp, .opx), a path
     or a FOLD dict.
 
@@ -142,7 +142,8 @@ def read_structure(source, frame=0, facets=None, merge_tol=None):
     FOLD spec: a flat crease, a hinge; the default for FOLD files) or "facet"
     (Origami Simulator: a line inside a rigid face; the default for drawn
     patterns, whose yellow (SVG) and aux (ORIPA) lines are facets). ``merge_tol``: drawn patterns only, see
-    :func:`chrono_origami.crease.lines.fold_of_lines`.
+    :func:`chrono_origami.crease.lines.fold_of_lines`. ``colors``, ``dashes``: SVG drawings only, see
+    :func:`chrono_origami.crease.svg.read_svg`. The readers' note lines are in ``notes["fold"]["reader_notes"]``.
     """
     if is_drawing(source):
         if not (frame in (0, -1, "last", "creasePattern")):
@@ -150,8 +151,17 @@ def read_structure(source, frame=0, facets=None, merge_tol=None):
             raise FoldFileError(f"{os.fspath(source)}: {kind} has one frame (0, "
                                 f"\"creasePattern\"), not {frame!r} (-1 and \"last\" name it too)")
         facets = "facet" if facets is None else facets
-        data = read_drawing(source, merge_tol=merge_tol, facets=facets)
-        return _Reader(data, 0, os.fspath(source), "crease").structure()
+        notes = []
+        data = read_drawing(source, merge_tol=merge_tol, facets=facets, colors=colors, dashes=dashes, notes=notes)
+        st = _Reader(data, 0, os.fspath(source), "crease").structure()
+        if notes:
+            st.notes["fold"]["reader_notes"] = notes
+        return st
+    for name, value in (("colors", colors), ("dashes", dashes)):
+        if value is not None:
+            raise FoldFileError(f"{os.fspath(source) if not isinstance(source, dict) else 'FOLD data'}: {name}= is "
+                                f"for SVG drawings (stroke colours and dashes); a FOLD file gives each edge's "
+                                f"assignment")
     if merge_tol is not None:
         raise FoldFileError(f"{os.fspath(source) if not isinstance(source, dict) else 'FOLD data'}: merge_tol is "
                             f"for drawn crease patterns (SVG, ORIPA); a FOLD file gives its topology by index")
@@ -1112,7 +1122,7 @@ def write_fold_dict(d, path):
         f.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
-def convert(source, destination, merge_tol=None, facets=None):
+def convert(source, destination, merge_tol=None, facets=None, colors=None, dashes=None, notes=None):
     """Write the FOLD file of a drawn crease pattern (SVG or ORIPA: ``convert FILE.svg -o FILE.fold``); returns
     its dictionary.
 
@@ -1120,9 +1130,11 @@ def convert(source, destination, merge_tol=None, facets=None):
     target fold angles (frame class "creasePattern"); yellow facet lines are
     left out, their faces merged (``facets="facet"``, the default) or written
     as flat creases "F" (``facets="crease"``). It is read back as a structure
-    before it is written, so a file that would not open is not written.
+    before it is written, so a file that would not open is not written. ``colors``, ``dashes`` (SVG) and
+    ``notes``: as :func:`chrono_origami.crease.read_drawing`.
     """
-    d = read_drawing(source, merge_tol=merge_tol, facets="facet" if facets is None else facets)
+    d = read_drawing(source, merge_tol=merge_tol, facets="facet" if facets is None else facets, colors=colors,
+                     dashes=dashes, notes=notes)
     _Reader(d, 0, os.fspath(source), "crease").structure()
     write_fold_dict(d, destination)
     return d

@@ -1,0 +1,134 @@
+"""SVG crease patterns in other drawing conventions: colours near a reference hue, another program's colour
+convention (``--colors``), monochrome drawings with dashed valleys (``--dashes``) and hand-drawn line ends that miss.
+
+Every file is checked against the same Miura-ori drawn in Origami Simulator's colours (tests/journey_files.py):
+the same vertices, panels and edges, and the same assignment and target angle on every edge.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import journey_files as jf
+from cli_output import run
+from chrono_origami.crease.svg import parse_colors, read_svg
+from chrono_origami.structure.foldfile import read_structure
+from chrono_origami.tools.errors import FoldFileError, SvgFileError
+
+
+def same_structure(a, b):
+    """``b`` is ``a``: vertices (to rounding of the drawing, 1e-12 of its size), panels, edges, targets."""
+    np.testing.assert_allclose(b.pattern.vertices, a.pattern.vertices, rtol=0, atol=1e-12 * a.pattern.size)
+    assert b.pattern.panels == a.pattern.panels and b.pattern.edges == a.pattern.edges
+    for key in ("edges_assignment", "edges_foldAngle"):
+        assert b.notes["fold"][key] == a.notes["fold"][key], key
+
+
+def plain_miura(tmp_path):
+    path, _, _, letters, _ = jf.miura_svg(tmp_path / "plain.svg")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        st = read_structure(path)
+    assert sorted(st.notes["fold"]["edges_assignment"]) == sorted(letters)   # every drawn line, none lost
+    return path, st
+
+
+# ------------------------------------------------------------------ colours
+def test_inkscape_sky_blue_valleys_and_coral_mountains_read_every_crease(tmp_path, capsys):
+    """#33a1fd (hue 207 deg, 33 deg from blue) valleys and #eb5160 mountains: the structure of Origami Simulator's
+    red and blue, with no warning, and the same check report."""
+    plain, a = plain_miura(tmp_path)
+    path = jf.miura_svg(tmp_path / "sky.svg", colours={"B": "#000000", "M": "#eb5160", "V": "#33a1fd"})[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        same_structure(a, read_structure(path))
+    reports = []
+    for p in (plain, path):
+        code, out, err = run(capsys, "check", p)
+        assert code == 0 and "warning" not in err, err
+        reports.append(out.replace(str(p), "FILE").replace(p.stem, "NAME"))
+    assert reports[1] == reports[0] and "3 interior vertices" in reports[0]
+
+
+def test_a_cyan_line_is_refused_naming_its_colour_and_colors(tmp_path, capsys):
+    """Cyan (180 deg, as near green as blue) valleys: exit 1, one line naming the colour, how many lines, why, and
+    --colors; with --colors '#00FFFF=V' the file reads as Origami Simulator's."""
+    plain, a = plain_miura(tmp_path)
+    path = jf.miura_svg(tmp_path / "cyan.svg", colours={"B": "#000000", "M": "#FF0000", "V": "#00FFFF"})[0]
+    n_valleys = a.notes["fold"]["edges_assignment"].count("V")
+    for argv in (["check", path], ["static", path, "--support", "auto", "--load", "all:0,0,-1"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 1 and err.count("\n") == 1, err
+        # the drawing writes one <path> per (type, opacity): the valleys are the cyan paths
+        n_paths = len({round(abs(x), 9) for x, k in zip(a.notes["fold"]["edges_foldAngle"],
+                                                         a.notes["fold"]["edges_assignment"]) if k == "V"})
+        assert err == (f"error: {path}: {n_paths} coloured line(s) are not crease-pattern lines of any line type: "
+                       f"#00ffff ({n_paths}: hue 180 deg, about equally near green (cut) and blue (valley)); left out "
+                       f"they would change the structure: give each colour its line type with --colors "
+                       f"'#00ffff=?' (? one of M, V, B, F, U, C, J)\n")
+        assert "hinge" not in out
+    with pytest.raises(SvgFileError, match="colors= '#00ffff=.'"):
+        read_svg(path)
+    st = read_structure(path, colors={"cyan": "V"})
+    same_structure(a, st)
+    assert st.notes["fold"]["edges_assignment"].count("V") == n_valleys
+    code, out, err = run(capsys, "check", path, "--colors", "#00FFFF=V")
+    assert code == 0 and "warning" not in err
+
+
+ILLUSTRATOR = {"B": "#0000FF", "M": "#FF0000", "V": "#00FF00"}
+
+
+def test_a_miura_in_illustrators_convention_reads_with_colors(tmp_path, capsys):
+    """Blue boundary, red mountains, green valleys. Read by Origami Simulator's colours the green valleys are cuts
+    (the sheet falls into pieces) and a warning says the blue lines, all on the outline, look like a boundary and
+    names --colors; with --colors '#0000FF=B,#00FF00=V,#FF0000=M' it is the Miura-ori (3 interior vertices, not
+    6 pieces with none), and convert writes it."""
+    plain, a = plain_miura(tmp_path)
+    path = jf.miura_svg(tmp_path / "illustrator.svg", colours=ILLUSTRATOR)[0]
+    n_boundary = a.notes["fold"]["edges_assignment"].count("B")
+    code, out, err = run(capsys, "check", path)
+    warned = [x for x in err.splitlines() if x.startswith("warning: ")]
+    assert f"warning: {path}: all {n_boundary} lines drawn #0000ff (read as V) lie on the sheet's outline: they look " \
+           f"like a boundary; if the file draws its boundary in #0000ff, give its colours with --colors " \
+           f"'#0000ff=B,...'" in warned, err
+    assert any("pieces joined by no crease" in x for x in warned), err
+    colors = "#0000FF=B,#00FF00=V,#FF0000=M"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        same_structure(a, read_structure(path, colors=colors))
+        same_structure(a, read_structure(path, colors=parse_colors(colors)))
+    reports = []
+    for p, extra in ((plain, ()), (path, ("--colors", colors))):
+        code, out, err = run(capsys, "check", p, *extra)
+        assert code == 0 and "warning" not in err, err
+        reports.append(out.replace(str(p), "FILE").replace(p.stem, "NAME"))
+    assert reports[1] == reports[0] and "3 interior vertices" in reports[0]
+    code, out, err = run(capsys, "convert", path, "--colors", colors, "-o", tmp_path / "out.fold")
+    assert code == 0, err
+    same_structure(a, read_structure(tmp_path / "out.fold"))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("#0000FF=B,#00FF00", "entry '#00FF00' must be COLOUR=LETTER"),
+    ("#0000FF=X", "gives #0000FF the line type 'X'; expected one of M, V, B, F, U, C, J"),
+    ("nocolour=M", "names 'nocolour', not a colour"),
+    ("#00f=M,#0000ff=V", "gives #0000ff two line types (M, V)"),
+])
+def test_a_bad_colors_option_is_one_usage_line(tmp_path, capsys, text, message):
+    path = jf.miura_svg(tmp_path / "cp.svg")[0]
+    code, out, err = run(capsys, "check", path, "--colors", text)
+    assert code == 2 and err.count("\n") == 1 and err.startswith(f"error: argument --colors: ") and message in err, err
+    with pytest.raises(SvgFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        read_svg(path, colors=text)
+
+
+def test_colors_and_dashes_are_for_svg_only(tmp_path, capsys):
+    import styles
+
+    fold = styles.two_squares_fold(tmp_path / "two.fold")
+    for option, value in (("--colors", "#0000FF=B"), ("--dashes", "valley")):
+        code, out, err = run(capsys, "check", fold, option, value)
+        assert code == 2 and f"{option} is for SVG drawings" in err, err
+    with pytest.raises(FoldFileError, match="colors= is for SVG drawings"):
+        read_structure(fold, colors={"#0000ff": "B"})
