@@ -132,3 +132,111 @@ def test_colors_and_dashes_are_for_svg_only(tmp_path, capsys):
         assert code == 2 and f"{option} is for SVG drawings" in err, err
     with pytest.raises(FoldFileError, match="colors= is for SVG drawings"):
         read_structure(fold, colors={"#0000ff": "B"})
+
+
+# ------------------------------------------------------------------ monochrome drawings: dashed valleys
+def miura_lines(path, dashes=None, colours=jf.COLOURS, miss=0.0, dash_dot=False):
+    """A 4 x 2 Miura-ori as <line> elements, y down, the target angle as the opacity (|angle| / 180).
+
+    ``dashes``: None (coloured, Origami Simulator's colours) or the monochrome convention: every line black,
+    valleys dashed (``stroke-dasharray`` in an attribute, a style or a CSS class, in turn), mountains solid or
+    with ``dash_dot``, dash-dot. ``miss``: the creases that end on the top and bottom edges stop this fraction
+    of the sheet's size (its diagonal) short of them, as hand-drawn ends miss. Returns (path, number of lines
+    shortened)."""
+    X, edges, letters, angles = jf._miura(4, 2, 80.0, 92.0, 92.0 / np.tan(np.radians(65.0)), 90.0)
+    P = np.column_stack([X[:, 0] + 10.875, X[:, 1].max() - X[:, 1] + 8.643])
+    size = float(np.linalg.norm(P.max(0) - P.min(0)))
+    top, bottom = P[:, 1].min(), P[:, 1].max()
+    out = ['<?xml version="1.0" encoding="utf-8"?>',
+           '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="220">',
+           '<style>.dash { stroke-dasharray: 6 3 }</style>']
+    short = 0
+    for k, ((a, b), letter, angle) in enumerate(zip(edges, letters, angles)):
+        p, q = P[a].copy(), P[b].copy()
+        if miss and letter != "B":
+            for end, other in ((p, q), (q, p)):
+                if end[1] in (top, bottom) and other[1] != end[1]:
+                    end += miss * size * (other - end) / np.linalg.norm(other - end)
+                    short += 1
+        opacity = "" if angle is None else f' opacity="{abs(angle) / 180:.6f}"'
+        if dashes is None:
+            paint = f'stroke="{colours[letter]}"'
+        elif letter == "V":
+            paint = ['stroke="black" stroke-dasharray="6,3"', 'style="stroke:#000000;stroke-dasharray:6px 3px"',
+                     'stroke="black" class="dash"'][k % 3]
+        elif letter == "M" and dash_dot:
+            paint = 'stroke="black" stroke-dasharray="9 3 1 3"'
+        else:
+            paint = 'stroke="black"'
+        out.append(f'<line {paint}{opacity} x1="{p[0]:.6f}" y1="{p[1]:.6f}" x2="{q[0]:.6f}" y2="{q[1]:.6f}"/>')
+    path.write_text("\n".join(out + ["</svg>"]) + "\n")
+    return path, short
+
+
+@pytest.mark.parametrize("dash_dot", [False, True], ids=["solid mountains", "dash-dot mountains"])
+def test_a_monochrome_miura_with_dashed_valleys_reads_as_its_coloured_twin(tmp_path, capsys, dash_dot):
+    """Every line black, valleys dashed: by default (one colour, some dashed) the M/V and targets of the same sheet
+    in Origami Simulator's colours, said in one note line; --dashes mountain reads M and V the other way round;
+    --dashes none reads no crease (every line black: boundary), as before."""
+    twin, _ = miura_lines(tmp_path / "coloured.svg")
+    mono, _ = miura_lines(tmp_path / "mono.svg", dashes="valley", dash_dot=dash_dot)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = read_structure(twin)
+        notes = []
+        same_structure(a, read_svg_structure(mono, notes))
+    assert sorted(set(a.notes["fold"]["edges_assignment"])) == ["B", "M", "V"]
+    n = sum(k == "V" for k in a.notes["fold"]["edges_assignment"])
+    total = len(a.notes["fold"]["edges_assignment"])
+    letters = a.notes["fold"]["edges_assignment"]
+    dashed = letters.count("V") + (letters.count("M") if dash_dot else 0)   # one line per edge
+    assert notes == [f"{mono}: every line is drawn #000000 and {dashed} of {len(letters)} are dashed: dashed lines "
+                     f"are read as valleys, solid and dash-dot ones as mountains, the sheet's outline as its boundary "
+                     f"(dashes= 'mountain' the other way round, dashes= 'none' by colour)"]
+    code, out, err = run(capsys, "check", mono)
+    assert code == 0 and "warning" not in err, err
+    note = [x for x in err.splitlines() + out.splitlines() if x.startswith("note: ")]
+    assert len(note) == 1 and "dashed lines are read as valleys" in note[0] and "--dashes 'mountain'" in note[0]
+    flipped = read_structure(mono, dashes="mountain")
+    swap = {"M": "V", "V": "M", "B": "B"}
+    if not dash_dot:
+        assert flipped.notes["fold"]["edges_assignment"] == [swap[x] for x in a.notes["fold"]["edges_assignment"]]
+    else:   # dash-dot lines are mountains either way
+        assert set(flipped.notes["fold"]["edges_assignment"]) == {"M", "B"}
+    code, out, err = run(capsys, "check", mono, "--dashes", "none")
+    assert code == 1 and "no crease" in err, err
+
+
+def read_svg_structure(path, notes):
+    """The structure of an SVG through the library's reader with its note lines collected in ``notes``."""
+    st = read_structure(path)
+    notes += st.notes["fold"].get("reader_notes", [])
+    return st
+
+
+# ------------------------------------------------------------------ hand-drawn ends that miss
+def test_hand_drawn_ends_that_miss_name_the_merge_tol_that_joins_them(tmp_path, capsys):
+    """The creases meeting the top and bottom edges stop 0.4 % of the sheet short of them: the warning leaves
+    out the 6 dangling lines and names --merge-tol 0.005; with it the sheet reads as the drawing shows (the
+    Miura-ori whose ends meet)."""
+    exact, _ = miura_lines(tmp_path / "exact.svg")
+    drawn, short = miura_lines(tmp_path / "drawn.svg", miss=0.004)
+    assert short == 6
+    code, out, err = run(capsys, "check", drawn)
+    warned = [x for x in err.splitlines() if "bound no face" in x]
+    assert len(warned) == 1 and f"left out {short} line(s) that bound no face" in warned[0], err
+    # the ends lie 0.004 x size along creases at 65 deg to the edge: 0.004 sin 65 deg = 0.0036 from it
+    assert warned[0].endswith(f"; {short} of their ends miss another line by at most "
+                              f"{0.004 * np.sin(np.radians(65.0)):.2g} of the sheet's size (within 1%): --merge-tol "
+                              f"0.005 joins them"), warned[0]
+    a = read_structure(exact)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        b = read_structure(drawn, merge_tol=0.005)
+    assert b.pattern.panels == a.pattern.panels and b.pattern.edges == a.pattern.edges
+    for key in ("edges_assignment", "edges_foldAngle"):
+        assert b.notes["fold"][key] == a.notes["fold"][key], key
+    # each end snapped onto its edge: within the miss of where the exact one meets it
+    assert np.abs(b.pattern.vertices - a.pattern.vertices).max() <= 0.004 * a.pattern.size
+    code, out, err = run(capsys, "check", drawn, "--merge-tol", "0.005")
+    assert code == 0 and "warning" not in err, err

@@ -40,9 +40,10 @@ case, as Rabbit Ear writes them) gives its type whatever its colour: its own
 ``data-assignment`` of a group around it (a layer of valleys).
 
 Dashes (``dashes``, :data:`DASHES`): "valley" reads a dashed stroke
-(``stroke-dasharray`` in an attribute, a style or CSS, with a dash of nonzero
-length) as a valley and a solid one as a mountain, whatever its colour (lines on
-the sheet's outline stay boundary), "mountain" the other way round, "none" by
+(``stroke-dasharray`` in an attribute, a style or CSS, dashes of one length)
+as a valley and a solid or dash-dot one (dashes of two lengths) as a mountain,
+whatever its colour (lines on the sheet's outline stay boundary), "mountain" a
+dashed or dash-dot stroke as a mountain and a solid one as a valley, "none" by
 colour only. The default (None) is "valley" when every unmarked stroke has the
 same colour and some are dashed (the monochrome convention of diagrams and
 script generators), said in one note line, else "none".
@@ -197,17 +198,21 @@ def line_type(colour):
     return colour_reading(colour)[0]
 
 
-def _dashed(value):
-    """Whether a ``stroke-dasharray`` value draws dashes: a list of lengths, not all zero (not "none")."""
+def _dash_style(value):
+    """"solid", "dashed" (dashes of one length) or "dash-dot" (dashes of two lengths or more) of a
+    ``stroke-dasharray`` value (None, "none", all zeros or invalid: solid, as SVG draws it)."""
     if value is None:
-        return False
+        return "solid"
     x = []
     for t in str(value).replace(",", " ").split():
         m = re.fullmatch(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?:px|mm|cm|in|pt|pc|%|em|ex)?", t)
         if m is None:
-            return False   # an invalid dash array is ignored (SVG: the stroke is solid)
+            return "solid"   # an invalid dash array is ignored (SVG: the stroke is solid)
         x.append(float(m.group(1)))
-    return bool(x) and all(np.isfinite(v) and v >= 0 for v in x) and sum(x) > 0
+    if not x or not all(np.isfinite(v) and v >= 0 for v in x) or sum(x) <= 0:
+        return "solid"
+    dashes = (x * 2 if len(x) % 2 else x)[0::2]
+    return "dash-dot" if max(dashes) > 1.5 * min(dashes) else "dashed"
 
 
 def _marked_type(e, label):
@@ -296,26 +301,27 @@ def _segments(path, colors=None, dashes=None, notes=None):
             ignored["a paint server (url)"] = ignored.get("a paint server (url)", 0) + 1
             continue
         colour = None if marked is not None else se.Color(stroke).hexrgb.lower()
-        shapes.append((e, kind_name, tag, label, marked, colour, _dashed(e.values.get("stroke-dasharray"))))
+        shapes.append((e, kind_name, tag, label, marked, colour, _dash_style(e.values.get("stroke-dasharray"))))
     mode = dashes
     plain = [sh for sh in shapes if sh[4] is None and sh[5] not in colors]
     if mode is None:
         mode = "none"
-        dashed = sum(sh[6] for sh in plain)
+        dashed = sum(sh[6] != "solid" for sh in plain)
         if dashed and len({sh[5] for sh in plain}) == 1:
             mode = "valley"
             if notes is not None:
                 notes.append(f"{path}: every line is drawn {plain[0][5]} and {dashed} of {len(plain)} are dashed: "
-                             f"dashed lines are read as valleys, solid ones as mountains, the sheet's outline as its "
-                             f"boundary (dashes= 'mountain' the other way round, dashes= 'none' by colour)")
+                             f"dashed lines are read as valleys, solid and dash-dot ones as mountains, the sheet's "
+                             f"outline as its boundary (dashes= 'mountain' the other way round, dashes= 'none' by "
+                             f"colour)")
     out, groups, refused = [], [], {}
     for e, kind_name, tag, label, marked, colour, dashed in shapes:
         if marked is not None:
             kind = marked
         elif colour in colors:
             kind = colors[colour]
-        elif mode != "none":
-            kind = "V" if dashed == (mode == "valley") else "M"
+        elif mode != "none":   # a dash-dot line is a mountain either way
+            kind = "V" if (dashed == "dashed") == (mode == "valley") and dashed != "dash-dot" else "M"
         else:
             kind, why = colour_reading(colour)
             if kind is None and why != "unsaturated":
