@@ -74,7 +74,8 @@ def add_input(ap):
                          "files) or facet (Origami Simulator: a line inside a rigid face; default for SVG and "
                          "ORIPA, whose aux lines are 'F')")
     ap.add_argument("--merge-tol", type=merge_fraction, default=None,
-                    help="SVG, ORIPA: merge line ends closer than this fraction of the sheet size (default 1e-3)")
+                    help="SVG, ORIPA: merge line ends closer than this fraction of the sheet size (default 1e-3); "
+                         "a flat FOLD pattern: merge vertices this close (default 1e-9, coincident points)")
     add_drawing_options(ap)
     return ap
 
@@ -126,9 +127,6 @@ def check_exists(path, extensions=EXTENSIONS):
 def check_input_options(args):
     """Options that do not apply to the input file's kind: a usage error naming the option (exit 2)."""
     drawn = is_drawing(args.file)
-    if not drawn and getattr(args, "merge_tol", None) is not None:
-        raise UsageError(f"--merge-tol {args.merge_tol:g}: --merge-tol is for drawn crease patterns (SVG, ORIPA: "
-                         f"line ends to merge); {args.file}, a FOLD file, gives its topology by index")
     for option in ("colors", "dashes"):
         if getattr(args, option, None) is not None and not args.file.lower().endswith(".svg"):
             raise UsageError(f"--{option}: --{option} is for SVG drawings (stroke colours and dashes); {args.file} "
