@@ -18,8 +18,10 @@ vertices of no other line is one edge; the faces are the bounded faces of
 the planar graph (:func:`chrono_origami.crease.faces.planar_faces`), less holes
 drawn as outline. An outline ("B") or cut ("C") line between two faces is a
 cut "C"; any line on the outline of the sheet is boundary "B". Lines that
-bound no face (dangling creases) are left out with a warning, and faces that
-fall into several pieces joined by no crease are one warning line.
+bound no face (dangling creases) are left out with a warning (naming the
+``merge_tol`` that would join their ends where they miss another line by less
+than :data:`NEAR_MISS` of the sheet's size, as hand-drawn ends do), and faces
+that fall into several pieces joined by no crease are one warning line.
 """
 import os
 import warnings
