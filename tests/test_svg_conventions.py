@@ -118,7 +118,7 @@ def test_a_miura_in_illustrators_convention_reads_with_colors(tmp_path, capsys):
 def test_a_bad_colors_option_is_one_usage_line(tmp_path, capsys, text, message):
     path = jf.miura_svg(tmp_path / "cp.svg")[0]
     code, out, err = run(capsys, "check", path, "--colors", text)
-    assert code == 2 and err.count("\n") == 1 and err.startswith(f"error: argument --colors: ") and message in err, err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("error: argument --colors: ") and message in err, err
     with pytest.raises(SvgFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
         read_svg(path, colors=text)
 

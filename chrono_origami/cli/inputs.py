@@ -99,14 +99,8 @@ def colour_map(text):
 
     try:
         return parse_colors(text, "--colors")
-    except SvgFileError as e:
-        raise argparse.ArgumentTypeError(flags_of(str(e))) from None
-
-
-def flags_of(text):
-    from .app import flags
-
-    return flags(text.replace("--colors: colors= ", "", 1))
+    except SvgFileError as e:   # "--colors: colors= entry ..." -> "entry ..." (argparse names the option)
+        raise argparse.ArgumentTypeError(app.flags(str(e).replace("--colors: colors= ", "", 1))) from None
 
 
 #: the input files' extensions: FOLD (JSON) and the drawn crease patterns (SVG, ORIPA)

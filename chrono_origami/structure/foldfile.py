@@ -141,9 +141,9 @@ def read_structure(source, frame=0, facets=None, merge_tol=None, colors=None, da
     history), any other class (e.g. "creasePattern") the first. ``facets``: what "F" edges are, "crease" (the
     FOLD spec: a flat crease, a hinge; the default for FOLD files) or "facet"
     (Origami Simulator: a line inside a rigid face; the default for drawn
-    patterns, whose yellow (SVG) and aux (ORIPA) lines are facets). ``merge_tol``: drawn patterns only, see
-    :func:`chrono_origami.crease.lines.fold_of_lines`, and flat FOLD patterns, see :func:`read_fold`. ``colors``, ``dashes``: SVG drawings only, see
-    :func:`chrono_origami.crease.svg.read_svg`. The readers' note lines are in ``notes["fold"]["reader_notes"]``.
+    patterns, whose yellow (SVG) and aux (ORIPA) lines are facets). ``merge_tol``: drawn patterns, see
+    :func:`chrono_origami.crease.lines.fold_of_lines`, and flat FOLD patterns, see :func:`read_fold`. ``colors``,
+    ``dashes``: SVG drawings only, see :func:`chrono_origami.crease.svg.read_svg`. The readers' note lines are in ``notes["fold"]["reader_notes"]``.
     """
     if is_drawing(source):
         if not (frame in (0, -1, "last", "creasePattern")):
