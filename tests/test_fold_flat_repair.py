@@ -1,5 +1,5 @@
 """Flat FOLD crease patterns as pattern generators write them: faces in either winding, vertices stored twice,
-degenerate faces and zero-length edges (issue 49).
+degenerate faces and zero-length edges.
 
 The reference is a Miura-ori sheet written by ``convert`` (faces counter-clockwise, one vertex per point); each
 variant is an edit of its JSON, and must read as the same structure (vertices, panels, edges, assignment, target
