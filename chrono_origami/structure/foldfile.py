@@ -760,12 +760,7 @@ class _Reader:
         from scipy.spatial import cKDTree
 
         pairs = cKDTree(X[used]).query_pairs(tol, output_type="ndarray")
-        directed = set()
-        consistent = True
-        for loop in faces:
-            for ab in facelib.loop_edges(loop):
-                consistent &= ab not in directed
-                directed.add(ab)
+        consistent = _one_winding(faces, len(X))
         if not len(pairs) and consistent and self.merge_tol is None:
             return faces, edges, assign
         rep = np.arange(len(X))
@@ -847,12 +842,7 @@ class _Reader:
                 parts.append(f"joined {dropped_edges - len(bad_edges)} edge(s) lying on others")
             warnings.warn(f"{self.src}: flat pattern: " + "; ".join(parts), stacklevel=5)
         # one winding: counter-clockwise seen from +z, where the faces disagree
-        directed, consistent = set(), True
-        for loop in new_faces:
-            for ab in facelib.loop_edges(loop):
-                consistent &= ab not in directed
-                directed.add(ab)
-        if not consistent:
+        if not _one_winding(new_faces, len(X)):
             flipped = []
             for f, loop in enumerate(new_faces):
                 P = X[loop, :2]
@@ -1310,6 +1300,17 @@ def convert(source, destination, merge_tol=None, facets=None, colors=None, dashe
     _Reader(d, 0, os.fspath(source), "crease").structure()
     write_fold_dict(d, destination)
     return d
+
+
+def _one_winding(faces, nv):
+    """Whether no two loops of ``faces`` run one side in the same direction (consistent orientation)."""
+    sizes = np.array([len(loop) for loop in faces])
+    flat = np.fromiter((v for loop in faces for v in loop), dtype=np.int64, count=int(sizes.sum()))
+    start = np.r_[0, np.cumsum(sizes)[:-1]]
+    nxt = np.arange(len(flat)) + 1
+    nxt[np.cumsum(sizes) - 1] = start                 # each loop closes on its first vertex
+    code = flat * nv + flat[nxt]
+    return len(np.unique(code)) == len(code)
 
 
 def _per_vertex(nv, items):
