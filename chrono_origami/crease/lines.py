@@ -330,14 +330,15 @@ class _Graph:
                 f"{NEAR_MISS:.0%}): merge_tol= {suggest:g} joins them")
 
     def _outline_colours(self, kept):
-        """One warning for each colour read as a crease or cut whose every line lies on the sheet's outline."""
+        """One warning for each colour read as a crease (M, V, F, U, J) whose every line lies on the sheet's
+        outline: it looks like the file's boundary colour."""
         groups = getattr(self, "groups", None)
         if not groups:
             return
         on = {}
         for k, n in kept:
             s = self.edges[k][2]
-            if groups[s] is not None and self.kinds[s] != "B":
+            if groups[s] is not None and self.kinds[s] not in ("B", "C"):   # an outline or cut: boundary there
                 on.setdefault(groups[s], []).append((n, self.kinds[s]))
         for colour, sides in sorted(on.items()):
             if all(n == 1 for n, _ in sides):
