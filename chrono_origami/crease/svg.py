@@ -325,7 +325,11 @@ def _segments(path, colors=None, dashes=None, notes=None):
         else:
             kind, why = colour_reading(colour)
             if kind is None and why != "unsaturated":
-                refused.setdefault(colour, [0, why])[0] += 1
+                try:   # the element's straight or curved segments: its lines as drawn
+                    n = sum(not isinstance(g, se.Move) for g in se.Path(e).segments()) if kind_name in ELEMENTS else 1
+                except (ValueError, TypeError, ZeroDivisionError, OverflowError):
+                    n = 1
+                refused.setdefault(colour, [0, why])[0] += max(n, 1)
                 continue
         if kind is None or kind_name not in ELEMENTS:
             ignored.setdefault(colour if kind is None else f"<{tag}>", 0)
