@@ -67,10 +67,18 @@ def strip_fold(n=8):
 
 
 # ------------------------------------------------------------------ a. flags, not Python keywords
-def test_merge_tol_on_a_fold_file_names_the_flag(capsys, pair):
-    err = one_line(*run(capsys, "count", pair, "--merge-tol", "0.01")[::2], 2,
-                   "--merge-tol 0.01: --merge-tol is for drawn crease patterns (SVG, ORIPA")
-    assert "merge_tol" not in err.replace(str(pair), "FILE")
+def test_merge_tol_on_a_folded_fold_file_names_the_flag(capsys, tmp_path):
+    """--merge-tol merges the vertices of flat FOLD patterns only: on a folded one (face 2 turned up 90 deg) one
+    warning line says so in the command line's words."""
+    d = hand_fold()
+    d["vertices_coords"][4:6] = [[1, 0, 1], [1, 1, 1]]
+    path = tmp_path / "folded.fold"
+    path.write_text(json.dumps(d))
+    code, out, err = run(capsys, "count", path, "--merge-tol", "0.01")
+    warned = [x for x in err.splitlines() if x.startswith("warning: ")]
+    assert code == 0 and warned == [f"warning: {path}: --merge-tol is for flat crease patterns (faces in one plane "
+                                    f"z = const, not overlapping); this one is folded: its vertices are read by index, "
+                                    f"none merged"], err
 
 
 def test_self_weight_without_thickness_names_the_flags(capsys, pair):

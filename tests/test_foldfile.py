@@ -249,7 +249,9 @@ MALFORMED = [
                                            "from 0 to 5"),
     ({"faces_vertices[0]": [0, 1, 2.0, 3]}, "faces_vertices[0] must be a list of vertex indices"),
     ({"faces_vertices[0]": [0, 1, 2, 1]}, "faces_vertices[0] lists vertex 1 twice"),
-    ({"faces_vertices[1]": [1, 2, 5, 4]}, "do not make a valid crease pattern: panels 1 and 2 have inconsistent"),
+    # folded (face 2 turned up by 90 deg): the plane gives no orientation, the strict check holds
+    ({"faces_vertices[1]": [1, 2, 5, 4], "vertices_coords[4]": [1, 0, 1], "vertices_coords[5]": [1, 1, 1]},
+     "do not make a valid crease pattern: panels 1 and 2 have inconsistent"),
     ({"vertices_coords[5]": [2, 1, 0.5]}, "do not make a valid crease pattern: panel 2 is not planar"),
     ({"edges_vertices[2]": [2]}, "edges_vertices[2] must be two vertex indices"),
     ({"edges_vertices[2]": [0, 2]}, "edges_vertices[2] = [0, 2] is not a side of any face"),

@@ -294,8 +294,8 @@ def test_the_convert_command_and_the_input_options(tmp_path, capsys):
     assert cli.main(["count", str(out), "--engine", "reference", "--frame", "0"]) == 0
     assert "M = 2 mechanisms, S = 4 self-stress states" in capsys.readouterr().out
     assert cli.main(["count", str(src), "--engine", "reference", "--merge-tol", "1e-2"]) == 0
-    assert cli.main(["count", str(out), "--engine", "reference", "--merge-tol", "1e-2"]) == 2
-    assert "--merge-tol is for drawn crease patterns (SVG, ORIPA" in capsys.readouterr().err
+    assert cli.main(["count", str(out), "--engine", "reference", "--merge-tol", "1e-2"]) == 0   # a flat FOLD file
+    assert "M = 2 mechanisms, S = 4 self-stress states" in capsys.readouterr().out
     assert cli.main(["count", str(src), "--frame", "foldedForm"]) == 2
     assert "an SVG crease pattern, has one frame" in capsys.readouterr().err
     # convert reads drawn patterns only (SVG, ORIPA), and a missing file is a usage error
@@ -314,22 +314,28 @@ def hue_colour(hue_deg, value=1.0, saturation=1.0):
 
 
 def test_a_stroke_is_the_line_type_of_the_nearest_reference_hue():
-    from chrono_origami.crease.svg import HUE_TOL, line_type
+    from chrono_origami.crease.svg import HUE_MARGIN, HUES, colour_reading, line_type
 
     exact = {"#000000": "B", "#FF0000": "M", "#0000ff": "V", "#00ff00": "C", "#008000": "C", "#ffff00": "F",
              "#ff00ff": "U"}
     near = {"#EE1032": "M", "#4379FF": "V", "#231F20": "B", "#333333": "B", "#000080": "V", "#C00000": "M",
-            "#F2E20D": "F", "#E62EDC": "U", "#22B14C": "C"}
+            "#F2E20D": "F", "#E62EDC": "U", "#22B14C": "C", "#33a1fd": "V", "#eb5160": "M"}   # Inkscape's sky blue
     unread = ["#808080", "#FFFFFF", "#FFC0C0", "#FF8000", "#00FFFF", "#8000FF"]   # grey, white, pale, orange, ...
     for colour, letter in {**exact, **near}.items():
         assert line_type(colour) == letter, colour
     for colour in unread:
         assert line_type(colour) is None, colour
-    # the tolerance in hue, on either side of every reference hue (hex rounding moves a hue by < 0.2 deg)
-    for letter, hue in {"M": 0.0, "F": 60.0, "C": 120.0, "V": 240.0, "U": 300.0}.items():
-        for side in (-1, 1):
-            assert line_type(hue_colour(hue + side * (HUE_TOL - 1))) == letter
-            assert line_type(hue_colour(hue + side * (HUE_TOL + 1))) is None
+    assert colour_reading("#00ffff")[1] == "hue 180 deg, about equally near green (cut) and blue (valley)"
+    assert colour_reading("#808080")[1] == "unsaturated"
+    # between two neighbouring reference hues: the nearer one, refused only within HUE_MARGIN / 2 of the midpoint
+    # (hex rounding moves a hue by < 0.2 deg)
+    refs = sorted((h, k) for k, h in HUES.items())
+    for (a, ka), (b, kb) in zip(refs, refs[1:] + [(refs[0][0] + 360.0, refs[0][1])]):
+        mid, half = 0.5 * (a + b), 0.5 * HUE_MARGIN
+        assert line_type(hue_colour(a + 1)) == ka and line_type(hue_colour(b - 1)) == kb
+        assert line_type(hue_colour(mid - half - 1)) == ka and line_type(hue_colour(mid + half + 1)) == kb
+        for x in (mid - half + 1, mid, mid + half - 1):
+            assert line_type(hue_colour(x)) is None, (a, b, x)
 
 
 @pytest.mark.parametrize("style", [dict(colours="near"), dict(mark="class"), dict(mark="data-assignment")],

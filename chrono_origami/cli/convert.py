@@ -19,6 +19,7 @@ def _options(description):
                          "(written as 'F')")
     ap.add_argument("--merge-tol", type=inputs.merge_fraction, default=None,
                     help="merge line ends closer than this fraction of the sheet size (default 1e-3)")
+    inputs.add_drawing_options(ap)
     return ap
 
 
@@ -27,8 +28,13 @@ def convert_command(args):
     if not is_drawing(args.file):
         raise app.UsageError(f"{args.file}: convert reads a drawn crease pattern (FILE.svg, FILE.cp, FILE.opx)")
     inputs.check_exists(args.file)
+    inputs.check_input_options(args)
+    notes = []
     with app.output(args.output):
-        d = foldfile.convert(args.file, args.output, merge_tol=args.merge_tol, facets=args.facets)
+        d = foldfile.convert(args.file, args.output, merge_tol=args.merge_tol, facets=args.facets, colors=args.colors,
+                             dashes=args.dashes, notes=notes)
+    for note in notes:
+        print(f"note: {app.flags(note)}")
     n = len(d.get("faces_vertices", ()))
     print(f"wrote {args.output}: {len(d['vertices_coords'])} vertices, {len(d['edges_vertices'])} edges, {n} faces")
     return app.EXIT_OK

@@ -74,8 +74,33 @@ def add_input(ap):
                          "files) or facet (Origami Simulator: a line inside a rigid face; default for SVG and "
                          "ORIPA, whose aux lines are 'F')")
     ap.add_argument("--merge-tol", type=merge_fraction, default=None,
-                    help="SVG, ORIPA: merge line ends closer than this fraction of the sheet size (default 1e-3)")
+                    help="SVG, ORIPA: merge line ends closer than this fraction of the sheet size (default 1e-3); "
+                         "a flat FOLD pattern: merge vertices this close (default 1e-9, coincident points)")
+    add_drawing_options(ap)
     return ap
+
+
+def add_drawing_options(ap):
+    """Add the SVG reader's --colors and --dashes to ``ap``."""
+    ap.add_argument("--colors", type=colour_map, default=None, metavar="'#0000FF=B,#00FF00=V,...'",
+                    help="SVG: stroke colours' line types (FOLD letters M V B F U C J), read before Origami "
+                         "Simulator's colours (e.g. an Illustrator convention with a blue boundary)")
+    ap.add_argument("--dashes", choices=("valley", "mountain", "none"), default=None,
+                    help="SVG: a dashed stroke is a valley and a solid one a mountain (valley), the other way "
+                         "round (mountain) or read by colour (none); default valley when every stroke has one "
+                         "colour and some are dashed")
+    return ap
+
+
+def colour_map(text):
+    """argparse type of ``--colors``: ``'#0000FF=B,#00FF00=V'`` as {"#0000ff": "B", ...}."""
+    from ..crease.svg import parse_colors
+    from ..tools.errors import SvgFileError
+
+    try:
+        return parse_colors(text, "--colors")
+    except SvgFileError as e:   # "--colors: colors= entry ..." -> "entry ..." (argparse names the option)
+        raise argparse.ArgumentTypeError(app.flags(str(e).replace("--colors: colors= ", "", 1))) from None
 
 
 #: the input files' extensions: FOLD (JSON) and the drawn crease patterns (SVG, ORIPA)
@@ -96,9 +121,10 @@ def check_exists(path, extensions=EXTENSIONS):
 def check_input_options(args):
     """Options that do not apply to the input file's kind: a usage error naming the option (exit 2)."""
     drawn = is_drawing(args.file)
-    if not drawn and getattr(args, "merge_tol", None) is not None:
-        raise UsageError(f"--merge-tol {args.merge_tol:g}: --merge-tol is for drawn crease patterns (SVG, ORIPA: "
-                         f"line ends to merge); {args.file}, a FOLD file, gives its topology by index")
+    for option in ("colors", "dashes"):
+        if getattr(args, option, None) is not None and not args.file.lower().endswith(".svg"):
+            raise UsageError(f"--{option}: --{option} is for SVG drawings (stroke colours and dashes); {args.file} "
+                             f"gives each line's type")
     frame = getattr(args, "frame", None)
     if drawn and frame not in (None, 0, -1, "last", "creasePattern"):
         raise UsageError(f"--frame {frame}: {args.file}, {DRAWINGS[os.path.splitext(args.file)[1].lower()]}, has "
@@ -147,10 +173,12 @@ def read_input(args, default_frame=None):
     check_exists(args.file)
     check_input_options(args)
     frame = choose_frame(args, default_frame)
-    structure = read_structure(args.file, frame=frame, facets=args.facets, merge_tol=args.merge_tol)
-    note = (structure.notes or {}).get("fold", {}).get("facets_note")
-    if note:
-        print(f"note: {flags(note)}")
+    structure = read_structure(args.file, frame=frame, facets=args.facets, merge_tol=args.merge_tol,
+                               colors=getattr(args, "colors", None), dashes=getattr(args, "dashes", None))
+    fold_notes = (structure.notes or {}).get("fold", {})
+    for note in [fold_notes.get("facets_note")] + list(fold_notes.get("reader_notes", ())):
+        if note:
+            print(f"note: {flags(note)}")
     if not is_drawing(args.file) and frame_count(args.file) > 1:
         # a history (fold --out's fold.fold) or a file of several frames: say which frame is analysed, and name
         # the structure by the file and the frame (a frame's own title, "t = 1 s", says too little)

@@ -18,8 +18,10 @@ vertices of no other line is one edge; the faces are the bounded faces of
 the planar graph (:func:`chrono_origami.crease.faces.planar_faces`), less holes
 drawn as outline. An outline ("B") or cut ("C") line between two faces is a
 cut "C"; any line on the outline of the sheet is boundary "B". Lines that
-bound no face (dangling creases) are left out with a warning, and faces that
-fall into several pieces joined by no crease are one warning line.
+bound no face (dangling creases) are left out with a warning (naming the
+``merge_tol`` that would join their ends where they miss another line by less
+than :data:`NEAR_MISS` of the sheet's size, as hand-drawn ends do), and faces
+that fall into several pieces joined by no crease are one warning line.
 """
 import os
 import warnings
@@ -33,6 +35,9 @@ from . import faces as facelib
 
 #: Default endpoint merge tolerance, as a fraction of the sheet size.
 MERGE_RTOL = 1e-3
+#: Dangling lines whose free ends lie within this fraction of the sheet size of another line: the warning names the
+#: merge tolerance that joins them.
+NEAR_MISS = 0.01
 
 
 def check_options(path, merge_tol, facets):
@@ -46,7 +51,7 @@ def check_options(path, merge_tol, facets):
 
 
 def fold_of_lines(path, segments, merge_tol=None, facets="facet", y_down=False, left_out="", read="",
-                  cut_lines="an outline or cut line"):
+                  cut_lines="an outline or cut line", groups=None):
     """The FOLD dictionary (a flat crease pattern, frame class "creasePattern") of drawn ``segments``: a list of
     (start (x, y), end, FOLD letter, target fold angle's fraction of 180 degrees (0 to 1), label naming the line
     in its file, Bezier control points of a segment drawn as a curve (empty for a line)).
@@ -55,11 +60,15 @@ def fold_of_lines(path, segments, merge_tol=None, facets="facet", y_down=False, 
     ``facets``: "facet" ("F" lines lie inside rigid faces and are left out) or "crease" (flat creases "F").
     ``y_down``: the file's y axis points down (its coordinates in messages are (x, -y)). ``left_out``, ``read``:
     what the reader left out of the file and what it reads, for the messages; ``cut_lines``: the file's outline and
-    cut lines in its own words ("a black or green line").
+    cut lines in its own words ("a black or green line"). ``groups``: the stroke colour of each segment (None where
+    its colour does not give its type), for a warning when every line of a crease colour lies on the sheet's outline
+    (it looks like a boundary: ``colors=``).
     """
     path = str(path)
     merge_tol = check_options(path, merge_tol, facets)
+    groups = [None] * len(segments) if groups is None else list(groups)
     if facets == "facet":
+        groups = [g for g, s in zip(groups, segments) if s[2] != "F"]
         segments = [s for s in segments if s[2] != "F"]
     if not segments:
         raise SvgFileError(f"{path}: no crease-pattern lines{left_out}; {read}")
@@ -70,6 +79,7 @@ def fold_of_lines(path, segments, merge_tol=None, facets="facet", y_down=False, 
         raise SvgFileError(f"{path}: the drawing has no extent (size {size})")
     graph = _Graph(path, A, B, [s[2] for s in segments], [s[3] for s in segments], [s[4] for s in segments],
                    [s[5] for s in segments], merge_tol * size, y_down)
+    graph.size, graph.groups = size, groups
     return graph.fold(os.path.splitext(os.path.basename(path))[0], left_out, read, cut_lines)
 
 
@@ -245,10 +255,11 @@ class _Graph:
             n = len(sides.get((min(u, w), max(u, w)), ()))
             (kept if n else dangling).append((k, n))
         creases = [k for k, n in kept if n == 2 and self.kinds[edges[k][2]] in "MVFUJ"]
+        misses = self._near_misses([k for k, _ in dangling])
         if not creases:
             gone = "" if not dangling else \
                 f"; left out {len(dangling)} line(s) that bound no face, e.g. {self.name_edge(dangling[0][0])} " \
-                f"(a larger merge_tol= joins line ends more than {self.tol:.3g} drawing units apart)"
+                f"(a larger merge_tol= joins line ends more than {self.tol:.3g} drawing units apart){misses}"
             raise SvgFileError(f"{self.path}: no crease (a mountain, valley, flat or undriven line between two faces)"
                                f"{left_out}{gone}; {read}")
         n_pieces = facelib.components(len(loops), [sides[min(u, w), max(u, w)] for u, w, s in
@@ -259,7 +270,8 @@ class _Graph:
         if dangling:
             k = dangling[0][0]
             warnings.warn(f"{self.path}: left out {len(dangling)} line(s) that bound no face (dangling creases), "
-                          f"e.g. {self.name_edge(k)}", stacklevel=3)
+                          f"e.g. {self.name_edge(k)}{misses}", stacklevel=3)
+        self._outline_colours(kept)
         used = sorted({v for loop in loops for v in loop})
         renumber = {v: i for i, v in enumerate(used)}
         ev, ea, ef = [], [], []
@@ -287,6 +299,53 @@ class _Graph:
             "faces_vertices": [[renumber[v] for v in loop] for loop in loops],
         }
         return d
+
+
+    def _near_misses(self, dangling):
+        """"; 3 of their ends miss another line by at most 0.0028 of the sheet's size: merge_tol= 0.004 joins them"
+        for the free ends of the ``dangling`` edges within :data:`NEAR_MISS` of the sheet's size of another line, or
+        ""."""
+        if not dangling:
+            return ""
+        degree = np.bincount(np.array([(u, w) for u, w, _ in self.edges]).ravel(), minlength=len(self.V))
+        ends = sorted({v for k in dangling for v in self.edges[k][:2] if degree[v] == 1})
+        if not ends:
+            return ""
+        lines_ = shapely.linestrings(self.V[np.array([(u, w) for u, w, _ in self.edges])])
+        vi, ei = shapely.STRtree(lines_).query(shapely.points(self.V[ends]), predicate="dwithin",
+                                               distance=NEAR_MISS * self.size)
+        gap = {}
+        for i, k in zip(vi, ei):
+            v = ends[i]
+            if v in self.edges[k][:2]:
+                continue
+            d = float(shapely.distance(shapely.points(self.V[v]), lines_[k]))
+            gap[v] = min(gap.get(v, np.inf), d)
+        if not gap:
+            return ""
+        need = max(gap.values()) / self.size
+        step = 10.0 ** np.floor(np.log10(1.2 * need))
+        suggest = min(float(np.ceil(1.2 * need / step) * step), 0.099)
+        return (f"; {len(gap)} of their ends miss another line by at most {need:.2g} of the sheet's size (within "
+                f"{NEAR_MISS:.0%}): merge_tol= {suggest:g} joins them")
+
+    def _outline_colours(self, kept):
+        """One warning for each colour read as a crease (M, V, F, U, J) whose every line lies on the sheet's
+        outline: it looks like the file's boundary colour."""
+        groups = getattr(self, "groups", None)
+        if not groups:
+            return
+        on = {}
+        for k, n in kept:
+            s = self.edges[k][2]
+            if groups[s] is not None and self.kinds[s] not in ("B", "C"):   # an outline or cut: boundary there
+                on.setdefault(groups[s], []).append((n, self.kinds[s]))
+        for colour, sides in sorted(on.items()):
+            if all(n == 1 for n, _ in sides):
+                letters = "".join(sorted({kind for _, kind in sides}))
+                warnings.warn(f"{self.path}: all {len(sides)} lines drawn {colour} (read as {letters}) lie on the "
+                              f"sheet's outline: they look like a boundary; if the file draws its boundary in "
+                              f"{colour}, give its colours with colors= '{colour}=B,...'", stacklevel=4)
 
 
 def _merge(P, tol):

@@ -98,7 +98,7 @@ import numpy as np
 
 from ..crease import faces as facelib
 from ..crease import DRAWINGS, is_drawing, read_drawing
-from ..crease.pattern import CreasePattern, hinge_rotations
+from ..crease.pattern import COINCIDENCE_RTOL, CreasePattern, hinge_rotations
 from ..tools.errors import MAX_MAGNITUDE, FoldFileError, PatternError, StructureError
 from . import hinges
 from .hinges import DOOR
@@ -131,7 +131,7 @@ _NOT_INHERITED = ("frame_parent", "frame_inherit")
 
 
 # ======================================================================= reading
-def read_structure(source, frame=0, facets=None, merge_tol=None):
+def read_structure(source, frame=0, facets=None, merge_tol=None, colors=None, dashes=None):
     """Structure of a FOLD file (.fold, JSON), an SVG crease pattern (.svg) or an ORIPA file (.cp, .opx), a path
     or a FOLD dict.
 
@@ -141,8 +141,9 @@ def read_structure(source, frame=0, facets=None, merge_tol=None):
     history), any other class (e.g. "creasePattern") the first. ``facets``: what "F" edges are, "crease" (the
     FOLD spec: a flat crease, a hinge; the default for FOLD files) or "facet"
     (Origami Simulator: a line inside a rigid face; the default for drawn
-    patterns, whose yellow (SVG) and aux (ORIPA) lines are facets). ``merge_tol``: drawn patterns only, see
-    :func:`chrono_origami.crease.lines.fold_of_lines`.
+    patterns, whose yellow (SVG) and aux (ORIPA) lines are facets). ``merge_tol``: drawn patterns, see
+    :func:`chrono_origami.crease.lines.fold_of_lines`, and flat FOLD patterns, see :func:`read_fold`. ``colors``,
+    ``dashes``: SVG drawings only, see :func:`chrono_origami.crease.svg.read_svg`. The readers' note lines are in ``notes["fold"]["reader_notes"]``.
     """
     if is_drawing(source):
         if not (frame in (0, -1, "last", "creasePattern")):
@@ -150,11 +151,17 @@ def read_structure(source, frame=0, facets=None, merge_tol=None):
             raise FoldFileError(f"{os.fspath(source)}: {kind} has one frame (0, "
                                 f"\"creasePattern\"), not {frame!r} (-1 and \"last\" name it too)")
         facets = "facet" if facets is None else facets
-        data = read_drawing(source, merge_tol=merge_tol, facets=facets)
-        return _Reader(data, 0, os.fspath(source), "crease").structure()
-    if merge_tol is not None:
-        raise FoldFileError(f"{os.fspath(source) if not isinstance(source, dict) else 'FOLD data'}: merge_tol is "
-                            f"for drawn crease patterns (SVG, ORIPA); a FOLD file gives its topology by index")
+        notes = []
+        data = read_drawing(source, merge_tol=merge_tol, facets=facets, colors=colors, dashes=dashes, notes=notes)
+        st = _Reader(data, 0, os.fspath(source), "crease").structure()
+        if notes:
+            st.notes["fold"]["reader_notes"] = notes
+        return st
+    for name, value in (("colors", colors), ("dashes", dashes)):
+        if value is not None:
+            raise FoldFileError(f"{os.fspath(source) if not isinstance(source, dict) else 'FOLD data'}: {name}= is "
+                                f"for SVG drawings (stroke colours and dashes); a FOLD file gives each edge's "
+                                f"assignment")
     note = None
     if facets is None:
         data, src = _load(source)
@@ -164,7 +171,7 @@ def read_structure(source, frame=0, facets=None, merge_tol=None):
             note = (f"{src} was written by Origami Simulator (file_creator): its \"F\" lines are read as facet "
                     f"lines inside rigid faces (facets='facet'; facets='crease' reads them as flat creases)")
         source = data if isinstance(source, dict) else source
-    st = read_fold(source, frame, facets)
+    st = read_fold(source, frame, facets, merge_tol=merge_tol)
     if note:
         st.notes["fold"]["facets_note"] = note
     return st
@@ -187,14 +194,18 @@ def _all_letters(data):
     return out
 
 
-def read_fold(source, frame=0, facets="crease"):
+def read_fold(source, frame=0, facets="crease", merge_tol=None):
     """Structure of frame ``frame`` of a FOLD file path or already-parsed dict.
 
     ``frame``: index (0: the top level) or frame class (see :func:`read_structure`);
-    ``facets``: "crease" or "facet" (see :data:`FACETS`).
+    ``facets``: "crease" or "facet" (see :data:`FACETS`). A flat crease pattern (faces in the plane z = const,
+    not overlapping) has its vertices closer than ``merge_tol`` x its size merged (default
+    :data:`~chrono_origami.crease.pattern.COINCIDENCE_RTOL`: coincident points), its degenerate faces and edges
+    dropped (one warning line) and faces wound against the others reoriented (one note line, in
+    ``notes["fold"]["reader_notes"]``); a folded one is read strictly by index.
     """
     data, src = _load(source)
-    return _Reader(data, _frame_index(data, frame, src), src, facets).structure()
+    return _Reader(data, _frame_index(data, frame, src), src, facets, merge_tol).structure()
 
 
 def read_frames(source, facets="crease"):
@@ -373,11 +384,15 @@ class _Reader:
     along cuts, vertices of no face dropped (``notes["fold"]`` keeps the maps).
     """
 
-    def __init__(self, data, frame, src, facets="crease"):
+    def __init__(self, data, frame, src, facets="crease", merge_tol=None):
         if facets not in FACETS:
             raise FoldFileError(f"{src}: facets must be one of {list(FACETS)}, got {facets!r}")
+        if merge_tol is not None and not (isinstance(merge_tol, (int, float)) and 0 <= merge_tol < 0.1):
+            raise FoldFileError(f"{src}: merge_tol must be a fraction of the pattern's size in [0, 0.1), got "
+                                f"{merge_tol!r}")
         self.keys, self.origin = _resolve_frame(data, frame, src)
-        self.data, self.src, self.frame, self.facets = data, src, frame, facets
+        self.data, self.src, self.frame, self.facets, self.merge_tol = data, src, frame, facets, merge_tol
+        self.reader_notes, self.vertex_rep, self.face_renumber = [], None, None
 
     # ---------------------------------------------------------------- messages
     def name(self, key, index=None):
@@ -616,6 +631,9 @@ class _Reader:
         E = None if edges is None else len(edges)
         assign = None if edges is None else self.assignment(E)
         computed = faces is None
+        if not computed:
+            faces, edges, assign = self.flat_repair(X, faces, edges, assign)
+            E = None if edges is None else len(edges)
         if computed:
             faces = self.computed_faces(X, edges, assign)
             if not faces:
@@ -713,6 +731,148 @@ class _Reader:
             kind = tuple(kind)
         return pat, kind, notes, face_map, vmap
 
+    def is_flat_pattern(self, X, faces):
+        """Whether the faces lie in one plane z = const and tile it without overlap (a crease pattern, not a
+        flat-folded form): the plane then gives every face's orientation."""
+        size = float(np.linalg.norm(X.max(0) - X.min(0))) or 1.0
+        if np.ptp(X[:, 2]) > COINCIDENCE_RTOL * size:
+            return False
+        classes = self.keys.get("frame_classes")
+        if isinstance(classes, list) and "foldedForm" in classes:
+            return False
+        import shapely
+
+        polys = shapely.make_valid(np.array([shapely.Polygon(X[loop, :2]) for loop in faces], dtype=object))
+        total = float(shapely.area(polys).sum())
+        union = float(shapely.area(shapely.union_all(polys)))
+        return total <= union * (1 + 1e-6) + 1e-12 * size * size
+
+    def flat_repair(self, X, faces, edges, assign):
+        """(faces, edges, assignment) of a flat crease pattern (:meth:`is_flat_pattern`) with vertices closer
+        than ``merge_tol`` x its size (default :data:`~chrono_origami.crease.pattern.COINCIDENCE_RTOL`) merged
+        into the first of them, degenerate faces (fewer than 3 vertices left, or no area) and zero-length edges
+        dropped (one warning line naming the first, 1-based), and faces wound against the others reoriented
+        counter-clockwise seen from +z (one note line). Per-face and per-edge keys follow; the file's other
+        patterns (folded, or already consistent without coincident vertices) are returned as they are."""
+        size = float(np.linalg.norm(X.max(0) - X.min(0))) or 1.0
+        tol = (COINCIDENCE_RTOL if self.merge_tol is None else max(self.merge_tol, COINCIDENCE_RTOL)) * size
+        used = sorted({v for loop in faces for v in loop} | {v for e in edges or () for v in e})
+        from scipy.spatial import cKDTree
+
+        pairs = cKDTree(X[used]).query_pairs(tol, output_type="ndarray")
+        consistent = _one_winding(faces, len(X))
+        if not len(pairs) and consistent and self.merge_tol is None:
+            return faces, edges, assign
+        rep = np.arange(len(X))
+        if len(pairs):
+            label = facelib.components(len(used), pairs)
+            first = {}
+            for i, c in enumerate(label):
+                first.setdefault(int(c), used[i])
+            for i, c in enumerate(label):
+                rep[used[i]] = first[int(c)]
+        if not self.is_flat_pattern(X, [[int(rep[v]) for v in loop] for loop in faces]):
+            if self.merge_tol is not None:
+                warnings.warn(f"{self.src}: merge_tol= is for flat crease patterns (faces in one plane z = const, "
+                              f"not overlapping); this one is folded: its vertices are read by index, none merged",
+                              stacklevel=5)
+            return faces, edges, assign
+        if not len(pairs) and consistent:
+            return faces, edges, assign
+        merged = [v for v in range(len(X)) if rep[v] != v]
+        # faces: merged vertices, repeats in a row dropped; degenerate ones dropped
+        new_faces, renumber, bad_faces = [], [], []
+        for f, loop in enumerate(faces):
+            m = [int(rep[v]) for v in loop]
+            m = [v for i, v in enumerate(m) if v != m[i - 1]] if len(set(m)) > 1 else m[:1]
+            P = X[m, :2]
+            twice_area = float(P[:, 0] @ np.roll(P[:, 1], -1) - P[:, 1] @ np.roll(P[:, 0], -1)) if len(m) > 2 else 0
+            if len(m) < 3 or abs(twice_area) <= 1e-9 * size * size:
+                renumber.append(None)
+                bad_faces.append(f)
+                continue
+            renumber.append(len(new_faces))
+            new_faces.append(m)
+        if not new_faces:
+            self.fail("faces_vertices", None, f"has no face left with an area once vertices closer than {tol:.3g} "
+                                              f"(merge_tol= x the pattern's size) are merged")
+        # edges: merged vertices; zero-length ones dropped; two copies of one edge become one ('B' twice: a cut)
+        keep_edges, bad_edges, new_edges, new_assign, at = [], [], [], [] if assign is not None else None, {}
+        for k, e in enumerate(edges or ()):
+            a, b = int(rep[e[0]]), int(rep[e[1]])
+            if a == b:
+                bad_edges.append(k)
+                continue
+            key = (min(a, b), max(a, b))
+            if key in at:
+                j = at[key]
+                if assign is not None:
+                    x, y = new_assign[j], assign[k]
+                    if {x, y} <= {"B", "C"}:
+                        new_assign[j] = "C"
+                    elif x in "BC" or y in "BC" or x == y:
+                        new_assign[j] = y if x in "BC" else x
+                    else:
+                        self.fail("edges_assignment", k, f"is {y!r}, but the edge lies on "
+                                                         f"edges_vertices[{keep_edges[j]}], whose assignment is {x!r}, "
+                                                         f"once vertices closer than {tol:.3g} are merged")
+                continue
+            at[key] = len(new_edges)
+            keep_edges.append(k)
+            new_edges.append([a, b])
+            if assign is not None:
+                new_assign.append(assign[k])
+        dropped_edges = len(edges or ()) - len(new_edges)
+        if merged or bad_faces or dropped_edges:
+            parts = []
+            if merged:
+                parts.append(f"merged {len(merged)} vertices into others closer than {tol:.3g} (merge_tol= x the "
+                             f"pattern's size), first {self.name('vertices_coords', merged[0])} into "
+                             f"{self.name('vertices_coords', int(rep[merged[0]]))} (vertex {merged[0] + 1} into "
+                             f"{int(rep[merged[0]]) + 1}, 1-based)")
+            if bad_faces:
+                parts.append(f"dropped {len(bad_faces)} degenerate face(s), first "
+                             f"{self.name('faces_vertices', bad_faces[0])} = {faces[bad_faces[0]]} (face "
+                             f"{bad_faces[0] + 1})")
+            if bad_edges:
+                parts.append(f"dropped {len(bad_edges)} zero-length edge(s), first "
+                             f"{self.name('edges_vertices', bad_edges[0])} = {edges[bad_edges[0]]} (edge "
+                             f"{bad_edges[0] + 1})")
+            if dropped_edges > len(bad_edges):
+                parts.append(f"joined {dropped_edges - len(bad_edges)} edge(s) lying on others")
+            warnings.warn(f"{self.src}: flat pattern: " + "; ".join(parts), stacklevel=5)
+        # one winding: counter-clockwise seen from +z, where the faces disagree
+        if not _one_winding(new_faces, len(X)):
+            flipped = []
+            for f, loop in enumerate(new_faces):
+                P = X[loop, :2]
+                if float(P[:, 0] @ np.roll(P[:, 1], -1) - P[:, 1] @ np.roll(P[:, 0], -1)) < 0:
+                    new_faces[f] = loop[::-1]
+                    flipped.append(f)
+            old = renumber.index(flipped[0]) if flipped else 0
+            self.reader_notes.append(f"{self.src}: {len(flipped)} of its {len(new_faces)} faces run clockwise seen "
+                                     f"from +z, against the others (first {self.name('faces_vertices', old)}, face "
+                                     f"{old + 1}): reoriented counter-clockwise, as a flat pattern's faces are")
+        # per-face and per-edge keys follow the faces and edges kept
+        keep_faces = [f for f, r in enumerate(renumber) if r is not None]
+        for key, v in list(self.keys.items()):
+            if not isinstance(v, list) or key in ("faces_vertices", "edges_vertices", "edges_assignment"):
+                continue
+            if key.startswith("faces_") and len(v) == len(faces):
+                self.keys[key] = [v[f] for f in keep_faces]
+            elif key.startswith("edges_") and edges is not None and len(v) == len(edges):
+                self.keys[key] = [v[k] for k in keep_edges]
+        for key in ("faces_edges", "faces_faces", "edges_faces", "vertices_vertices", "vertices_faces",
+                    "vertices_edges"):
+            self.keys.pop(key, None)   # topology derived by index: stale once vertices are merged
+        self.keys["faces_vertices"] = new_faces
+        if edges is not None:
+            self.keys["edges_vertices"] = new_edges
+        if assign is not None:
+            self.keys["edges_assignment"] = new_assign
+        self.vertex_rep, self.face_renumber, self.n_file_faces = rep, renumber, len(faces)
+        return new_faces, (None if edges is None else new_edges), new_assign
+
     def crease_pattern(self, X, loops, edges, identity):
         try:
             return CreasePattern(X, loops, edges)
@@ -778,6 +938,10 @@ class _Reader:
             for idx, e in items:
                 yield v, idx, e
 
+    def rep(self, v):
+        """File vertex v, or the vertex it was merged into (:meth:`flat_repair`)."""
+        return v if self.vertex_rep is None else int(self.vertex_rep[v])
+
     def _panel(self, key, idx, v, e, faces, allow_none):
         """The file face of an entry at file vertex v (checked to contain v), or None."""
         if "panel" not in e and not allow_none:
@@ -785,9 +949,15 @@ class _Reader:
         p = e.get("panel")
         if p is None and allow_none:
             return None
-        if not (_is_int(p) and 0 <= p < len(faces)):
-            self.fail(key, idx + ("panel",), f"must be a face index from 0 to {len(faces) - 1}"
+        n = len(faces) if self.face_renumber is None else self.n_file_faces
+        if not (_is_int(p) and 0 <= p < n):
+            self.fail(key, idx + ("panel",), f"must be a face index from 0 to {n - 1}"
                                              f"{' or null' if allow_none else ''}, got {_show(p)}")
+        if self.face_renumber is not None:
+            if self.face_renumber[p] is None:
+                self.fail(key, idx + ("panel",), f"= {p}: face {p} is degenerate and was dropped (face {p + 1})",
+                          numbered=True)
+            p, v = self.face_renumber[p], self.rep(v)
         if v not in faces[p]:
             at = [f for f, loop in enumerate(faces) if v in loop]
             self.fail(key, idx + ("panel",), f"= {p}: face {p} does not contain vertex {v} (faces at vertex {v}: "
@@ -796,7 +966,7 @@ class _Reader:
         return p
 
     def _corner(self, key, idx, v, f, vmap):
-        u = vmap(v, f)
+        u = vmap(self.rep(v), f)
         if u is None:
             self.fail(key, idx, f"is at vertex {v}, which lies inside the rigid face merged from faces across "
                                 f"facet edges (no corner of a panel)")
@@ -839,7 +1009,7 @@ class _Reader:
             # shared by the faces at v: split among the vertex's copies by their number of panels
             copies = {}
             for g, loop in enumerate(faces):
-                if v in loop:
+                if self.rep(v) in loop:
                     u = self._corner(LOAD, idx, v, g, vmap)
                     copies[u] = len(pat.vertex_panels[u])
             total = sum(copies.values())
@@ -929,6 +1099,8 @@ class _Reader:
         self.check_namespace()
         pat, kinds, notes, face_map, vmap = self.pattern()
         notes.update(source=self.src, frame=self.frame)
+        if self.reader_notes:
+            notes["reader_notes"] = list(self.reader_notes)
         nv = len(self.keys["vertices_coords"])
         faces = self.file_faces
         supports, loads = self.supports(nv, faces, face_map, vmap, pat), self.loads(nv, faces, face_map, vmap, pat)
@@ -1112,7 +1284,7 @@ def write_fold_dict(d, path):
         f.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
-def convert(source, destination, merge_tol=None, facets=None):
+def convert(source, destination, merge_tol=None, facets=None, colors=None, dashes=None, notes=None):
     """Write the FOLD file of a drawn crease pattern (SVG or ORIPA: ``convert FILE.svg -o FILE.fold``); returns
     its dictionary.
 
@@ -1120,12 +1292,25 @@ def convert(source, destination, merge_tol=None, facets=None):
     target fold angles (frame class "creasePattern"); yellow facet lines are
     left out, their faces merged (``facets="facet"``, the default) or written
     as flat creases "F" (``facets="crease"``). It is read back as a structure
-    before it is written, so a file that would not open is not written.
+    before it is written, so a file that would not open is not written. ``colors``, ``dashes`` (SVG) and
+    ``notes``: as :func:`chrono_origami.crease.read_drawing`.
     """
-    d = read_drawing(source, merge_tol=merge_tol, facets="facet" if facets is None else facets)
+    d = read_drawing(source, merge_tol=merge_tol, facets="facet" if facets is None else facets, colors=colors,
+                     dashes=dashes, notes=notes)
     _Reader(d, 0, os.fspath(source), "crease").structure()
     write_fold_dict(d, destination)
     return d
+
+
+def _one_winding(faces, nv):
+    """Whether no two loops of ``faces`` run one side in the same direction (consistent orientation)."""
+    sizes = np.array([len(loop) for loop in faces])
+    flat = np.fromiter((v for loop in faces for v in loop), dtype=np.int64, count=int(sizes.sum()))
+    start = np.r_[0, np.cumsum(sizes)[:-1]]
+    nxt = np.arange(len(flat)) + 1
+    nxt[np.cumsum(sizes) - 1] = start                 # each loop closes on its first vertex
+    code = flat * nv + flat[nxt]
+    return len(np.unique(code)) == len(code)
 
 
 def _per_vertex(nv, items):
