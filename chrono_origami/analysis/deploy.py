@@ -269,13 +269,13 @@ def frame_percents(structure, frames, times, duration=None):
 
 
 def deployment(history, structure=None, actuators=None, elastic=False, stiffness=None, percents=None,
-               rtol=RANK_RTOL, linalg="auto", engine=None, progress=None):
+               rtol=RANK_RTOL, linalg="auto", engine=None, progress=None, middle=None):
     """The forces along the fold ``history`` (:class:`~chrono_origami.results.deploy.Deployment`).
 
     ``structure``: the structure with its supports and loads (default the history's), the fold's topology;
     ``actuators``: 0-based hinges (default :func:`choose_actuators`); ``elastic``: elastic hinges where the held
     structure is not determined (``stiffness``: a ``HingeStiffness``); ``percents``: each frame's fold percent
-    (default :func:`frame_percents`). ``engine``: "reference" (default) or "chrono" (rotation motors and Chrono's
+    (default :func:`frame_percents`); ``middle``: :func:`middle_counts` when already made. ``engine``: "reference" (default) or "chrono" (rotation motors and Chrono's
     static analysis, ``engines.chrono.deploy``). An undetermined frame without ``elastic`` raises
     ``IndeterminateError``; the loads must not be empty (``StructureError``).
     """
@@ -285,7 +285,7 @@ def deployment(history, structure=None, actuators=None, elastic=False, stiffness
     frames, times = list(history.vertices), list(history.times)
     if percents is None:
         percents = frame_percents(structure, frames, times, getattr(history.problem, "duration", None))
-    k_mid, st_mid, counts = middle_counts(structure, frames, rtol, linalg)
+    k_mid, st_mid, counts = middle or middle_counts(structure, frames, rtol, linalg)
     if actuators is None:
         actuators = choose_actuators(st_mid, counts)
         free = 0
