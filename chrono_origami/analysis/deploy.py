@@ -10,7 +10,8 @@ At each stored frame (:func:`frame_loop`):
   axis too (the kind ``joined``), a sliding hinge one that leaves only the slide free (:func:`held_structure`);
   the reaction of that extra row is the motor's torque, the hinge's moment about its own axis;
 * statics by the reference engine (``analysis.static``): rigid where the held structure is determined (M = S =
-  0), elastic hinges (``engines.reference.elastic``) with ``elastic=True`` where it is not; without it an
+  0); with ``elastic=True`` elastic hinges (``engines.reference.elastic``) at every frame, which is the determined
+  answer where there is one and the forces elastic hinges carry where there is not; without it an
   undetermined frame ends the analysis (``IndeterminateError``, exit 3) naming ``design`` and ``--elastic``.
 
 Torque (N m, FOLD sign): tau = -M_q . t, with M_q the moment the held hinge applies to its second panel q and t
@@ -207,14 +208,15 @@ def actuator_line(actuators):
 # ------------------------------------------------------------------ the per-frame loop
 def frame_statics(held, elastic=False, stiffness=None, rtol=RANK_RTOL, linalg="auto", frame=None):
     """(StaticResult, status, sigma_min_rel, (M, S)) of a held structure at one frame (reference engine):
-    "determined" or, with ``elastic``, "elastic"; without it an undetermined frame raises ``IndeterminateError``
+    "determined" (rigid statics) or, with ``elastic``, "elastic" at every frame (an isostatic frame's elastic
+    answer is the determined one, whatever the stiffness); without it an undetermined frame raises ``IndeterminateError``
     (exit 3) naming ``design`` and ``--elastic``."""
     from . import static as analysis
 
     eng = engines.get("reference", notice=False)
     counts = analysis.count(held, eng, rtol=rtol, linalg=linalg)
     sigma = float(counts.gap[0]) if counts.gap is not None and np.isfinite(counts.gap[0]) else 0.0
-    if counts.isostatic:
+    if counts.isostatic and not elastic:
         res = analysis.static(held, eng, counts=counts, rtol=rtol, linalg=linalg)
         return res, "determined", sigma, (counts.M, counts.S)
     if not elastic:

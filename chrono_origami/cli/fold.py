@@ -144,7 +144,9 @@ def with_loads(structure, args, out):
     if not getattr(args, "forces", False):
         given = [o for a, o in FORCE_SETTINGS if getattr(args, a, None)]
         if given:
-            raise app.UsageError(f"{given[0]} is a setting of --forces (the forces along the fold)")
+            raise app.UsageError(f"{', '.join(given)} {'is a setting' if len(given) == 1 else 'are settings'} of "
+                                 f"--forces (the forces along the fold): give --forces, or leave "
+                                 f"{'it' if len(given) == 1 else 'them'} out")
         return structure
     if args.through_contact:
         raise app.UsageError("--forces with --through-contact: after the first contact the panels press on each "

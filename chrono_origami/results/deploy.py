@@ -25,7 +25,7 @@ from .table import Table
 
 #: a frame is near-singular when its sigma_min_rel is below this fraction of the path's largest, or below
 #: :data:`SINGULAR_FLOOR` (``analysis.deploy``)
-NEAR_SINGULAR = 1e-2
+NEAR_SINGULAR = 0.1
 #: ... or below this, whatever the path
 SINGULAR_FLOOR = 1e-6
 
