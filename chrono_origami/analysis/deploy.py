@@ -132,9 +132,10 @@ def potential(structure):
     return -sum(float(np.dot(F, x)) for _, x, F in structure.panel_loads())
 
 
-def fold_angles(structure, hs):
-    """Fold angles (rad, FOLD sign: valley positive) of hinges ``hs`` at the structure's state."""
-    return -hinge_rotations(structure.pattern, hinges=list(hs))
+def fold_angles(structure, hs, vertices=None):
+    """Fold angles (rad, FOLD sign: valley positive) of hinges ``hs`` at the structure's state (or at
+    ``vertices``)."""
+    return -hinge_rotations(structure.pattern, vertices, hinges=list(hs))
 
 
 def torques(result, actuators):
@@ -266,8 +267,7 @@ def frame_percents(structure, frames, times, duration=None):
         T = duration or (times[-1] if times and times[-1] else 1.0)
         return [100.0 * t / T for t in times]
     aim = np.array([tg[h] for h in hs])
-    return [float(100.0 * np.dot(fold_angles(frame_structure(structure, X), hs), aim) / np.dot(aim, aim))
-            for X in frames]
+    return [float(100.0 * np.dot(fold_angles(structure, hs, X), aim) / np.dot(aim, aim)) for X in frames]
 
 
 def deployment(history, structure=None, actuators=None, elastic=False, stiffness=None, percents=None,
