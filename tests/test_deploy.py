@@ -298,3 +298,29 @@ def test_the_held_hinges_moment_is_the_torque_in_python(tmp_path):
     assert abs(wc.mismatch) < 2e-3 * wc.work
     names = [t.name for t in dep.tables()]
     assert names == ["actuation", "path_hinges", "path_supports", "path_frames", "envelope"]
+
+
+@pytest.mark.chrono
+def test_chrono_motors_give_the_reference_engines_torques(tmp_path, capsys):
+    """--forces-engine chrono: rotation motors at the actuated hinge, each frame Chrono's static analysis (its
+    residuals checked): the torques agree with the reference engine's to 1e-6 of the largest torque on the Miura
+    strip under self-weight, and so do the hinge forces."""
+    path, support = strip_file(tmp_path / "strip.fold")
+    out = {}
+    for engine in ("reference", "chrono"):
+        code, text, err = run(capsys, "fold", path, "--percent", "90", "--frames", "10", "--quiet", *support,
+                              "--self-weight", "--forces", "--forces-engine", engine, "--out", tmp_path / engine,
+                              "--engine", "reference")
+        assert code == 0, err
+        assert f"{engine} engine)" in text
+        out[engine] = (table(tmp_path / engine / "actuation.csv"), table(tmp_path / engine / "path_hinges.csv"))
+    ta = np.array([float(r["torque"]) for r in out["reference"][0]])
+    tb = np.array([float(r["torque"]) for r in out["chrono"][0]])
+    assert len(ta) == 11
+    assert np.abs(ta - tb).max() <= 1e-6 * np.abs(ta).max()
+    Fa = np.array([[float(r[c]) for c in ("N", "TP", "TO")] for r in out["reference"][1]])
+    Fb = np.array([[float(r[c]) for c in ("N", "TP", "TO")] for r in out["chrono"][1]])
+    assert np.abs(Fa - Fb).max() <= 1e-6 * np.abs(Fa).max()
+    code, text, err = run(capsys, "fold", path, "--percent", "90", "--frames", "4", "--quiet", *support,
+                          "--self-weight", "--forces", "--forces-engine", "chrono", "--elastic", "--engine", "reference")
+    assert code == 2 and err.count("\n") == 1 and "reference engine" in err

@@ -36,7 +36,7 @@ from ..results.count import number_ranges
 from ..results.deploy import Deployment
 from ..structure import hinges
 from ..structure.hinges import DOOR, JOINED, SLIDING, HingeKind, hinge_frames
-from ..tools.errors import IndeterminateError, SolverError, StructureError
+from ..tools.errors import IndeterminateError, StructureError, UsageError
 from ..tools.linalg import RANK_RTOL
 
 #: the kind of a held sliding hinge: only the slide along the axis free (registered while a deployment runs)
@@ -302,9 +302,12 @@ def deployment(history, structure=None, actuators=None, elastic=False, stiffness
                          f"{'elastic hinges carry' if elastic else 'the forces are not determined there without'} "
                          f"{'them' if elastic else '--elastic'}")
     if eng.name == "chrono":
+        if elastic:
+            raise UsageError("the forces of elastic hinges along the fold are the reference engine's: --elastic "
+                             "with --engine reference (Chrono solves the determined frames, with motors)")
         from ..engines.chrono.deploy import frame_solver
 
-        solve = frame_solver(actuators, rtol=rtol)
+        solve = frame_solver(structure, actuators, rtol, linalg)
     else:
         def solve(held, k):
             return frame_statics(held, elastic, stiffness, rtol, linalg, frame=k)
@@ -321,9 +324,3 @@ def deployment(history, structure=None, actuators=None, elastic=False, stiffness
         dep.potentials.append(potential(st))
     dep.flag()
     return dep
-
-
-def check_solved(rel, what):
-    """Raise ``SolverError`` when a residual ``rel`` is above round-off (Chrono's static analysis)."""
-    if not rel <= 1e-6:
-        raise SolverError(f"{what}: residual {rel:.3g}")

@@ -127,6 +127,10 @@ def force_options(ap):
     g.add_argument("--elastic", action="store_true",
                    help="--forces: elastic hinges at the frames where the held structure is not determined "
                         "(--hinge-stiffness)")
+    g.add_argument("--forces-engine", choices=("reference", "chrono"), default="reference",
+                   help="--forces: the engine of the statics at each frame: reference (default; rigid or elastic) "
+                        "or chrono (rotation motors at the actuated hinges and Chrono's static analysis; "
+                        "determined frames)")
     inputs.add_stiffness_option(ap)
     return ap
 
@@ -143,6 +147,8 @@ def with_loads(structure, args, out):
     setting of ``--forces`` without it, ``--forces`` with ``--through-contact`` or without loads."""
     if not getattr(args, "forces", False):
         given = [o for a, o in FORCE_SETTINGS if getattr(args, a, None)]
+        if getattr(args, "forces_engine", "reference") != "reference":
+            given.insert(0, "--forces-engine")
         if given:
             raise app.UsageError(f"{', '.join(given)} {'is a setting' if len(given) == 1 else 'are settings'} of "
                                  f"--forces (the forces along the fold): give --forces, or leave "
@@ -360,7 +366,7 @@ def run_forces(structure, hist, args, actuators, out):
               f"frame {k}, M = {counts.M}, where it turns a crease fastest; give --actuate to choose)", file=out)
     else:
         inputs.option_value("--actuate", args.actuate, lambda: deploy.check_actuators(st, counts, actuators))
-    engine = "chrono" if getattr(args, "engine", None) == "chrono" else "reference"
+    engine = args.forces_engine
     percents = None if args.drive is None else [100.0 * t / args.time for t in hist.times]   # --drive: of the time
     dep = deploy.deployment(hist, structure, actuators, elastic=args.elastic, stiffness=stiffness, percents=percents,
                             linalg=args.linalg, engine=engine, middle=middle)
