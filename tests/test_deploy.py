@@ -290,7 +290,7 @@ def test_the_held_hinges_moment_is_the_torque_in_python(tmp_path):
     st = st.with_self_weight()
     hist = co.fold(co.FoldProblem(st, [co.Drive(0, angle=-np.radians(60))], (), 1.0), "reference",
                    frame_interval=0.1)
-    dep = deploy.deployment(hist, st)
+    dep = co.deployment(hist, st)
     assert dep.actuators == [0]
     wc = dep.work_check()
     m = RHO * T

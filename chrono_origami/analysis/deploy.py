@@ -122,9 +122,24 @@ def place_frames(structure, frames):
         if abs(r[worst]) > PLACE_RTOL * L:
             raise StructureError(f"the supports stop the fold: at frame {k} the support at vertex {v[worst] + 1} "
                                  f"would move by {abs(r[worst]):.3g} along {'xyz'[sup[worst][1]]}, which it holds "
-                                 f"(hold fewer directions: --support auto holds the fewest)")
+                                 f"(a deployment's supports must let it fold: hold the vertices of one panel, as "
+                                 f"fold --forces --support auto does)")
         out.append(Y)
     return out
+
+
+def panel_support(structure, panel=0):
+    """Supports (0-based records) of the fewest held directions that stop the rigid-body motions, all on one
+    ``panel`` (default panel 1, the one the fold holds): ``support.propose_support``'s 3-2-1 rule on that panel's
+    vertices alone. A deployment's supports must let the fold proceed; supports spread over the whole sheet (the
+    proposal for statics) hold vertices whose distances the fold changes, and stop it (:func:`place_frames`)."""
+    from ..crease.pattern import CreasePattern
+    from ..structure.structure import Structure, Support
+    from .support import propose_support
+
+    loop = list(structure.pattern.panels[panel])
+    one = Structure(CreasePattern(structure.pattern.vertices[loop], [list(range(len(loop)))]), name=structure.name)
+    return tuple(Support(loop[s.vertex], panel, s.dofs) for s in propose_support(one).supports)
 
 
 def potential(structure):
@@ -207,6 +222,15 @@ def actuator_line(actuators):
 
 
 # ------------------------------------------------------------------ the per-frame loop
+def smallest_singular(counts):
+    """The held structure's smallest singular value over its largest: the smallest kept one (``counts.gap``), or
+    where mechanisms remain (M > 0: more than the actuators hold; a singular state) the largest counted as zero."""
+    if counts.gap is None:
+        return 0.0
+    x = counts.gap[1] if counts.M else counts.gap[0]
+    return float(x) if np.isfinite(x) else 0.0
+
+
 def frame_statics(held, elastic=False, stiffness=None, rtol=RANK_RTOL, linalg="auto", frame=None):
     """(StaticResult, status, sigma_min_rel, (M, S)) of a held structure at one frame (reference engine):
     "determined" (rigid statics) or, with ``elastic``, "elastic" at every frame (an isostatic frame's elastic
@@ -216,7 +240,7 @@ def frame_statics(held, elastic=False, stiffness=None, rtol=RANK_RTOL, linalg="a
 
     eng = engines.get("reference", notice=False)
     counts = analysis.count(held, eng, rtol=rtol, linalg=linalg)
-    sigma = float(counts.gap[0]) if counts.gap is not None and np.isfinite(counts.gap[0]) else 0.0
+    sigma = smallest_singular(counts)
     if counts.isostatic and not elastic:
         res = analysis.static(held, eng, counts=counts, rtol=rtol, linalg=linalg)
         return res, "determined", sigma, (counts.M, counts.S)

@@ -159,6 +159,17 @@ def with_loads(structure, args, out):
                              "other, and forces without those contact forces would be wrong")
     from ..report.tables import inputs_text
 
+    if [t.strip().lower() for t in args.support] == ["auto"]:       # held on panel 1, which the fold holds
+        from argparse import Namespace
+
+        from ..analysis.deploy import panel_support
+        from ..structure.boundary import support_text
+
+        texts = [support_text(s) for s in panel_support(structure)]
+        print(f"--support auto (--forces): {' '.join(texts)} (the fewest held directions that stop the rigid-body "
+              f"motions, all on panel 1, which the fold holds: supports spread over the structure would stop the "
+              f"fold)", file=out)
+        args = Namespace(**{**vars(args), "support": texts})
     structure = inputs.with_structure_options(structure, args, out)
     print(inputs_text(structure), file=out)
     if not structure.panel_loads():
@@ -380,8 +391,11 @@ def run_forces(structure, hist, args, actuators, out):
     print(_text_table(head, rows, f"actuator torques (N m, FOLD sign: positive drives the fold angle up; "
                                         f"{dep.engine} engine)"), file=out)
     for k in dep.near_singular:
+        M = dep.counts[k][0]
+        why = (f"the actuators leave M = {M} mechanism{'s' if M != 1 else ''} free there (a singular state): its "
+               f"forces are those the crease springs carry" if M else "its forces grow as the inverse")
         print(f"frame {dep.frames[k]} is near-singular: smallest singular value {dep.sigmas[k]:.2g} of the largest "
-              f"(the path's best {max(dep.sigmas):.2g}); its forces grow as the inverse", file=out)
+              f"(the path's best {max(dep.sigmas):.2g}); {why}", file=out)
     wc = dep.work_check()
     if wc is not None:
         print(wc.text(), file=out)

@@ -13,8 +13,10 @@ Tables (``results.table.Table``; numbers 1-based, the structure's units):
 
 A frame's status: "determined" (rigid statics, M = S = 0 with the actuators held), "elastic" (elastic hinges,
 ``engines.reference.elastic``), and "near-singular" added to either when its smallest singular value relative to
-the largest (``sigma_min_rel``) falls below :data:`NEAR_SINGULAR` of the path's best conditioned frame (forces grow
-as its inverse: such a frame's numbers are labelled, never silent).
+the largest (``sigma_min_rel``) falls below :data:`NEAR_SINGULAR` of the path's best conditioned frame, or below
+:data:`SINGULAR_FLOOR` (forces grow as its inverse: such a frame's numbers are labelled, never silent). Where the
+actuators leave a mechanism free (a singular state, such as a flat start: M > 0 in ``path_frames``) its
+``sigma_min_rel`` is the largest singular value counted as zero, so the frame is flagged.
 """
 from dataclasses import dataclass, field
 

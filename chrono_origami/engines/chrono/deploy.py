@@ -48,14 +48,15 @@ def frame_solver(structure, actuators, rtol=RANK_RTOL, linalg="auto"):
     """``solve(held, k)`` for ``analysis.deploy.frame_loop``: (StaticResult of the held structure, "determined",
     sigma_min_rel, (M, S)) by Chrono's static analysis with motors at ``actuators`` (module doc). ``structure``:
     the structure before holding (its kinds are built; the motors hold)."""
-    from ...analysis import static as analysis
     from ... import engines
+    from ...analysis import static as analysis
+    from ...analysis.deploy import smallest_singular
 
     kinds = structure.hinge_kinds
 
     def solve(held, k):
         counts = analysis.count(held, engines.get("reference", notice=False), rtol=rtol, linalg=linalg)
-        sigma = float(counts.gap[0]) if counts.gap is not None and np.isfinite(counts.gap[0]) else 0.0
+        sigma = smallest_singular(counts)
         if not counts.isostatic:
             raise IndeterminateError(
                 f"{held.name}: the forces at frame {k} are not determined with the actuators held (M = {counts.M}, "
