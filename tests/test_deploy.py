@@ -324,3 +324,28 @@ def test_chrono_motors_give_the_reference_engines_torques(tmp_path, capsys):
     code, text, err = run(capsys, "fold", path, "--percent", "90", "--frames", "4", "--quiet", *support,
                           "--self-weight", "--forces", "--forces-engine", "chrono", "--elastic", "--engine", "reference")
     assert code == 2 and err.count("\n") == 1 and "reference engine" in err
+
+
+def test_support_auto_holds_panel_one_and_supports_that_stop_the_fold_are_refused(tmp_path, capsys):
+    """With --forces, --support auto is the fewest held directions on panel 1 (which the fold holds), printed as
+    --support forms; every support reaction is on panel 1, and the weight is carried. Supports that the fold would
+    move in a held direction (the lifted panel's far vertex held in z as well) are one line naming the frame and a
+    support that would move, exit 2."""
+    path, _ = strip_file(tmp_path / "strip.fold")
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--frames", "6", "--quiet", "--support", "auto",
+                         "--self-weight", "--forces", "--out", tmp_path / "o", "--engine", "reference")
+    assert code == 0, err
+    line = [x for x in out.splitlines() if x.startswith("--support auto (--forces): ")]
+    assert len(line) == 1 and line[0].count(":p1") == 3
+    sup = table(tmp_path / "o" / "path_supports.csv")
+    assert {r["panel"] for r in sup} == {"1"}
+    weight = RHO * T * G * sum(np.linalg.norm(np.cross(*(np.array(p)[1:3] - np.array(p)[0])))
+                               for p in ([miura.miura_vertices(2, 4, fold_angle_deg=8.0)[f] for f in face]
+                                         for face in miura.miura_pattern(2, 4, fold_angle_deg=8.0).panels))
+    for k in range(7):
+        assert sum(float(r["Fz"]) for r in sup if r["frame"] == str(k)) == pytest.approx(weight, rel=1e-9)
+    path = lift_file(tmp_path / "lift.fold")
+    code, out, err = run(capsys, "fold", path, "--drive", "1", "--angle-deg", "30", "--frames", "3", "--quiet",
+                         *LIFT_SUPPORT, "--support", "5:z:p2", "--self-weight", "--forces", "--engine", "reference")
+    assert code == 2 and err.count("\n") == 1
+    assert "the supports stop the fold: at frame 1 the support at vertex" in err and "one panel" in err

@@ -369,6 +369,7 @@ def run_forces(structure, hist, args, actuators, out):
     from ..report import tables
 
     stiffness = inputs.stiffness_of(args, structure) if args.elastic else None
+    inputs.option_value("--support", None, lambda: deploy.place_frames(structure, hist.vertices))   # they let it fold
     middle = deploy.middle_counts(structure, list(hist.vertices), linalg=args.linalg)
     k, st, counts = middle
     if actuators is None:
