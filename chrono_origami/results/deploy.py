@@ -45,6 +45,8 @@ class WorkCheck:
 
     work: float
     potential_change: float
+    #: frames left out of the check: where the actuators leave mechanisms free (their torque is not the motor's)
+    left_out: tuple = ()
 
     @property
     def mismatch(self):
@@ -59,11 +61,13 @@ class WorkCheck:
     def text(self):
         return (f"work check: actuators' work {self.work:.6g}, change of the loads' potential energy "
                 f"{self.potential_change:.6g}, mismatch {self.mismatch:.3g} ({self.relative:.2g} of the work; "
-                f"trapezoid rule over the frames: it falls as 1/frames^2)")
+                f"trapezoid rule over the frames: it falls as 1/frames^2)"
+                + (f"; frames {', '.join(map(str, self.left_out))} left out (mechanisms free there)"
+                   if self.left_out else ""))
 
     def as_dict(self):
         return {"work": self.work, "potential_change": self.potential_change, "mismatch": self.mismatch,
-                "relative": self.relative}
+                "relative": self.relative, "frames_left_out": list(self.left_out)}
 
 
 @dataclass
@@ -106,13 +110,18 @@ class Deployment:
         return [k for k, s in enumerate(self.statuses) if "near-singular" in s]
 
     def work_check(self):
-        """:class:`WorkCheck` over the frames analysed (None with fewer than two)."""
+        """:class:`WorkCheck` over the frames analysed (None with fewer than two): the trapezoid rule on each step
+        between two frames where the actuators hold every mechanism (M = 0 held), and the change of V over the
+        same steps."""
         if len(self.frames) < 2:
             return None
         th = np.unwrap(np.array(self.angles), axis=0)           # frames x actuators
         tau = np.array(self.torques)
-        work = float(np.sum(0.5 * (tau[1:] + tau[:-1]) * np.diff(th, axis=0)))
-        return WorkCheck(work, float(self.potentials[-1] - self.potentials[0]))
+        held = np.array([c[0] == 0 for c in self.counts])
+        step = held[1:] & held[:-1]
+        work = float(np.sum((0.5 * (tau[1:] + tau[:-1]) * np.diff(th, axis=0))[step]))
+        change = float(np.sum(np.diff(np.array(self.potentials))[step]))
+        return WorkCheck(work, change, tuple(f for f, h in zip(self.frames, held) if not h))
 
     def largest_force(self):
         """Per frame: the largest hinge |F| (force units)."""
