@@ -5,8 +5,8 @@ The sheet (``patterns.miura.miura_patch``, 25 x 40 = 1,000 panels, 1,935 door hi
 10 % of its targets (the closed form's fold parameter 8 deg; targets at 100 deg), with thickness 0.01 and density
 500 in the file. Each case is the command a user runs, in its own process (its own peak memory):
 
-    python -m chrono_origami fold sheet.fold --percent 90 --frames 20 --support auto --self-weight [--forces --elastic]
-        --out DIR --engine reference
+    python -m chrono_origami fold sheet.fold --percent 90 --frames 20 [--support auto --self-weight --forces --elastic
+        --forces-engine reference] --out DIR --engine reference
 
 once without the forces (the fold alone) and once with them; the forces' cost is the difference. All door hinges:
 S > 0 under the proposed support, so every frame is solved with elastic hinges (--elastic: one sparse count and
@@ -63,7 +63,7 @@ def case(path, out, forces, frames):
     cmd = [sys.executable, "-m", "chrono_origami", "fold", path, "--percent", "90", "--frames", str(frames),
            "--quiet", "--out", out, "--engine", "reference"]
     if forces:
-        cmd += ["--support", "auto", "--self-weight", "--forces", "--elastic"]
+        cmd += ["--support", "auto", "--self-weight", "--forces", "--elastic", "--forces-engine", "reference"]
     t0 = time.perf_counter()
     r = subprocess.run([sys.executable, "-c", WRAP] + cmd, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")})

@@ -24,6 +24,8 @@ from chrono_origami.structure import foldfile
 from cli_output import run
 
 RHO, T, G = 500.0, 0.01, 9.81
+#: the engine of the forces, named (the one rule would take Chrono where PyChrono imports)
+FE = ("--forces-engine", "reference")
 
 
 def lift_file(path, three=False):
@@ -102,7 +104,7 @@ def test_one_panel_lifted_about_a_horizontal_hinge_against_its_weight(tmp_path, 
     format read back to the same numbers."""
     path = lift_file(tmp_path / "lift.fold")
     code, out, err = run(capsys, "fold", path, "--drive", "1", "--angle-deg", "80", "--frames", "8", "--quiet",
-                         *LIFT_SUPPORT, "--self-weight", "--forces", "--out", tmp_path / "o", "--engine", "reference")
+                         *LIFT_SUPPORT, "--self-weight", "--forces", *FE, "--out", tmp_path / "o", "--engine", "reference")
     assert code == 0, err
     assert "actuators: --actuate 1 (" in out
     m = RHO * T * 1.0
@@ -129,7 +131,7 @@ def test_one_panel_lifted_about_a_horizontal_hinge_against_its_weight(tmp_path, 
         if fmt == "parquet":
             pytest.importorskip("pyarrow")
         code, out, err = run(capsys, "fold", path, "--drive", "1", "--angle-deg", "80", "--frames", "8", "--quiet",
-                             *LIFT_SUPPORT, "--self-weight", "--forces", "--out", tmp_path / fmt, "--format", fmt,
+                             *LIFT_SUPPORT, "--self-weight", "--forces", *FE, "--out", tmp_path / fmt, "--format", fmt,
                              "--engine", "reference")
         assert code == 0, err
         for name in ("actuation", "path_hinges", "path_supports", "path_frames", "envelope"):
@@ -144,7 +146,7 @@ def test_a_miura_strip_needs_the_torque_that_raises_its_potential_energy(tmp_pat
     tau = dV/dtheta, V from fold.fold's frames alone, by central differences; tau - D(h) is the truncation error
     of the difference, Richardson's (D(2h) - D(h)) / 3 estimates it (within a factor 2)."""
     path, support = strip_file(tmp_path / "strip.fold")
-    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", *support, "--self-weight", "--forces",
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", *support, "--self-weight", "--forces", *FE,
                          "--out", tmp_path / "o", "--engine", "reference")
     assert code == 0, err
     rows = table(tmp_path / "o" / "actuation.csv")
@@ -170,12 +172,12 @@ def test_the_work_check_falls_as_the_trapezoid_rule(tmp_path, capsys):
     rel = []
     for n in (20, 40):
         code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--frames", n, *support,
-                             "--self-weight", "--forces", "--out", tmp_path / str(n), "--engine", "reference")
+                             "--self-weight", "--forces", *FE, "--out", tmp_path / str(n), "--engine", "reference")
         assert code == 0, err
         line = [x for x in out.splitlines() if x.startswith("work check:")]
         assert len(line) == 1
         code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--frames", n, *support,
-                             "--self-weight", "--forces", "--out", tmp_path / f"{n}j", "--format", "json",
+                             "--self-weight", "--forces", *FE, "--out", tmp_path / f"{n}j", "--format", "json",
                              "--engine", "reference")
         meta = json.loads((tmp_path / f"{n}j" / "actuation.json").read_text())["meta"]["work_check"]
         assert meta["mismatch"] == pytest.approx(meta["work"] - meta["potential_change"], abs=1e-12)
@@ -190,7 +192,7 @@ def test_a_fold_toward_the_flat_state_is_flagged_near_singular(tmp_path, capsys)
     (path_frames, actuation, the screen, the envelope), and no unflagged frame carries a force above
     1/NEAR_SINGULAR times that of the best conditioned frame."""
     path, support = strip_file(tmp_path / "strip.fold")
-    code, out, err = run(capsys, "fold", path, "--percent", "0.1", "--quiet", *support, "--self-weight", "--forces",
+    code, out, err = run(capsys, "fold", path, "--percent", "0.1", "--quiet", *support, "--self-weight", "--forces", *FE,
                          "--out", tmp_path / "o", "--engine", "reference")
     assert code == 0, err
     frames = table(tmp_path / "o" / "path_frames.csv")
@@ -229,7 +231,7 @@ def test_a_design_made_isostatic_file_gives_the_same_forces_with_and_without_ela
     for extra in ((), ("--elastic",)):
         out_dir = tmp_path / ("elastic" if extra else "rigid")
         code, out, err = run(capsys, "fold", tmp_path / "designed.fold", "--percent", "90", "--quiet",
-                             "--self-weight", "--forces", "--actuate", "1", *extra, "--out", out_dir,
+                             "--self-weight", "--forces", *FE, "--actuate", "1", *extra, "--out", out_dir,
                              "--engine", "reference")
         assert code == 0, err
         rows[bool(extra)] = table(out_dir / "path_hinges.csv")
@@ -249,12 +251,12 @@ def test_an_undetermined_frame_ends_the_forces_with_exit_3_and_the_kinematics_wr
     """The door-hinged strip is not determined with its actuator held (S > 0): one line naming design and
     --elastic, exit 3; fold.fold is written; --elastic carries it (status elastic)."""
     path, support = strip_file(tmp_path / "door.fold", door=True)
-    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", *support, "--self-weight", "--forces",
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", *support, "--self-weight", "--forces", *FE,
                          "--out", tmp_path / "o", "--engine", "reference")
     assert code == 3
     assert err.count("\n") == 1 and "design" in err and "--elastic" in err and "frame 0" in err
     assert (tmp_path / "o" / "fold.fold").is_file() and not (tmp_path / "o" / "actuation.csv").exists()
-    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", *support, "--self-weight", "--forces",
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", *support, "--self-weight", "--forces", *FE,
                          "--elastic", "--out", tmp_path / "e", "--figure", tmp_path / "e" / "torques.png",
                          "--engine", "reference")
     assert code == 0, err
@@ -263,12 +265,12 @@ def test_an_undetermined_frame_ends_the_forces_with_exit_3_and_the_kinematics_wr
 
 
 @pytest.mark.parametrize("extra, words", [
-    (("--forces",), "--forces needs loads"),
+    (("--forces", *FE), "--forces needs loads"),
     (("--actuate", "1"), "--actuate, --support are settings of --forces"),
     (("--self-weight", "--elastic"), "--elastic, --support, --self-weight are settings of --forces"),
-    (("--forces", "--self-weight", "--actuate", "9"), "--actuate '9'"),
-    (("--forces", "--self-weight", "--actuate", "1"), "hinge 1 does not turn"),
-    (("--forces", "--self-weight", "--through-contact", "--thickness", "0.01"), "--through-contact"),
+    (("--forces", *FE, "--self-weight", "--actuate", "9"), "--actuate '9'"),
+    (("--forces", *FE, "--self-weight", "--actuate", "1"), "hinge 1 does not turn"),
+    (("--forces", *FE, "--self-weight", "--through-contact", "--thickness", "0.01"), "--through-contact"),
 ])
 def test_bad_force_options_are_one_line_and_exit_2(tmp_path, capsys, extra, words):
     """Three panels in a row, panel 2 held at its far edge (vertex 5 on panel 2), so hinge 1 cannot turn: the
@@ -290,7 +292,7 @@ def test_the_held_hinges_moment_is_the_torque_in_python(tmp_path):
     st = st.with_self_weight()
     hist = co.fold(co.FoldProblem(st, [co.Drive(0, angle=-np.radians(60))], (), 1.0), "reference",
                    frame_interval=0.1)
-    dep = co.deployment(hist, st)
+    dep = co.deployment(hist, st, engine="reference")
     assert dep.actuators == [0]
     wc = dep.work_check()
     m = RHO * T
@@ -333,7 +335,7 @@ def test_support_auto_holds_panel_one_and_supports_that_stop_the_fold_are_refuse
     support that would move, exit 2."""
     path, _ = strip_file(tmp_path / "strip.fold")
     code, out, err = run(capsys, "fold", path, "--percent", "90", "--frames", "6", "--quiet", "--support", "auto",
-                         "--self-weight", "--forces", "--out", tmp_path / "o", "--engine", "reference")
+                         "--self-weight", "--forces", *FE, "--out", tmp_path / "o", "--engine", "reference")
     assert code == 0, err
     line = [x for x in out.splitlines() if x.startswith("--support auto (--forces): ")]
     assert len(line) == 1 and line[0].count(":p1") == 3
@@ -346,6 +348,6 @@ def test_support_auto_holds_panel_one_and_supports_that_stop_the_fold_are_refuse
         assert sum(float(r["Fz"]) for r in sup if r["frame"] == str(k)) == pytest.approx(weight, rel=1e-9)
     path = lift_file(tmp_path / "lift.fold")
     code, out, err = run(capsys, "fold", path, "--drive", "1", "--angle-deg", "30", "--frames", "3", "--quiet",
-                         *LIFT_SUPPORT, "--support", "5:z:p2", "--self-weight", "--forces", "--engine", "reference")
+                         *LIFT_SUPPORT, "--support", "5:z:p2", "--self-weight", "--forces", *FE, "--engine", "reference")
     assert code == 2 and err.count("\n") == 1
     assert "the supports stop the fold: at frame 1 the support at vertex" in err and "one panel" in err

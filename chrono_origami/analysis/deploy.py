@@ -299,10 +299,11 @@ def deployment(history, structure=None, actuators=None, elastic=False, stiffness
     """The forces along the fold ``history`` (:class:`~chrono_origami.results.deploy.Deployment`).
 
     ``structure``: the structure with its supports and loads (default the history's), the fold's topology;
-    ``actuators``: 0-based hinges (default :func:`choose_actuators`); ``elastic``: elastic hinges where the held
-    structure is not determined (``stiffness``: a ``HingeStiffness``); ``percents``: each frame's fold percent
-    (default :func:`frame_percents`); ``middle``: :func:`middle_counts` when already made. ``engine``: "reference" (default) or "chrono" (rotation motors and Chrono's
-    static analysis, ``engines.chrono.deploy``). An undetermined frame without ``elastic`` raises
+    ``actuators``: 0-based hinges (default :func:`choose_actuators`); ``elastic``: elastic hinges at every frame
+    (``stiffness``: a ``HingeStiffness``; the determined answer where there is one); ``percents``: each frame's fold percent
+    (default :func:`frame_percents`); ``middle``: :func:`middle_counts` when already made. ``engine``: "reference"
+    or "chrono" (rotation motors and Chrono's static analysis, ``engines.chrono.deploy``); None: the one rule
+    (``engines.get``), the reference engine with ``elastic``. An undetermined frame without ``elastic`` raises
     ``IndeterminateError``; the loads must not be empty (``StructureError``).
     """
     structure = structure if structure is not None else history.problem.structure
@@ -319,7 +320,9 @@ def deployment(history, structure=None, actuators=None, elastic=False, stiffness
         actuators = list(actuators)
         free = check_actuators(st_mid, counts, actuators)
     check_kinds(structure, actuators)
-    eng = engines.get(engine or "reference", notice=False)
+    if elastic and engine in (None, "auto"):       # elastic hinges along the fold: the reference engine's
+        engine = "reference"
+    eng = engines.get(engine)
     dep = Deployment(structure, list(actuators), eng.name)
     if free:
         dep.notes.append(f"the actuators leave {free} of the {counts.M} mechanisms free at frame {k_mid}: "

@@ -51,6 +51,7 @@ import sys
 
 import numpy as np
 
+from .. import engines
 from ..engines.protocol import FOLD_TO_TARGETS
 from ..analysis.fold import fold, fold_to_targets
 from ..report import fold as report_fold
@@ -127,10 +128,10 @@ def force_options(ap):
     g.add_argument("--elastic", action="store_true",
                    help="--forces: elastic hinges at the frames where the held structure is not determined "
                         "(--hinge-stiffness)")
-    g.add_argument("--forces-engine", choices=("reference", "chrono"), default="reference",
-                   help="--forces: the engine of the statics at each frame: reference (default; rigid or elastic) "
-                        "or chrono (rotation motors at the actuated hinges and Chrono's static analysis; "
-                        "determined frames)")
+    g.add_argument("--forces-engine", choices=engines.ENGINES, default=None,
+                   help="--forces: the engine of the statics at each frame: chrono (rotation motors at the actuated "
+                        "hinges and Chrono's static analysis; determined frames) or reference (rigid or elastic); "
+                        "default: chrono where PyChrono imports, else reference, and reference with --elastic")
     inputs.add_stiffness_option(ap)
     return ap
 
@@ -147,7 +148,7 @@ def with_loads(structure, args, out):
     setting of ``--forces`` without it, ``--forces`` with ``--through-contact`` or without loads."""
     if not getattr(args, "forces", False):
         given = [o for a, o in FORCE_SETTINGS if getattr(args, a, None)]
-        if getattr(args, "forces_engine", "reference") != "reference":
+        if getattr(args, "forces_engine", None) is not None:
             given.insert(0, "--forces-engine")
         if given:
             raise app.UsageError(f"{', '.join(given)} {'is a setting' if len(given) == 1 else 'are settings'} of "
