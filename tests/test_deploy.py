@@ -351,3 +351,40 @@ def test_support_auto_holds_panel_one_and_supports_that_stop_the_fold_are_refuse
                          *LIFT_SUPPORT, "--support", "5:z:p2", "--self-weight", "--forces", *FE, "--engine", "reference")
     assert code == 2 and err.count("\n") == 1
     assert "the supports stop the fold: at frame 1 the support at vertex" in err and "one panel" in err
+
+
+def test_the_page_colours_each_frame_on_one_scale_with_the_torque_plot_beside(tmp_path, capsys):
+    """--html with --forces: one state per frame; the hinges coloured by |F| on one scale for the whole path (the
+    hinge side of the path's largest |F| at the top of the map at its frame, below it at the others); the torque
+    plot shown beside the 3-D view; hovering data: that frame's rows of path_hinges. A headless Chromium
+    (tests/browser.py; skipped with the reason without one)."""
+    import browser as br
+    from chrono_origami.report import hinge_colors
+
+    why = br.unavailable()
+    if why:
+        pytest.skip(why)
+    path, support = strip_file(tmp_path / "strip.fold")
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--frames", "6", "--quiet", *support,
+                         "--self-weight", "--forces", *FE, "--out", tmp_path / "o", "--html", tmp_path / "page.html",
+                         "--engine", "reference")
+    assert code == 0, err
+    assert f"results page written to {tmp_path / 'page.html'}" in out
+    env = table(tmp_path / "o" / "envelope.csv")
+    top = max(env, key=lambda e: float(e["F"]))
+    frame, hinge = int(top["frame"]), int(top["hinge"])
+    sides = table(tmp_path / "o" / "path_hinges.csv")
+    F = {(int(r["frame"]), int(r["hinge"])): np.linalg.norm([float(r[c]) for c in ("N", "TP", "TO")]) for r in sides}
+    with br.chromium() as browser:
+        visit = br.open_page(browser, tmp_path / "page.html")
+        assert visit.errors == [] and visit.requests == []
+        assert visit.api("a => a.nStates") == 7
+        assert visit.page.locator("#figurebox").is_visible()
+        assert visit.page.evaluate("document.getElementById('figure').naturalWidth") > 100
+        cmap = hinge_colors.colormap(hinge_colors.SEQUENTIAL)
+        for k in (frame, (frame + 3) % 7):
+            visit.api("(a, k) => a.setState(k)", k)
+            shown = np.array(visit.api("(a, h) => a.hingeColor(h)", hinge))
+            expect = np.array(cmap(F[(k, hinge)] / F[(frame, hinge)])[:3])
+            assert shown == pytest.approx(expect, abs=1.0 / 255), k
+        assert "frame" in visit.page.locator("#statelabel").inner_text()

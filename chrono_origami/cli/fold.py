@@ -58,7 +58,7 @@ from ..report import fold as report_fold
 from ..inputs.fold import (Drive, FoldProblem, along, blocked, fixed, in_plane, parse_hinges,
                            parse_vertices)
 from ..structure import foldfile
-from ..tools.errors import OrigamiError, StructureError
+from ..tools.errors import IndeterminateError, OrigamiError, StructureError
 from . import app, inputs
 from .static import linalg_option
 
@@ -244,7 +244,7 @@ def build_problem(structure, args):
     return FoldProblem(structure, drives, holds(structure, args), args.time)
 
 
-def write(hist, args, out=None, figure=True):
+def write(hist, args, out=None, figure=True, page=True):
     """``--out``: the tables vertices and steps (``--format``), fold.fold (the frame numbers printed); then the
     views (:func:`views`)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
@@ -258,14 +258,15 @@ def write(hist, args, out=None, figure=True):
         print(f"wrote {args.out}/{vertices} (frame {last}), fold.fold (frames 0-{last}: 0 the start, {last} the "
               f"{what} at t = {hist.times[-1]:g} s; read it with --frame {last}, --frame last or --frame "
               f"foldedForm), {steps}", file=out)
-    views(hist, args, out, figure)
+    views(hist, args, out, figure, page)
 
 
-def views(hist, args, out=None, figure=True):
+def views(hist, args, out=None, figure=True, page=True):
     """--figure, --png-frames (matplotlib or Irrlicht), --html and --viz of a fold history."""
     from ..report import figures
 
-    inputs.write_html(hist, args, out)
+    if page:
+        inputs.write_html(hist, args, out)
     if figure and getattr(args, "figure", None):
         figures.draw_snapshots(hist, args.figure)
         print(f"wrote {args.figure}", file=out or sys.stdout)
@@ -324,9 +325,13 @@ def run(structure, args, out=None):
         print(f"note: {app.flags(note)}", file=out)
     if contact:
         stop_at_contact(hist, args, out)
-    write(hist, args, out, figure=not forces)
+    write(hist, args, out, figure=not forces, page=not forces)
     if forces:
-        run_forces(structure, hist, args, actuators, out)
+        try:
+            run_forces(structure, hist, args, actuators, out)
+        except IndeterminateError:
+            inputs.write_html(hist, args, out)      # the kinematics' page, as the kinematics' files
+            raise
     return app.EXIT_OK
 
 
@@ -415,6 +420,7 @@ def run_forces(structure, hist, args, actuators, out):
 
         figures.draw_deployment(dep, args.figure)
         print(f"wrote {args.figure}", file=out)
+    inputs.write_html(dep, args, out)
     return dep
 
 
