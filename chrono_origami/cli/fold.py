@@ -42,6 +42,14 @@ drawn by matplotlib or, with ``--png-renderer irrlicht``, by Irrlicht
 (headless under xvfb-run). ``scenes/yoshimura_folding.py`` takes the same
 output options (:func:`output_options`).
 
+``--forces`` (``analysis.deploy``): the actuator torques and hinge forces at every stored frame under the
+supports and loads (``--support``, ``--load``, ``--self-weight``, ``--gravity``, ``--thickness``, ``--density``
+as ``static`` takes them; ``--support auto`` holds panel 1, which the fold holds), the ``--actuate`` hinges held
+(default printed as a line to copy), rigid or with ``--elastic``; ``--out`` writes actuation, path_hinges,
+path_supports, path_frames and envelope (``--format``), ``--figure`` the torques against the percent, ``--html``
+the path's page (:func:`run_forces`). Bad settings are one line and exit 2; an undetermined frame without
+``--elastic`` exits 3 after the kinematics are written.
+
 ``play FILE.fold --viz | --png-frames DIR`` plays a fold history (frame 0 and
 ``file_frames``, e.g. the ``fold.fold`` that ``fold --out`` writes) in
 Chrono's Irrlicht viewer, or writes one PNG per frame.
