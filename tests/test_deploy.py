@@ -286,7 +286,6 @@ def test_the_held_hinges_moment_is_the_torque_in_python(tmp_path):
     """``analysis.deploy.deployment`` from Python: the record's work check, envelope and tables; the actuators
     chosen by default are those the command line prints."""
     import chrono_origami as co
-    from chrono_origami.analysis import deploy
 
     st = co.read_structure(str(lift_file(tmp_path / "lift.fold"))).with_supports("1:xyz", "4:xz", "2:z:p1")
     st = st.with_self_weight()

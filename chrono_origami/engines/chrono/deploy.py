@@ -16,7 +16,6 @@ Rigid statics only: a frame whose held structure is not determined (the counts o
 of the same held structure) raises ``IndeterminateError`` as the reference engine does; elastic hinges along the
 fold are the reference engine's (``--elastic``).
 """
-import numpy as np
 import pychrono as chrono
 
 from ...results.static import StaticResult, hinge_actions
