@@ -23,7 +23,9 @@ The names a user needs, from the crease pattern to the report::
 * analyses, each by either engine (``engine="reference"`` or ``"chrono"``;
   None: Chrono where PyChrono imports, ``chrono_origami.engines``): ``count``,
   ``static``, ``fold`` with ``FoldProblem`` and ``Drive``, ``fold_to_targets``
-  (to a file's target angles at a percent), the modules ``modal`` (eigen
+  (to a file's target angles at a percent), ``deployment`` (actuator torques
+  and hinge forces at every frame of a fold under the structure's supports and
+  loads, ``analysis.deploy``), the modules ``modal`` (eigen
   solvers, ``modal.solve_modes``, and ``modal.structure_modes``), ``dynamics``
   (``dynamics.dynamics``: time integration) and ``tolerances`` (locked-in
   forces of fabrication errors: ``tolerances.locked_in_statistics``,
@@ -65,6 +67,7 @@ _EXPORTS = {
     "static": ("analysis.static", "static"),
     "fold": ("analysis.fold", "fold"),
     "fold_to_targets": ("analysis.fold", "fold_to_targets"),
+    "deployment": ("analysis.deploy", "deployment"),
     "FoldProblem": ("inputs.fold", "FoldProblem"),
     "Drive": ("inputs.fold", "Drive"),
     "design": ("analysis.design", "design"),

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import chrono_origami as co
-from chrono_origami.analysis import static as analysis, design, dynamics, fold as folding, modal, support as support_proposal
+from chrono_origami.analysis import static as analysis, deploy, design, dynamics, fold as folding, modal, support as support_proposal
 from chrono_origami.inputs import fold as fold_inputs
 from chrono_origami.structure import foldfile, hinges, structure
 from chrono_origami.patterns import kresling, miura, simple, tessellations, yoshimura
@@ -25,7 +25,7 @@ def test_the_public_names_are_the_package_objects():
                 "DOOR": hinges.DOOR, "SLIDING": hinges.SLIDING, "read_structure": foldfile.read_structure,
                 "write_fold": foldfile.write_fold, "count": analysis.count, "static": analysis.static,
                 "fold": folding.fold, "FoldProblem": fold_inputs.FoldProblem, "Drive": fold_inputs.Drive,
-                "fold_to_targets": folding.fold_to_targets,
+                "fold_to_targets": folding.fold_to_targets, "deployment": deploy.deployment,
                 "design": design.design, "modal": modal, "dynamics": dynamics, "tables": tables,
                 "propose_support": support_proposal.propose_support}
     from chrono_origami.crease.pattern import CreasePattern

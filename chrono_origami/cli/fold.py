@@ -42,6 +42,14 @@ drawn by matplotlib or, with ``--png-renderer irrlicht``, by Irrlicht
 (headless under xvfb-run). ``scenes/yoshimura_folding.py`` takes the same
 output options (:func:`output_options`).
 
+``--forces`` (``analysis.deploy``): the actuator torques and hinge forces at every stored frame under the
+supports and loads (``--support``, ``--load``, ``--self-weight``, ``--gravity``, ``--thickness``, ``--density``
+as ``static`` takes them; ``--support auto`` holds panel 1, which the fold holds), the ``--actuate`` hinges held
+(default printed as a line to copy), rigid or with ``--elastic``; ``--out`` writes actuation, path_hinges,
+path_supports, path_frames and envelope (``--format``), ``--figure`` the torques against the percent, ``--html``
+the path's page (:func:`run_forces`). Bad settings are one line and exit 2; an undetermined frame without
+``--elastic`` exits 3 after the kinematics are written.
+
 ``play FILE.fold --viz | --png-frames DIR`` plays a fold history (frame 0 and
 ``file_frames``, e.g. the ``fold.fold`` that ``fold --out`` writes) in
 Chrono's Irrlicht viewer, or writes one PNG per frame.
@@ -51,13 +59,14 @@ import sys
 
 import numpy as np
 
+from .. import engines
 from ..engines.protocol import FOLD_TO_TARGETS
 from ..analysis.fold import fold, fold_to_targets
 from ..report import fold as report_fold
 from ..inputs.fold import (Drive, FoldProblem, along, blocked, fixed, in_plane, parse_hinges,
                            parse_vertices)
 from ..structure import foldfile
-from ..tools.errors import OrigamiError, StructureError
+from ..tools.errors import IndeterminateError, OrigamiError, StructureError
 from . import app, inputs
 from .static import linalg_option
 
@@ -108,7 +117,77 @@ def options(description):
                     help="with thick panels: fold on past the first contact and list every contact (by default the "
                          "fold stops at the first frame where two panels interpenetrate)")
     inputs.add_placement_options(ap)
+    force_options(ap)
     return output_options(ap)
+
+
+def force_options(ap):
+    """``--forces`` and its settings: the supports and loads (``inputs.add_load_options``), ``--actuate``,
+    ``--elastic``, ``--hinge-stiffness``; returns ``ap``."""
+    inputs.add_load_options(ap)
+    g = ap.add_argument_group("forces along the fold (analysis.deploy)")
+    g.add_argument("--forces", action="store_true",
+                   help="actuator torques and hinge forces at every stored frame, under the supports and loads, with "
+                        "the actuated hinges held at their angle (--out writes actuation, path_hinges, "
+                        "path_supports, path_frames, envelope; --figure the torques against the percent)")
+    g.add_argument("--actuate", metavar="HINGES",
+                   help="--forces: the creases whose motors drive the fold, 1-based (default: one per mechanism of "
+                        "the supported structure, where it turns a crease fastest; printed as a line to copy)")
+    g.add_argument("--elastic", action="store_true",
+                   help="--forces: elastic hinges at the frames where the held structure is not determined "
+                        "(--hinge-stiffness)")
+    g.add_argument("--forces-engine", choices=engines.ENGINES, default=None,
+                   help="--forces: the engine of the statics at each frame: chrono (rotation motors at the actuated "
+                        "hinges and Chrono's static analysis; determined frames) or reference (rigid or elastic); "
+                        "default: chrono where PyChrono imports, else reference, and reference with --elastic")
+    inputs.add_stiffness_option(ap)
+    return ap
+
+
+#: the options that are settings of ``--forces`` (attribute, option)
+FORCE_SETTINGS = (("actuate", "--actuate"), ("elastic", "--elastic"), ("hinge_stiffness", "--hinge-stiffness"),
+                  ("support", "--support"), ("load", "--load"), ("replace_supports", "--replace-supports"),
+                  ("replace_loads", "--replace-loads"), ("self_weight", "--self-weight"), ("gravity", "--gravity"),
+                  ("density", "--density"))
+
+
+def with_loads(structure, args, out):
+    """``--forces``: the structure with the supports and loads of ``args`` (printed); a usage error (exit 2) for a
+    setting of ``--forces`` without it, ``--forces`` with ``--through-contact`` or without loads."""
+    if not getattr(args, "forces", False):
+        given = [o for a, o in FORCE_SETTINGS if getattr(args, a, None)]
+        if getattr(args, "forces_engine", None) is not None:
+            given.insert(0, "--forces-engine")
+        if given:
+            raise app.UsageError(f"{', '.join(given)} {'is a setting' if len(given) == 1 else 'are settings'} of "
+                                 f"--forces (the forces along the fold): give --forces, or leave "
+                                 f"{'it' if len(given) == 1 else 'them'} out")
+        return structure
+    if args.through_contact:
+        raise app.UsageError("--forces with --through-contact: after the first contact the panels press on each "
+                             "other, and forces without those contact forces would be wrong")
+    from ..report.tables import inputs_text
+
+    if [t.strip().lower() for t in args.support] == ["auto"]:       # held on panel 1, which the fold holds
+        from argparse import Namespace
+
+        from ..analysis.deploy import panel_support
+        from ..structure.boundary import support_text
+
+        texts = [support_text(s) for s in panel_support(structure)]
+        print(f"--support auto (--forces): {' '.join(texts)} (the fewest held directions that stop the rigid-body "
+              f"motions, all on panel 1, which the fold holds: supports spread over the structure would stop the "
+              f"fold)", file=out)
+        args = Namespace(**{**vars(args), "support": texts})
+    structure = inputs.with_structure_options(structure, args, out)
+    print(inputs_text(structure), file=out)
+    if not structure.panel_loads():
+        raise app.UsageError("--forces needs loads: give --load SEL:FX,FY,FZ, --self-weight (with --thickness and "
+                             "--density) or --gravity, or loads in the file")
+    if not structure.supports:
+        raise app.UsageError("--forces needs supports: give --support SEL:DOFS or --support auto (the fewest held "
+                             "directions), or supports in the file")
+    return structure
 
 
 def percent(text):
@@ -173,7 +252,7 @@ def build_problem(structure, args):
     return FoldProblem(structure, drives, holds(structure, args), args.time)
 
 
-def write(hist, args, out=None):
+def write(hist, args, out=None, figure=True, page=True):
     """``--out``: the tables vertices and steps (``--format``), fold.fold (the frame numbers printed); then the
     views (:func:`views`)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
@@ -187,15 +266,16 @@ def write(hist, args, out=None):
         print(f"wrote {args.out}/{vertices} (frame {last}), fold.fold (frames 0-{last}: 0 the start, {last} the "
               f"{what} at t = {hist.times[-1]:g} s; read it with --frame {last}, --frame last or --frame "
               f"foldedForm), {steps}", file=out)
-    views(hist, args, out)
+    views(hist, args, out, figure, page)
 
 
-def views(hist, args, out=None):
+def views(hist, args, out=None, figure=True, page=True):
     """--figure, --png-frames (matplotlib or Irrlicht), --html and --viz of a fold history."""
     from ..report import figures
 
-    inputs.write_html(hist, args, out)
-    if getattr(args, "figure", None):
+    if page:
+        inputs.write_html(hist, args, out)
+    if figure and getattr(args, "figure", None):
         figures.draw_snapshots(hist, args.figure)
         print(f"wrote {args.figure}", file=out or sys.stdout)
     irrlicht_frames = args.png_frames if args.png_renderer == "irrlicht" else None
@@ -221,6 +301,9 @@ def run(structure, args, out=None):
     listed)."""
     out = out or sys.stdout   # resolved at call time: sys.stdout may have been replaced
     progress = False if args.quiet else None
+    structure = with_loads(structure, args, out)
+    forces = getattr(args, "forces", False)
+    actuators = actuate_option(structure, args) if forces else None
     contact = inputs.wants_contact(structure, args)
     if contact:
         structure = inputs.with_placement(structure, args, check=True)
@@ -250,8 +333,103 @@ def run(structure, args, out=None):
         print(f"note: {app.flags(note)}", file=out)
     if contact:
         stop_at_contact(hist, args, out)
-    write(hist, args, out)
+    write(hist, args, out, figure=not forces, page=not forces)
+    if forces:
+        try:
+            run_forces(structure, hist, args, actuators, out)
+        except IndeterminateError:
+            inputs.write_html(hist, args, out)      # the kinematics' page, as the kinematics' files
+            raise
     return app.EXIT_OK
+
+
+def _text_table(header, rows, title):
+    """A fixed-width table of mixed cells: integers as they are, numbers to 6 digits, text as it is."""
+    def cell(x):
+        if isinstance(x, str):
+            return x
+        if isinstance(x, (int, np.integer)):
+            return str(int(x))
+        return f"{float(x) + 0.0:.6g}"
+
+    cells = [list(header)] + [[cell(x) for x in r] for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
+    lines = [title]
+    for k, c in enumerate(cells):
+        lines.append("  ".join(s.rjust(w) for s, w in zip(c, widths)))
+        if k == 0:
+            lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def actuate_option(structure, args):
+    """The 0-based hinges of ``--actuate`` (None: the default choice); a hinge the structure lacks or one that is
+    not a door or sliding hinge is a usage error naming it (exit 2)."""
+    from ..analysis.deploy import check_kinds
+
+    if args.actuate is None:
+        return None
+    H = len(structure.pattern.hinges)
+    hs = inputs.option_value("--actuate", args.actuate, lambda: parse_hinges(args.actuate, H), OrigamiError)
+    inputs.option_value("--actuate", args.actuate, lambda: check_kinds(structure, hs))
+    return hs
+
+
+def run_forces(structure, hist, args, actuators, out):
+    """``--forces``: the deployment (``analysis.deploy.deployment``) of the fold ``hist``, printed, written
+    (``--out``, ``--format``) and drawn (``--figure``); an undetermined frame without ``--elastic`` ends it (exit
+    3, the kinematics already written)."""
+    from ..analysis import deploy
+    from ..report import tables
+
+    stiffness = inputs.stiffness_of(args, structure) if args.elastic else None
+    inputs.option_value("--support", None, lambda: deploy.place_frames(structure, hist.vertices))   # they let it fold
+    middle = deploy.middle_counts(structure, list(hist.vertices), linalg=args.linalg)
+    k, st, counts = middle
+    if actuators is None:
+        actuators = deploy.choose_actuators(st, counts)
+        print(f"actuators: {deploy.actuator_line(actuators)} (one per mechanism of the supported structure at "
+              f"frame {k}, M = {counts.M}, where it turns a crease fastest; give --actuate to choose)", file=out)
+    else:
+        inputs.option_value("--actuate", args.actuate, lambda: deploy.check_actuators(st, counts, actuators))
+    engine = args.forces_engine
+    percents = None if args.drive is None else [100.0 * t / args.time for t in hist.times]   # --drive: of the time
+    dep = deploy.deployment(hist, structure, actuators, elastic=args.elastic, stiffness=stiffness, percents=percents,
+                            linalg=args.linalg, engine=engine, middle=middle)
+    for note in dep.notes:
+        print(f"note: {note}", file=out)
+    big = dep.largest_force()
+    head = ["frame", "percent"] + [f"angle {h + 1} (deg)" for h in actuators] + \
+        [f"torque {h + 1}" for h in actuators] + ["largest |F|", "status"]
+    rows = [(f, p, *np.degrees(a), *t, b, s) for f, p, a, t, b, s in zip(dep.frames, dep.percents, dep.angles,
+                                                                         dep.torques, big, dep.statuses)]
+    print(_text_table(head, rows, f"actuator torques (N m, FOLD sign: positive drives the fold angle up; "
+                                        f"{dep.engine} engine)"), file=out)
+    for k in dep.near_singular:
+        M = dep.counts[k][0]
+        why = (f"the actuators leave M = {M} mechanism{'s' if M != 1 else ''} free there (a singular state): its "
+               f"forces are those the crease springs carry" if M else "its forces grow as the inverse")
+        print(f"frame {dep.frames[k]} is near-singular: smallest singular value {dep.sigmas[k]:.2g} of the largest "
+              f"(the path's best {max(dep.sigmas):.2g}); {why}", file=out)
+    wc = dep.work_check()
+    if wc is not None:
+        print(wc.text(), file=out)
+    env = dep.envelope_rows()
+    top = tables.largest_rows(env, tables.SCREEN_TOP, key=lambda r: r[8]) if len(env) > tables.SCREEN_TOP else env
+    title = "envelope: each hinge side's largest actions over the path (|F| largest at frame, percent)"
+    if len(top) < len(env):
+        title += f": the {len(top)} largest |F| of {len(env)} sides"
+    print(_text_table(dep.envelope_table().columns, top, title), file=out)
+    if args.out:
+        paths = inputs.write_tables(dep.tables(), args)
+        print(f"wrote {', '.join(os.path.basename(p) for p in paths)} to {args.out}", file=out)
+    if getattr(args, "figure", None):
+        from ..report import figures
+
+        figures.draw_deployment(dep, args.figure)
+        print(f"wrote {args.figure}", file=out)
+    inputs.write_html(dep, args, out)
+    return dep
 
 
 def stop_at_contact(hist, args, out):

@@ -350,9 +350,33 @@ def nonnegative_float(text):
 def add_structure_options(ap):
     """Add ``--support``, ``--load``, ``--replace-supports``, ``--replace-loads``, ``--self-weight``,
     ``--gravity``, ``--thickness``, ``--density`` (module doc) to ``ap``; returns ``ap``."""
-    g = ap.add_argument_group("supports and loads (1-based numbers, as in the tables; added to the file's unless "
-                              "--replace-supports / --replace-loads)",
-                              f"SELECTOR: {SYNTAX} (chrono_origami/boundary.py, docs/file-formats.md)")
+    g = _support_load_group(ap)
+    _support_load_arguments(g)
+    g.add_argument("--thickness", type=nonnegative_float, metavar="T",
+                   help="every panel's thickness (replaces faces_origami:thickness)")
+    g.add_argument("--density", type=nonnegative_float, metavar="RHO",
+                   help="the panels' density, mass per volume (replaces origami:density)")
+    _placement_arguments(g)
+    return ap
+
+
+def _support_load_group(ap):
+    return ap.add_argument_group("supports and loads (1-based numbers, as in the tables; added to the file's unless "
+                                 "--replace-supports / --replace-loads)",
+                                 f"SELECTOR: {SYNTAX} (chrono_origami/boundary.py, docs/file-formats.md)")
+
+
+def add_load_options(ap):
+    """The supports and loads of :func:`add_structure_options` and ``--density``, for a command that has the
+    thick panels' options already (:func:`add_placement_options`: ``fold``); returns ``ap``."""
+    g = _support_load_group(ap)
+    _support_load_arguments(g)
+    g.add_argument("--density", type=nonnegative_float, metavar="RHO",
+                   help="the panels' density, mass per volume (replaces origami:density)")
+    return ap
+
+
+def _support_load_arguments(g):
     g.add_argument("--support", action="append", default=[], metavar="SEL:DOFS[:pP]|auto",
                    help="hold the selected vertices in the global directions DOFS (a subset of xyz), on panel P "
                         "(default: the lowest-numbered panel at each vertex); repeatable, applied in the order given; "
@@ -370,12 +394,6 @@ def add_structure_options(ap):
                         f"thickness and density")
     g.add_argument("--gravity", type=vector3, metavar="GX,GY,GZ",
                    help="the panels' weight under this acceleration (replaces the file's origami:gravity)")
-    g.add_argument("--thickness", type=nonnegative_float, metavar="T",
-                   help="every panel's thickness (replaces faces_origami:thickness)")
-    g.add_argument("--density", type=nonnegative_float, metavar="RHO",
-                   help="the panels' density, mass per volume (replaces origami:density)")
-    _placement_arguments(g)
-    return ap
 
 
 def _placement_arguments(g):

@@ -274,3 +274,37 @@ def write_png_frames(history, directory, view=(20, -70)):
         save_figure(fig, p, tight=False)
         paths.append(p)
     return paths
+
+
+# ------------------------------------------------------------------ deployments
+def draw_deployment(deployment, path=None, title=None):
+    """The forces along a fold (``results.deploy.Deployment``): above, each actuator's torque (N m, FOLD sign)
+    against the fold percent; below, the largest hinge |F| against the percent. Near-singular frames are ringed in
+    red (their forces grow as 1/sigma_min). Returns the matplotlib Figure."""
+    plt = _backend()
+    dep = deployment
+    fig, (a1, a2) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    pc = np.asarray(dep.percents, float)
+    tau = np.asarray(dep.torques, float).reshape(len(pc), -1)
+    for j, h in enumerate(dep.actuators):
+        a1.plot(pc, tau[:, j], marker="o", ms=3, label=f"hinge {h + 1}", gid=f"torque {h + 1}")
+    big = np.asarray(dep.largest_force(), float)
+    a2.plot(pc, big, marker="o", ms=3, color="0.2", gid="largest |F|")
+    near = dep.near_singular
+    if near:
+        for ax, y in ((a1, tau), (a2, big[:, None])):
+            ax.plot(np.repeat(pc[near], y.shape[1]), y[near].ravel(), "o", mfc="none", mec="red", ms=8,
+                    label="near-singular" if ax is a1 else None, gid="near-singular")
+    a1.axhline(0.0, color="0.6", lw=0.6)
+    a1.set_ylabel("actuator torque (N m)")
+    a1.legend(fontsize=8)
+    a2.set_ylabel("largest hinge |F| (N)")
+    a2.set_xlabel("fold percent (%)")
+    wc = dep.work_check()
+    head = title or f"{dep.structure.name}: forces along the fold ({dep.engine} engine)"
+    if wc is not None:
+        head += f"\nwork {wc.work:.4g}, rise of the potential energy {wc.potential_change:.4g} (mismatch {wc.relative:.1g})"
+    a1.set_title(head, fontsize=9)
+    for ax in (a1, a2):
+        ax.grid(True, lw=0.3)
+    return save_figure(fig, path)

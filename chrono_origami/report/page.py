@@ -200,18 +200,16 @@ def fold_data(history):
     return st, data
 
 
-def dynamics_data(history):
-    """The page of a :class:`~chrono_origami.results.dynamics.TimeHistory`: one state per output frame, hinges
-    coloured on one scale over all frames."""
-    st = history.structure
-    K = len(history.t)
-    per = {c: [hinge_colors.hinge_values(SimpleNamespace(structure=st, hinge_actions=history.hinge_actions[k]), c)
+def path_colorings(structure, actions):
+    """Per frame, the page's colourings of its hinge actions (``actions[k]``: a list of HingeAction), every
+    component on one scale over all frames (a dynamics run, a deployment)."""
+    K = len(actions)
+    per = {c: [hinge_colors.hinge_values(SimpleNamespace(structure=structure, hinge_actions=actions[k]), c)
                for k in range(K)] for c in hinge_colors.COMPONENTS}
     tops = {c: max((float(np.abs(v[np.isfinite(v)]).max(initial=0.0)) for v in values), default=0.0)
             for c, values in per.items()}           # one scale over all frames, per component
-    states = []
+    out = []
     for k in range(K):
-        rows = [(a.hinge + 1, a.panel + 1, *a.values) for a in history.hinge_actions[k]]
         colorings = {}
         for c, values in per.items():
             top = tops[c]
@@ -220,9 +218,22 @@ def dynamics_data(history):
                                             hinge_colors.DIVERGING if signed else hinge_colors.SEQUENTIAL,
                                             hinge_colors.NAMES[c])
             colorings[c] = _coloring(hc, " (one scale over all frames)")
+        out.append(colorings)
+    return out
+
+
+def dynamics_data(history):
+    """The page of a :class:`~chrono_origami.results.dynamics.TimeHistory`: one state per output frame, hinges
+    coloured on one scale over all frames."""
+    st = history.structure
+    K = len(history.t)
+    colorings = path_colorings(st, history.hinge_actions)
+    states = []
+    for k in range(K):
+        rows = [(a.hinge + 1, a.panel + 1, *a.values) for a in history.hinge_actions[k]]
         states.append(_state(f"frame {k} of {K - 1}: t = {history.t[k]:g} s", history.vertices[k],
                              tables=[_hinge_table(rows, "hinge actions at this frame (hinges_t.csv)")],
-                             colorings=colorings))
+                             colorings=colorings[k]))
     contact = history.contact if history.contact is not None else None
     energy = table("energies", ("frame", "t", "kinetic", "potential", "spring", "work", "dissipated")
                    + (("contact",) if contact is not None else ()),
@@ -232,6 +243,54 @@ def dynamics_data(history):
     counts = {"frames": K, "engine": history.engine, "integrator": history.integrator, "dt": _num(history.dt),
               "status": "dynamics"}
     return st, {"kind": "dynamics", "counts": counts, "states": states, "tables": [energy]}
+
+
+def deployment_data(dep):
+    """The page of a :class:`~chrono_origami.results.deploy.Deployment`: one state per frame (placed on its
+    supports), hinges coloured by that frame's actions on one scale over the path, hovering shows them; the
+    torques and the largest |F| against the percent (``figures.draw_deployment``, a PNG) beside the 3-D view;
+    the tables actuation, path_frames and envelope."""
+    import io
+
+    from .figures import draw_deployment
+
+    st = dep.structure
+    K = len(dep.frames)
+    colorings = path_colorings(st, [r.hinge_actions for r in dep.results])
+    states = []
+    for k in range(K):
+        torque = ", ".join(f"hinge {h + 1}: {t:.6g}" for h, t in zip(dep.actuators, dep.torques[k]))
+        states.append(_state(f"frame {dep.frames[k]} of {dep.frames[-1]}: {dep.percents[k]:.4g} % ({dep.statuses[k]})",
+                             dep.results[k].structure.pattern.vertices,
+                             tables=[_hinge_table(dep.results[k].hinge_rows(),
+                                                  "hinge actions at this frame (path_hinges.csv)")],
+                             colorings=colorings[k], note=f"actuator torque (N m, FOLD sign): {torque}"))
+    status = {"determined": 0, "elastic": 1}
+    frames = table("path_frames (status: 0 determined, 1 elastic; near-singular: 1 in the last column)",
+                   ("frame", "time", "percent", "status", "sigma_min_rel", "M", "S", "near-singular"),
+                   [(f, t, p, status[s.split(",")[0]], g, c[0], c[1], float("near-singular" in s))
+                    for f, t, p, s, g, c in zip(dep.frames, dep.times, dep.percents, dep.statuses, dep.sigmas,
+                                                dep.counts)], ints=1)
+    act = table("actuation (torque: N m, FOLD sign)", ("frame", "hinge", "time", "percent", "fold_angle_deg", "torque"),
+                [(r[0], r[3], r[1], r[2], r[4], r[5]) for r in dep.actuation_table().rows])
+    env = table("envelope (the largest over the path; frame of the largest |F|)",
+                ("hinge", "panel", "N", "TP", "TO", "MT", "MP", "MO", "F", "frame", "percent"),
+                [r[:11] for r in dep.envelope_rows()])
+    counts = {"frames": K, "engine": dep.engine, "actuators": ", ".join(str(h + 1) for h in dep.actuators),
+              "status": "deployment"}
+    wc = dep.work_check()
+    if wc is not None:
+        counts["work check"] = f"work {wc.work:.6g}, change of V {wc.potential_change:.6g}, mismatch {wc.relative:.2g}"
+    if dep.near_singular:
+        counts["near-singular frames"] = ", ".join(str(dep.frames[k]) for k in dep.near_singular)
+    buf = io.BytesIO()
+    fig = draw_deployment(dep)
+    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return st, {"kind": "deployment", "counts": counts, "states": states, "tables": [act, frames, env],
+                "figure": base64.b64encode(buf.getvalue()).decode()}
 
 
 def design_data(result, structure, chosen=None, after=None):
@@ -309,6 +368,10 @@ def page_data(result, structure=None, chosen=None, after=None):
         return fold_data(result)
     if isinstance(result, TimeHistory):
         return dynamics_data(result)
+    from ..results.deploy import Deployment
+
+    if isinstance(result, Deployment):
+        return deployment_data(result)
     if isinstance(result, LockedInStatistics):
         return tolerance_data(result)
     if isinstance(result, DesignResult):

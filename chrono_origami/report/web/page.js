@@ -549,6 +549,10 @@
       });
     }
   }
+  if (D.figure) {       // a deployment: its torque plot beside the 3-D view
+    document.getElementById('figurebox').hidden = false;
+    document.getElementById('figure').src = 'data:image/png;base64,' + D.figure;
+  }
   resize();
   setState(D.kind === 'design' ? states.length - 1 : 0);
   render();

@@ -1,0 +1,389 @@
+"""Deployment: actuator torques and hinge forces along the whole fold (``fold --forces``, ``analysis.deploy``).
+
+Through the command line, on files written here:
+
+* one panel lifted about a horizontal hinge against its weight: tau = m g d cos(theta), the hinge's |F| = m g;
+* a Miura strip under self-weight folded from 10 % to 90 % by one actuator: tau = dV/dtheta, V the potential
+  energy of the kinematic frames alone (fold.fold, no statics), by central differences, to their truncation error
+  (Richardson's estimate from the doubled step); the work check falls as the trapezoid rule's 1/frames^2;
+* a strip driven toward its flat (singular) state: the frames whose conditioning fell are flagged near-singular,
+  and no frame that is not flagged carries forces above the flagged level;
+* a file that ``design`` made isostatic: the rigid and the elastic answers agree to round-off at every frame;
+* bad input: one line and exit 2; an undetermined frame without --elastic: exit 3, the kinematics written.
+"""
+import csv
+import json
+
+import numpy as np
+import pytest
+
+from chrono_origami.patterns import miura
+from chrono_origami.results.deploy import NEAR_SINGULAR
+from chrono_origami.structure import foldfile
+
+from cli_output import run
+
+RHO, T, G = 500.0, 0.01, 9.81
+#: the engine of the forces, named (the one rule would take Chrono where PyChrono imports)
+FE = ("--forces-engine", "reference")
+
+
+def lift_file(path, three=False):
+    """Panels 1 (0 <= x <= 1) and 2 (1 <= x <= 2), unit squares, a valley crease at x = 1 (hinge 1); ``three``:
+    a third panel (2 <= x <= 3, hinge 2). Thickness T, density RHO in the file."""
+    X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0]]
+    faces = [[0, 1, 2, 3], [1, 4, 5, 2]]
+    edges = [[0, 1], [1, 2], [2, 3], [3, 0], [1, 4], [4, 5], [5, 2]]
+    letters = ["B", "V", "B", "B", "B", "B", "B"]
+    if three:
+        X += [[3, 0, 0], [3, 1, 0]]
+        faces.append([4, 6, 7, 5])
+        edges[5] = [4, 6]
+        edges += [[6, 7], [7, 5], [4, 5]]
+        letters += ["B", "B", "V"]
+    d = {"vertices_coords": X, "faces_vertices": faces, "edges_vertices": edges, "edges_assignment": letters,
+         "faces_origami:thickness": [T] * len(faces), "origami:density": RHO}
+    path.write_text(json.dumps(d))
+    return path
+
+
+#: 3-2-1 on panel 1 (vertices 1, 4, 2): the fold's own hold of panel 1 keeps them, no placement moves a frame
+LIFT_SUPPORT = ["--support", "1:xyz", "--support", "4:xz", "--support", "2:z:p1"]
+
+
+def table(path):
+    with open(path) as f:
+        rows = [r for r in csv.reader(f) if not r[0].startswith("#")]
+    return [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+def strip_file(path, start=8.0, end=100.0, door=False):
+    """A 2 x 4 Miura strip (its isostatic hinges, or all door hinges) folded at the closed form's ``start``, its
+    targets the closed form at ``end`` (about 10 % and 100 % of the targets), thickness T and density RHO; with
+    the --support options of a 3-2-1 support on panel 1."""
+    st = miura.miura_strip(2, fold_angle_deg=start)
+    if door:
+        st = st.with_hinge_kinds(["door"] * len(st.hinge_kinds))
+    foldfile.write_fold(st, str(path))
+    d = json.loads(path.read_text())
+    pat = st.pattern
+    angles = foldfile.fold_angles(pat, miura.miura_vertices(2, 4, fold_angle_deg=end))
+    letters = foldfile.assignments(pat, angles)
+    d.update({"edges_assignment": letters, "edges_foldAngle": [None if a == "B" else x for a, x in zip(letters, angles)],
+              "faces_origami:thickness": [T] * pat.n_panels, "origami:density": RHO})
+    path.write_text(json.dumps(d))
+    a, b, c = pat.panels[0][:3]
+    X = pat.vertices
+    ab = np.abs(X[b] - X[a])
+    held_b = "".join(sorted("xyz"[i] for i in np.argsort(ab)[:2]))
+    held_c = "xyz"[int(np.argmax(np.abs(np.cross(X[b] - X[a], X[c] - X[a]))))]
+    return path, ["--support", f"{a + 1}:xyz:p1", "--support", f"{b + 1}:{held_b}:p1", "--support",
+                  f"{c + 1}:{held_c}:p1"]
+
+
+def potential(fold_path):
+    """The weight's potential energy at every frame of fold.fold, from the vertices alone (parallelogram panels:
+    the centroid is the vertices' mean)."""
+    d = json.loads(fold_path.read_text())
+    frames = [d["vertices_coords"]] + [f["vertices_coords"] for f in d["file_frames"]]
+    out = []
+    for X in frames:
+        X = np.asarray(X, float)
+        v = 0.0
+        for f in d["faces_vertices"]:
+            P = X[f]
+            area = 0.5 * np.linalg.norm(sum(np.cross(P[i], P[(i + 1) % len(P)]) for i in range(len(P))))
+            v += RHO * T * area * G * P.mean(axis=0)[2]
+        out.append(v)
+    return np.array(out)
+
+
+def test_one_panel_lifted_about_a_horizontal_hinge_against_its_weight(tmp_path, capsys):
+    """tau(theta) = m g d cos(theta) (d = 0.5, the hinge line to the centroid), positive (it lifts); the hinge's
+    |F| on both sides is the weight m g; the default actuator is printed as a line to copy; the tables in every
+    format read back to the same numbers."""
+    path = lift_file(tmp_path / "lift.fold")
+    code, out, err = run(capsys, "fold", path, "--drive", "1", "--angle-deg", "80", "--frames", "8", "--quiet",
+                         *LIFT_SUPPORT, "--self-weight", "--forces", *FE, "--out", tmp_path / "o", "--engine", "reference")
+    assert code == 0, err
+    assert "actuators: --actuate 1 (" in out
+    m = RHO * T * 1.0
+    rows = table(tmp_path / "o" / "actuation.csv")
+    assert len(rows) == 9 and [r["status"] for r in rows] == ["determined"] * 9
+    theta = np.radians([float(r["fold_angle_deg"]) for r in rows])
+    assert theta[-1] == pytest.approx(np.radians(80), abs=1e-12)
+    tau = np.array([float(r["torque"]) for r in rows])
+    np.testing.assert_allclose(tau, m * G * 0.5 * np.cos(theta), rtol=0, atol=1e-12 * m * G)
+    assert [float(r["percent"]) for r in rows] == pytest.approx([12.5 * k for k in range(9)])
+    sides = table(tmp_path / "o" / "path_hinges.csv")
+    assert len(sides) == 18
+    for r in sides:
+        assert np.linalg.norm([float(r[c]) for c in ("N", "TP", "TO")]) == pytest.approx(m * G, rel=1e-12)
+        assert abs(float(r["MP"])) == pytest.approx(m * G * 0.5 * np.cos(theta[int(r["frame"])]), abs=1e-12 * m * G)
+    env = table(tmp_path / "o" / "envelope.csv")
+    assert [(e["hinge"], e["panel"]) for e in env] == [("1", "1"), ("1", "2")]
+    assert float(env[0]["MP"]) == pytest.approx(m * G * 0.5, rel=1e-12)         # the largest torque: flat
+    sup = table(tmp_path / "o" / "path_supports.csv")
+    for k in range(9):
+        fz = sum(float(r["Fz"]) for r in sup if r["frame"] == str(k))
+        assert fz == pytest.approx(2 * m * G, rel=1e-12)                        # both panels' weight
+    for fmt in ("json", "parquet"):
+        if fmt == "parquet":
+            pytest.importorskip("pyarrow")
+        code, out, err = run(capsys, "fold", path, "--drive", "1", "--angle-deg", "80", "--frames", "8", "--quiet",
+                             *LIFT_SUPPORT, "--self-weight", "--forces", *FE, "--out", tmp_path / fmt, "--format", fmt,
+                             "--engine", "reference")
+        assert code == 0, err
+        for name in ("actuation", "path_hinges", "path_supports", "path_frames", "envelope"):
+            assert (tmp_path / fmt / f"{name}.{fmt}").is_file()
+        if fmt == "json":
+            data = json.loads((tmp_path / fmt / "actuation.json").read_text())["data"]
+            assert [d["torque"] for d in data] == [float(r["torque"]) for r in rows]
+
+
+def test_a_miura_strip_needs_the_torque_that_raises_its_potential_energy(tmp_path, capsys):
+    """The isostatic Miura strip under self-weight from 10 % to 90 % by one actuator: at every interior frame
+    tau = dV/dtheta, V from fold.fold's frames alone, by central differences; tau - D(h) is the truncation error
+    of the difference, Richardson's (D(2h) - D(h)) / 3 estimates it (within a factor 2)."""
+    path, support = strip_file(tmp_path / "strip.fold")
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", *support, "--self-weight", "--forces", *FE,
+                         "--out", tmp_path / "o", "--engine", "reference")
+    assert code == 0, err
+    rows = table(tmp_path / "o" / "actuation.csv")
+    assert len({r["hinge"] for r in rows}) == 1 and len(rows) == 21
+    pc = [float(r["percent"]) for r in rows]
+    assert pc[0] == pytest.approx(10, abs=0.5) and pc[-1] == pytest.approx(90, abs=1.0)
+    tau = np.array([float(r["torque"]) for r in rows])
+    th = np.radians([float(r["fold_angle_deg"]) for r in rows])
+    V = potential(tmp_path / "o" / "fold.fold")
+    D1 = (V[2:] - V[:-2]) / (th[2:] - th[:-2])              # frames 1 .. n-1
+    D2 = (V[4:] - V[:-4]) / (th[4:] - th[:-4])              # frames 2 .. n-2
+    err1 = np.abs(tau[2:-2] - D1[1:-1])
+    estimate = np.abs(D2 - D1[1:-1]) / 3
+    assert np.all(err1 <= 2 * estimate + 1e-9 * np.abs(tau).max())
+    assert err1.max() < 1e-2 * np.abs(tau).max()           # and it is small: the torque is dV/dtheta
+    assert np.abs(tau[2:-2] - (4 * D1[1:-1] - D2) / 3).max() < 0.5 * err1.max()   # Richardson does better
+
+
+def test_the_work_check_falls_as_the_trapezoid_rule(tmp_path, capsys):
+    """The actuators' work against the rise of the potential energy: below 1e-3 of the work with 20 frames, and
+    4 times smaller (+-50 %) with 40."""
+    path, support = strip_file(tmp_path / "strip.fold")
+    rel = []
+    for n in (20, 40):
+        code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--frames", n, *support,
+                             "--self-weight", "--forces", *FE, "--out", tmp_path / str(n), "--engine", "reference")
+        assert code == 0, err
+        line = [x for x in out.splitlines() if x.startswith("work check:")]
+        assert len(line) == 1
+        code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--frames", n, *support,
+                             "--self-weight", "--forces", *FE, "--out", tmp_path / f"{n}j", "--format", "json",
+                             "--engine", "reference")
+        meta = json.loads((tmp_path / f"{n}j" / "actuation.json").read_text())["meta"]["work_check"]
+        assert meta["mismatch"] == pytest.approx(meta["work"] - meta["potential_change"], abs=1e-12)
+        rel.append(abs(meta["mismatch"]) / abs(meta["work"]))
+    assert rel[0] < 1e-3
+    assert 2.0 <= rel[0] / rel[1] <= 6.0
+
+
+def test_a_fold_toward_the_flat_state_is_flagged_near_singular(tmp_path, capsys):
+    """The strip driven from 10 % toward flat (0.1 %): the flat state is singular, its conditioning and forces go
+    as 1/angle. The frames whose smallest singular value fell below NEAR_SINGULAR of the path's best are flagged
+    (path_frames, actuation, the screen, the envelope), and no unflagged frame carries a force above
+    1/NEAR_SINGULAR times that of the best conditioned frame."""
+    path, support = strip_file(tmp_path / "strip.fold")
+    code, out, err = run(capsys, "fold", path, "--percent", "0.1", "--quiet", *support, "--self-weight", "--forces", *FE,
+                         "--out", tmp_path / "o", "--engine", "reference")
+    assert code == 0, err
+    frames = table(tmp_path / "o" / "path_frames.csv")
+    sig = np.array([float(r["sigma_min_rel"]) for r in frames])
+    flagged = ["near-singular" in r["status"] for r in frames]
+    assert flagged[-1] and not flagged[0]
+    assert flagged == list(sig < NEAR_SINGULAR * sig.max())
+    assert f"frame {len(frames) - 1} is near-singular" in out
+    sides = table(tmp_path / "o" / "path_hinges.csv")
+    big = np.zeros(len(frames))
+    for r in sides:
+        k = int(r["frame"])
+        big[k] = max(big[k], np.linalg.norm([float(r[c]) for c in ("N", "TP", "TO")]))
+    best = int(np.argmax(sig))
+    assert big[~np.array(flagged)].max() <= big[best] / NEAR_SINGULAR
+    assert big[-1] > big[best] / NEAR_SINGULAR                       # the flagged frames do carry more
+    env = table(tmp_path / "o" / "envelope.csv")
+    for e in env:
+        if float(e["F"]) > big[best] / NEAR_SINGULAR:
+            assert "near-singular" in e["status"]
+    assert all("near-singular" in r["status"] for r in table(tmp_path / "o" / "actuation.csv")[-1:])
+
+
+def test_a_design_made_isostatic_file_gives_the_same_forces_with_and_without_elastic(tmp_path, capsys):
+    """design makes the door-hinged strip isostatic (M = 1, S = 0 on its supports); with the actuator held it is
+    determined, so the elastic hinges' answer is the rigid one, whatever the stiffness: to 1e-9 of the largest
+    force at every frame. The designed file keeps the supports; the targets are put back (design writes the
+    state's angles)."""
+    path, support = strip_file(tmp_path / "door.fold", door=True)
+    code, out, err = run(capsys, "design", path, *support, "-o", tmp_path / "designed.fold")
+    assert code == 3 and "M = 1" in err                   # the mechanism remains: the actuator holds it
+    d = json.loads((tmp_path / "designed.fold").read_text())
+    d["edges_foldAngle"] = json.loads(path.read_text())["edges_foldAngle"]
+    (tmp_path / "designed.fold").write_text(json.dumps(d))
+    rows = {}
+    for extra in ((), ("--elastic",)):
+        out_dir = tmp_path / ("elastic" if extra else "rigid")
+        code, out, err = run(capsys, "fold", tmp_path / "designed.fold", "--percent", "90", "--quiet",
+                             "--self-weight", "--forces", *FE, "--actuate", "1", *extra, "--out", out_dir,
+                             "--engine", "reference")
+        assert code == 0, err
+        rows[bool(extra)] = table(out_dir / "path_hinges.csv")
+        statuses = {r["status"] for r in table(out_dir / "actuation.csv")}
+        assert statuses == ({"elastic"} if extra else {"determined"})
+    a, b = rows[False], rows[True]
+    assert [(r["frame"], r["hinge"], r["panel"]) for r in a] == [(r["frame"], r["hinge"], r["panel"]) for r in b]
+    for k in {r["frame"] for r in a}:
+        A = np.array([[float(r[c]) for c in ("MT", "MP", "MO", "N", "TP", "TO")] for r in a if r["frame"] == k])
+        B = np.array([[float(r[c]) for c in ("MT", "MP", "MO", "N", "TP", "TO")] for r in b if r["frame"] == k])
+        F = np.linalg.norm(A[:, 3:], axis=1).max()
+        assert np.abs(A[:, 3:] - B[:, 3:]).max() <= 1e-9 * F
+        assert np.abs(A[:, :3] - B[:, :3]).max() <= 1e-9 * np.abs(A[:, :3]).max()
+
+
+def test_an_undetermined_frame_ends_the_forces_with_exit_3_and_the_kinematics_written(tmp_path, capsys):
+    """The door-hinged strip is not determined with its actuator held (S > 0): one line naming design and
+    --elastic, exit 3; fold.fold is written; --elastic carries it (status elastic)."""
+    path, support = strip_file(tmp_path / "door.fold", door=True)
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", *support, "--self-weight", "--forces", *FE,
+                         "--out", tmp_path / "o", "--engine", "reference")
+    assert code == 3
+    assert err.count("\n") == 1 and "design" in err and "--elastic" in err and "frame 0" in err
+    assert (tmp_path / "o" / "fold.fold").is_file() and not (tmp_path / "o" / "actuation.csv").exists()
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", *support, "--self-weight", "--forces", *FE,
+                         "--elastic", "--out", tmp_path / "e", "--figure", tmp_path / "e" / "torques.png",
+                         "--engine", "reference")
+    assert code == 0, err
+    assert {r["status"] for r in table(tmp_path / "e" / "actuation.csv")} == {"elastic"}
+    assert (tmp_path / "e" / "torques.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("extra, words", [
+    (("--forces", *FE), "--forces needs loads"),
+    (("--actuate", "1"), "--actuate, --support are settings of --forces"),
+    (("--self-weight", "--elastic"), "--elastic, --support, --self-weight are settings of --forces"),
+    (("--forces", *FE, "--self-weight", "--actuate", "9"), "--actuate '9'"),
+    (("--forces", *FE, "--self-weight", "--actuate", "1"), "hinge 1 does not turn"),
+    (("--forces", *FE, "--self-weight", "--through-contact", "--thickness", "0.01"), "--through-contact"),
+])
+def test_bad_force_options_are_one_line_and_exit_2(tmp_path, capsys, extra, words):
+    """Three panels in a row, panel 2 held at its far edge (vertex 5 on panel 2), so hinge 1 cannot turn: the
+    fold drives hinge 2 (and holds panels 1 and 2, vertices 1-6)."""
+    path = lift_file(tmp_path / "three.fold", three=True)
+    code, out, err = run(capsys, "fold", path, "--drive", "2", "--angle-deg", "30", "--hold", "1-6", "--frames", "4",
+                         "--quiet", *LIFT_SUPPORT, "--support", "5:z:p2", *extra, "--engine", "reference")
+    assert code == 2, (out, err)
+    assert err.count("\n") == 1 and words in err, err
+
+
+def test_the_held_hinges_moment_is_the_torque_in_python(tmp_path):
+    """``analysis.deploy.deployment`` from Python: the record's work check, envelope and tables; the actuators
+    chosen by default are those the command line prints."""
+    import chrono_origami as co
+
+    st = co.read_structure(str(lift_file(tmp_path / "lift.fold"))).with_supports("1:xyz", "4:xz", "2:z:p1")
+    st = st.with_self_weight()
+    hist = co.fold(co.FoldProblem(st, [co.Drive(0, angle=-np.radians(60))], (), 1.0), "reference",
+                   frame_interval=0.1)
+    dep = co.deployment(hist, st, engine="reference")
+    assert dep.actuators == [0]
+    wc = dep.work_check()
+    m = RHO * T
+    assert wc.potential_change == pytest.approx(m * G * 0.5 * np.sin(np.radians(60)), rel=1e-12)
+    assert abs(wc.mismatch) < 2e-3 * wc.work
+    names = [t.name for t in dep.tables()]
+    assert names == ["actuation", "path_hinges", "path_supports", "path_frames", "envelope"]
+
+
+@pytest.mark.chrono
+def test_chrono_motors_give_the_reference_engines_torques(tmp_path, capsys):
+    """--forces-engine chrono: rotation motors at the actuated hinge, each frame Chrono's static analysis (its
+    residuals checked): the torques agree with the reference engine's to 1e-6 of the largest torque on the Miura
+    strip under self-weight, and so do the hinge forces."""
+    path, support = strip_file(tmp_path / "strip.fold")
+    out = {}
+    for engine in ("reference", "chrono"):
+        code, text, err = run(capsys, "fold", path, "--percent", "90", "--frames", "10", "--quiet", *support,
+                              "--self-weight", "--forces", "--forces-engine", engine, "--out", tmp_path / engine,
+                              "--engine", "reference")
+        assert code == 0, err
+        assert f"{engine} engine)" in text
+        out[engine] = (table(tmp_path / engine / "actuation.csv"), table(tmp_path / engine / "path_hinges.csv"))
+    ta = np.array([float(r["torque"]) for r in out["reference"][0]])
+    tb = np.array([float(r["torque"]) for r in out["chrono"][0]])
+    assert len(ta) == 11
+    assert np.abs(ta - tb).max() <= 1e-6 * np.abs(ta).max()
+    Fa = np.array([[float(r[c]) for c in ("N", "TP", "TO")] for r in out["reference"][1]])
+    Fb = np.array([[float(r[c]) for c in ("N", "TP", "TO")] for r in out["chrono"][1]])
+    assert np.abs(Fa - Fb).max() <= 1e-6 * np.abs(Fa).max()
+    code, text, err = run(capsys, "fold", path, "--percent", "90", "--frames", "4", "--quiet", *support,
+                          "--self-weight", "--forces", "--forces-engine", "chrono", "--elastic", "--engine", "reference")
+    assert code == 2 and err.count("\n") == 1 and "reference engine" in err
+
+
+def test_support_auto_holds_panel_one_and_supports_that_stop_the_fold_are_refused(tmp_path, capsys):
+    """With --forces, --support auto is the fewest held directions on panel 1 (which the fold holds), printed as
+    --support forms; every support reaction is on panel 1, and the weight is carried. Supports that the fold would
+    move in a held direction (the lifted panel's far vertex held in z as well) are one line naming the frame and a
+    support that would move, exit 2."""
+    path, _ = strip_file(tmp_path / "strip.fold")
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--frames", "6", "--quiet", "--support", "auto",
+                         "--self-weight", "--forces", *FE, "--out", tmp_path / "o", "--engine", "reference")
+    assert code == 0, err
+    line = [x for x in out.splitlines() if x.startswith("--support auto (--forces): ")]
+    assert len(line) == 1 and line[0].count(":p1") == 3
+    sup = table(tmp_path / "o" / "path_supports.csv")
+    assert {r["panel"] for r in sup} == {"1"}
+    weight = RHO * T * G * sum(np.linalg.norm(np.cross(*(np.array(p)[1:3] - np.array(p)[0])))
+                               for p in ([miura.miura_vertices(2, 4, fold_angle_deg=8.0)[f] for f in face]
+                                         for face in miura.miura_pattern(2, 4, fold_angle_deg=8.0).panels))
+    for k in range(7):
+        assert sum(float(r["Fz"]) for r in sup if r["frame"] == str(k)) == pytest.approx(weight, rel=1e-9)
+    path = lift_file(tmp_path / "lift.fold")
+    code, out, err = run(capsys, "fold", path, "--drive", "1", "--angle-deg", "30", "--frames", "3", "--quiet",
+                         *LIFT_SUPPORT, "--support", "5:z:p2", "--self-weight", "--forces", *FE, "--engine", "reference")
+    assert code == 2 and err.count("\n") == 1
+    assert "the supports stop the fold: at frame 1 the support at vertex" in err and "one panel" in err
+
+
+def test_the_page_colours_each_frame_on_one_scale_with_the_torque_plot_beside(tmp_path, capsys):
+    """--html with --forces: one state per frame; the hinges coloured by |F| on one scale for the whole path (the
+    hinge side of the path's largest |F| at the top of the map at its frame, below it at the others); the torque
+    plot shown beside the 3-D view; hovering data: that frame's rows of path_hinges. A headless Chromium
+    (tests/browser.py; skipped with the reason without one)."""
+    import browser as br
+    from chrono_origami.report import hinge_colors
+
+    why = br.unavailable()
+    if why:
+        pytest.skip(why)
+    path, support = strip_file(tmp_path / "strip.fold")
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--frames", "6", "--quiet", *support,
+                         "--self-weight", "--forces", *FE, "--out", tmp_path / "o", "--html", tmp_path / "page.html",
+                         "--engine", "reference")
+    assert code == 0, err
+    assert f"results page written to {tmp_path / 'page.html'}" in out
+    env = table(tmp_path / "o" / "envelope.csv")
+    top = max(env, key=lambda e: float(e["F"]))
+    frame, hinge = int(top["frame"]), int(top["hinge"])
+    sides = table(tmp_path / "o" / "path_hinges.csv")
+    F = {(int(r["frame"]), int(r["hinge"])): np.linalg.norm([float(r[c]) for c in ("N", "TP", "TO")]) for r in sides}
+    with br.chromium() as browser:
+        visit = br.open_page(browser, tmp_path / "page.html")
+        assert visit.errors == [] and visit.requests == []
+        assert visit.api("a => a.nStates") == 7
+        assert visit.page.locator("#figurebox").is_visible()
+        assert visit.page.evaluate("document.getElementById('figure').naturalWidth") > 100
+        cmap = hinge_colors.colormap(hinge_colors.SEQUENTIAL)
+        for k in (frame, (frame + 3) % 7):
+            visit.api("(a, k) => a.setState(k)", k)
+            shown = np.array(visit.api("(a, h) => a.hingeColor(h)", hinge))
+            expect = np.array(cmap(F[(k, hinge)] / F[(frame, hinge)])[:3])
+            assert shown == pytest.approx(expect, abs=1.0 / 255), k
+        assert "frame" in visit.page.locator("#statelabel").inner_text()
