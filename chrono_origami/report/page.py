@@ -322,7 +322,7 @@ def html(result, path, structure=None, command=None, color_by="|F|", title=None,
     """Write the results page of ``result`` to ``path`` (folders made); returns ``path``.
 
     ``result``: a static result (``co.static``), a fold history (``co.fold``), a dynamics history
-    (``co.dynamics.dynamics``), locked-in statistics (``co.tolerances.locked_in_statistics``) or a design
+    (``co.dynamics``), locked-in statistics (``co.tolerances.locked_in_statistics``) or a design
     (``co.design``; then ``structure``: the structure it designed, ``chosen``: the design shown after, default
     the best, ``after``: its static result, optional). ``command``: the command line shown
     (default: this process's). ``color_by``: the component the hinges are coloured by at first (F, M, N, TP,
