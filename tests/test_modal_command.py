@@ -20,6 +20,10 @@ ENGINES = [pytest.param("reference"), pytest.param("chrono", marks=pytest.mark.c
 G, H, RHO, K = 9.81, 0.01, 1000.0, 2.0
 MASS, D = RHO * H, 0.5
 I_AXIS = MASS * ((1 + H * H) / 12 + D * D)
+#: relative tolerance of a closed form by engine: the reference engine's operators are exact but Kc (central
+#: differences, step 1e-6: about 1e-10); Chrono differentiates a crease spring by forward differences of step 1e-8
+#: (engines/chrono/springs.py), an error of about eps / 1e-8 = 2e-8 on k
+RTOL = {"reference": 1e-9, "chrono": 1e-7}
 
 
 def door_panel(gravity=True, thickness=H, density=RHO):
@@ -61,3 +65,161 @@ def test_co_tolerance_is_the_verb_of_the_three_tolerance_analyses():
     assert mc.method == "monte carlo"
     with pytest.raises(StructureError, match="tolerance spec"):
         co.tolerance(s)
+
+
+# ---------------------------------------------------------------------- the modal command
+import csv  # noqa: E402
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+
+from chrono_origami.structure.foldfile import frame_count, write_fold  # noqa: E402
+from cli_output import run  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: panel 1 (above the hinge, in the xz plane) held 3-2-1; panel 2 hangs below it on the door hinge z = 0
+SUPPORTS = ("--support", "3:xyz", "--support", "4:yz", "--support", "2:y")
+
+
+def door_file(tmp_path, thickness=H, density=RHO, name="door.fold"):
+    """The door panel in the xz plane (gravity along -z hangs panel 2), without supports (they are options)."""
+    X = [[0, 0, 0], [1, 0, 0], [1, 0, 1], [0, 0, 1], [1, 0, -1], [0, 0, -1]]
+    pat = CreasePattern(X, [(0, 1, 2, 3), (0, 5, 4, 1)])
+    path = tmp_path / name
+    write_fold(Structure(pat, (DOOR,), thickness, density, name="door panel"), path)
+    return path
+
+
+def read_rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_panel_on_a_door_hinge_with_a_crease_spring_swings_at_sqrt_k_over_i(engine, tmp_path, capsys):
+    code, out, err = run(capsys, "modal", door_file(tmp_path), "--engine", engine, *SUPPORTS, "--crease-stiffness",
+                         K, "--out", tmp_path / "out")
+    assert code == 0, err
+    (row,) = read_rows(tmp_path / "out" / "modes.csv")
+    np.testing.assert_allclose(float(row["frequency_hz"]), hz(K / I_AXIS), rtol=RTOL[engine])
+    np.testing.assert_allclose(float(row["eigenvalue"]), K / I_AXIS, rtol=RTOL[engine])
+    assert row["mode"] == "1" and row["stable"] == "true"
+    assert f"engine: {engine}" in out and "zero mode" not in out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_hanging_panel_gains_m_g_d_with_kc_and_compare_kc_shows_the_missing_term(engine, tmp_path, capsys):
+    with_kc, without = hz((K + MASS * G * D) / I_AXIS), hz(K / I_AXIS)
+    path = door_file(tmp_path)
+    code, out, err = run(capsys, "modal", path, "--engine", engine, *SUPPORTS, "--self-weight", "--crease-stiffness",
+                         K, "--compare-kc", "--out", tmp_path / "both")
+    assert code == 0, err
+    (row,) = read_rows(tmp_path / "both" / "modes.csv")
+    np.testing.assert_allclose(float(row["frequency_hz"]), with_kc, rtol=RTOL[engine])
+    np.testing.assert_allclose(float(row["frequency_hz_without_kc"]), without, rtol=RTOL[engine])
+    np.testing.assert_allclose(float(row["eigenvalue"]), (K + MASS * G * D) / I_AXIS, rtol=RTOL[engine])
+    # the printed side-by-side row: both frequencies and the relative change
+    line = next(ln for ln in out.splitlines() if ln.endswith(" yes") and "%" in ln)
+    assert line.split()[1:4] == [f"{with_kc:.6g}", f"{without:.6g}", f"{100 * (with_kc - without) / without:+.3g}"]
+    code, out, err = run(capsys, "modal", path, "--engine", engine, *SUPPORTS, "--self-weight", "--crease-stiffness",
+                         K, "--no-kc", "--out", tmp_path / "no_kc")
+    assert code == 0, err
+    (row,) = read_rows(tmp_path / "no_kc" / "modes.csv")
+    np.testing.assert_allclose(float(row["frequency_hz"]), without, rtol=RTOL[engine])
+    assert "frequency_hz_without_kc" not in row
+
+
+def _scene():
+    spec = importlib.util.spec_from_file_location("miura_modes_scene", os.path.join(ROOT, "scenes", "miura_modes.py"))
+    scene = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(scene)
+    return scene
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_miura_sheet_has_the_frequencies_of_the_miura_modes_scene(engine, tmp_path, capsys):
+    """Two routes, same numbers: the scene's own analysis of its structure, and ``modal`` on that structure's file.
+    The reference engine linearises at the pattern configuration only: unloaded there (its loads are balanced by
+    the supports only when the fold is at equilibrium, which needs Chrono's static analysis)."""
+    from chrono_origami.cli import modal as cli_modal
+
+    scene = _scene()
+    loads = [] if engine == "chrono" else ["--load", "0", "--gravity", "0"]
+    args = scene.ap.parse_args(["--columns", "4", "--out", str(tmp_path / "scene"), *loads])
+    structure = scene.build(args)
+    assert cli_modal.run_structure(structure, args, engine=engine) == 0
+    capsys.readouterr()
+    path = tmp_path / "miura.fold"
+    write_fold(structure, path)
+    code, out, err = run(capsys, "modal", path, "--engine", engine, "--crease-stiffness", args.crease_stiffness,
+                         "--out", tmp_path / "command")
+    assert code == 0, err
+    scene_f = [float(r["freq_hz"]) for r in read_rows(tmp_path / "scene" / "modes.csv")]
+    command_f = [float(r["frequency_hz"]) for r in read_rows(tmp_path / "command" / "modes.csv")]
+    assert len(command_f) == len(scene_f) == 1          # the clamped cantilever keeps one mechanism: the fold
+    # the file lists the supports by vertex, the scene in its own order: Chrono's constraints come in another order,
+    # its static analysis ends a round-off away, where its finite-difference spring stiffness differs (RTOL)
+    np.testing.assert_allclose(command_f, scene_f, rtol=RTOL[engine])
+
+
+def test_modes_that_nothing_stiffens_are_counted_and_named_never_given_a_frequency(tmp_path, capsys):
+    code, out, err = run(capsys, "modal", door_file(tmp_path), "--engine", "reference", *SUPPORTS,
+                         "--out", tmp_path / "out")
+    assert code == 0, err
+    assert "no oscillatory or unstable mode with Kc" in out
+    assert "1 zero mode (rigid-body motions and mechanisms that nothing stiffens" in out
+    assert "  zero mode 1: panel 2\n" in out and "Hz" not in out
+    assert read_rows(tmp_path / "out" / "modes.csv") == []
+    # no support at all: six rigid-body motions and the fold, seven zero modes
+    code, out, err = run(capsys, "modal", door_file(tmp_path), "--engine", "reference")
+    assert code == 0, err
+    assert "7 zero modes" in out
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
+def test_the_outputs_in_every_format_and_the_mode_animation(fmt, tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    code, out, err = run(capsys, "modal", door_file(tmp_path), "--engine", "reference", *SUPPORTS, "--self-weight",
+                         "--crease-stiffness", K, "--compare-kc", "--format", fmt, "--frames", 6, "--out", out_dir,
+                         "--figure", tmp_path / "modes.png")
+    assert code == 0, err
+    if fmt == "json":
+        d = json.loads((out_dir / "modes.json").read_text())
+        assert [f["name"] for f in d["schema"]["fields"]] == ["mode", "frequency_hz", "eigenvalue", "stable",
+                                                             "frequency_hz_without_kc"]
+        np.testing.assert_allclose(d["data"][0]["frequency_hz"], hz((K + MASS * G * D) / I_AXIS), rtol=1e-9)
+    elif fmt == "parquet":
+        import pandas as pd
+
+        df = pd.read_parquet(out_dir / "modes.parquet")
+        np.testing.assert_allclose(df["frequency_hz_without_kc"], [hz(K / I_AXIS)], rtol=1e-9)
+    fold = out_dir / "modes.fold"
+    assert frame_count(fold) == 1 + 6                       # the structure, then one cycle of 6 frames
+    frames = json.loads(fold.read_text())["file_frames"]
+    assert frames[0]["frame_title"] == f"mode 1: {hz((K + MASS * G * D) / I_AXIS):.6g} Hz, frame 1 of 6"
+    X = np.array([f["vertices_coords"] for f in frames])
+    # the hinge line and panel 1 stay; panel 2's free edge swings along y and back (one cycle)
+    np.testing.assert_allclose(X[:, :4], np.broadcast_to(X[0, :4], X[:, :4].shape), atol=1e-12)
+    y = X[:, 4, 1]
+    assert y[0] > 0 and y[3] == pytest.approx(-y[0], rel=1e-12) and abs(y[0]) == pytest.approx(0.1 * np.sqrt(5))
+    assert (tmp_path / "modes.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["--modes", "0"], "argument --modes: must be at least 1, got 0"),
+    (["--crease-stiffness", "-1"], "argument --crease-stiffness: expected a number >= 0, got '-1'"),
+    (["--slide-stiffness", "-1e-3"], "argument --slide-stiffness: expected a number >= 0, got '-1e-3'"),
+    (["--no-kc", "--compare-kc"], "argument --compare-kc: not allowed with argument --no-kc"),
+    (["--thickness", "0"], "error: door panel: the panels have no mass (no panel has a thickness): give --thickness T"),
+    (["--density", "0"], "error: door panel: the panels have no mass (the density is 0): give --density RHO"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, says, tmp_path, capsys):
+    code, out, err = run(capsys, "modal", door_file(tmp_path), "--engine", "reference", *SUPPORTS, *argv)
+    assert code == 2 and len(err.splitlines()) == 1 and says in err, err
+
+
+def test_a_file_without_thickness_says_to_give_it(tmp_path, capsys):
+    code, out, err = run(capsys, "modal", door_file(tmp_path, thickness=0.0, density=0.0), "--engine", "reference")
+    assert code == 2
+    assert err == ("error: door panel: the panels have no mass (no panel has a thickness; the density is 0): give "
+                   "--thickness T and --density RHO (a modal analysis needs thickness x density x area)\n")
