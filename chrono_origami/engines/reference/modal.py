@@ -260,7 +260,8 @@ def linearise(structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0,
             g_slide = np.r_[-t[h], -np.cross(rp, t[h]), t[h], np.cross(rq, t[h])]
             K_base.add(cols, cols, ks[h] * np.outer(g_slide, g_slide))
     M, K_base, R = M.csr(), K_base.csr(), R.csr()
-    Kc = model.kc(lam, L) if use_tangent_stiffness else None
+    # Kc is linear in the multipliers: none (an unloaded structure) gives none, without the differences
+    Kc = (model.kc(lam, L) if np.any(lam) else sp.csr_matrix((6 * P, 6 * P))) if use_tangent_stiffness else None
 
     def matrices(with_kc):
         K = K_base + Kc if with_kc else K_base.copy()
