@@ -171,7 +171,7 @@ def analysis_text(analysis):
     r, modes = analysis.result, analysis.modes
     kc = "with Kc" if r.use_tangent_stiffness else "without Kc (the equilibrium found with Kc)"
     total = len(r.modes)
-    title = (f"the {len(modes)} lowest modes {kc}" + (f" (of {total} found)" if total > len(modes) else "")
+    title = ((f"the {len(modes)} lowest modes {kc}" if len(modes) > 1 else f"the lowest mode {kc}") + (f" (of {total} found)" if total > len(modes) else "")
              + ":") if modes else f"no oscillatory or unstable mode {kc}"
     lines = []
     if modes:
