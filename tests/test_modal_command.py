@@ -223,3 +223,31 @@ def test_a_file_without_thickness_says_to_give_it(tmp_path, capsys):
     assert code == 2
     assert err == ("error: door panel: the panels have no mass (no panel has a thickness; the density is 0): give "
                    "--thickness T and --density RHO (a modal analysis needs thickness x density x area)\n")
+
+
+def test_the_results_page_has_every_mode_cycle_and_a_list_with_the_frequencies(tmp_path, capsys):
+    import base64
+    import re
+
+    page = tmp_path / "modes.html"
+    code, out, err = run(capsys, "modal", door_file(tmp_path), "--engine", "reference", *SUPPORTS, "--self-weight",
+                         "--crease-stiffness", K, "--compare-kc", "--frames", 6, "--out", tmp_path / "out",
+                         "--html", page)
+    assert code == 0, err
+    assert f"results page written to {page}" in out
+    m = re.search(r'<script type="application/json" id="data">(.*?)</script>', page.read_text(), re.S)
+    data = json.loads(m.group(1))
+    f, f0 = hz((K + MASS * G * D) / I_AXIS), hz(K / I_AXIS)
+    assert data["kind"] == "modal" and data["modes"] == [
+        {"label": f"mode 1: {f:.6g} Hz ({f0:.6g} Hz without Kc)", "start": 0, "n": 6}]
+    assert len(data["states"]) == 6 and data["states"][2]["label"].endswith("frame 3 of 6")
+    # each state's vertices are the frames of modes.fold (float32, as drawn)
+    frames = json.loads((tmp_path / "out" / "modes.fold").read_text())["file_frames"]
+    for state, frame in zip(data["states"], frames):
+        X = np.frombuffer(base64.b64decode(state["vertices"]), "<f4").reshape(-1, 3)
+        np.testing.assert_array_equal(X, np.asarray(frame["vertices_coords"], np.float32))
+    (table,) = data["tables"]
+    assert table["header"] == ["mode", "frequency_hz", "eigenvalue", "stable", "frequency_hz_without_kc"]
+    row = np.frombuffer(base64.b64decode(table["data"]), "<f8")
+    np.testing.assert_allclose(row[[1, 4]], [f, f0], rtol=1e-9)
+    assert data["counts"]["Kc"] == "compared" and data["counts"]["zero modes"] == 0

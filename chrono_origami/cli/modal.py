@@ -8,7 +8,8 @@ linearisation; else the reference engine, at the pattern configuration). Zero mo
 mechanisms that nothing stiffens) are counted and named by the panels that move most, never given a frequency.
 ``--out DIR`` writes the table ``modes`` (mode, frequency_hz, eigenvalue omega^2, stable; with ``--compare-kc``
 frequency_hz_without_kc) in ``--format`` and ``modes.fold`` (one animated cycle per mode in ``file_frames``);
-``--figure FILE`` draws the lowest modes. The command is :func:`modal_command`.
+``--figure FILE`` draws the lowest modes; ``--html FILE`` writes the results page, every mode animated and chosen
+from a list with its frequency (``report.page.modal_data``). The command is :func:`modal_command`.
 
 Each scene finds a static equilibrium with Chrono (with Kc), prints its lowest
 modes with and without Kc at that equilibrium, and with ``--out DIR`` writes
@@ -177,6 +178,7 @@ def _modal_options(description):
                     help="frames per cycle of each mode in modes.fold (default 24)")
     ap.add_argument("--figure", metavar="FILE", type=inputs.figure_file,
                     help=f"draw the {report_modal.MODES_DRAWN} lowest modes (png or pdf)")
+    inputs.add_html(ap, "every mode animated, chosen from a list with its frequency (--frames a cycle)")
     inputs.add_structure_options(ap)
     return ap
 
@@ -237,6 +239,7 @@ def modal_report(structure, args, out=None):
         with app.output(args.figure):
             report_modal.draw_modes(a, args.figure)
         print(f"figure written to {args.figure}", file=out)
+    inputs.write_html(a, args, out, n_frames=args.frames)
     return a
 
 
