@@ -251,3 +251,18 @@ def test_the_results_page_has_every_mode_cycle_and_a_list_with_the_frequencies(t
     row = np.frombuffer(base64.b64decode(table["data"]), "<f8")
     np.testing.assert_allclose(row[[1, 4]], [f, f0], rtol=1e-9)
     assert data["counts"]["Kc"] == "compared" and data["counts"]["zero modes"] == 0
+
+
+def test_loads_on_redundant_constraints_leave_kc_undetermined_exit_3(tmp_path, capsys):
+    """An all-door Miura patch has self-stress states (S > 0): the multipliers that carry its weight, and so Kc,
+    are one choice of many; the command refuses in one line, exit 3 (not determined), as static does."""
+    from chrono_origami.patterns import miura
+
+    path = tmp_path / "patch.fold"
+    write_fold(miura.miura_patch(2, 2), path)
+    code, out, err = run(capsys, "modal", path, "--engine", "reference", "--support", "min-x:xyz", "--self-weight",
+                         "--thickness", H, "--density", RHO, "--crease-stiffness", K)
+    assert code == 3
+    assert err == ("error: Miura-ori patch 2 x 2: 5 redundant constraints (self-stress states) carry the loads, so "
+                   "their multipliers, and Kc, are not determined by them; design FILE makes hinges sliding for "
+                   "S = 0\n")
