@@ -266,3 +266,21 @@ def test_loads_on_redundant_constraints_leave_kc_undetermined_exit_3(tmp_path, c
     assert err == ("error: Miura-ori patch 2 x 2: 5 redundant constraints (self-stress states) carry the loads, so "
                    "their multipliers, and Kc, are not determined by them; design FILE makes hinges sliding for "
                    "S = 0\n")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("k", [2.0, 60.0])
+def test_a_standing_panel_is_an_inverted_pendulum_unstable_below_m_g_d(engine, k, tmp_path, capsys):
+    """Panel 2 held, panel 1 standing on the hinge above it: w^2 = (k - m g d) / I_axis with Kc, a divergence
+    (eigenvalue w^2 < 0, frequency 0, not stable) when the spring is weaker than m g d = 49.05 N m/rad."""
+    code, out, err = run(capsys, "modal", door_file(tmp_path), "--engine", engine, "--support", "5:xyz",
+                         "--support", "6:yz", "--support", "2:y:p2", "--self-weight", "--crease-stiffness", k,
+                         "--compare-kc", "--out", tmp_path / "out")
+    assert code == 0, err
+    (row,) = read_rows(tmp_path / "out" / "modes.csv")
+    w2 = (k - MASS * G * D) / I_AXIS
+    np.testing.assert_allclose(float(row["eigenvalue"]), w2, rtol=RTOL[engine])
+    np.testing.assert_allclose(float(row["frequency_hz"]), hz(w2) if w2 > 0 else 0.0, rtol=RTOL[engine])
+    np.testing.assert_allclose(float(row["frequency_hz_without_kc"]), hz(k / I_AXIS), rtol=RTOL[engine])
+    assert row["stable"] == ("true" if w2 > 0 else "false")
+    assert ("unstable: 1 with Kc, 0 without" in out) == (w2 < 0)

@@ -181,9 +181,10 @@ def analysis_text(analysis):
                       "stable")
             rows = []
             for k, m, lam2, stable, f0 in table.rows:
-                ch = relative_change(m, f0)
+                ch = relative_change(m, f0) if stable else None       # a divergence has no frequency to compare
                 rows.append((k, f"{m:.6g}", "-" if f0 is None else f"{f0:.6g}",
-                             "-" if ch is None else f"{100 * ch:+.3g} %", f"{lam2:.6g}", "yes" if stable else "NO"))
+                             "unstable" if not stable else "-" if ch is None else f"{100 * ch:+.3g} %",
+                             f"{lam2:.6g}", "yes" if stable else "NO"))
         else:
             header = ("mode", "f [Hz]", "omega^2 [rad^2/s^2]", "stable")
             rows = [(k, f"{f:.6g}", f"{lam2:.6g}", "yes" if stable else "NO") for k, f, lam2, stable in table.rows]
