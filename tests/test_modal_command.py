@@ -284,3 +284,27 @@ def test_a_standing_panel_is_an_inverted_pendulum_unstable_below_m_g_d(engine, k
     np.testing.assert_allclose(float(row["frequency_hz_without_kc"]), hz(k / I_AXIS), rtol=RTOL[engine])
     assert row["stable"] == ("true" if w2 > 0 else "false")
     assert ("unstable: 1 with Kc, 0 without" in out) == (w2 < 0)
+
+
+def test_the_hanging_panel_closed_form_holds_for_any_spring_thickness_density_and_gravity():
+    """Hypothesis: over springs, thicknesses, densities and gravities spanning decades, the reference engine's
+    frequency with Kc is sqrt((k + m g d) / I_axis) / 2 pi and without Kc sqrt(k / I_axis) / 2 pi, m = rho h,
+    I_axis = m ((1 + h^2) / 12 + d^2)."""
+    hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not installed (pip install -e '.[test]')")
+    from hypothesis import given, settings, strategies as st
+
+    decades = st.floats(-3, 3).map(lambda e: 10.0 ** e)
+
+    @settings(max_examples=25, deadline=None)
+    @given(k=decades, h=st.floats(1e-3, 0.2), rho=decades, g=st.floats(0.0, 30.0))
+    def check(k, h, rho, g):
+        s = door_panel(thickness=h, density=rho)
+        s = Structure(s.pattern, s.hinge_kinds, h, rho, s.supports, gravity=(0, -g, 0) if g else None)
+        r = co.modal(s, "reference", crease_stiffness=k, kc="compare")
+        m = rho * h
+        I_axis = m * ((1 + h * h) / 12 + D * D)
+        np.testing.assert_allclose(r.frequencies_hz, [hz((k + m * g * D) / I_axis)], rtol=1e-9)
+        np.testing.assert_allclose(r.without_kc.frequencies_hz, [hz(k / I_axis)], rtol=1e-9)
+
+    assert hypothesis
+    check()
