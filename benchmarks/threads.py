@@ -39,9 +39,9 @@ def _fold(n, steps=4):
 
 
 def _chain(N):
-    import chrono_origami as co
-
     import importlib.util
+
+    from chrono_origami.analysis import modal
 
     # the tests' spring chain (tests/catalogue.py, loaded from its file)
     path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests", "catalogue.py")
@@ -49,7 +49,7 @@ def _chain(N):
     catalogue = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(catalogue)
     mats = catalogue.chain_matrices(N)
-    return lambda: co.modal.solve_modes(mats, "nullspace", n_modes=20)
+    return lambda: modal.solve_modes(mats, "nullspace", n_modes=20)
 
 
 def _dynamics():
@@ -58,8 +58,8 @@ def _dynamics():
     from chrono_origami.inputs.dynamics_examples import miura_deploy
 
     st, _, _ = miura_deploy(2)
-    return lambda: co.dynamics.dynamics(st, "reference", time=0.1, dt=2e-3, progress=False,
-                                        motors=[Motor(0, "torque", "0.5*sin(10*t)")],
+    return lambda: co.dynamics(st, "reference", time=0.1, dt=2e-3, progress=False,
+                               motors=[Motor(0, "torque", "0.5*sin(10*t)")],
                                         springs=[CreaseSpring(3, 5.0, 0.1)])
 
 

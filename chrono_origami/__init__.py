@@ -25,10 +25,15 @@ The names a user needs, from the crease pattern to the report::
   ``static``, ``fold`` with ``FoldProblem`` and ``Drive``, ``fold_to_targets``
   (to a file's target angles at a percent), ``deployment`` (actuator torques
   and hinge forces at every frame of a fold under the structure's supports and
-  loads, ``analysis.deploy``), the modules ``modal`` (eigen
-  solvers, ``modal.solve_modes``, and ``modal.structure_modes``), ``dynamics``
-  (``dynamics.dynamics``: time integration) and ``tolerances`` (locked-in
-  forces of fabrication errors: ``tolerances.locked_in_statistics``,
+  loads, ``analysis.deploy``), ``modal`` (the lowest modes at
+  the static equilibrium, with and without Kc: ``co.modal(structure,
+  modes=10, crease_stiffness=k, kc="compare")`` returns a ``ModalAnalysis``;
+  the eigen solvers are in ``chrono_origami.analysis.modal``), ``dynamics``
+  (time integration: ``co.dynamics(structure, time=T, dt=DT)`` returns a
+  ``TimeHistory``), ``tolerance`` (locked-in forces of fabrication errors:
+  ``co.tolerance(structure, ToleranceSpec(1e-4))`` the closed-form
+  statistics, ``samples=N`` Monte Carlo, ``errors=`` measured errors) and the
+  module ``tolerances`` (``tolerances.locked_in_statistics``,
   ``tolerances.summary``, ``tolerances.monte_carlo``) with ``ToleranceSpec``
   and ``HingeStiffness``; ``design`` (which hinges to make sliding:
   ``co.design(structure)`` returns a ``DesignResult``,
@@ -42,7 +47,7 @@ Names that need PyChrono are imported on first use, so ``import chrono_origami``
 works without it: ``build_system`` (a structure in your own ``ChSystem``;
 without PyChrono it raises
 :class:`~chrono_origami.tools.errors.ChronoUnavailable`, an ``ImportError``)
-and ``structure_modes`` (modal analysis with Kc, ``modal.structure_modes``).
+and ``structure_modes`` (``chrono_origami.analysis.modal.structure_modes``).
 They are not in ``__all__``, so ``from chrono_origami import *`` works
 without PyChrono. Every other name is imported on first use too.
 """
@@ -72,8 +77,9 @@ _EXPORTS = {
     "Drive": ("inputs.fold", "Drive"),
     "design": ("analysis.design", "design"),
     "propose_support": ("analysis.support", "propose_support"),
-    "modal": ("analysis.modal", None),
-    "dynamics": ("analysis.dynamics", None),
+    "modal": ("analysis.modal", "modal"),
+    "dynamics": ("analysis.dynamics", "dynamics"),
+    "tolerance": ("analysis.tolerance", "tolerance"),
     "tables": ("report.tables", None),
     "report": ("report", None),
     "tolerances": ("analysis.tolerance", None),

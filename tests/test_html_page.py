@@ -459,3 +459,38 @@ def test_rotate_pan_zoom_and_click_to_keep_a_hinge(chromium, cantilever):
     assert visit.page.locator("#tooltip").is_visible()                # a click keeps it
     assert visit.page.locator("#tiphinge").inner_text() == "16"
     loaded_cleanly(visit)
+
+
+def test_modal_page_animates_the_mode_chosen_from_its_list(chromium, tmp_path):
+    """A free 2 x 2 Miura patch split along the diagonals, crease springs: several modes; the list gives each with
+    its frequency (modes.csv's), choosing one puts its cycle on the slider, and play goes round it."""
+    from chrono_origami.crease.pattern import CreasePattern
+    from chrono_origami.patterns import miura
+    from chrono_origami.structure.foldfile import write_fold
+    from chrono_origami.structure.hinges import DOOR
+    from chrono_origami.structure.structure import Structure
+
+    pat = miura.miura_patch(2, 2).pattern
+    tp = CreasePattern(pat.vertices, [t for a, b, c, d in pat.panels for t in ((a, b, c), (a, c, d))])
+    write_fold(Structure(tp, (DOOR,) * len(tp.hinges), 0.01, 1000.0, name="patch"), tmp_path / "patch.fold")
+    run("-m", "chrono_origami", "modal", "patch.fold", "--engine", "reference", "--crease-stiffness", "1",
+        "--modes", "3", "--frames", "6", "--out", "M", "--html", "modes.html", cwd=tmp_path)
+    _, rows = read_csv(tmp_path / "M" / "modes.csv")
+    visit = br.open_page(chromium, tmp_path / "modes.html")
+    loaded_cleanly(visit)
+    assert visit.api("a => [a.nModes, a.nStates, a.state, a.mode]") == [3, 18, 0, 1]
+    options = visit.page.locator("#modeselect option").all_inner_texts()
+    assert options == [f"mode {k + 1}: {float(r[1]):.6g} Hz" for k, r in enumerate(rows)]
+    start = shown(visit)
+    visit.page.locator("#modeselect").select_option("2")             # the third mode, as a user picks it
+    assert visit.api("a => [a.state, a.mode]") == [12, 3]
+    assert visit.page.locator("#statelabel").inner_text() == f"{options[2]}, frame 1 of 6"
+    assert (np.abs(shown(visit) - start).sum(axis=2) > 30).mean() > 0.001    # another mode's shape is drawn
+    slider = visit.page.locator("#frames")
+    slider.focus()
+    visit.page.keyboard.press("End")
+    assert visit.api("a => a.state") == 17
+    visit.page.locator("#play").click()                                # round the cycle: back to its first frame
+    visit.page.wait_for_function("window.chronoOrigami.state === 12", timeout=10000)
+    visit.page.wait_for_function("window.chronoOrigami.state === 13", timeout=10000)
+    loaded_cleanly(visit)

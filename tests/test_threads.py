@@ -3,7 +3,7 @@
 The choice holds inside every command and scene (``cli.app.run``) and every
 public analysis (``co.count``, ``co.static``, ``co.fold``,
 ``co.fold_to_targets``, ``co.design``, ``co.propose_support``,
-``co.dynamics.dynamics``, ``co.modal.solve_modes``, ``co.tolerances.*``),
+``co.dynamics``, ``co.modal``, ``solve_modes``, ``co.tolerances.*``),
 and is lifted afterwards, whatever OPENBLAS_NUM_THREADS says.
 """
 import os
@@ -132,10 +132,10 @@ def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
         "co.design": (lambda: co.design(miura.miura_single_vertex()), design_module, "null_space"),
         "co.propose_support": (lambda: co.propose_support(co.Structure(st.pattern, st.hinge_kinds)), support_module,
                                "_orthonormal"),
-        "co.dynamics.dynamics": (lambda: co.dynamics.dynamics(swinging, "reference", time=0.002, dt=0.001,
+        "co.dynamics": (lambda: co.dynamics(swinging, "reference", time=0.002, dt=0.001,
                                                               springs=[CreaseSpring(0, 1.0)]), dns_module, "history"),
-        "co.modal.solve_modes": (lambda: co.modal.solve_modes(chain_matrices(4), "nullspace"), modal_module,
-                                 "solve_nullspace"),
+        "solve_modes": (lambda: modal_module.solve_modes(chain_matrices(4), "nullspace"), modal_module,
+                        "solve_nullspace"),
     }
     for setting, expected in ((None, 1), ("3", 3)):
         if setting is None:
@@ -145,8 +145,8 @@ def test_every_public_analysis_runs_with_the_chosen_threads(monkeypatch):
         for name, (run, module, inner) in runs.items():
             seen = seen_inside(run, module, inner)
             assert seen and all(s == {expected} for s in seen), (name, setting, seen)
-    for fn in (co.count, co.static, co.fold, co.fold_to_targets, co.design, co.propose_support, co.dynamics.dynamics,
-               co.modal.solve_modes, co.tolerances.locked_in, co.tolerances.locked_in_statistics,
+    for fn in (co.count, co.static, co.fold, co.fold_to_targets, co.design, co.propose_support, co.dynamics,
+               co.modal, modal_module.solve_modes, co.tolerance, co.tolerances.locked_in, co.tolerances.locked_in_statistics,
                co.tolerances.monte_carlo_sample, co.tolerances.monte_carlo, co.tolerances.force_against_tolerance):
         assert fn.__wrapped__                            # the same decorator on each (threads.with_blas_threads)
 

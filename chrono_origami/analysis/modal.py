@@ -57,6 +57,8 @@ Tables, CSV and mode animations: :mod:`chrono_origami.report.modal`.
 
 Drivers
 -------
+:func:`modal` (``co.modal``) is the verb: a structure's lowest modes at its static equilibrium, with Kc,
+without it or both, as a :class:`~chrono_origami.results.modal.ModalAnalysis` (the ``modal`` command's record).
 :func:`structure_modes` asks the engine for the linearised equations of a
 structure with crease springs at its static equilibrium (``modal`` of the
 engine interface: ``results.modal.Linearised``) and solves them here.
@@ -72,7 +74,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ..results.modal import KcComparison, ModalResult, Mode, StructureModes
+from ..results.modal import KcComparison, ModalAnalysis, ModalResult, Mode, StructureModes
 from ..tools import linalg, memory
 from ..tools.errors import IndeterminateError, StructureError
 from ..tools.linalg import RANK_RTOL, SMALL_OPERATOR
@@ -508,3 +510,50 @@ def structure_modes(structure, engine=None, *, crease_stiffness=0.0, slide_stiff
         second = _modes(lin.matrices_without_kc, lin.equilibrium_without_kc, method, n_modes,
                         allow_indeterminate=allow_indeterminate)
     return StructureModes(lin.built, lin.springs, first, second)
+
+
+#: ``kc`` of :func:`modal`: with Kc, without it (same equilibrium), or both side by side
+KC_CHOICES = ("on", "off", "compare")
+
+
+@with_blas_threads
+def modal(structure, engine=None, *, modes=10, crease_stiffness=0.0, slide_stiffness=0.0, kc="on", damping=0.0,
+          method="auto", hinge_form="mate", max_iterations=None, allow_indeterminate=False):
+    """The ``modes`` lowest modes of ``structure`` at its static equilibrium (a :class:`ModalAnalysis`).
+
+    The structure carries its supports, loads and gravity; ``crease_stiffness`` (N m/rad) and
+    ``slide_stiffness`` (N/m) are crease springs at rest in the given configuration, a number or one per hinge
+    (a held hinge is a stiff spring). ``engine``: an engine object or name (``engines.get``: Chrono where PyChrono
+    imports), whose ``modal`` finds the equilibrium (Chrono: its static analysis with Kc; the reference engine:
+    the pattern configuration, which must be one) and linearises there. ``kc``: "on" (the modes with the
+    constraint tangent stiffness Kc of the equilibrium's multipliers), "off" (the same equilibrium, the modes
+    without Kc) or "compare" (both: ``ModalAnalysis.without_kc``). Panel masses come from thickness x density
+    (:func:`check_masses`). The one call per state a path of states needs: each frame's structure, with its
+    loads and its held hinges as springs, gives that frame's modes.
+    """
+    from .. import engines
+
+    if kc not in KC_CHOICES:
+        raise ValueError(f"kc must be one of {KC_CHOICES}, got {kc!r}")
+    if not (isinstance(modes, (int, np.integer)) and not isinstance(modes, bool) and modes >= 1):
+        raise StructureError(f"modes must be a positive integer, got {modes!r}")
+    for name, value in (("crease_stiffness", crease_stiffness), ("slide_stiffness", slide_stiffness),
+                        ("damping", damping)):
+        v = np.asarray(value, float)
+        if not (np.all(np.isfinite(v)) and np.all(v >= 0)):
+            raise StructureError(f"{name} must be a number >= 0 or one per hinge, got {value!r}")
+    check_masses(structure)
+    eng = engines.get(engine)
+    lin = eng.modal(structure, crease_stiffness=crease_stiffness, slide_stiffness=slide_stiffness, damping=damping,
+                    hinge_form=hinge_form, compare=kc != "on", use_tangent_stiffness=True, equilibrium=True,
+                    max_iterations=max_iterations)
+    n = int(modes)
+    first = second = None
+    if kc != "off":
+        first = _modes(lin.matrices, lin.equilibrium, method, n, allow_indeterminate=allow_indeterminate)
+    if kc != "on":
+        second = _modes(lin.matrices_without_kc, lin.equilibrium_without_kc, method, n,
+                        allow_indeterminate=allow_indeterminate)
+    if kc == "off":
+        first, second = second, None
+    return ModalAnalysis(structure, eng.name, first, second, n, lin.built, lin.springs)

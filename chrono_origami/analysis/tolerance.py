@@ -293,3 +293,26 @@ def force_against_tolerance(structure, spec, tolerances, stiffness=None, engines
             vals[i] = np.abs(side_values(structure, res)).reshape(-1, 6).max(axis=0)
         out[eng.name] = vals
     return out, base
+
+
+@with_blas_threads
+def tolerance(structure, spec=None, stiffness=None, *, engine=None, errors=None, samples=0, seed=0, method="auto",
+              probes=PROBES, loads=False, map=map):
+    """The locked-in hinge actions of fabrication errors, the one verb of the ``tolerance`` command (``co.tolerance``).
+
+    ``errors`` (measured, ``structure.tolerance.read_measured``): their hinge actions, a ``results.StaticResult``
+    (status "elastic"; ``loads``: with the structure's loads) by ``engine``. Else ``spec`` (a
+    ``structure.tolerance.ToleranceSpec``): the closed-form statistics (:func:`locked_in_statistics`, ``method``,
+    ``probes``, ``seed``) or, with ``samples`` >= 2, the Monte Carlo statistics of that many samples by ``engine``
+    (:func:`monte_carlo`, ``seed``, ``map``), a :class:`LockedInStatistics`. ``stiffness``: the elastic hinges'
+    ``structure.tolerance.HingeStiffness`` (default its SI defaults).
+    """
+    if errors is not None:
+        if spec is not None:
+            raise StructureError("give measured errors or a tolerance spec, not both")
+        return locked_in(structure, stiffness=stiffness, engine=engine, errors=errors, loads=loads)
+    if spec is None:
+        raise StructureError("give a tolerance spec (structure.tolerance.ToleranceSpec) or measured errors")
+    if samples:
+        return monte_carlo(structure, spec, samples, stiffness, engine, seed=seed, map=map)
+    return locked_in_statistics(structure, spec, stiffness, method=method, probes=probes, seed=seed)

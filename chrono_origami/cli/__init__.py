@@ -31,6 +31,8 @@ scenes take supports and loads in 1-based text forms (``--support``,
 ``dynamics FILE.fold --time T --dt DT [--motor H:FUNC] [--spring H:K,C,REST] --out DIR``
     time integration: energies, momenta, hinge actions and support reactions
     over time as CSV, the motion as FOLD frames (see :mod:`.dynamics`).
+``modal FILE.fold [--crease-stiffness K] [--modes N] [--no-kc | --compare-kc] --out DIR``
+    the lowest modes at the static equilibrium, with and without Kc (see :mod:`.modal`).
 ``tolerance FILE.fold --tol T [--samples N] --out DIR``
     locked-in hinge actions of fabrication tolerances: closed-form statistics,
     Monte Carlo, or measured errors (see :mod:`.tolerance`).
@@ -58,7 +60,7 @@ Layout
   :func:`.inputs.read_input`) and the argparse types the commands and scenes share;
 * :mod:`.static`, :mod:`.design`, :mod:`.fold`, :mod:`.dynamics`: the
   commands, and the common command line of the static, folding and dynamics scenes;
-* :mod:`.modes`: the common command line of the modal scenes.
+* :mod:`.modal`: the ``modal`` command and the common command line of the modal scenes.
 
 Adding a command: in a module of this package, one function ``name(args) ->
 exit code`` decorated with ``@app.command("name", "one-line help", options)``,

@@ -44,7 +44,9 @@ EXIT_CODES = {
                         "states printed and written, no hinges.csv or supports.csv (--min-norm: the "
                         "labelled minimum-norm answer and exit 0, unless the loads work on a mechanism; "
                         "--elastic: the forces elastic hinges carry and exit 0, a large displacement flagged); "
-                        "design: M > 0 or S > 0 remain after design (the design is written all the same)",
+                        "design: M > 0 or S > 0 remain after design (the design is written all the same); "
+                        "modal: loads carried by redundant constraints (S > 0), whose multipliers, and so Kc, are "
+                        "not determined",
 }
 
 

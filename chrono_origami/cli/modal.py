@@ -1,4 +1,15 @@
-"""The common command line of the modal scenes (``scenes/kc_*.py``, ``scenes/*_modes.py``).
+"""The ``modal`` command and the common command line of the modal scenes (``scenes/kc_*.py``, ``scenes/*_modes.py``).
+
+``python -m chrono_origami modal FILE.fold [--crease-stiffness K] [--modes N] [--no-kc | --compare-kc] --out DIR``
+gives the lowest modes of the user's structure at its static equilibrium (``co.modal``,
+:func:`chrono_origami.analysis.modal.modal`), with the supports and loads ``static`` takes (:mod:`.inputs`) and
+the engine rule of ``static`` (Chrono where PyChrono imports: its static equilibrium with Kc and its
+linearisation; else the reference engine, at the pattern configuration). Zero modes (rigid-body motions,
+mechanisms that nothing stiffens) are counted and named by the panels that move most, never given a frequency.
+``--out DIR`` writes the table ``modes`` (mode, frequency_hz, eigenvalue omega^2, stable; with ``--compare-kc``
+frequency_hz_without_kc) in ``--format`` and ``modes.fold`` (one animated cycle per mode in ``file_frames``);
+``--figure FILE`` draws the lowest modes; ``--html FILE`` writes the results page, every mode animated and chosen
+from a list with its frequency (``report.page.modal_data``). The command is :func:`modal_command`.
 
 Each scene finds a static equilibrium with Chrono (with Kc), prints its lowest
 modes with and without Kc at that equilibrium, and with ``--out DIR`` writes
@@ -14,6 +25,7 @@ Errors and exit codes are those of the command line (:mod:`.app`).
 Structures also take ``--fold FILE`` (mode ``--mode`` animated in FOLD
 ``file_frames``) and ``--png DIR`` (PNG frames).
 """
+import os
 import sys
 
 from ..report import modal as report_modal
@@ -141,3 +153,99 @@ def run_structure(structure, args, out=None, **kw):
                 paths = report_modal.write_mode_pngs(args.png, res.built, r, mode, args.frames)
             print(f"{len(paths)} frames of mode {args.mode} written to {args.png}", file=out)
     return code
+
+
+# ---------------------------------------------------------------------- the modal command
+def _modal_options(description):
+    ap = inputs.add_input(app.parser(description))
+    inputs.add_engine_option(ap, "engine of the static equilibrium and its linearisation")
+    inputs.add_out(ap, "the table modes and modes.fold (one animated cycle per mode)")
+    ap.add_argument("--modes", type=positive_int, default=10, metavar="K",
+                    help="the K lowest modes (default 10)")
+    kc = ap.add_mutually_exclusive_group()
+    kc.add_argument("--no-kc", action="store_true",
+                    help="the modes without the constraint tangent stiffness Kc (at the equilibrium found with it)")
+    kc.add_argument("--compare-kc", action="store_true",
+                    help="the modes with and without Kc side by side, with each mode's relative frequency change")
+    ap.add_argument("--crease-stiffness", type=nonnegative_float, default=0.0, metavar="K",
+                    help="rotational spring on every hinge's fold, at rest in the file's configuration (N m/rad; "
+                         "default 0)")
+    ap.add_argument("--slide-stiffness", type=nonnegative_float, default=0.0, metavar="KS",
+                    help="axial spring on every sliding hinge, at rest (N/m; default 0)")
+    ap.add_argument("--method", choices=["auto", "nullspace", "augmented", "sparse"], default="auto",
+                    help="eigen solver (default auto: null-space reduction, sparse shift-invert for large systems)")
+    ap.add_argument("--frames", type=positive_int, default=24, metavar="N",
+                    help="frames per cycle of each mode in modes.fold (default 24)")
+    ap.add_argument("--figure", metavar="FILE", type=inputs.figure_file,
+                    help=f"draw the {report_modal.MODES_DRAWN} lowest modes (png or pdf)")
+    inputs.add_html(ap, "every mode animated, chosen from a list with its frequency (--frames a cycle)")
+    inputs.add_structure_options(ap)
+    return ap
+
+
+def check_mass(structure):
+    """A structure without panel mass is a usage error naming the option to give (exit 2)."""
+    from ..results.count import number_ranges
+
+    thin = [p + 1 for p, h in enumerate(structure.thickness) if not h > 0]
+    give = []
+    if thin:
+        which = "no panel has" if len(thin) == structure.pattern.n_panels else \
+            f"panel{'s' if len(thin) > 1 else ''} {number_ranges(thin).strip('[]')} ha{'ve' if len(thin) > 1 else 's'}"
+        give.append(("--thickness T", f"{which} a thickness"))
+    if not structure.density > 0:
+        give.append(("--density RHO", f"the density is {structure.density:g}"))
+    if give:
+        raise app.UsageError(f"{structure.name}: the panels have no mass ({'; '.join(w for _, w in give)}): give "
+                             f"{' and '.join(o for o, _ in give)} (a modal analysis needs thickness x density x area)")
+
+
+def modal_report(structure, args, out=None):
+    """The modal analysis of ``structure`` (supports and loads applied) as ``args`` asks: printed, written; the
+    :class:`~chrono_origami.results.modal.ModalAnalysis`."""
+    from ..analysis.modal import modal
+    from ..tools.errors import IndeterminateError
+
+    out = out or sys.stdout
+    check_mass(structure)
+    engine = inputs.engine_of(args)
+    kc = "off" if args.no_kc else "compare" if args.compare_kc else "on"
+    try:
+        a = modal(structure, engine, modes=args.modes, crease_stiffness=args.crease_stiffness,
+                  slide_stiffness=args.slide_stiffness, kc=kc, method=args.method)
+    except IndeterminateError as e:
+        raise IndeterminateError(f"{structure.name}: {e.S} redundant constraints (self-stress states) carry the "
+                                 "loads, so their multipliers, and Kc, are not determined by them; design FILE makes "
+                                 "hinges sliding for S = 0", e.M, e.S) from None
+    eq = a.result.equilibrium
+    springs = []
+    if args.crease_stiffness:
+        springs.append(f"crease springs {args.crease_stiffness:g} N m/rad")
+    if args.slide_stiffness:
+        springs.append(f"slide springs {args.slide_stiffness:g} N/m")
+    where = "the pattern's configuration" if engine.name == "reference" else "Chrono's static analysis with Kc"
+    print(f"engine: {engine.name}; static equilibrium ({where}): relative residual {eq.residual:.2e}, constraint "
+          f"violation {eq.violation:.2e}; " + (", ".join(springs) or "no crease springs"), file=out)
+    print(report_modal.analysis_text(a), file=out)
+    if args.out:
+        (path,) = inputs.write_tables([a.table()], args)
+        with app.output(args.out):
+            fold = report_modal.write_modes_fold(os.path.join(args.out, "modes.fold"), a, args.frames)
+        n = len(a.modes)
+        print(f"modes written to {path}; " + (f"{n} mode{'s' if n != 1 else ''} animated in {fold} ({args.frames} "
+                                                f"frames a cycle)" if n else f"{fold}: the structure (no mode)"),
+              file=out)
+    if args.figure:
+        with app.output(args.figure):
+            report_modal.draw_modes(a, args.figure)
+        print(f"figure written to {args.figure}", file=out)
+    inputs.write_html(a, args, out, n_frames=args.frames)
+    return a
+
+
+@app.command("modal", "the lowest modes of a structure at its static equilibrium, with and without Kc",
+             _modal_options)
+def modal_command(args):
+    structure = inputs.prepare(inputs.read_input(args), args)
+    modal_report(structure, args)
+    return app.EXIT_OK

@@ -148,3 +148,148 @@ def write_mode_pngs(directory, built, result, mode, n_frames=12, amplitude=0.1, 
                        title=title or f"{built.structure.name}: {mode.freq_hz:.4g} Hz ({mode.kind})")
         paths.append(path)
     return paths
+
+
+# ------------------------------------------------------------------ a structure's modal analysis (co.modal)
+#: zero modes listed one by one (the panels that move most); more are counted only
+ZERO_MODES_LISTED = 10
+#: modes drawn by :func:`draw_modes`
+MODES_DRAWN = 4
+
+
+def relative_change(with_kc, without_kc):
+    """(f with Kc - f without) / f without, or None when the analysis without Kc has no such mode (or f = 0)."""
+    if without_kc is None or not without_kc > 0:
+        return None
+    return (with_kc - without_kc) / without_kc
+
+
+def analysis_text(analysis):
+    """The lowest modes of a :class:`~chrono_origami.results.modal.ModalAnalysis` as text: frequency (Hz) and
+    eigenvalue omega^2 (rad^2/s^2), with ``kc="compare"`` beside the frequency without Kc and the relative
+    change; then the zero modes counted and named by the panels that move most (1-based)."""
+    r, modes = analysis.result, analysis.modes
+    kc = "with Kc" if r.use_tangent_stiffness else "without Kc (the equilibrium found with Kc)"
+    total = len(r.modes)
+    title = ((f"the {len(modes)} lowest modes {kc}" if len(modes) > 1 else f"the lowest mode {kc}") + (f" (of {total} found)" if total > len(modes) else "")
+             + ":") if modes else f"no oscillatory or unstable mode {kc}"
+    lines = []
+    if modes:
+        table = analysis.table()
+        if analysis.without_kc is not None:
+            header = ("mode", "f with Kc [Hz]", "f without Kc [Hz]", "change", "omega^2 with Kc [rad^2/s^2]",
+                      "stable")
+            rows = []
+            for k, m, lam2, stable, f0 in table.rows:
+                ch = relative_change(m, f0) if stable else None       # a divergence has no frequency to compare
+                rows.append((k, f"{m:.6g}", "-" if f0 is None else f"{f0:.6g}",
+                             "unstable" if not stable else "-" if ch is None else f"{100 * ch:+.3g} %",
+                             f"{lam2:.6g}", "yes" if stable else "NO"))
+        else:
+            header = ("mode", "f [Hz]", "omega^2 [rad^2/s^2]", "stable")
+            rows = [(k, f"{f:.6g}", f"{lam2:.6g}", "yes" if stable else "NO") for k, f, lam2, stable in table.rows]
+        lines.append(_text_cells(header, rows, title))
+    else:
+        lines.append(title)
+    if analysis.without_kc is not None and len(analysis.without_kc.modes) > len(modes):
+        lines.append(f"without Kc: {len(analysis.without_kc.modes)} modes")
+    zero = analysis.zero_modes
+    if zero:
+        named = analysis.zero_mode_panels()
+        lines.append(f"{len(zero)} zero mode{'s' if len(zero) != 1 else ''} (rigid-body motions and mechanisms that "
+                     f"nothing stiffens: no frequency; crease springs or supports stiffen them), by the panels that "
+                     f"move most:")
+        for k, panels in enumerate(named[:ZERO_MODES_LISTED]):
+            lines.append(f"  zero mode {k + 1}: panel{'s' if len(panels) != 1 else ''} "
+                         f"{', '.join(str(p + 1) for p in panels)}")
+        if len(zero) > ZERO_MODES_LISTED:
+            lines.append(f"  and {len(zero) - ZERO_MODES_LISTED} more")
+    if analysis.without_kc is not None:
+        w, wo = analysis.result, analysis.without_kc
+        lines.append(f"zero modes: {len(w.zero_modes)} with Kc, {len(wo.zero_modes)} without; unstable: "
+                     f"{len(w.unstable)} with Kc, {len(wo.unstable)} without")
+    if r.spurious:
+        lines.append(f"{len(r.spurious)} spurious eigenpairs left out (they fail the residual check)")
+    return "\n".join(lines)
+
+
+def _text_cells(header, rows, title):
+    """A fixed-width table of text cells, right-aligned, under ``title``."""
+    cells = [list(header)] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
+    lines = [title] + ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in cells]
+    lines.insert(2, "-" * len(lines[1]))
+    return "\n".join(lines)
+
+
+class _Poses:
+    """The panels' corner points of a built structure at its equilibrium, once, for vectorised mode frames."""
+
+    def __init__(self, built):
+        pat = built.pattern
+        lens = [len(loop) for loop in pat.panels]
+        self.panel = np.repeat(np.arange(pat.n_panels), lens)
+        self.vertex = np.concatenate([np.asarray(loop, int) for loop in pat.panels])
+        self.points = np.array([built.material_point(p, pat.vertices[v]) for p, v in zip(self.panel, self.vertex)])
+        com = np.array([built.material_point(p, built.com[p]) for p in range(pat.n_panels)])
+        self.arm = self.points - com[self.panel]
+        self.count = np.bincount(self.vertex, minlength=pat.n_vertices).astype(float)
+        self.size = pat.size or 1.0
+        self.n_vertices = pat.n_vertices
+
+    def mean(self, values):
+        out = np.zeros((self.n_vertices, 3))
+        np.add.at(out, self.vertex, values)
+        return out / np.maximum(self.count, 1)[:, None]
+
+    def frames(self, result, mode, n_frames, amplitude):
+        """:func:`mode_frames`, vectorised: ``n_frames`` vertex arrays over one period."""
+        S = result.shapes_by_body(mode)[self.panel]
+        u, th = S[:, :3], S[:, 3:]
+        peak = float(np.max(np.linalg.norm(np.abs(u) + np.abs(np.cross(th, self.arm)), axis=1), initial=0.0))
+        s = amplitude * self.size / peak if peak > 0 else 0.0
+        d = u + np.cross(th, self.arm)
+        return [self.mean(self.points + s * (d * np.exp(2j * np.pi * k / n_frames)).real) for k in range(n_frames)]
+
+
+def write_modes_fold(path, analysis, n_frames=24, amplitude=0.1):
+    """One FOLD file of every reported mode of ``analysis`` (a ``ModalAnalysis``) in ``file_frames``: one cycle
+    of ``n_frames`` frames per mode, mode after mode, each frame titled "mode K: F Hz, frame J of N" (about
+    the equilibrium); the top level is the structure as given. Returns the path."""
+    from ..structure.foldfile import fold_dict, write_fold_dict
+
+    if not (isinstance(n_frames, (int, np.integer)) and n_frames >= 1):
+        raise ValueError(f"n_frames must be a positive integer, got {n_frames!r}")
+    poses = _Poses(analysis.built)
+    frames, titles = [], []
+    for k, m in enumerate(analysis.modes):
+        for j, X in enumerate(poses.frames(analysis.result, m, n_frames, amplitude)):
+            frames.append(X)
+            titles.append(f"mode {k + 1}: {m.freq_hz:.6g} Hz, frame {j + 1} of {n_frames}")
+    d = fold_dict(analysis.structure, frames or None)
+    for fr, t in zip(d.get("file_frames", []), titles):
+        fr["frame_title"] = t
+    write_fold_dict(d, path)
+    return path
+
+
+def draw_modes(analysis, path, n=MODES_DRAWN, amplitude=0.1):
+    """The lowest ``n`` modes of ``analysis`` drawn at their largest displacement (phase 0) beside each other,
+    titled with their frequency; the structure alone when it has none. Returns ``path``."""
+    from .figures import _backend, draw_structure, save_figure
+
+    plt = _backend()
+    modes = analysis.modes[:n]
+    poses = _Poses(analysis.built)
+    k = max(len(modes), 1)
+    fig = plt.figure(figsize=(5 * k, 4.6))
+    if not modes:
+        ax = fig.add_subplot(1, 1, 1, projection="3d")
+        draw_structure(analysis.structure, ax=ax, vertices=poses.mean(poses.points),
+                       title=f"{analysis.structure.name}: no oscillatory mode")
+    for i, m in enumerate(modes):
+        ax = fig.add_subplot(1, k, i + 1, projection="3d")
+        X = poses.frames(analysis.result, m, 1, amplitude)[0]
+        draw_structure(analysis.structure, ax=ax, vertices=X,
+                       title=f"mode {i + 1}: {m.freq_hz:.4g} Hz" + ("" if m.stable else " (unstable)"))
+    return save_figure(fig, path) and path

@@ -7,7 +7,8 @@ hinges coloured by an internal action with a colour bar (:mod:`.hinge_colors`:
 the same map, range and largest hinge as the PNG figures), and on hover or
 click a hinge's number and its six actions on both sides as ``hinges.csv``
 writes them (the shortest text that reads back to the same float). A fold or
-dynamics run gets a slider and a play button over its frames, a design its
+dynamics run gets a slider and a play button over its frames, a modal analysis
+a list of its modes with their frequencies and the chosen mode's cycle played, a design its
 structure before and after, a tolerance analysis the locked-in statistics per
 hinge; every page shows its counts (M, S, status), its tables (sortable) and
 the command line that produced it.
@@ -354,14 +355,52 @@ def tolerance_data(stats):
                                   note=note)]}
 
 
-def page_data(result, structure=None, chosen=None, after=None):
+def modal_data(analysis, n_frames=24):
+    """The page of a :class:`~chrono_origami.results.modal.ModalAnalysis` (``co.modal``): one cycle of
+    ``n_frames`` states per mode, mode after mode, and ``data["modes"]``, the list the page chooses a mode from
+    (its label with the frequency, its first state, its frame count); the page plays the chosen mode's cycle.
+    A structure without oscillatory modes gets one state, the structure, and a note of its zero modes."""
+    from .modal import _Poses
+
+    st, r = analysis.structure, analysis.result
+    t = analysis.table()
+    modes_table = table("modes (modes.csv)", t.columns,
+                        [tuple(np.nan if v is None else float(v) for v in row) for row in t.rows], ints=1)
+    zero = analysis.zero_modes
+    note = (f"{len(zero)} zero mode{'s' if len(zero) != 1 else ''} (rigid-body motions, mechanisms that nothing "
+            f"stiffens): " + "; ".join(f"panels {', '.join(str(p + 1) for p in ps)}"
+                                       for ps in analysis.zero_mode_panels()[:10])) if zero else ""
+    states, listed = [], []
+    poses = _Poses(analysis.built) if analysis.modes else None
+    other = analysis.without_kc.modes if analysis.without_kc is not None else None
+    for k, m in enumerate(analysis.modes):
+        label = f"mode {k + 1}: {m.freq_hz:.6g} Hz" + ("" if m.stable else " (unstable)")
+        if other is not None:
+            label += f" ({other[k].freq_hz:.6g} Hz without Kc)" if k < len(other) else " (none without Kc)"
+        listed.append({"label": label, "start": len(states), "n": int(n_frames)})
+        for j, X in enumerate(poses.frames(r, m, n_frames, 0.1)):
+            states.append(_state(f"{label}, frame {j + 1} of {n_frames}", X, note=note))
+    if not states:
+        states.append(_state("no oscillatory mode", st.pattern.vertices, note=note))
+    counts = {"engine": analysis.engine, "modes": len(analysis.modes), "zero modes": len(zero),
+              "Kc": "compared" if other is not None else "on" if r.use_tangent_stiffness else "off",
+              "status": "modes"}
+    if analysis.modes:
+        counts["lowest frequency [Hz]"] = _num(analysis.modes[0].freq_hz)
+    return st, {"kind": "modal", "counts": counts, "states": states, "modes": listed, "tables": [modes_table]}
+
+
+def page_data(result, structure=None, chosen=None, after=None, n_frames=24):
     """(structure, data dict) of any result the page shows."""
     from ..results.design import DesignResult
     from ..results.tolerance import LockedInStatistics
     from ..results.fold import FoldHistory
     from ..results.dynamics import TimeHistory
     from ..results.static import StaticResult
+    from ..results.modal import ModalAnalysis
 
+    if isinstance(result, ModalAnalysis):
+        return modal_data(result, n_frames)
     if isinstance(result, StaticResult):
         return static_data(result)
     if isinstance(result, FoldHistory):
@@ -381,18 +420,19 @@ def page_data(result, structure=None, chosen=None, after=None):
     raise TypeError(f"no results page for a {type(result).__name__}")
 
 
-def html(result, path, structure=None, command=None, color_by="|F|", title=None, chosen=None, after=None):
+def html(result, path, structure=None, command=None, color_by="|F|", title=None, chosen=None, after=None,
+         n_frames=24):
     """Write the results page of ``result`` to ``path`` (folders made); returns ``path``.
 
     ``result``: a static result (``co.static``), a fold history (``co.fold``), a dynamics history
-    (``co.dynamics.dynamics``), locked-in statistics (``co.tolerances.locked_in_statistics``) or a design
+    (``co.dynamics``), a modal analysis (``co.modal``: each mode animated, chosen from a list), locked-in statistics (``co.tolerances.locked_in_statistics``) or a design
     (``co.design``; then ``structure``: the structure it designed, ``chosen``: the design shown after, default
     the best, ``after``: its static result, optional). ``command``: the command line shown
     (default: this process's). ``color_by``: the component the hinges are coloured by at first (F, M, N, TP,
-    TO, MT, MP, MO; ``kind``: by hinge kind).
+    TO, MT, MP, MO; ``kind``: by hinge kind). ``n_frames``: the frames of a mode's cycle (a modal analysis).
     """
     with np.errstate(invalid="ignore", over="ignore"):      # a failed analysis's NaN and inf are shown as such
-        structure, data = page_data(result, structure, chosen, after)
+        structure, data = page_data(result, structure, chosen, after, n_frames)
     data["title"] = title or structure.name
     data["command"] = command_line() if command is None else command
     data["geometry"] = _geometry(structure)

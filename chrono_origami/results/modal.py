@@ -1,7 +1,7 @@
 """The records of a modal analysis, common to the engines: the linearised system and its modes.
 
 :class:`SystemMatrices` (M, R, K, Cq at an equilibrium), :class:`Mode`,
-:class:`ModalResult`, :class:`KcComparison`, :class:`Linearised`. The equations, coordinates and
+:class:`ModalResult`, :class:`KcComparison`, :class:`Linearised`, :class:`ModalAnalysis` (``co.modal``). The equations, coordinates and
 how modes are classified are in :mod:`chrono_origami.analysis.modal` (the
 solvers); tables, CSV and mode animations in :mod:`chrono_origami.report.modal`.
 """
@@ -198,3 +198,79 @@ class StructureModes:
     @property
     def comparison(self):
         return KcComparison(self.with_kc, self.without_kc) if self.without_kc is not None else None
+
+
+#: columns of the ``modes`` table of :class:`ModalAnalysis` (and with a comparison, ``frequency_hz_without_kc``)
+ANALYSIS_HEADER = ("mode", "frequency_hz", "eigenvalue", "stable")
+#: how many panels name a zero mode (those that move most)
+ZERO_MODE_PANELS = 3
+
+
+@dataclass
+class ModalAnalysis:
+    """What ``co.modal(structure)`` returns: the lowest modes of a structure at its static equilibrium.
+
+    ``result``: the :class:`ModalResult` asked for (with Kc unless ``kc`` was off: ``result.use_tangent_stiffness``);
+    ``without_kc``: the modes without Kc at the same equilibrium, when compared (else None); ``n_modes``: how many
+    of the lowest modes are reported; ``structure``: the structure analysed; ``engine``: its name; ``built``: the
+    engine's model at the equilibrium (``material_point``, ``com``: for mode animations), ``springs``: the engine's
+    crease springs (or None). Zero modes (rigid-body motions and mechanisms that nothing stiffens) are counted and
+    named by their panels (:meth:`zero_mode_panels`), never given a frequency.
+    """
+
+    structure: object
+    engine: str
+    result: ModalResult
+    without_kc: ModalResult = None
+    n_modes: int = 10
+    built: object = None
+    springs: object = None
+
+    @property
+    def modes(self):
+        """The lowest ``n_modes`` oscillatory and unstable modes, by frequency (:attr:`ModalResult.modes`)."""
+        return self.result.modes[:self.n_modes]
+
+    @property
+    def frequencies_hz(self):
+        return np.array([m.freq_hz for m in self.modes])
+
+    @property
+    def zero_modes(self):
+        return self.result.zero_modes
+
+    @property
+    def comparison(self):
+        """:class:`KcComparison` (with Kc, without) when compared, else None."""
+        return KcComparison(self.result, self.without_kc) if self.without_kc is not None else None
+
+    def zero_mode_panels(self, top=ZERO_MODE_PANELS):
+        """Per zero mode: the 0-based panels that move most (largest |u| + L |theta| of a panel, L the matrices'
+        length scale), at most ``top`` of them, largest first."""
+        L = self.result.matrices.length
+        out = []
+        for m in self.zero_modes:
+            x = self.result.shapes_by_body(m)
+            size = np.linalg.norm(np.abs(x[:, :3]), axis=1) + L * np.linalg.norm(np.abs(x[:, 3:]), axis=1)
+            order = np.argsort(-size, kind="stable")
+            big = size[order[0]] if len(order) else 0.0
+            out.append([int(p) for p in order[:top] if size[p] > 1e-3 * big])
+        return out
+
+    def table(self):
+        """``modes``: mode (1-based), frequency_hz (Hz; 0 for a divergence), eigenvalue (omega^2 = -Re lambda^2,
+        rad^2/s^2: negative for a divergence), stable; with a comparison also frequency_hz_without_kc (empty where
+        the analysis without Kc has fewer modes)."""
+        rows = [(k + 1, m.freq_hz, -float((m.eigenvalue ** 2).real), bool(m.stable)) for k, m in enumerate(self.modes)]
+        header, types = ANALYSIS_HEADER, ("integer", "number", "number", "boolean")
+        if self.without_kc is not None:
+            other = self.without_kc.modes
+            rows = [r + (other[k].freq_hz if k < len(other) else None,) for k, r in enumerate(rows)]
+            header, types = header + ("frequency_hz_without_kc",), types + ("number",)
+        return Table("modes", header, rows,
+                     {"engine": self.engine, "method": self.result.method,
+                      "tangent_stiffness": bool(self.result.use_tangent_stiffness),
+                      "zero_modes": len(self.zero_modes),
+                      "units": {"frequency_hz": "Hz", "eigenvalue": "rad^2/s^2",
+                                **({"frequency_hz_without_kc": "Hz"} if self.without_kc is not None else {})}},
+                     types)

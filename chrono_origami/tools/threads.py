@@ -19,8 +19,8 @@ that sets BLAS threads, also for the tasks of ``tools.cluster``) around every
 command and scene (``cli.app.run``) and, as the decorator
 :func:`with_blas_threads`, around the public analyses of ``analysis/``
 (``co.count``, ``co.static``, ``co.fold``, ``co.fold_to_targets``,
-``co.design``, ``co.propose_support``, ``co.dynamics.dynamics``,
-``co.modal.solve_modes``, ``structure_modes``, and ``co.tolerances``'
+``co.design``, ``co.propose_support``, ``co.dynamics``, ``co.modal``,
+``analysis.modal.solve_modes``, ``structure_modes``, and ``co.tolerances``'
 ``locked_in``, ``locked_in_statistics``, ``monte_carlo_sample``,
 ``monte_carlo``, ``force_against_tolerance``): a new public analysis takes
 the decorator too. Only the outermost one sets

@@ -64,6 +64,20 @@ def _per_hinge(name, value, H):
     return v
 
 
+class PatternPose:
+    """The reference engine's model for mode animations (``report.modal``): the panels where the pattern puts them.
+
+    ``com`` (P x 3): the panels' centres of mass, global frame; ``material_point(p, x)``: where the point ``x`` of
+    panel ``p`` (pattern coordinates) is now, the point itself.
+    """
+
+    def __init__(self, structure, com):
+        self.structure, self.pattern, self.com = structure, structure.pattern, np.asarray(com, float)
+
+    def material_point(self, p, x):
+        return np.asarray(x, float)
+
+
 class _Model:
     """Panels, hinge frames and the constraint Jacobian at poses rotated about the centres of mass."""
 
@@ -246,7 +260,8 @@ def linearise(structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0,
             g_slide = np.r_[-t[h], -np.cross(rp, t[h]), t[h], np.cross(rq, t[h])]
             K_base.add(cols, cols, ks[h] * np.outer(g_slide, g_slide))
     M, K_base, R = M.csr(), K_base.csr(), R.csr()
-    Kc = model.kc(lam, L) if use_tangent_stiffness else None
+    # Kc is linear in the multipliers: none (an unloaded structure) gives none, without the differences
+    Kc = (model.kc(lam, L) if np.any(lam) else sp.csr_matrix((6 * P, 6 * P))) if use_tangent_stiffness else None
 
     def matrices(with_kc):
         K = K_base + Kc if with_kc else K_base.copy()
@@ -254,7 +269,7 @@ def linearise(structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0,
                               [f"panel {p + 1}" for p in range(P)], np.repeat(np.eye(3)[None], P, axis=0),
                               model.com.copy(), L, with_kc, lam.copy(), {"engine": "reference"})
 
-    out = Linearised(matrices(use_tangent_stiffness), eq)
+    out = Linearised(matrices(use_tangent_stiffness), eq, built=PatternPose(st, model.com))
     if compare and use_tangent_stiffness:
         out.matrices_without_kc = matrices(False)
         out.equilibrium_without_kc = Equilibrium(True, float(res), 0.0, False)

@@ -533,6 +533,35 @@
       box.innerHTML = states.map((s, i) => `<label><input type="radio" name="design" value="${i}" id="state-${i}">` +
         `${esc(s.label.split(':')[0])}</label> `).join('');
       box.addEventListener('change', e => setState(+e.target.value));
+    } else if (D.modes && D.modes.length) {
+      // a modal analysis: a mode chosen from the list, its cycle on the slider, played round and round
+      document.getElementById('statetitle').textContent = 'modes';
+      document.getElementById('modebox').hidden = false;
+      document.getElementById('framebox').hidden = false;
+      const modeSelect = document.getElementById('modeselect');
+      modeSelect.innerHTML = D.modes.map((m, i) => `<option value="${i}">${esc(m.label)}</option>`).join('');
+      let mode = D.modes[0];
+      const chooseMode = i => {
+        mode = D.modes[i];
+        modeSelect.value = String(i);
+        slider.min = '0';
+        slider.max = String(mode.n - 1);
+        setState(mode.start);
+        slider.value = '0';
+        API.mode = i + 1;
+      };
+      modeSelect.addEventListener('change', () => chooseMode(+modeSelect.value));
+      slider.addEventListener('input', () => { setState(mode.start + +slider.value); slider.value = String(current - mode.start); });
+      playButton.addEventListener('click', () => {
+        if (timer) { clearInterval(timer); timer = null; playButton.textContent = 'play'; return; }
+        playButton.textContent = 'pause';
+        timer = setInterval(() => {
+          setState(mode.start + (current - mode.start + 1) % mode.n);
+          slider.value = String(current - mode.start);
+        }, 80);
+      });
+      API.chooseMode = chooseMode;
+      API.nModes = D.modes.length;
     } else {
       document.getElementById('statetitle').textContent = 'frames';
       document.getElementById('framebox').hidden = false;
@@ -554,6 +583,7 @@
     document.getElementById('figure').src = 'data:image/png;base64,' + D.figure;
   }
   resize();
-  setState(D.kind === 'design' ? states.length - 1 : 0);
+  if (API.chooseMode) API.chooseMode(0);
+  else setState(D.kind === 'design' ? states.length - 1 : 0);
   render();
 })();
