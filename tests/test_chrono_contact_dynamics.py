@@ -266,3 +266,26 @@ def test_the_contact_point_of_panels_resting_face_to_face_is_on_their_faces():
     (row,) = H.contact_forces[-1]
     for p in (0, 1):
         assert abs(surface_distance(st, X, p, row[5])) <= depth + 1e-9 * float(st.pattern.size), p
+
+
+def test_nsc_at_rest_against_smc_the_friction_the_hinge_holds_too():
+    """The offset pair at rest face to face, NSC against SMC (dt = 0.0025: at 0.01 SMC's penalty throws the panel
+    back). What the statics determines agrees: the contact moment about the crease is the motor's in both. What
+    it does not: a rigid contact with friction beside a rigid hinge is statically indeterminate along the crease's
+    normal in the panel's plane (x here), where both can hold panel 2. SMC's elastic contact takes none there
+    (measured 2e-15 N); NSC's solution is anywhere in the Coulomb cone, on it at 6 s (T = mu N = 3.03 N along x;
+    -0.74 N at 5.5 s), and the hinge's force along x is its opposite (panel 2's balance along x): NSC's hinge forces along
+    such directions are not the structure's (README, Dynamics contact)."""
+    st, nsc = run_pair(0.01)
+    smc = dynamics(st, "chrono", time=6.0, dt=0.0025, motors=[Motor(0, "torque", -TAU)], output_interval=0.5,
+                   progress=False, contact=ContactMaterial("smc"))
+    for H in (nsc, smc):
+        assert H.kinetic[-1] < 1e-8 * H.energy_scale
+        (row,) = H.contact_forces[-1]
+        assert axis_moment(st, 0, row) == pytest.approx(TAU, rel=FORCE_RTOL)
+    (rs,) = smc.contact_forces[-1]
+    (rn,) = nsc.contact_forces[-1]
+    assert rs[3] < 1e-3 * rs[2]                                      # SMC: no friction at rest
+    assert rn[3] <= 0.3 * rn[2] * (1 + 1e-6)                         # NSC: inside the cone
+    hinge = next(a for a in nsc.hinge_actions[-1] if a.panel == 1)  # on panel 2 from panel 1
+    assert abs(hinge.force[0] + rn[4][0]) <= FORCE_RTOL * rn[2]      # the hinge holds the friction's opposite
