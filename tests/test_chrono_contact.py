@@ -1,4 +1,4 @@
-"""Chrono's contact check (``engines.chrono.contact``: the panels' solids as Bullet convex hulls) against the
+"""Chrono's contact check (``engines.chrono.contact``: the panels' solids as Bullet convex shapes) against the
 closed forms of ``tests/test_thickness.py`` and the reference engine's separating-axis test: the same first
 contact, to the fold step, on the pair, the C fold, a thick Miura-ori sheet (free to its targets) and a thick
 Yoshimura strip (closing on itself)."""
