@@ -289,3 +289,30 @@ def test_nsc_at_rest_against_smc_the_friction_the_hinge_holds_too():
     assert rn[3] <= 0.3 * rn[2] * (1 + 1e-6)                         # NSC: inside the cone
     hinge = next(a for a in nsc.hinge_actions[-1] if a.panel == 1)  # on panel 2 from panel 1
     assert abs(hinge.force[0] + rn[4][0]) <= FORCE_RTOL * rn[2]      # the hinge holds the friction's opposite
+
+
+@pytest.mark.parametrize("taper", [60.0, 90.0, 150.0])
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_the_dynamics_shapes_of_a_tapered_crease_meet_at_its_taper_angle(taper, scale):
+    """The shapes dynamics gives a tapered pair (faces moved in by min(1e-3 L, t/4), bevels turned about their
+    outer edges: ``contact.inset_tilting_bevels``) meet at the taper angle itself: apart 1e-3 deg before it,
+    interpenetrating 1e-3 deg after (the bevels' outer edges, which the turn keeps, come face to face there);
+    merely moved in, they met 2 x inset / bevel width later (105.28 deg for 90 on the 2 x 4 strip)."""
+    from chrono_origami.engines.chrono.contact import (DYNAMICS_INSET_RTOL, DYNAMICS_INSET_TFRAC,
+                                                       inset_tilting_bevels)
+    from chrono_origami.structure.solids import halfspaces, penetration, polytope
+    from test_thickness import pair_folded
+
+    st = strip_2x4() if scale == 2.0 else pair(Placement("tapered", taper_deg=taper))
+    st = replace(st, placement=Placement("tapered", taper_deg=taper))
+    L = float(st.pattern.size)
+    inset = min(DYNAMICS_INSET_RTOL * L, DYNAMICS_INSET_TFRAC * float(st.thickness[0]))
+
+    def depth(deg):
+        X = pair_folded(st, np.radians(deg))
+        (VA, NA, EA), (VB, NB, EB) = (polytope(*inset_tilting_bevels(A, b, inset, L), L) for A, b in
+                                      halfspaces(st, X))
+        return penetration(VA[None], NA[None], EA[None], VB[None], NB[None], EB[None])[0]
+
+    assert depth(taper - 1e-3) < 0 < depth(taper + 1e-3)
+
