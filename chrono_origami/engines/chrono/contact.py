@@ -245,16 +245,20 @@ def inset_tilting_bevels(A, b, inset, L):
     """The solid {A x <= b} (a panel's, ``structure.solids.halfspaces``: rows 0 and 1 its two faces, then each
     edge's row followed by its bevels' rows) with every face moved in by ``inset`` but its bevels, which are
     turned about their outer edge (the edge farthest from the crease, where the face moved in cuts the bevel)
-    until they are ``inset`` in at the crease:
-    two bevels of a crease meet at their outer edges at the taper angle itself, and are apart by twice the inset
-    along the crease, where the hinge drifts. Returns (A', b') with unit rows."""
+    until they are ``inset`` in at the crease: two bevels of a crease meet at their outer edges at the taper
+    angle itself, and are apart by twice the inset along the crease, where the hinge drifts. A bevel without
+    width is moved in like a face. Returns (A', b') with unit rows (the solid may be empty: ``solid_shape``
+    says so)."""
     A, b = np.array(A, float), np.array(b, float)
     edge = np.abs(A @ A[0]) <= 1e-9
     edge[:2] = False
     bevel = ~edge
     bevel[:2] = False
     A2, b2 = A.copy(), np.where(bevel, b, b - inset)
-    V = polytope(A2, b2, L)[0]            # the faces moved in, the bevels not: their outer edges the pivots
+    solid = polytope(A2, b2, L)           # the faces moved in, the bevels not: their outer edges the pivots
+    if solid is None:
+        return A2, b2 - inset * bevel
+    V = solid[0]
     last = None
     for r in range(2, len(A)):
         if edge[r]:
@@ -263,7 +267,10 @@ def inset_tilting_bevels(A, b, inset, L):
         inward = -A[last]                  # into the panel from its crease (module doc of structure.solids)
         on = np.abs(V @ A[r] - b[r]) <= 1e-9 * L
         y = V[on] @ inward
-        w = float(y.max() - y.min())
+        w = float(y.max() - y.min()) if on.any() else 0.0
+        if w <= 1e-9 * L:
+            b2[r] = b[r] - inset
+            continue
         u = A[r] - (inset / w) * inward
         c = b[r] - inset - (inset / w) * float(y.min())
         n = np.linalg.norm(u)
@@ -304,7 +311,8 @@ class PanelContact:
         self.L = S.L
         self.insets = np.minimum(DYNAMICS_INSET_RTOL * self.L, DYNAMICS_INSET_TFRAC * np.asarray(st.thickness, float))
         #: per panel its solid's vertices in its body frame (the centre of mass, global axes at the start)
-        self.local = [S.at(pat.vertices)[0][p] - built.com[p] for p in range(pat.n_panels)]
+        V0 = S.at(pat.vertices)[0]
+        self.local = [V0[p] - built.com[p] for p in range(pat.n_panels)]
         self.excluded_hinges = sorted(crease_pairs_that_meet_at_once(st))
         self.excluded = {tuple(sorted(pat.hinges[h].panels)) for h in self.excluded_hinges}
         for p, q, d in S.contacts(pat.vertices):
