@@ -6,7 +6,7 @@ about ``--panels`` panels) folds flat to the closed form's fold angles at ``--fo
 the contact of every frame is checked with panels of thickness ``--thickness`` placed ``--placement``
 (``tapered``: bevelled to each crease's target) by each ``--contact-engine``: ``reference`` (building the
 solids once, then per frame the bounding boxes, the candidate pairs and their separating-axis depths) and
-``chrono`` (Bullet's convex hulls in a Chrono system, one collision detection per frame). Printed: the fold's
+``chrono`` (Bullet's convex shapes in a Chrono system, one collision detection per frame). Printed: the fold's
 time, each check's, the candidate pairs in the last frame, each first contact, and per engine the ratio
 (fold + check) / fold: the cost the check adds. ``--fold-deg 162`` folds to 90 % of flat (180 deg), where the
 stacked panels' bounding boxes overlap far more than at 30 deg.

@@ -1,4 +1,4 @@
-"""Chrono's contact check (``engines.chrono.contact``: the panels' solids as Bullet convex hulls) against the
+"""Chrono's contact check (``engines.chrono.contact``: the panels' solids as Bullet convex shapes) against the
 closed forms of ``tests/test_thickness.py`` and the reference engine's separating-axis test: the same first
 contact, to the fold step, on the pair, the C fold, a thick Miura-ori sheet (free to its targets) and a thick
 Yoshimura strip (closing on itself)."""
@@ -217,3 +217,56 @@ def test_the_viewer_draws_the_solids_and_marks_the_first_contact(tmp_path):
         reddish = (hsv[..., 0] < 15 / 360) | (hsv[..., 0] > 345 / 360)
         red.append(float((reddish & (hsv[..., 1] > 0.5)).mean()))
     assert red[0] > 0.03 and red[1] < 1e-3, red
+
+
+#: thin panels: t / L (L = sqrt(5), the pattern size of two unit squares: its bounding box's diagonal), and
+#: t = 0.001 itself (t / L = 4.5e-4)
+THIN = (0.001 / np.sqrt(5.0), 0.001, 0.002, 0.005)
+
+
+@pytest.mark.parametrize("ratio", THIN)
+@pytest.mark.parametrize("engine", ["reference", "chrono"])
+def test_thin_pairs_meet_where_the_closed_forms_say(capsys, tmp_path, ratio, engine):
+    """Thin panels (t/L = 4.5e-4 to 5e-3: 1-3 mm on metres), through ``check --thickness`` (frames of 1 % of the
+    180 deg targets, 1.8 deg): tapered to 90 deg the pair folds free to 90 deg (50 %, the bevels face to face)
+    and interpenetrates at 51 %; mid, and offset below on a mountain crease, meet at once (1 %). Chrono's shapes
+    once lost the thin panels' contact (99 %, 20 %, 18 % at t = 0.001)."""
+    t = ratio * np.sqrt(5.0)
+    for letter, placement, reach in (("V", ["tapered", "--taper-deg", 90], 50), ("V", ["mid"], 0),
+                                     ("M", ["offset"], 0)):
+        path = tmp_path / f"{letter}.fold"
+        path.write_text(json.dumps(row_fold(2, letter, [180.0 if letter == "V" else -180.0], "pair")))
+        code, out, err = run(capsys, "check", path, "--thickness", t, "--placement", *placement,
+                             "--contact-engine", engine)
+        assert code == 0, err
+        assert (f"the fold reaches {reach} % of its targets before contact (frames of 1 %); panels 1 and 2 "
+                f"interpenetrate at {reach + 1} %") in out, (placement, out)
+
+
+@pytest.mark.parametrize("engine", ["reference", "chrono"])
+def test_fold_of_a_thin_tapered_pair_stops_at_its_taper_angle(capsys, tmp_path, engine):
+    """``fold`` (frames of 5 % of the 180 deg target) of two unit squares at t = 0.001 tapered to 90 deg: the
+    bevels meet at 90 deg, 50 %: the first contact is frame 11, 55 % (Chrono said 100 %)."""
+    path = tmp_path / "pair.fold"
+    path.write_text(json.dumps(row_fold(2, "V", [180.0], "pair")))
+    code, out, err = run(capsys, "fold", path, "--thickness", 0.001, "--placement", "tapered", "--taper-deg", 90,
+                         "--frames", 20, "--quiet", "--engine", "reference", "--contact-engine", engine)
+    assert code == 0, err
+    assert "first at frame 11 (55 % of the targets): panels 1 and 2" in out, out
+
+
+def test_the_chrono_check_measures_the_thin_pairs_depth():
+    """The depth Chrono reports is the solids' (the two insets added back): two squares of thickness 0.002,
+    mid placement, turned by 10 deg: the closed form t/2 sin(10 deg) (the corners of the crease's end faces
+    crossing), to EPA's accuracy: it stops at 1e-4 of Chrono's length unit (``contact.SIZE`` units to the
+    pattern size; measured 1.8e-4 units here), allowed 1e-3; a flat pair is no contact."""
+    from chrono_origami.engines.chrono.contact import SIZE
+
+    st = structure_of(row_fold(2, "V", [180.0]), thickness=0.002, placement=Placement("mid"))
+    C = chrono_solids(st)
+    assert C.contacts(pair_folded(st, 0.0)) == []
+    ref = PanelSolids(st).contacts(pair_folded(st, np.radians(10.0)))
+    got = C.contacts(pair_folded(st, np.radians(10.0)))
+    assert [(p, q) for p, q, _ in got] == [(0, 1)]
+    assert ref[0][2] == pytest.approx(0.001 * np.sin(np.radians(10.0)), rel=1e-12)
+    assert got[0][2] == pytest.approx(ref[0][2], abs=1e-3 * C.L / SIZE)

@@ -191,3 +191,128 @@ def test_bad_contact_input_is_one_line_exit_2(capsys, tmp_path, argv, parts):
                          "--contact", *argv)
     one_line(code, err, 2, *parts)
 
+
+
+def folded_deg(st, X):
+    """Panel 2's valley fold angle (deg) about the crease x = 0, unwrapped past 180: from its far edge's position
+    (x = -a cos(rho), z = a sin(rho) for the squares of ``row_fold``; the far edge's vertices have x < 0 flat)."""
+    far = [v for v in range(len(X)) if st.pattern.vertices[v, 0] < -0.5]
+    x, z = np.mean(X[far], axis=0)[[0, 2]]
+    return float(np.degrees(np.arctan2(z, -x)) % 360.0)
+
+
+def surface_distance(st, X, p, point):
+    """Signed distance (outside positive) from ``point`` to panel p's solid's surface at vertices X, where the
+    nearest face decides: max over the faces of a x - b (exact inside; a lower bound outside)."""
+    from chrono_origami.structure.solids import halfspaces
+
+    A, b = halfspaces(st, X)[p]
+    return float((A @ point - b).max())
+
+
+def test_thin_offset_panels_driven_shut_do_not_pass_through_each_other():
+    """Two unit squares at t/L = 1e-3 (t = 0.0022, offset below, 2.2 kg each), panel 2 driven shut by a torque:
+    they close face to face at 180 deg and rest there, in contact (Chrono's shapes of such panels once had no
+    volume, were dropped, and panel 2 turned on through panel 1 to -146 deg, exit 0). No frame is deeper than the
+    two shapes' insets (t/4 each)."""
+    st = pair(Placement("offset"))
+    t = 1e-3 * float(st.pattern.size)
+    st = replace(st, thickness=np.full(2, t))
+    H = dynamics(st, "chrono", time=6.0, dt=0.01, motors=[Motor(0, "torque", -0.2)], output_interval=0.5,
+                 progress=False, contact=ContactMaterial())
+    angles = [folded_deg(st, X) for X in H.vertices]
+    assert max(angles) < 180.5 and angles[-1] > 179.5, angles
+    assert [(i, j) for i, j, *_ in H.contact_forces[-1]] == [(0, 1)]
+    S = PanelSolids(st)
+    assert max(d for X in H.vertices for _, _, d in S.contacts(X)) <= 2 * t / 4 * 1.01
+
+
+def strip_2x4(t=0.05):
+    """Two 2 x 2 squares on a valley crease (a 2 x 4 strip folded in half, L = 2 sqrt(5)), tapered to 90 deg,
+    panel 1 held."""
+    d = row_fold(2, "V", [180.0], "strip")
+    d["vertices_coords"] = [[2.0 * x for x in v] for v in d["vertices_coords"]]
+    st = structure_of(d, thickness=t, placement=Placement("tapered", taper_deg=90.0))
+    return replace(st, density=1000.0, supports=(Support(0, 0), Support(1, 0), Support(2, 0)))
+
+
+def test_a_tapered_crease_stops_at_its_taper_angle_and_the_contact_point_is_on_the_contact():
+    """The 2 x 4 strip tapered to 90 deg (t = 0.05), panel 2 driven by 40 N m: the bevels stop it within 1 deg
+    of 90 (they once stopped it at 105.28: the shapes' inset of 1e-3 L over the bevel's width), at rest. The row's
+    contact point lies on the contact: within the pair's depth (the reference engine's) of both solids' surfaces
+    (it once lay 0.008-0.017 inside a panel). (The contact moment about the crease does not settle here: NSC's
+    single point on the bevels' edge gives 41.8 N m at 6 s, 33.9 at 12, without friction; the old shapes 37.4.)"""
+    st = strip_2x4()
+    tau = 40.0
+    H = dynamics(st, "chrono", time=6.0, dt=0.01, motors=[Motor(0, "torque", -tau)], output_interval=0.5,
+                 progress=False, contact=ContactMaterial())
+    X = H.vertices[-1]
+    assert abs(folded_deg(st, X) - 90.0) < 1.0
+    assert H.kinetic[-1] < 1e-8 * H.energy_scale
+    (row,) = H.contact_forces[-1]
+    ((_, _, depth),) = PanelSolids(st).contacts(X)
+    point = row[5]
+    for p in (0, 1):
+        assert abs(surface_distance(st, X, p, point)) <= depth + 1e-9 * float(st.pattern.size), p
+
+
+def test_the_contact_point_of_panels_resting_face_to_face_is_on_their_faces():
+    """The offset pair (t = 0.1) at rest face to face: contacts' point lies on both panels' touching faces, within
+    the pair's depth (the reference engine's; at most the two shapes' insets, 2e-3 L) plus round-off; Chrono's own
+    points lay an envelope (1e-2 L) off along the normal, and the point once lay 0.008-0.017 inside a panel."""
+    st, H = run_pair(0.01)
+    X = H.vertices[-1]
+    ((_, _, depth),) = PanelSolids(st).contacts(X)
+    (row,) = H.contact_forces[-1]
+    for p in (0, 1):
+        assert abs(surface_distance(st, X, p, row[5])) <= depth + 1e-9 * float(st.pattern.size), p
+
+
+def test_nsc_at_rest_against_smc_the_friction_the_hinge_holds_too():
+    """The offset pair at rest face to face, NSC against SMC (dt = 0.0025: at 0.01 SMC's penalty throws the panel
+    back). What the statics determines agrees: the contact moment about the crease is the motor's in both. What
+    it does not: a rigid contact with friction beside a rigid hinge is statically indeterminate along the crease's
+    normal in the panel's plane (x here), where both can hold panel 2. SMC's elastic contact takes none there
+    (measured 2e-15 N); NSC's solution is anywhere in the Coulomb cone, on it at 6 s (T = mu N = 3.03 N along x;
+    -0.74 N at 5.5 s), and the hinge's force along x is its opposite (panel 2's balance along x): NSC's hinge forces along
+    such directions are not the structure's (README, Dynamics contact)."""
+    st, nsc = run_pair(0.01)
+    smc = dynamics(st, "chrono", time=6.0, dt=0.0025, motors=[Motor(0, "torque", -TAU)], output_interval=0.5,
+                   progress=False, contact=ContactMaterial("smc"))
+    for H in (nsc, smc):
+        assert H.kinetic[-1] < 1e-8 * H.energy_scale
+        (row,) = H.contact_forces[-1]
+        assert axis_moment(st, 0, row) == pytest.approx(TAU, rel=FORCE_RTOL)
+    (rs,) = smc.contact_forces[-1]
+    (rn,) = nsc.contact_forces[-1]
+    assert rs[3] < 1e-3 * rs[2]                                      # SMC: no friction at rest
+    assert rn[3] <= 0.3 * rn[2] * (1 + 1e-6)                         # NSC: inside the cone
+    hinge = next(a for a in nsc.hinge_actions[-1] if a.panel == 1)  # on panel 2 from panel 1
+    assert abs(hinge.force[0] + rn[4][0]) <= FORCE_RTOL * rn[2]      # the hinge holds the friction's opposite
+
+
+@pytest.mark.parametrize("taper", [60.0, 90.0, 150.0])
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_the_dynamics_shapes_of_a_tapered_crease_meet_at_its_taper_angle(taper, scale):
+    """The shapes dynamics gives a tapered pair (faces moved in by min(1e-3 L, t/4), bevels turned about their
+    outer edges: ``contact.inset_tilting_bevels``) meet at the taper angle itself: apart 1e-3 deg before it,
+    interpenetrating 1e-3 deg after (the bevels' outer edges, which the turn keeps, come face to face there);
+    merely moved in, they met 2 x inset / bevel width later (105.28 deg for 90 on the 2 x 4 strip)."""
+    from chrono_origami.engines.chrono.contact import (DYNAMICS_INSET_RTOL, DYNAMICS_INSET_TFRAC,
+                                                       inset_tilting_bevels)
+    from chrono_origami.structure.solids import halfspaces, penetration, polytope
+    from test_thickness import pair_folded
+
+    st = strip_2x4() if scale == 2.0 else pair(Placement("tapered", taper_deg=taper))
+    st = replace(st, placement=Placement("tapered", taper_deg=taper))
+    L = float(st.pattern.size)
+    inset = min(DYNAMICS_INSET_RTOL * L, DYNAMICS_INSET_TFRAC * float(st.thickness[0]))
+
+    def depth(deg):
+        X = pair_folded(st, np.radians(deg))
+        (VA, NA, EA), (VB, NB, EB) = (polytope(*inset_tilting_bevels(A, b, inset, L), L) for A, b in
+                                      halfspaces(st, X))
+        return penetration(VA[None], NA[None], EA[None], VB[None], NB[None], EB[None])[0]
+
+    assert depth(taper - 1e-3) < 0 < depth(taper + 1e-3)
+

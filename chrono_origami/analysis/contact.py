@@ -66,7 +66,7 @@ def fold_contacts(history, percent=None, engine=None, structure=None):
     fold percent of its last frame when it folds to target angles (frame k is at percent x t_k / T). ``engine``:
     an engine object or name (``engines.get``: None/"auto", the default, is "chrono" where PyChrono imports, else
     "reference" with one line on stderr) whose ``panel_solids`` find the contacts: "reference"
-    (``structure.solids.PanelSolids``, separating axes) or "chrono" (Bullet's convex hulls). ``structure``: the
+    (``structure.solids.PanelSolids``, separating axes) or "chrono" (Bullet's convex shapes). ``structure``: the
     panels' thickness and placement, when not the history's (the same pattern)."""
     st = history.problem.structure if structure is None else structure
     st = st.with_pattern(st.pattern.with_vertices(history.vertices[0]))

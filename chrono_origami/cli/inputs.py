@@ -441,7 +441,7 @@ def add_placement_options(ap):
     _placement_arguments(g)
     g.add_argument("--contact-engine", choices=engines.ENGINES, default=None,
                    help="the contact check: chrono (Chrono's Bullet collision detection on the panels' solids as "
-                        "convex hulls) or reference (separating axes on the solids, exact); default: chrono where "
+                        "convex shapes) or reference (separating axes on the solids, exact); default: chrono where "
                         "PyChrono imports, else reference")
     return ap
 

@@ -149,7 +149,7 @@ class ChronoEngine:
         return _locked_in(structure, errors, stiffness, loads)
 
     def panel_solids(self, structure):
-        """The panels' solids as Bullet convex hulls in a Chrono system (``contact.ChronoPanelSolids``)."""
+        """The panels' solids as Bullet convex shapes in a Chrono system (``contact.ChronoPanelSolids``)."""
         from .contact import ChronoPanelSolids
 
         return ChronoPanelSolids(structure)

@@ -1,39 +1,103 @@
-"""The panels' contact by Chrono's collision detection: the solids of ``structure.solids`` as Bullet convex hulls.
+"""The panels' contact by Chrono's collision detection: the solids of ``structure.solids`` as Bullet convex shapes.
 
-One ``ChBody`` per panel in a system of its own with ``ChCollisionSystemBullet``: its collision shape is the
-convex hull (``ChCollisionShapeConvexHull``, in the panel's frame: origin its first vertex, axes
-``tools.geometry.panel_frame``) of the panel's solid inset by :data:`INSET_RTOL` x the pattern size L (every face
-moved in by that), with an envelope of :data:`ENVELOPE_RTOL` x L, in lengths scaled so that L is :data:`SIZE`
-(Bullet's tolerances are absolute: on a pattern of size 1 its depths of touching hulls came out wrong by about
-1e-4, on one of size 1000 by far less than the inset). Each frame of a fold moves the bodies to the
-panels' poses and runs the collision detection (``ChSystem.ComputeCollisions``); a contact Bullet reports with
-a negative distance is an interpenetration of the inset hulls, of depth that distance's opposite plus twice the
-inset (the solids' own).
+Each panel's solid is given to Bullet as a convex triangle mesh (``ChCollisionShapeTriangleMesh``, convex, not
+static: Bullet's ``cbtConvexTriangleMeshShape``, whose support points are the solid's vertices). Not as
+``ChCollisionShapeConvexHull``: Chrono rebuilds that hull with Bullet's hull library, whose tolerance is 1e-3 of
+the points' diagonal, so the hull of a panel thinner than about 1e-3 of its size comes out empty and its contact
+silently vanishes (two unit squares of thickness 0.001 never met). Every face of the solid is moved in by an
+inset :data:`INSET_TRTOL` x the panel's own thickness (the erosion of the convex solid by a ball of that radius),
+so that solids that touch by construction (two panels on a crease, panels around a vertex) are apart, where
+Bullet's GJK measures their distance well; the shape's margin (Chrono's envelope) is :data:`ENVELOPE_INSETS`
+insets, so pairs closer than that are reported. The depth of a pair is then the sum of the two insets minus the
+distance Bullet reports (GJK while the eroded solids are apart, EPA once they overlap); a pair interpenetrates
+when its depth exceeds :data:`DEPTH_SQRT_EPS` x sqrt(eps) x L: Bullet's GJK distance comes from a squared
+distance, exact to about sqrt(eps) x the size (measured 1e-8 L to 2e-8 L, L scaled to :data:`SIZE`, on touching
+unit squares of thickness 1e-3 to 0.1, L = 2).
 
-Why the inset: solids that touch by construction (two panels on a crease, panels around a vertex) are then
-2 x INSET_RTOL x L apart, where Bullet's GJK measures a distance; touching, they go to its EPA, whose
-depths of exactly touching hulls are not reliable. So Chrono finds the
-contacts deeper than 2 INSET_RTOL L, the reference engine's separating axes (``structure.solids.PanelSolids``) those deeper
-than its 1e-9 L: the same first frame unless that frame's depth lies between them. Called as
-``analysis.contact.fold_contacts(..., engine="chrono")``.
+:class:`ChronoPanelSolids` (the contact check, ``analysis.contact.fold_contacts(..., engine="chrono")``) puts one
+``ChBody`` per panel in a system of its own, lengths scaled so that the pattern size L is :data:`SIZE`; each frame
+of a fold moves the bodies to the panels' poses and runs the collision detection (``ChSystem.ComputeCollisions``).
+It finds the contacts deeper than that tolerance, the reference engine's separating axes
+(``structure.solids.PanelSolids``) those deeper than its 1e-9 L: the same first frame unless that frame's depth
+lies between them (a frame of fold angle d rho moves a crease's solids by about t d rho / 2, 1.6e-5 L for
+t = 1e-3 L and frames of 1.8 deg). :class:`PanelContact` gives such shapes to the bodies of a dynamics (in its
+own lengths, with the larger insets the hinges' drift needs: its doc).
 """
 import numpy as np
 import pychrono as chrono
 
-from ...structure.solids import PanelSolids, halfspaces, polytope
+from ...structure.solids import PanelSolids, face_loops, halfspaces, polytope
 from ...tools.errors import OrigamiError
-from .links import arr, chframe, vec
+from .links import arr, chframe, rotation, vec
 
-#: the pattern's size in Chrono (its lengths scaled): Bullet's tolerances are absolute, set for sizes of metres
+#: the pattern's size in Chrono's contact check (its lengths scaled): Bullet's tolerances are absolute, set for
+#: sizes of metres
 SIZE = 1000.0
-#: every face of a panel's hull moved in by this fraction of the pattern size (module doc)
-INSET_RTOL = 1e-5
-#: Bullet keeps a contact point of an earlier call while the bodies have moved less than this (fraction of L)
-#: from it: the frames of a fold jump, so keep none
+#: every face of a panel's solid moved in by this fraction of the panel's thickness (module doc)
+INSET_TRTOL = 1e-3
+#: the shapes' margin (Chrono's envelope) in insets: pairs whose eroded solids are closer than the sum of theirs
+#: are reported, so every pair deeper than the tolerance is
+ENVELOPE_INSETS = 2.0
+#: dynamics: a solid at least this fraction of its diagonal wide is given as Chrono's convex hull (its hull
+#: library's tolerance is 1e-3 of the diagonal: ten times that), a thinner one as the convex mesh
+HULL_WIDTH = 1e-2
+#: dynamics: a convex hull's edges and corners are rounded by this fraction of its panel's inset (Chrono's safe
+#: margin; Bullet's GJK and EPA on sharp hulls, safe margin 0, left a seventh of a Miura-ori strip's impact
+#: energy out of the contact's work)
+SAFE_INSETS = 0.1
+#: a pair interpenetrates when its depth exceeds this x sqrt(eps) x L (module doc: Bullet's GJK distance)
+DEPTH_SQRT_EPS = 100.0
+#: the contact check: Bullet keeps a contact point of an earlier call while the bodies have moved less than this
+#: (fraction of L) from it: the frames of a fold jump, so keep none
 BREAKING_RTOL = 1e-9
-#: envelope of the hulls (fraction of the pattern size), below the 2 INSET_RTOL between touching solids; the safe
-#: margin a tenth of it
-ENVELOPE_RTOL = 1e-6
+
+
+def depth_tolerance(L):
+    """The depth (length units) above which Chrono's contact is an interpenetration, for a pattern of size ``L``
+    (module doc)."""
+    return DEPTH_SQRT_EPS * np.sqrt(np.finfo(float).eps) * L
+
+
+def insets(structure):
+    """Per panel the inset (length units) of its collision shape: :data:`INSET_TRTOL` x its thickness."""
+    return INSET_TRTOL * np.asarray(structure.thickness, float)
+
+
+def solid_shape(structure, p, A, b, inset, L, origin, axes, scale, material, hull=False):
+    """Chrono's collision shape of panel ``p``'s solid {A x <= b} (global frame) moved in by ``inset`` (one for
+    every face, or per row of A): a convex triangle mesh (module doc) in the body frame of ``origin`` and ``axes`` (columns), lengths times ``scale``.
+    With ``hull``, a solid at least :data:`HULL_WIDTH` of its diagonal wide is given as Chrono's convex hull
+    (Bullet then finds up to four points of a face resting on a face; on the convex mesh one, and such a panel
+    rocked). A solid the inset leaves no volume is an :class:`OrigamiError` naming the panel (its contact cannot be
+    modelled); never a shape silently dropped."""
+    solid = polytope(A, b - inset, L)
+    if solid is None:
+        raise OrigamiError(f"{structure.name}: panel {p + 1}'s solid (thickness {structure.thickness[p]:g}) is too "
+                           f"thin for Chrono's contact: moved in by {np.max(inset):.3g} it has no volume")
+    V, N, _ = solid
+    local = scale * (V - origin) @ axes
+    width = min(float(np.ptp(V @ n)) for n in N)
+    if hull and width >= HULL_WIDTH * float(np.linalg.norm(np.ptp(V, axis=0))):
+        pts = chrono.vector_ChVector3d()
+        for x in local:
+            pts.push_back(vec(x))
+        return chrono.ChCollisionShapeConvexHull(material, pts)
+    mesh = chrono.ChTriangleMeshSoup()
+    for loop in face_loops(V, N, L):
+        for i in range(1, len(loop) - 1):
+            mesh.AddTriangle(vec(local[loop[0]]), vec(local[loop[i]]), vec(local[loop[i + 1]]))
+    return chrono.ChCollisionShapeTriangleMesh(material, mesh, False, True, 0.0)
+
+
+def add_shape(body, shape, envelope, safe_margin=0.0):
+    """Give ``body`` the collision ``shape`` with margin (Chrono's envelope) ``envelope`` and turn its collision
+    on. ``safe_margin``: the radius by which Chrono rounds a convex hull's edges and corners (its faces stay); the
+    convex mesh takes none."""
+    body.AddCollisionShape(shape)
+    model = body.GetCollisionModel()
+    model.SetEnvelope(envelope)
+    model.SetSafeMargin(safe_margin)
+    body.EnableCollision(True)
 
 
 class _Report(chrono.ReportContactCallback):
@@ -50,7 +114,7 @@ class _Report(chrono.ReportContactCallback):
 
 
 class ChronoPanelSolids:
-    """The panels' solids of ``structure`` as Bullet convex hulls in a Chrono system (module doc)."""
+    """The panels' solids of ``structure`` as Bullet convex shapes in a Chrono system (module doc)."""
 
     def __init__(self, structure):
         self.solids = S = PanelSolids(structure)
@@ -59,29 +123,23 @@ class ChronoPanelSolids:
         sys_.SetCollisionSystemType(chrono.ChCollisionSystem.Type_BULLET)
         material = chrono.ChContactMaterialNSC()
         O0, F0 = S.frames0
-        self.inset = INSET_RTOL * self.L
+        self.insets = insets(structure)
+        self.tol = depth_tolerance(self.L)
         self.unit = SIZE / self.L         # Chrono's lengths are the pattern's times this
         self.bodies, self.panel_of = [], {}
         for p, (A, b) in enumerate(halfspaces(structure)):
             body = chrono.ChBody()
             body.SetFixed(False)      # Chrono skips pairs of fixed bodies; the system is never stepped
-            hull = polytope(A, b - self.inset, self.L) if S.live[p] else None
-            if hull is not None:
-                pts = chrono.vector_ChVector3d()
-                for x in (hull[0] - O0[p]) @ F0[p]:
-                    pts.push_back(vec(self.unit * x))
-                body.AddCollisionShape(chrono.ChCollisionShapeConvexHull(material, pts))
-                body.GetCollisionModel().SetEnvelope(ENVELOPE_RTOL * SIZE)
-                body.GetCollisionModel().SetSafeMargin(0.1 * ENVELOPE_RTOL * SIZE)
-                body.EnableCollision(True)
+            if S.live[p]:
+                add_shape(body, solid_shape(structure, p, A, b, self.insets[p], self.L, O0[p], F0[p], self.unit,
+                                            material), ENVELOPE_INSETS * self.insets[p] * self.unit)
             else:
                 body.EnableCollision(False)
             sys_.AddBody(body)
             self.panel_of[body.GetIdentifier()] = p
             self.bodies.append(body)
-        collision = chrono.CastToChCollisionSystemBullet(sys_.GetCollisionSystem())
-        collision.SetContactBreakingThreshold(BREAKING_RTOL * SIZE)
-        collision.BindAll()
+        self.collision = chrono.CastToChCollisionSystemBullet(sys_.GetCollisionSystem())
+        self.collision.BindAll()
         sys_.Setup()
 
     def contacts(self, X):
@@ -91,27 +149,35 @@ class ChronoPanelSolids:
             frame = chframe(self.unit * O[p], F[p])
             body.SetPos(frame.GetPos())
             body.SetRot(frame.GetRot())
+        # a process-wide setting of Bullet's: set before every detection (a dynamics may have changed it)
+        self.collision.SetContactBreakingThreshold(BREAKING_RTOL * SIZE)
         self.system.ComputeCollisions()
         report = _Report()
         self.system.GetContactContainer().ReportAllContacts(report)
         deepest = {}
         for a, b, dist in report.found:
             p, q = sorted((self.panel_of[a], self.panel_of[b]))
-            depth = 2 * self.inset - dist / self.unit
-            if dist < 0 and depth > deepest.get((p, q), 0.0):
+            depth = self.insets[p] + self.insets[q] - dist / self.unit
+            if depth > self.tol and depth > deepest.get((p, q), 0.0):
                 deepest[(p, q)] = depth
         return sorted(((p, q, d) for (p, q), d in deepest.items()), key=lambda c: (-c[2], c[0], c[1]))
 
 
 # ======================================================================= contact in dynamics
-#: dynamics: every face of a panel's hull moved in by this fraction of the pattern size L, so that the two panels
-#: of a crease, which touch along it, are apart (module doc of :class:`PanelContact`)
-DYNAMICS_INSET_RTOL = 1e-3
-#: dynamics: the hulls' collision envelope (fraction of L): Bullet reports pairs closer than it, so it must exceed
+#: dynamics: the shapes' collision envelope (fraction of L): Bullet reports pairs closer than it, so it must exceed
 #: what a panel moves in a step (or an impact is found late, already deep, and the recovery throws the panel
 #: back); a contact within it that is not closing costs nothing (NSC keeps its gap as slack, SMC pushes only on
 #: penetration)
 DYNAMICS_ENVELOPE_RTOL = 1e-2
+#: dynamics: every face of a panel's solid moved in by this fraction of the pattern size L (its bevels turned, at
+#: the crease: :func:`inset_tilting_bevels`), at most
+#: :data:`DYNAMICS_INSET_TFRAC` of the panel's thickness: the linearised Euler step lets a hinge drift by O(dt^2)
+#: (``dynamics.CONSTRAINT_TOL``: measured 5e-5 L on a Miura-ori strip), and the two panels of a crease, whose
+#: solids touch along it, must stay apart by more than that (or their contact fights the hinge)
+DYNAMICS_INSET_RTOL = 1e-3
+#: dynamics: the inset is at most this fraction of the panel's thickness (a panel
+#: 1e-3 L thin keeps half its thickness)
+DYNAMICS_INSET_TFRAC = 0.25
 #: fold angle (rad) by which a crease's two solids are turned either way to see whether they meet at once
 CREASE_PROBE = np.radians(1.0)
 
@@ -175,15 +241,58 @@ def crease_pairs_that_meet_at_once(structure, vertices=None):
     return out
 
 
+def inset_tilting_bevels(A, b, inset, L):
+    """The solid {A x <= b} (a panel's, ``structure.solids.halfspaces``: rows 0 and 1 its two faces, then each
+    edge's row followed by its bevels' rows) with every face moved in by ``inset`` but its bevels, which are
+    turned about their outer edge (the edge farthest from the crease, where the face moved in cuts the bevel)
+    until they are ``inset`` in at the crease: two bevels of a crease meet at their outer edges at the taper
+    angle itself, and are apart by twice the inset along the crease, where the hinge drifts. A bevel without
+    width is moved in like a face. Returns (A', b') with unit rows (the solid may be empty: ``solid_shape``
+    says so)."""
+    A, b = np.array(A, float), np.array(b, float)
+    edge = np.abs(A @ A[0]) <= 1e-9
+    edge[:2] = False
+    bevel = ~edge
+    bevel[:2] = False
+    A2, b2 = A.copy(), np.where(bevel, b, b - inset)
+    solid = polytope(A2, b2, L)           # the faces moved in, the bevels not: their outer edges the pivots
+    if solid is None:
+        return A2, b2 - inset * bevel
+    V = solid[0]
+    last = None
+    for r in range(2, len(A)):
+        if edge[r]:
+            last = r
+            continue
+        inward = -A[last]                  # into the panel from its crease (module doc of structure.solids)
+        on = np.abs(V @ A[r] - b[r]) <= 1e-9 * L
+        y = V[on] @ inward
+        w = float(y.max() - y.min()) if on.any() else 0.0
+        if w <= 1e-9 * L:
+            b2[r] = b[r] - inset
+            continue
+        u = A[r] - (inset / w) * inward
+        c = b[r] - inset - (inset / w) * float(y.min())
+        n = np.linalg.norm(u)
+        A2[r], b2[r] = u / n, c / n
+    return A2, b2
+
+
 class PanelContact:
     """Chrono's contact between the panels of a structure built for dynamics (``built``: a
     :class:`.system.ChronoStructure` in a system of ``material.method``'s kind), by Bullet on convex hulls.
 
-    Each panel body carries the convex hull (``ChCollisionShapeConvexHull``) of its solid
-    (``structure.solids``: the placement, the bevels) with every face moved in by :data:`DYNAMICS_INSET_RTOL` x L
-    (L the pattern size), envelope :data:`DYNAMICS_ENVELOPE_RTOL` x L (choose dt so that the panels move less than
-    that in a step), safe margin (Bullet's rounding of the hull's corners) a tenth of the inset. Panels at rest
-    on each other therefore overlap by up to twice the inset (plus, with SMC, the penalty's penetration).
+    Each panel body carries its solid (``structure.solids``: the placement, the bevels) as a convex shape (module
+    doc; Chrono's convex hull where the solid is at least :data:`HULL_WIDTH` of its diagonal thick, else the
+    convex mesh, never a hull that vanishes), every face moved in by :data:`DYNAMICS_INSET_RTOL` x L (L the
+    pattern size) or :data:`DYNAMICS_INSET_TFRAC` of the panel's thickness if less, its bevels turned about
+    their outer edges instead (:func:`inset_tilting_bevels`: a tapered crease stops at its taper angle, 90.02
+    deg for 90 on a pair of unit squares, 90.12 deg on a 2 x 4 strip, t = 0.05), envelope
+    :data:`DYNAMICS_ENVELOPE_RTOL` x L (choose dt so that the panels move less than that in a step). Panels at
+    rest face to face overlap by up to the sum of their insets (plus, with SMC, the penalty's penetration).
+    Bullet's contact breaking threshold (a setting of the whole process, which the contact check lowers) is the
+    envelope: Bullet keeps the points of earlier steps while they stay within it, the up to four points that hold
+    a panel resting face to face on another.
 
     The two panels of a crease touch along it: with the inset, their hulls are apart there, and they collide
     where the placement makes them meet (offset panels face to face at 180 deg, tapered bevels at the taper
@@ -200,7 +309,10 @@ class PanelContact:
         self.built, self.material = built, material
         S = PanelSolids(st)
         self.L = S.L
-        self.inset = DYNAMICS_INSET_RTOL * self.L
+        self.insets = np.minimum(DYNAMICS_INSET_RTOL * self.L, DYNAMICS_INSET_TFRAC * np.asarray(st.thickness, float))
+        #: per panel its solid's vertices in its body frame (the centre of mass, global axes at the start)
+        V0 = S.at(pat.vertices)[0]
+        self.local = [V0[p] - built.com[p] for p in range(pat.n_panels)]
         self.excluded_hinges = sorted(crease_pairs_that_meet_at_once(st))
         self.excluded = {tuple(sorted(pat.hinges[h].panels)) for h in self.excluded_hinges}
         for p, q, d in S.contacts(pat.vertices):
@@ -223,17 +335,12 @@ class PanelContact:
         for p, (A, b) in enumerate(halfspaces(st)):
             body = built.bodies[p]
             self.panel_of[body.GetIdentifier()] = p
-            hull = polytope(A, b - self.inset, self.L) if S.live[p] else None
-            if hull is None:
-                continue
-            pts = chrono.vector_ChVector3d()
-            for x in hull[0] - built.com[p]:       # body frame: the centre of mass, global axes at the start
-                pts.push_back(vec(x))
-            body.AddCollisionShape(chrono.ChCollisionShapeConvexHull(mat, pts))
-            model = body.GetCollisionModel()
-            model.SetEnvelope(DYNAMICS_ENVELOPE_RTOL * self.L)
-            model.SetSafeMargin(0.1 * self.inset)
-            body.EnableCollision(True)
+            if S.live[p]:       # body frame: the centre of mass, global axes at the start
+                A, b = inset_tilting_bevels(A, b, self.insets[p], self.L)
+                add_shape(body, solid_shape(st, p, A, b, 0.0, self.L, built.com[p], np.eye(3), 1.0, mat, hull=True),
+                          DYNAMICS_ENVELOPE_RTOL * self.L, SAFE_INSETS * self.insets[p])
+        chrono.CastToChCollisionSystemBullet(system.GetCollisionSystem()).SetContactBreakingThreshold(
+            DYNAMICS_ENVELOPE_RTOL * self.L)
         ids = {p: built.bodies[p].GetIdentifier() for p in range(pat.n_panels)}
         self._callback = _Exclude({x for p, q in self.excluded for x in ((ids[p], ids[q]), (ids[q], ids[p]))})
         system.GetCollisionSystem().RegisterNarrowphaseCallback(self._callback)
@@ -245,9 +352,13 @@ class PanelContact:
         (3,), n): the sum N of the normal forces (>= 0), the magnitude T of the summed tangential (friction)
         forces, the resultant force F on q from p (global frame), the centre of the normal forces (the mean of
         the contact points weighted by their normal forces; their mean if all are zero), n the number of contact
-        points, M (3,) the moment of the forces on q from p about the global origin (each at the midpoint of its
-        contact's two points); and the generalised contact force on every panel, (P, 6): force and moment about its centre of
-        mass, global frame."""
+        points, M (3,) the moment of the forces on q from p about the global origin (each at the middle of
+        Chrono's two points, where its constraint applies it);
+        and the generalised contact force on every panel, (P, 6): force and moment about its centre of mass,
+        global frame. A contact point is on the contact: Chrono's point (the middle of its two points, which Bullet
+        may shift along the normal by an envelope) is moved along the normal n onto the plane midway between the
+        two solids' faces across n (the middle of their overlap, or of the gap within the envelope); the distance
+        from it to either solid's surface is half the depth there."""
         report = _Forces()
         self.built.system.GetContactContainer().ReportAllContacts(report)
         P = len(self.built.bodies)
@@ -261,20 +372,31 @@ class PanelContact:
                 x = arr(self.built.bodies[body].GetPos())
                 gen[body, :3] += force
                 gen[body, 3:] += np.cross(point - x, force)
+            c = self._on_contact(i, j, 0.5 * (pa + pb), n)
             if i > j:
                 i, j, f, n = j, i, -f, -n
             fn = float(f @ n)
-            acc = pairs.setdefault((i, j), [0.0, np.zeros(3), np.zeros(3), np.zeros(3), 0, np.zeros(3)])
+            acc = pairs.setdefault((i, j), [0.0, np.zeros(3), np.zeros(3), np.zeros(3), 0, np.zeros(3), []])
             acc[0] += fn
             acc[1] += f - fn * n
             acc[2] += f
-            acc[3] += fn * 0.5 * (pa + pb) if fn != 0 else 0.0
+            acc[3] += fn * c
             acc[4] += 1
-            acc[5] += np.cross(0.5 * (pa + pb), f)
+            acc[5] += np.cross(0.5 * (pa + pb), f)       # where Chrono applies it
+            acc[6].append(c)
         rows = []
-        for (i, j), (N, T, F, M, k, Mo) in sorted(pairs.items()):
-            pts = [0.5 * (pa + pb) for a, b, pa, pb, *_ in report.found
-                   if {self.panel_of.get(a), self.panel_of.get(b)} == {i, j}]
+        for (i, j), (N, T, F, M, k, Mo, pts) in sorted(pairs.items()):
             point = M / N if N > 0 else np.mean(pts, axis=0)
             rows.append((i, j, N, float(np.linalg.norm(T)), F, point, k, Mo))
         return rows, gen
+
+    def solid(self, p):
+        """Panel ``p``'s solid's vertices (n, 3) where its body is now (global frame)."""
+        body = self.built.bodies[p]
+        return self.local[p] @ rotation(body).T + arr(body.GetPos())
+
+    def _on_contact(self, i, j, c, n):
+        """The point ``c`` moved along the unit normal ``n`` (from panel i to j) onto the plane midway between
+        i's face across n (its farthest point along n) and j's (its nearest)."""
+        h = 0.5 * ((self.solid(i) @ n).max() + (self.solid(j) @ n).min())
+        return c + (h - c @ n) * n

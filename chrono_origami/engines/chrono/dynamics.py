@@ -74,7 +74,7 @@ measures the integrator's own dissipation and error (O(dt^2)).
 Contact
 -------
 ``contact`` (an ``inputs.dynamics.ContactMaterial``): the system is a ``ChSystemNSC`` or ``ChSystemSMC`` with
-Bullet collision, each panel carrying its solid's convex hull (:class:`.contact.PanelContact`). NSC runs the
+Bullet collision, each panel carrying its solid as a convex shape (:class:`.contact.PanelContact`). NSC runs the
 linearised Euler step with ``ChSolverADMM`` around the direct solver (complementarity and stiffness blocks
 together); SMC adds the contact forces' Jacobians to Newton's matrix (``SetContactStiff``). The contacts'
 work is integrated like the motors' (Fbar from the generalised contact forces on the panels, force and moment
