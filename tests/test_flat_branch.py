@@ -284,6 +284,33 @@ def test_the_straight_lines_of_a_grid_are_its_chords_and_fold_alone():
     assert rows.misses(r)[:2] == (0.0, 0.0)
 
 
+def test_free_creases_fold_on_their_chords():
+    """The grid's lines left free ('U', sign 0: either way) fold as the wish turns them: two parallel lines, 6
+    creases at the wished -90 deg (largest rate -1), as when they are assigned mountains."""
+    s = box_grid()
+    rows = VertexRows(s.pattern)
+    wish = np.zeros(len(s.pattern.hinges))
+    for h, a in file_targets(s).items():
+        wish[h] = a
+    free = np.zeros(len(s.pattern.hinges))
+    r = chord_rates(rows, s.pattern, wish, free)
+    assert r is not None and np.array_equal(r, chord_rates(rows, s.pattern, wish, file_signs(s)))
+    assert np.count_nonzero(r) == 6 and rows.misses(r)[:2] == (0.0, 0.0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(scale=st.floats(1e-6, 1e6), seed=st.integers(0, 2 ** 16))
+def test_vertex_misses_are_relative_to_the_rates(scale, seed):
+    """``VertexRows.misses`` is relative: the first-order rows over max |r|, the second-order ones over max |r|^2,
+    so rates scaled by any factor miss by the same (to round-off), and the worst vertex is the same."""
+    rows = VertexRows(read("test.svg").pattern)
+    r = np.random.default_rng(seed).standard_normal(rows.n_hinges)
+    lin, quad, v = rows.misses(r)
+    assert lin > 1e-3 and quad > 1e-3                   # not a branch: something to scale
+    lin2, quad2, v2 = rows.misses(scale * r)
+    assert lin2 == pytest.approx(lin, rel=1e-12) and quad2 == pytest.approx(quad, rel=1e-12) and v2 == v
+
+
 def test_a_line_that_turns_against_its_assignment_or_kinks_is_not_folded():
     """A valley crease on a mountain line keeps that line still (the assignment's signs); a vertex moved 1e-4 across
     its line (a kink far above rounding) ends the line there: neither the two x lines (one kinked, one broken by the
