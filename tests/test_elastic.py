@@ -212,6 +212,60 @@ def test_mechanism_sheet_on_springs_is_in_equilibrium_and_reports_its_displaceme
     np.testing.assert_allclose(stiff.info["displacement"] * 10.0, r.info["displacement"], rtol=1e-3)
 
 
+def test_a_sliding_pair_on_crease_and_slide_springs_in_closed_form():
+    """Two unit squares on one sliding hinge along the x-axis from (0,0) to (1,0) (length 1, midpoint (0.5, 0, 0)),
+    panel 1 held 3-2-1, F = (0.5, 0, -2) at (1, -1, 0) on panel 2. The hinge frees the rotation about its line
+    and the translation along it: M = 2, so the crease spring (C_r = k_c l) and the slide spring (C_s = k_s l)
+    resist them. The hinge carries the whole load: on panel 2 the force -F and the moment -(r x F), r = (0.5, -1, 0)
+    from the midpoint: -(2, 1, 0.5). Panel 2 turns about the line by theta = 2 / k_c and slides by 0.5 / k_s; the
+    loaded corner, 1 from the line, moves by sqrt(theta^2 + (0.5 / k_s)^2) (the stiff locked rows aside)."""
+    V = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (1, -1, 0), (0, -1, 0)]
+    pat = CreasePattern(V, [(0, 1, 2, 3), (0, 5, 4, 1)])
+    st = Structure(pat, hinge_kinds=("sliding",), supports=(Support(2, 0, "xyz"), Support(3, 0, "yz"),
+                                                            Support(0, 0, "z")),
+                   loads=(Load(4, (0.5, 0.0, -2.0), 1),), name="sliding pair")
+    kc, ks = 5.0, 7.0
+    r = co.static(st, engine="reference", elastic=True, stiffness=HingeStiffness(crease=kc, slide=ks),
+                  sensitivity=False)
+    assert (r.status, r.M, r.S, r.info["springs"]) == ("elastic", 2, 0, True)
+    a = r.action(0, 1)
+    np.testing.assert_allclose(a.force, [-0.5, 0.0, 2.0], atol=1e-12)
+    np.testing.assert_allclose(a.moment, [-2.0, -1.0, -0.5], atol=1e-12)
+    # the locked rows' springs (default k_r = 1e7 N m/rad per m) add motions of order |M| / k_r = 1e-7
+    np.testing.assert_allclose(r.info["displacement"], np.hypot(2.0 / kc, 0.5 / ks), rtol=1e-6)
+    assert r.info["equilibrium_residual"] < 1e-12
+    assert_balanced(st, r)
+
+
+def test_an_unsupported_sheet_balanced_is_the_sheet_on_a_321_support():
+    """The Miura mechanism sheet without supports under two opposite forces along the line of their vertices:
+    its rigid motions are held and the hinge actions are those of the same sheet on its 3-2-1 support (a
+    determinate support carries nothing of balanced loads: reactions 0), to 1e-9 of the load, every panel
+    balanced. Unbalanced loads on the free sheet are refused (``FreeBodyError``, no answer with a residual)."""
+    from chrono_origami.tools.errors import FreeBodyError
+
+    st = miura_sheet(2, 3, stop=False)
+    pat = st.pattern
+    d = pat.vertices[0] - pat.vertices[5]
+    loads = (Load(0, tuple(d), pat.vertex_panels[0][0]), Load(5, tuple(-d), pat.vertex_panels[5][0]))
+    free = replace(st, supports=(), loads=loads)
+    held = replace(st, loads=loads)
+    rf = co.static(free, engine="reference", elastic=True, sensitivity=False)
+    rh = co.static(held, engine="reference", elastic=True, sensitivity=False)
+    assert rf.status == rh.status == "elastic" and rf.info["springs"]
+    big = np.linalg.norm(d)
+    for r in rh.support_reactions:
+        np.testing.assert_allclose(r.force, 0.0, atol=1e-9 * big)
+    assert len(rf.hinge_actions) == len(rh.hinge_actions)
+    for a, b in zip(rf.hinge_actions, rh.hinge_actions):
+        np.testing.assert_allclose(a.force, b.force, atol=1e-9 * big)
+        np.testing.assert_allclose(a.moment, b.moment, atol=1e-9 * big * pat.size)
+    assert rf.info["equilibrium_residual"] < 1e-9
+    assert_balanced(free, rf)
+    with pytest.raises(FreeBodyError, match=r"no supports.*loads do not balance \(relative resultant"):
+        co.static(replace(free, loads=loads[:1]), engine="reference", elastic=True, sensitivity=False)
+
+
 # ------------------------------------------------------------------ the stiffness parser
 def test_parse_stiffness_per_kind_per_hinge_and_springs():
     st = miura_strip(1)

@@ -8,6 +8,7 @@ that reason, and the automatic engine choice must fall back to the reference
 engine with one line.
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -150,3 +151,70 @@ def test_the_installed_pychrono_is_detected_and_used():
     """Where PyChrono works (this project's machines), the probe finds it and the automatic choice is Chrono."""
     assert engines.chrono_available() and engines.chrono_unavailable_reason() is None
     assert engines.resolve() == "chrono" and engines.resolve("chrono") == "chrono"
+
+
+# ------------------------------------------------------------------ the choice rule in this process
+@pytest.fixture
+def probed(monkeypatch):
+    """``probed(reason)``: this process's probe answers as if PyChrono imported (reason None) or not (the reason);
+    where it "imports", the chrono engine module is a stand-in with the chrono engine's name and capabilities, so
+    that the rule is tested whether or not PyChrono is installed here."""
+    import types
+
+    from chrono_origami.engines import protocol
+
+    def answer(reason):
+        monkeypatch.setattr(engines, "_probe", lambda: (reason is None, reason))
+        if reason is None:
+            fake = types.ModuleType(f"{engines.__name__}.chrono")
+            fake.ENGINE = types.SimpleNamespace(name="chrono", capabilities=frozenset(
+                {protocol.NONLINEAR_ELASTIC, protocol.CHRONO_SYSTEMS}))
+            monkeypatch.setitem(sys.modules, fake.__name__, fake)
+
+    return answer
+
+
+@pytest.mark.parametrize("reason", [None, engines.NOT_INSTALLED, "PyChrono (/x) " + CRASH])
+def test_auto_is_the_default_by_name(probed, capsys, reason):
+    """``"auto"`` (documented as None) resolves and gets as None does: chrono where PyChrono imports, else the
+    reference engine with one note on stderr naming why."""
+    probed(reason)
+    want = "chrono" if reason is None else "reference"
+    assert engines.resolve("auto") == engines.resolve(None) == want
+    assert engines.get("auto").name == want
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == (0 if reason is None else 3), err
+    assert all(line.startswith(f"note: {reason}; using the reference engine") for line in err)
+
+
+@pytest.mark.parametrize("reason", [None, engines.NOT_INSTALLED, "PyChrono (/x) " + CRASH])
+def test_auto_for_a_capability_takes_the_engine_that_has_it_silently(probed, capsys, reason):
+    """``get(None or "auto", needs=...)``: the reference engine for what only it has (fold to targets, the linear
+    theory), whether or not PyChrono imports, and not a word on stderr (the engine that can runs); a named engine
+    that lacks the capability is refused in one line."""
+    from chrono_origami.engines import protocol
+    from chrono_origami.tools.errors import UsageError
+
+    probed(reason)
+    for engine in (None, "auto"):
+        for needs in (protocol.FOLD_TO_TARGETS, protocol.LINEAR_THEORY):
+            assert engines.get(engine, needs=needs).name == "reference"
+    assert capsys.readouterr().err == ""
+    if reason is None:
+        with pytest.raises(UsageError, match="the chrono engine has no fold_to_targets; it is the reference engine's"):
+            engines.get("chrono", needs=protocol.FOLD_TO_TARGETS)
+
+
+@pytest.mark.parametrize("reason, says", [(engines.NOT_INSTALLED, "which is not installed here"),
+                                          ("PyChrono (/x) " + CRASH, "which cannot be used here: PyChrono (/x) "
+                                                                     + CRASH)])
+def test_chrono_by_name_without_a_usable_pychrono_is_refused_at_once(probed, reason, says):
+    """``resolve("chrono")`` where PyChrono is missing or kills the interpreter at import raises
+    ``ChronoUnavailable`` with the probe's reason (it must not answer "chrono" and leave ``get`` to fail later for
+    another reason); ``get("chrono")`` the same."""
+    from chrono_origami.tools.errors import ChronoUnavailable
+
+    probed(reason)
+    for call in (engines.resolve, engines.get):
+        with pytest.raises(ChronoUnavailable, match="^the chrono engine needs PyChrono, " + re.escape(says)):
+            call("chrono")

@@ -226,6 +226,64 @@ def test_two_creases_ending_on_a_line_from_one_side_stay_flat(phi, a, gap, first
     assert np.abs(r[order[:2]] - line).max() <= 1e-12, r[order]
 
 
+def degree_4_vertex(sectors):
+    """A flat degree-4 vertex with the given four sector angles (rad), drawn as four triangles: (pattern, its hinges
+    in angular order, the unit crease directions)."""
+    from chrono_origami.crease.pattern import CreasePattern
+
+    angles = np.concatenate([[0.0], np.cumsum(sectors[:3])])
+    c = np.column_stack([np.cos(angles), np.sin(angles)])
+    X = np.vstack([[0.0, 0.0, 0.0], np.column_stack([c, np.zeros(4)])])
+    pat = CreasePattern(X, [[0, 1 + i, 1 + (i + 1) % 4] for i in range(4)])
+    hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
+    return pat, [hinge_of[(0, 1 + i)] for i in range(4)], c
+
+
+def test_a_branch_whose_creases_turn_slowly_keeps_them():
+    """A flat-foldable degree-4 vertex of sectors a, a + 2e-4, pi - a, pi - a - 2e-4 (a = 1): nearly the vertex of
+    sectors a, a, pi - a, pi - a, whose creases 2 and 4 are in line. Its branch with signs (-, +, +, +) turns creases 1
+    and 3 at sin((b - a) / 2) / sin((a + b) / 2) = 1.19e-4 of creases 2 and 4 (b = a + 2e-4: the fold-angle
+    multiplier of a flat-foldable vertex, to first order). They turn slower than sqrt(ACCEPT) of the fastest, so the
+    polish tries them at 0; creases 2 and 4, 2e-4 rad out of line, then miss the first-order rows by 1e-4: that
+    trial is refused and the branch keeps them (as the eigenvectors of the quadratic form give it, to round-off)."""
+    a, b = 1.0, 1.0 + 2e-4
+    pat, order, c = degree_4_vertex([a, b, np.pi - a, np.pi - b])
+    signs = np.zeros(4)
+    signs[order] = [-1.0, 1.0, 1.0, 1.0]
+    rows = VertexRows(pat)
+    r = branch_rates(rows, signs)[0]
+    assert r is not None
+    got = r[order] / np.abs(r).max()
+    # the branch in closed form: the eigenvectors of the quadratic form on the first-order plane (as above)
+    Z = np.linalg.svd(c.T)[2][2:].T
+    S = np.zeros((4, 4))
+    for i in range(4):
+        for j in range(i + 1, 4):
+            S[i, j] = S[j, i] = 0.5 * (c[i, 0] * c[j, 1] - c[i, 1] * c[j, 0])
+    w, U = np.linalg.eigh(Z.T @ S @ Z)
+    want = [Z @ (U @ np.array([np.sqrt(w[1]), k * np.sqrt(-w[0])])) for k in (1, -1)]
+    best = min((k * x / np.abs(x).max() for x in want for k in (1, -1)), key=lambda x: np.abs(x - got).max())
+    ratio = np.sin((b - a) / 2) / np.sin((a + b) / 2)
+    np.testing.assert_allclose(got, [-ratio, 1.0, ratio, 1.0], rtol=1e-6)
+    assert np.abs(got - best).max() <= 1e-9 and max(rows.misses(r)[:2]) <= ACCEPT
+
+
+def test_the_polish_tries_slow_creases_at_0_only_on_a_branch():
+    """Rates that miss the vertex rows (the line x = 0 through a vertex of four right angles turning, the crossing
+    line's two creases at 1e-4 and -1e-4: the first-order rows miss by 2e-4) are not a branch; the polish (here
+    with no Gauss-Newton step) does not set their slow creases to 0 to make one: it returns them as they are."""
+    from chrono_origami.structure.flat_branch import _polish
+
+    pat, order, _ = degree_4_vertex([np.pi / 2] * 4)
+    r0 = np.zeros(4)
+    r0[order] = [1e-4, -1.0, -1e-4, -1.0]                 # creases 2 and 4: the line; 1 and 3 cross it
+    signs = np.sign(r0)
+    rows = VertexRows(pat)
+    assert rows.misses(r0)[0] == pytest.approx(2e-4, rel=1e-9)
+    got = _polish(rows, signs, r0, iterations=0)
+    assert np.array_equal(got, r0), got
+
+
 def box_grid(theta=0.0, scale=1.0, kink=0.0):
     """A 3 x 3 grid of unit squares (vertex (i, j) = 4 j + i), its centre square cut by the diagonal (1, 1)-(2, 2)
     (degree-5 vertices, as in Huffman's extruded boxes): the four interior grid lines mountains at -90 deg, the
@@ -282,6 +340,33 @@ def test_the_straight_lines_of_a_grid_are_its_chords_and_fold_alone():
     assert len(turning) == 2 and {line_of(s, line)[0] for line in turning} in ({"x"}, {"y"})
     assert np.count_nonzero(r) == 6 and np.all(r[np.concatenate(turning)] == -1.0)
     assert rows.misses(r)[:2] == (0.0, 0.0)
+
+
+def test_free_creases_fold_on_their_chords():
+    """The grid's lines left free ('U', sign 0: either way) fold as the wish turns them: two parallel lines, 6
+    creases at the wished -90 deg (largest rate -1), as when they are assigned mountains."""
+    s = box_grid()
+    rows = VertexRows(s.pattern)
+    wish = np.zeros(len(s.pattern.hinges))
+    for h, a in file_targets(s).items():
+        wish[h] = a
+    free = np.zeros(len(s.pattern.hinges))
+    r = chord_rates(rows, s.pattern, wish, free)
+    assert r is not None and np.array_equal(r, chord_rates(rows, s.pattern, wish, file_signs(s)))
+    assert np.count_nonzero(r) == 6 and rows.misses(r)[:2] == (0.0, 0.0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(scale=st.floats(1e-6, 1e6), seed=st.integers(0, 2 ** 16))
+def test_vertex_misses_are_relative_to_the_rates(scale, seed):
+    """``VertexRows.misses`` is relative: the first-order rows over max |r|, the second-order ones over max |r|^2,
+    so rates scaled by any factor miss by the same (to round-off), and the worst vertex is the same."""
+    rows = VertexRows(read("test.svg").pattern)
+    r = np.random.default_rng(seed).standard_normal(rows.n_hinges)
+    lin, quad, v = rows.misses(r)
+    assert lin > 1e-3 and quad > 1e-3                   # not a branch: something to scale
+    lin2, quad2, v2 = rows.misses(scale * r)
+    assert lin2 == pytest.approx(lin, rel=1e-12) and quad2 == pytest.approx(quad, rel=1e-12) and v2 == v
 
 
 def test_a_line_that_turns_against_its_assignment_or_kinks_is_not_folded():

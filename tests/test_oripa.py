@@ -128,3 +128,19 @@ def test_an_oripa_sheet_cut_in_two_is_one_warning_in_oripas_words(tmp_path):
         d = read_oripa(path)
     assert d["file_creator"] == "chrono-origami (from CP)"
     assert sorted(d["edges_assignment"]).count("C") == 2 and len(d["faces_vertices"]) == 4
+
+
+def test_a_zero_length_line_far_from_the_sheet_is_left_out(tmp_path, capsys):
+    """ORIPA saves points drawn by a slip as zero-length lines; one far from the sheet (at 1e5, the sheet 2 wide) is
+    left out, so it neither scales the merge tolerance nor adds a vertex: the file reads as the same square with
+    its valley diagonal, and ``check`` reads it (exit 0)."""
+    square = "1 0 0 2 0\n1 2 0 2 2\n1 2 2 0 2\n1 0 2 0 0\n3 0 0 2 2\n"
+    clean, slip = tmp_path / "square.cp", tmp_path / "slip.cp"
+    clean.write_text(square)
+    slip.write_text(square + "2 100000 100000 100000 100000\n")
+    ref, d = read_oripa(clean), read_oripa(slip)
+    assert len(d["vertices_coords"]) == len(ref["vertices_coords"]) == 4
+    assert d["vertices_coords"] == ref["vertices_coords"] and d["edges_vertices"] == ref["edges_vertices"]
+    assert sorted(d["edges_assignment"]) == ["B", "B", "B", "B", "V"] and len(d["faces_vertices"]) == 2
+    code, out, err = run(capsys, "check", slip)
+    assert code == 0, out + err

@@ -484,6 +484,31 @@ def test_a_groups_data_assignment_marks_its_lines(tmp_path):
     check_fold(d, 100.0 ** 2, [((0, -50), (100, -50), "V", 90.0), ((50, 0), (50, -50), "M", -90.0)])
 
 
+def test_an_elements_own_data_assignment_wins_over_its_class(tmp_path):
+    """The documented order: an element's own ``data-assignment`` first, then its own ``class``: a line with
+    ``class="mountain" data-assignment="V"`` is a valley (+90 deg at opacity 0.5), its class alone a mountain."""
+    body = ('<line class="mountain" data-assignment="V" x1="0" y1="50" x2="100" y2="50" stroke="#7f7f7f" '
+            'opacity="0.5"/><line class="mountain" x1="50" y1="0" x2="50" y2="50" stroke="#7f7f7f" opacity="0.5"/>')
+    path = write(tmp_path, svg(body))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = read_svg(path)
+    check_fold(d, 100.0 ** 2, [((0, -50), (100, -50), "V", 90.0), ((50, 0), (50, -50), "M", -90.0)])
+
+
+@pytest.mark.parametrize("attribute", ['stroke-opacity="50%"', 'opacity="50%"', 'style="stroke-opacity:50%"'])
+def test_an_opacity_in_percent_is_a_fraction(tmp_path, attribute):
+    """SVG 2 / CSS opacity in percent: ``50%`` is 0.5, a target of 90 deg (not 50 clamped to 1, 180 deg); a
+    mountain at -90, a valley at 25 % of 180 = +45."""
+    body = (f'<line x1="0" y1="50" x2="100" y2="50" stroke="red" {attribute}/>'
+            f'<line x1="50" y1="0" x2="50" y2="50" stroke="blue" {attribute.replace("50%", "25%")}/>')
+    path = write(tmp_path, svg(body))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = read_svg(path)
+    check_fold(d, 100.0 ** 2, [((0, -50), (100, -50), "M", -90.0), ((50, 0), (50, -50), "V", 45.0)])
+
+
 def test_oripas_svg_export(tmp_path):
     """An SVG as ORIPA exports a crease pattern (``CreasePatternToSvgConverter``: one ``<path d="M x y L x y">``
     per line, the colour a CSS name in a ``style`` attribute: black cut, red mountain, blue valley, orange

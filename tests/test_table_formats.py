@@ -176,6 +176,59 @@ def test_a_row_of_the_wrong_width_is_refused():
         Table("t", ("a", "b"), [(1, 2), (3,)])
 
 
+def strict_json(path):
+    """``path`` parsed as JSON that holds no NaN (RFC 8259 has none; ``json.load`` and pandas accept it): the
+    documented infinities (``Infinity``) pass, a ``NaN`` raises."""
+    def constant(name):
+        if name == "NaN":
+            raise ValueError(f"{path}: NaN is not JSON")
+        return float(name)
+
+    with open(path) as f:
+        return json.load(f, parse_constant=constant)
+
+
+def test_json_writes_nan_as_null(tmp_path):
+    """NaN in a cell and in meta is written ``null`` (a file with ``NaN`` is not JSON, though ``json.load`` and
+    pandas read it); infinities as the documented ``Infinity``."""
+    t = Table("t", ("x",), [(float("nan"),), (np.float64("nan"),), (float("inf"),), (1.5,)],
+              {"comment": "c", "worst": float("nan")})
+    (o,) = write.write_tables([t], tmp_path, "json")
+    doc = strict_json(o)
+    assert [d["x"] for d in doc["data"]] == [None, None, float("inf"), 1.5] and doc["meta"]["worst"] is None
+    assert "NaN" not in open(o).read()
+
+
+def test_parquet_any_column_holds_the_csv_cells(tmp_path):
+    """An ``any`` column (mixed cells, or booleans with a missing one) is written as the CSV's cell text: ``true``,
+    ``false``, integers and repr floats as in the CSV, a missing cell as null."""
+    t = Table("t", ("mixed", "flag"), [(True, False), ("door", None), (3, True), (0.1, True)])
+    assert t.types == ("any", "any")
+    (o,) = write.write_tables([t], tmp_path, "parquet")
+    frame = pd.read_parquet(o)
+    assert frame["mixed"].tolist() == ["true", "door", "3", "0.1"]
+    flag = frame["flag"].tolist()
+    assert flag[0] == "false" and missing(flag[1]) and flag[2:] == ["true", "true"]
+    (c,) = write.write_tables([t], tmp_path, "csv")
+    check_table(c, o, "parquet")
+
+
+@pytest.mark.parametrize("types, read", [(("integer",), [1.0, None]), (("boolean",), [True, None])])
+def test_explicit_types_with_a_missing_cell_read_back_in_json(tmp_path, types, read):
+    """``Table(..., types=...)`` given explicitly: an integer column with a missing cell is a ``number`` in the JSON
+    schema (``pandas.read_json`` refuses an integer field holding null), a boolean one ``any``; the rows read back
+    (NaN or None where missing)."""
+    t = Table("t", ("a",), [(1 if types == ("integer",) else True,), (None,)], types=types)
+    assert t.types == types
+    (o,) = write.write_tables([t], tmp_path, "json")
+    doc = strict_json(o)
+    assert doc["schema"]["fields"][0]["type"] == {"integer": "number", "boolean": "any"}[types[0]]
+    got = pd.read_json(o, orient="table", precise_float=True)["a"].tolist()
+    assert got[0] == read[0] and missing(got[1])
+    (c,) = write.write_tables([t], tmp_path, "csv")
+    check_table(c, o, "json")
+
+
 # ------------------------------------------------------------------ every command
 @pytest.fixture(scope="module")
 def inputs(tmp_path_factory):

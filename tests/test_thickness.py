@@ -298,6 +298,50 @@ def test_fold_reports_the_first_contact_frame(capsys, pair_file, placement, firs
     assert ("note: with mid placement two panels on a crease meet as soon as it folds" in out) == (placement == ["mid"])
 
 
+def test_contacts_are_listed_deepest_first_and_the_summary_names_the_deepest():
+    """Three squares in a row, mid placement, crease 1 (x = 0) folded by 20 deg and crease 2 (x = -A) by 60 deg
+    (valleys, panel 3 turned about crease 2 in panel 2's frame, then both about crease 1): each crease's pair
+    interpenetrates by (t/2) sin(rho) (``test_offset_above_and_mid_touch_at_once``), 0.0433 for panels 2-3 and
+    0.0171 for panels 1-2; panels 1 and 3 stay apart. The deeper pair comes first and the summary names it."""
+    st = structure_of(row_fold(3, "VV", [180.0, 180.0]), placement=Placement("mid"))
+    r1, r2 = np.radians(20.0), np.radians(60.0)
+
+    def turn(P, rho, x0):
+        c, s = np.cos(rho), np.sin(rho)
+        return (P - [x0, 0, 0]) @ np.array([[c, 0, s], [0, 1, 0], [-s, 0, c]]).T + [x0, 0, 0]
+
+    X0 = st.pattern.vertices
+    X = X0.copy()
+    beyond2, beyond1 = X0[:, 0] < -A - 1e-12, X0[:, 0] < -1e-12
+    X[beyond2] = turn(X[beyond2], r2, -A)
+    X[beyond1] = turn(X[beyond1], r1, 0.0)
+    np.testing.assert_allclose(np.degrees(-hinge_rotations(st.pattern, X)), [20.0, 60.0], atol=1e-12)
+    pairs = PanelSolids(st).contacts(X)
+    assert [(p, q) for p, q, _ in pairs] == [(1, 2), (0, 1)]
+    np.testing.assert_allclose([d for _, _, d in pairs], T / 2 * np.sin([r2, r1]), atol=1e-14)
+    from chrono_origami.analysis.contact import Contacts
+
+    line = Contacts(st, [0.0, 1.0], None, [[], pairs]).summary()[0]
+    assert "first at frame 1 (t = 1 s): panels 2 and 3 interpenetrate by 0.0433 (and 1 more pairs)" in line, line
+
+
+def test_contact_percents_divide_the_time_by_the_folds_duration():
+    """A fold of 2 s (not the default 1 s) of the pair tapered to 120 deg to its 180 deg target, 36 frames of
+    5 deg: frame k is at 100 k / 36 % of the targets (t_k / T, not t_k), the first contact at frame 25, 69.44 %,
+    its last free frame 24 at 66.67 % (120 deg)."""
+    from chrono_origami.analysis.contact import fold_contacts
+    from chrono_origami.analysis.fold import fold_to_targets
+
+    st = structure_of(row_fold(2, "V", [180.0], "pair"), placement=Placement("tapered", taper_deg=120.0))
+    hist = fold_to_targets(st, duration=2.0, frame_interval=2.0 / 36, progress=False, engine="reference")
+    np.testing.assert_allclose(hist.times[-1], 2.0, rtol=1e-12)
+    c = fold_contacts(hist, 100.0, engine="reference")
+    np.testing.assert_allclose(c.percents, 100.0 * np.asarray(hist.times) / 2.0, rtol=1e-12)
+    assert c.first == 25
+    assert "first at frame 25 (69.44 % of the targets): panels 1 and 2" in c.summary()[0]
+    assert "the last frame free of contact is 24 (66.67 % of the targets)" in c.summary()[0]
+
+
 def test_through_contact_lists_every_contact_and_check_tells_the_range(capsys, pair_file, tmp_path):
     """--through-contact folds on: frames 25-36 listed (all past 120 deg). check --thickness: 1 % frames, the
     fold reaches 120/180 = 66.67 %, so 66 % before contact and the contact at 67 %."""

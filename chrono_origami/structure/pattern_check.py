@@ -569,8 +569,9 @@ def prepare(structure, fix=False, keep=False, max_move=None):
 def multiplier_rates(structure):
     """{hinge (0-based): first-order FOLD fold-angle rate} of a flat pattern's folding branch as its fold-angle
     multipliers give it, and {hinge: component}: from each interior degree-4 vertex whose creases are all M or V,
-    the rates of its branch with the assignment's signs (``_vertex_rates``; none when no branch has them), carried from crease to crease across such vertices, 1 on the first crease of each
-    connected component (the components keep their own scales). Hinges at no such vertex are left out. A
+    the rates of its branch with the assignment's signs (``_vertex_rates``; none when no branch has them), carried from crease to crease across such vertices, +1 on the first crease of each
+    connected component if a valley, -1 if a mountain (so every rate has its crease's assignment sign; the components
+    keep their own scales). Hinges at no such vertex are left out. A
     triangle, a boundary vertex, a vertex of odd degree or an unassigned crease only stops the carrying there.
     Empty for a pattern that is not flat or has no assignment."""
     pat = structure.pattern
@@ -600,7 +601,7 @@ def multiplier_rates(structure):
         if seed in rates:
             continue
         k = len(set(component.values()))
-        rates[seed], component[seed] = 1.0, k
+        rates[seed], component[seed] = (-1.0 if letters[tuple(sorted(pat.hinges[seed].vertices))] == "M" else 1.0), k
         queue = [seed]
         while queue:
             h = queue.pop()
