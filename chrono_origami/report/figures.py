@@ -205,10 +205,15 @@ FIGURE_DPI = 120
 def save_figure(fig, path, tight=True):
     """The one figure saver: ``fig`` to ``path`` (png/pdf; folders made) at :data:`FIGURE_DPI`, then closed; no
     path: returned open. ``tight``: cropped to the drawing (``bbox_inches="tight"``); False keeps the figure's
-    own size (the frames of an animation, all of one size)."""
+    own size (the frames of an animation, all of one size). ``path`` may also be a binary file object (the
+    results page's embedded PNG): the figure is written to it as PNG."""
     if path:
-        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        fig.savefig(path, dpi=FIGURE_DPI, bbox_inches="tight" if tight else None)
+        if hasattr(path, "write"):
+            fmt = {"format": "png"}
+        else:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            fmt = {}
+        fig.savefig(path, dpi=FIGURE_DPI, bbox_inches="tight" if tight else None, **fmt)
         _backend().close(fig)
     return fig
 

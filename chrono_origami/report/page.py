@@ -253,7 +253,7 @@ def deployment_data(dep):
     the tables actuation, path_frames and envelope."""
     import io
 
-    from .figures import draw_deployment
+    from .figures import draw_deployment, save_figure
 
     st = dep.structure
     K = len(dep.frames)
@@ -285,11 +285,7 @@ def deployment_data(dep):
     if dep.near_singular:
         counts["near-singular frames"] = ", ".join(str(dep.frames[k]) for k in dep.near_singular)
     buf = io.BytesIO()
-    fig = draw_deployment(dep)
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
+    save_figure(draw_deployment(dep), buf)
     return st, {"kind": "deployment", "counts": counts, "states": states, "tables": [act, frames, env],
                 "figure": base64.b64encode(buf.getvalue()).decode()}
 
