@@ -225,6 +225,36 @@ def test_fold_vtk_writes_every_frame_and_a_pvd_of_their_times(capsys, tmp_path):
         assert abs(mesh.cell_data["fold_angle"][h][0] - 30.0 * k) <= 1e-9
 
 
+def test_dynamics_vtk_holds_every_frames_hinge_actions_and_times(capsys, tmp_path):
+    """The Miura cantilever falling for 4 steps (the reference engine): one .vtu per output frame whose hinge
+    cells hold hinges_t.csv's rows of that time to the last digit, the .pvd the times of energy.csv."""
+    import chrono_origami as co
+
+    src = tmp_path / "cantilever.fold"
+    co.write_fold(co.miura.miura_cantilever(), str(src))
+    code, out, err = run(capsys, "dynamics", src, "--engine", "reference", "--thickness", 0.01, "--density", 1000,
+                         "--time", 0.004, "--dt", 1e-3, "--out", tmp_path / "o", "--vtk", tmp_path / "v")
+    assert code == 0, err
+    with open(tmp_path / "o" / "energy.csv") as f:
+        times = [float(r["t"]) for r in csv.DictReader(f)]
+    sets = ElementTree.parse(tmp_path / "v" / "dynamics.pvd").getroot().find("Collection").findall("DataSet")
+    assert [float(d.get("timestep")) for d in sets] == times and len(times) == 5
+    with open(tmp_path / "o" / "hinges_t.csv") as f:
+        rows = list(csv.DictReader(f))
+    for d in sets:
+        mesh = meshio.read(tmp_path / "v" / d.get("file"))
+        h = [c.type for c in mesh.cells].index("line")
+        hinge = mesh.cell_data["hinge"][h].astype(int)
+        mine = [r for r in rows if float(r["t"]) == float(d.get("timestep"))]
+        assert len(mine) == 2 * len(hinge)
+        for r in mine:
+            k = int(np.flatnonzero(hinge == int(r["hinge"]))[0])
+            side = 1 if int(mesh.cell_data["side1_panel"][h][k]) == int(r["panel"]) else 2
+            assert int(mesh.cell_data[f"side{side}_panel"][h][k]) == int(r["panel"])
+            for c in ("MT", "MP", "MO", "N", "TP", "TO"):
+                assert mesh.cell_data[f"side{side}_{c}"][h][k] == float(r[c])
+
+
 def test_paraview_opens_the_pvd(capsys, tmp_path):
     """ParaView's own reader on the .pvd, when pvpython is installed (Debian's paraview package)."""
     pv = shutil.which("pvpython")
@@ -260,8 +290,14 @@ def test_bad_export_input_is_one_line_exit_2(capsys, tmp_path):
 
 
 def test_a_missing_package_is_one_line_with_its_pip_command(capsys, tmp_path, monkeypatch):
+    """Without ezdxf (or meshio): one line naming it and its pip command, exit 2, before the analysis."""
     import sys
 
     monkeypatch.setitem(sys.modules, "ezdxf", None)        # import ezdxf raises ImportError
     one_line(*run(capsys, "export", pair_file(tmp_path), "--dxf", tmp_path / "x.dxf")[::2], 2, "ezdxf",
              "pip install ezdxf")
+    monkeypatch.setitem(sys.modules, "meshio", None)
+    code, out, err = run(capsys, "fold", pair_file(tmp_path), "--frames", 2, "--engine", "reference", "--vtk",
+                         tmp_path / "v")
+    one_line(code, err, 2, "--vtk", "meshio", "pip install meshio")
+    assert out == "" and not (tmp_path / "v").exists()

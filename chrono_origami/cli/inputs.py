@@ -284,9 +284,16 @@ def add_vtk(ap, what="the result"):
 
 
 def vtk_folder(text):
-    """argparse type of ``--vtk``: a folder that is not an existing file (checked before the work)."""
+    """argparse type of ``--vtk``: a folder that is not an existing file, and meshio installed (both checked
+    before the work)."""
+    from ..report.export import need
+
     if os.path.exists(text) and not os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{text!r} is a file: --vtk names a folder")
+    try:
+        need("vtk")
+    except UsageError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
     return text
 
 
