@@ -82,7 +82,7 @@ def test_dxf_outlines_are_the_bed_faces_in_closed_form(capsys, tmp_path, letter,
         np.testing.assert_allclose(sorted(e.dxf.end[0] for e in lines), want, atol=1e-12)
     texts = {e.dxf.text for e in doc.modelspace() if e.dxftype() == "TEXT"}
     assert {"P1", "P2", "H1 door"} <= texts
-    assert ("30 deg" in texts) == bool(bevels)
+    assert ("bevel 30 deg" in texts) == bool(bevels)
 
 
 def test_dxf_of_an_origami_simulator_pattern_has_one_crease_line_per_hinge(capsys, tmp_path):

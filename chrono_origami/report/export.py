@@ -8,8 +8,9 @@ DXF (ezdxf; length units of the pattern, the flat pattern's x, y)
     lies on the cutting bed, the larger of its two faces parallel to the pattern (for mid and offset panels, and
     tapered panels bevelled on one side, the panel itself; bevelled on both sides, the face shrunk by
     t / (2 tan beta) at each crease); ``BEVELS``: where each bevel meets the other face (and the pattern's
-    crease line of a bevel on the bed side), with its angle beta from the panel's faces as text (the cutter's
-    tilt from the vertical is 90 - beta); ``CREASES_M``, ``CREASES_V`` and ``CREASES`` (no target sign): one
+    crease line of a bevel on the bed side), with its angle beta from the panel's faces as text (``bevel 30 deg``
+    under the panel's number when its bevels share one angle, else at each line; the cutter's tilt from the
+    vertical is 90 - beta); ``CREASES_M``, ``CREASES_V`` and ``CREASES`` (no target sign): one
     line per hinge; ``LABELS``: ``P<n>`` at each panel's centroid and ``H<n> door`` (or ``sliding``) at each
     hinge's midpoint, 1-based as in the tables.
 STL, 3MF, GLB (trimesh)
@@ -75,44 +76,102 @@ def _flat_xy(structure):
     return X[:, :2]
 
 
+def _frames(pattern, X):
+    """(origin (P, 3), frame (P, 3, 3)) of every panel at vertices ``X`` (``tools.geometry.panel_frame``)."""
+    from ..tools.geometry import panel_frame
+
+    P = pattern.n_panels
+    O, F = np.zeros((P, 3)), np.zeros((P, 3, 3))
+    sizes = np.array([len(loop) for loop in pattern.panels])
+    for k in np.unique(sizes):
+        idx = np.flatnonzero(sizes == k)
+        pts = X[np.array([pattern.panels[p] for p in idx])]
+        O[idx], F[idx] = pts[:, 0], panel_frame(pts)
+    return O, F
+
+
+def _shapes(structure):
+    """(shapes, shape of each panel (-1: no thickness), origins (P, 3), frames (P, 3, 3)) of the panels' solids at
+    the pattern: each shape (vertices, outward face normals, face loops) in its panel's frame (x = O + F x_l),
+    computed once for the panels equal up to a rigid motion (the same polygon, thickness and bevels: a repeating
+    pattern's few). A panel thicker than its inradius, not convex, or bevelled to nothing is a ``StructureError``
+    naming it (as ``solids.check_thickness``)."""
+    from ..structure.solids import face_loops, halfspaces, inradius, placement_of, polytope
+    from ..tools.errors import StructureError
+
+    pat = structure.pattern
+    X = pat.vertices
+    L = _length_scale(structure)
+    O, F = _frames(pat, X)
+    index, shapes, of = {}, [], np.full(pat.n_panels, -1)
+    for p, (A, b) in enumerate(halfspaces(structure, X)):
+        t = float(structure.thickness[p])
+        if t <= 0:
+            continue
+        Al, bl = A @ F[p], b - A @ O[p]                 # {x_l : Al x_l <= bl}
+        loop_l = (X[list(pat.panels[p])] - O[p]) @ F[p]
+        key = (np.round(Al, 12).tobytes(), np.round(bl / L, 12).tobytes(), np.round(loop_l / L, 12).tobytes())
+        if key not in index:
+            r = inradius(loop_l)
+            if t > r:
+                raise StructureError(f"panel {p + 1}: thickness {t:g} is larger than its inradius {r:.6g} (the "
+                                     f"largest circle inside it)")
+            solid = polytope(Al, bl, float(np.ptp(loop_l, axis=0).max()) + t)
+            if solid is None:
+                raise StructureError(f"panel {p + 1}: its bevels ({placement_of(structure).describe()}) leave no "
+                                     f"panel (no volume between them); choose a smaller taper angle")
+            V, N, _ = solid
+            index[key] = len(shapes)
+            shapes.append((V, N, face_loops(V, N, L)))
+        of[p] = index[key]
+    return shapes, of, O, F
+
+
+def panel_solids(structure):
+    """Per panel (vertices (n, 3), outward face normals (f, 3), face loops) of its solid at the pattern
+    (``structure.solids``' half-spaces and polytope; :func:`_shapes`), or None for a panel of no thickness."""
+    shapes, of, O, F = _shapes(structure)
+    return [None if k < 0 else (O[p] + shapes[k][0] @ F[p].T, shapes[k][1] @ F[p].T, shapes[k][2])
+            for p, k in enumerate(of)]
+
+
+def _bed(V, N, loops, L):
+    """(bed face (k, 3), [(bevel line (2, 3), beta deg)]) of one solid in its panel's frame (normal z)."""
+    cos = N[:, 2]
+    flat = [i for i in range(len(N)) if abs(abs(cos[i]) - 1) <= 1e-12]
+    area = np.array([_area(V[loops[i]]) for i in flat])
+    big = np.round(area / area.max(), 12) == 1.0
+    bed = min((i for i, b in zip(flat, big) if b), key=lambda i: cos[i])     # equal faces: the -m one
+    B = V[loops[bed]]
+    h_bed = B[0, 2]
+    m = np.array([0.0, 0.0, 1.0])
+    bevels = []
+    for i in range(len(N)):
+        if abs(cos[i]) <= 1e-12 or i in flat:
+            continue
+        beta = float(np.degrees(np.arccos(min(1.0, abs(cos[i])))))     # the bevel's angle from the faces
+        lp = loops[i]
+        for a, b in zip(lp, np.roll(lp, -1)):
+            ha, hb = V[a, 2], V[b, 2]
+            if abs(ha - hb) <= 1e-9 * L and abs(ha - h_bed) > 1e-9 * L and \
+                    not all(_on_outline(x, B, m, L) for x in (V[a], V[b], 0.5 * (V[a] + V[b]))):
+                bevels.append((np.array([V[a], V[b]]), beta))
+    return B, bevels
+
+
 def bed_faces(structure):
     """Per panel (bed face loop (k, 3), [(bevel line (2, 3), beta deg)]) of its solid at the pattern (module doc);
     a panel of no thickness: its polygon and no bevels."""
-    from ..structure.solids import face_loops, panel_solids
-    from ..tools.geometry import newell_normal
-
     pat = structure.pattern
-    solids = panel_solids(structure)
-    L = _length_scale(structure)
+    shapes, of, O, F = _shapes(structure)
+    beds = [_bed(V, N, loops, _length_scale(structure)) for V, N, loops in shapes]
     out = []
-    for p, loop in enumerate(pat.panels):
-        P = pat.vertices[list(loop)]
-        if solids[p] is None:
-            out.append((P, []))
+    for p, k in enumerate(of):
+        if k < 0:
+            out.append((pat.vertices[list(pat.panels[p])], []))
             continue
-        V, N, _ = solids[p]
-        m = newell_normal(P)
-        m /= np.linalg.norm(m)
-        loops = face_loops(V, N, L)
-        cos = N @ m
-        flat = [i for i in range(len(N)) if abs(abs(cos[i]) - 1) <= 1e-12]
-        area = np.array([_area(V[loops[i]]) for i in flat])
-        top = np.round(area / area.max(), 12) == 1.0
-        bed = min((i for i, big in zip(flat, top) if big), key=lambda i: cos[i])     # equal faces: the -m one
-        B = V[loops[bed]]
-        h_bed = B[0] @ m
-        bevels = []
-        for i in range(len(N)):
-            if abs(cos[i]) <= 1e-12 or i in flat:
-                continue
-            beta = float(np.degrees(np.arccos(min(1.0, abs(cos[i])))))     # the bevel's angle from the faces
-            lp = loops[i]
-            for a, b in zip(lp, np.roll(lp, -1)):
-                ha, hb = V[a] @ m, V[b] @ m
-                if abs(ha - hb) <= 1e-9 * L and abs(ha - h_bed) > 1e-9 * L and \
-                        not all(_on_outline(x, B, m, L) for x in (V[a], V[b], 0.5 * (V[a] + V[b]))):
-                    bevels.append((np.array([V[a], V[b]]), beta))
-        out.append((V[loops[bed]], bevels))
+        B, bevels = beds[k]
+        out.append((O[p] + B @ F[p].T, [(O[p] + line @ F[p].T, beta) for line, beta in bevels]))
     return out
 
 
@@ -156,16 +215,22 @@ def write_dxf(structure, path):
         done = set()
         for line, beta in bevels:
             key = tuple(np.round(np.sort(line[:, :2], axis=0).ravel() / (height or 1.0), 9))
-            if key in done:
-                continue
-            done.add(key)
-            (x1, y1), (x2, y2) = line[:, :2]
-            msp.add_line((float(x1), float(y1)), (float(x2), float(y2)), dxfattribs={"layer": "BEVELS"})
-            t = msp.add_text(f"{beta:.6g} deg", height=0.6 * height, dxfattribs={"layer": "BEVELS"})
-            t.set_placement((0.5 * (x1 + x2), 0.5 * (y1 + y2)), align=TextEntityAlignment.MIDDLE_CENTER)
+            if key not in done:
+                done.add(key)
+                (x1, y1), (x2, y2) = line[:, :2]
+                msp.add_line((float(x1), float(y1)), (float(x2), float(y2)), dxfattribs={"layer": "BEVELS"})
         c = xy[list(pat.panels[p])].mean(axis=0)
         msp.add_text(f"P{p + 1}", height=height, dxfattribs={"layer": "LABELS"}).set_placement(
             (float(c[0]), float(c[1])), align=TextEntityAlignment.MIDDLE_CENTER)
+        angles = sorted({round(beta, 6) for _, beta in bevels})
+        if len(angles) == 1:        # one text under the panel's number: its bevels' angle
+            msp.add_text(f"bevel {angles[0]:.6g} deg", height=0.6 * height, dxfattribs={"layer": "BEVELS"}) \
+                .set_placement((float(c[0]), float(c[1] - 1.2 * height)), align=TextEntityAlignment.MIDDLE_CENTER)
+        elif angles:                # angles that differ: each at its line's midpoint
+            for line, beta in bevels:
+                (x1, y1), (x2, y2) = line[:, :2]
+                msp.add_text(f"{beta:.6g} deg", height=0.6 * height, dxfattribs={"layer": "BEVELS"}).set_placement(
+                    (0.5 * (x1 + x2), 0.5 * (y1 + y2)), align=TextEntityAlignment.MIDDLE_CENTER)
     targets = file_targets(structure)
     for h, kind in zip(pat.hinges, structure.hinge_kinds):
         a, b = xy[h.vertices[0]], xy[h.vertices[1]]
@@ -186,20 +251,20 @@ def write_dxf(structure, path):
 def solid_meshes(structure, vertices=None):
     """Per panel of positive thickness (panel, vertices (n, 3), triangles (f, 3)) of its solid at ``vertices``
     (V x 3, default the pattern's): triangle fans of the solid's convex faces, counter-clockwise from outside."""
-    from ..structure.solids import PanelSolids
-
     if not any(structure.thickness):
         raise UsageError(f"{structure.name}: the panels have no thickness: give --thickness T (> 0) for their solids")
-    S = PanelSolids(structure)
-    X = structure.pattern.vertices if vertices is None else np.asarray(vertices, float)
-    V = S.at(X)[0]
+    pat = structure.pattern
+    X = pat.vertices if vertices is None else np.asarray(vertices, float)
+    O0, F0 = _frames(pat, pat.vertices)
+    O, F = _frames(pat, X)
     out = []
-    for p in range(S.P):
-        if not S.live[p]:
+    for p, solid in enumerate(panel_solids(structure)):
+        if solid is None:
             continue
-        n = 1 + max(int(loop.max()) for loop in S.faces[p])
-        tri = [(loop[0], loop[k], loop[k + 1]) for loop in S.faces[p] for k in range(1, len(loop) - 1)]
-        out.append((p, V[p, :n], np.asarray(tri, np.int64)))
+        V, _, loops = solid
+        V = O[p] + (V - O0[p]) @ (F[p] @ F0[p].T).T         # carried rigidly with the panel
+        tri = [(loop[0], loop[k], loop[k + 1]) for loop in loops for k in range(1, len(loop) - 1)]
+        out.append((p, V, np.asarray(tri, np.int64)))
     return out
 
 
