@@ -255,6 +255,45 @@ def test_dynamics_vtk_holds_every_frames_hinge_actions_and_times(capsys, tmp_pat
                 assert mesh.cell_data[f"side{side}_{c}"][h][k] == float(r[c])
 
 
+def test_tolerance_and_design_vtk(capsys, tmp_path):
+    """``tolerance --vtk``: the hand strip of tests/test_cli_tolerance.py (S > 0), each side's sd, p95 and p99 of
+    each action as locked_in.csv prints them; ``design --vtk``: the designed structure's hinge kinds, 1 door and
+    2 sliding, as its FOLD file has them."""
+    import chrono_origami as co
+    from chrono_origami.structure.foldfile import read_structure
+    from test_cli_tolerance import strip_fold
+
+    src = tmp_path / "strip.fold"
+    src.write_text(json.dumps(strip_fold()))
+    code, _, err = run(capsys, "tolerance", src, "--tol", 1e-4, "--out", tmp_path / "o", "--vtk", tmp_path / "v")
+    assert code == 0, err
+    mesh = meshio.read(tmp_path / "v" / "locked_in.vtu")
+    h = [c.type for c in mesh.cells].index("line")
+    with open(tmp_path / "o" / "locked_in.csv") as f:
+        rows = list(csv.DictReader(r for r in f if not r.startswith("#")))
+    assert len(rows) == 4
+    hinge = mesh.cell_data["hinge"][h].astype(int)
+    for r in rows:
+        k = int(np.flatnonzero(hinge == int(r["hinge"]))[0])
+        side = 1 if int(mesh.cell_data["side1_panel"][h][k]) == int(r["panel"]) else 2
+        assert int(mesh.cell_data[f"side{side}_panel"][h][k]) == int(r["panel"])
+        for name in ("sd", "p95", "p99"):
+            for c in ("MT", "MP", "MO", "N", "TP", "TO"):
+                got, text = mesh.cell_data[f"side{side}_{name}_{c}"][h][k], r[f"{name}_{c}"]
+                assert (np.isnan(got) and text in ("", "nan", "NaN")) or got == float(text), (r, name, c)
+    assert any(float(r["sd_TP"]) > 0 for r in rows)
+    src = tmp_path / "cantilever.fold"
+    co.write_fold(co.miura.miura_cantilever(), str(src))
+    designed = tmp_path / "d.fold"
+    code, out, err = run(capsys, "design", src, "-o", designed, "--vtk", tmp_path / "dv")
+    assert code == 0, err
+    mesh = meshio.read(tmp_path / "dv" / "static.vtu")
+    h = [c.type for c in mesh.cells].index("line")
+    kinds = [getattr(k, "name", str(k)) for k in read_structure(str(designed)).hinge_kinds]
+    assert list(mesh.cell_data["kind"][h].astype(int)) == [{"door": 1, "sliding": 2}[k] for k in kinds]
+    assert 2 in mesh.cell_data["kind"][h]
+
+
 def test_paraview_opens_the_pvd(capsys, tmp_path):
     """ParaView's own reader on the .pvd, when pvpython is installed (Debian's paraview package)."""
     pv = shutil.which("pvpython")

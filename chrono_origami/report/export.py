@@ -327,7 +327,7 @@ def export(structure, dxf=None, stl=None, threemf=None, glb=None, vertices=None)
 
 
 # ------------------------------------------------------------------ VTK
-def _state_mesh(structure, X, actions=None, reactions=None):
+def _state_mesh(structure, X, actions=None, reactions=None, stats=None):
     """meshio.Mesh of one state (module doc): vertices ``X``, ``actions`` the hinge actions (HingeAction list,
     or None), ``reactions`` (SupportReaction list or None)."""
     import meshio
@@ -378,6 +378,15 @@ def _state_mesh(structure, X, actions=None, reactions=None):
             for j, c in enumerate(ACTIONS):
                 cd[f"side{s + 1}_{c}"] = data(hinge_values=vals[s, :, j])
         cd["|F|"] = data(hinge_values=np.max(np.linalg.norm(vals[:, :, 3:], axis=2), axis=0))
+    if stats is not None:           # locked-in statistics (H, 2, 6) per side: side 1 the hinge's lower panel
+        for s in range(2):
+            first = np.array([min(h.panels) if s == 0 else max(h.panels) for h in pat.hinges])
+            side = np.array([list(h.panels).index(q) for h, q in zip(pat.hinges, first)])
+            cd[f"side{s + 1}_panel"] = data(hinge_values=first + 1.0)
+            for name in ("sd", "p95", "p99"):
+                arr = np.asarray(getattr(stats, name), float)
+                for j, c in enumerate(ACTIONS):
+                    cd[f"side{s + 1}_{name}_{c}"] = data(hinge_values=arr[np.arange(H), side, j])
     if supports:
         cd["support_panel"] = data(support_values=np.array([r.panel + 1 for r in supports], float))
         cd["reaction"] = data(support_values=np.array([r.force for r in supports], float), width=3)
@@ -387,28 +396,38 @@ def _state_mesh(structure, X, actions=None, reactions=None):
 
 
 def _states(result):
-    """(name, [(time or None, vertices, actions, reactions)], structure) of a result ``--vtk`` writes."""
+    """(name, [(time or None, vertices, actions, reactions, statistics)], structure) of a result ``--vtk``
+    writes: a static result, a fold or dynamics history, locked-in statistics or a structure (a design's)."""
     from ..results.dynamics import TimeHistory
     from ..results.fold import FoldHistory
     from ..results.static import StaticResult
+    from ..results.tolerance import LockedInStatistics
+    from ..structure.structure import Structure
 
+    if isinstance(result, Structure):
+        return "structure", [(None, result.pattern.vertices, None, None, None)], result
+    if isinstance(result, LockedInStatistics):
+        st = result.structure
+        return "locked_in", [(None, st.pattern.vertices, None, None, result)], st
     if isinstance(result, StaticResult):
         st = result.structure
-        return "static", [(None, st.pattern.vertices, result.hinge_actions, result.support_reactions)], st
+        return "static", [(None, st.pattern.vertices, result.hinge_actions, result.support_reactions, None)], st
     if isinstance(result, FoldHistory):
         st = result.problem.structure
-        return "fold", [(t, X, None, None) for t, X in zip(result.times, result.vertices)], st
+        return "fold", [(t, X, None, None, None) for t, X in zip(result.times, result.vertices)], st
     if isinstance(result, TimeHistory):
         st = result.structure
-        return "dynamics", [(t, result.vertices[k], result.hinge_actions[k], result.support_reactions[k])
+        return "dynamics", [(t, result.vertices[k], result.hinge_actions[k], result.support_reactions[k], None)
                             for k, t in enumerate(result.t)], st
-    raise UsageError(f"--vtk writes static, fold and dynamics results, not a {type(result).__name__}")
+    raise UsageError(f"--vtk writes static, fold, dynamics and tolerance results and structures, not a "
+                     f"{type(result).__name__}")
 
 
 def write_vtk(result, folder):
-    """Write ``result`` (a static result, a fold or dynamics history) as VTK XML into ``folder`` (made): one
-    ``<name>.vtu`` for a static result; ``<name>_0000.vtu`` ... and ``<name>.pvd`` (each frame's time) for a
-    history. Returns the paths written (the .pvd last)."""
+    """Write ``result`` (a static result, a fold or dynamics history, locked-in statistics, a structure) as VTK
+    XML into ``folder`` (made): one ``<name>.vtu`` (static, locked_in, structure) for one state;
+    ``<name>_0000.vtu`` ... and ``<name>.pvd`` (each frame's time) for a history. Returns the paths written (the
+    .pvd last)."""
     need("vtk")
     import meshio
 
@@ -416,17 +435,16 @@ def write_vtk(result, folder):
     os.makedirs(folder, exist_ok=True)
     if len(states) == 1 and states[0][0] is None:
         path = os.path.join(folder, f"{name}.vtu")
-        _, X, actions, reactions = states[0]
-        meshio.write(path, _state_mesh(structure, X, actions, reactions), file_format="vtu", binary=True)
+        meshio.write(path, _state_mesh(structure, *states[0][1:]), file_format="vtu", binary=True)
         return [path]
     paths = []
     width = max(4, len(str(len(states) - 1)))
-    for k, (t, X, actions, reactions) in enumerate(states):
+    for k, state in enumerate(states):
         path = os.path.join(folder, f"{name}_{k:0{width}d}.vtu")
-        meshio.write(path, _state_mesh(structure, X, actions, reactions), file_format="vtu", binary=True)
+        meshio.write(path, _state_mesh(structure, *state[1:]), file_format="vtu", binary=True)
         paths.append(path)
     pvd = os.path.join(folder, f"{name}.pvd")
-    write_pvd(pvd, [t for t, *_ in states], [os.path.basename(p) for p in paths])
+    write_pvd(pvd, [state[0] for state in states], [os.path.basename(p) for p in paths])
     return paths + [pvd]
 
 
