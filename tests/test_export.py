@@ -172,6 +172,35 @@ def test_two_solids_at_a_folded_frame_intersect_exactly_when_the_contact_check_s
     assert (vol > 1e-6 * T * A * A) == contact, vol
 
 
+@pytest.mark.parametrize("deg, shared", [(0.0, True), (60.0, False)])
+def test_the_reference_surfaces_fold_gives_the_same_solids(capsys, tmp_path, deg, shared):
+    """Offset below, thickness t: ``--fold`` writes the panels' mid-surfaces (mid placement): flat, the pattern
+    moved by -t/2 along z with its 6 vertices, hinge and crease kept; folded by 60 deg each panel its own 4
+    vertices at the crease (they no longer meet). Exported from that file, the 3MF solids have the offset ones'
+    vertices to 1e-15."""
+    from chrono_origami.structure.foldfile import read_structure
+
+    st = structure_of(row_fold(2, "V", [180.0]))
+    X = pair_folded(st, np.radians(deg))
+    src = pair_file(tmp_path, vertices=X)
+    code, _, err = run(capsys, "export", src, "--thickness", T, "--placement", "offset", "--fold",
+                       tmp_path / "ref.fold", "--3mf", tmp_path / "a.3mf")
+    assert code == 0, err
+    ref = read_structure(str(tmp_path / "ref.fold"))
+    assert ref.placement.technique == "mid" and np.allclose(ref.thickness, T)
+    assert ref.pattern.n_vertices == (6 if shared else 8) and len(ref.pattern.hinges) == (1 if shared else 0)
+    if shared:
+        np.testing.assert_allclose(ref.pattern.vertices, X - [0, 0, T / 2], atol=1e-15)
+    code, _, err = run(capsys, "export", tmp_path / "ref.fold", "--3mf", tmp_path / "b.3mf")
+    assert code == 0, err
+    a, b = trimesh.load(tmp_path / "a.3mf"), trimesh.load(tmp_path / "b.3mf")
+    for name in ("panel 1", "panel 2"):
+        va, vb = a.geometry[name].vertices, b.geometry[name].vertices
+        assert len(va) == len(vb)
+        gap = np.linalg.norm(va[:, None] - vb[None], axis=2)
+        assert gap.min(axis=1).max() <= 1e-15 and gap.min(axis=0).max() <= 1e-15
+
+
 # ------------------------------------------------------------------ VTK
 def test_static_vtu_holds_hinges_csv_to_the_last_digit(capsys, tmp_path):
     """The Miura cantilever (paper table 2) through ``static --out --vtk``: the .vtu's hinge cells carry each

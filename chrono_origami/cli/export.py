@@ -3,7 +3,8 @@
 Writes the panels of a FOLD, SVG or ORIPA input for the workshop (``report.export``): ``--dxf FILE`` the flat
 panels for cutting (outlines on the bed, bevels with their angle, creases M and V apart, 1-based labels),
 ``--stl``, ``--3mf``, ``--glb FILE`` one closed solid per panel at the chosen ``--frame`` with the hinge axes
-beside as ``FILE_hinge_axes.csv``. The panels' thickness and placement come from the file or from
+beside as ``FILE_hinge_axes.csv``; ``--fold FILE`` the FOLD file of the solids' reference surfaces (offset panels'
+mid-surfaces). The panels' thickness and placement come from the file or from
 ``--thickness``, ``--placement``, ``--side``, ``--taper-deg`` (``structure.solids``); the solids need a thickness
 and a placement. Every output path is checked before the work; a missing package is one line with its pip
 command (exit 2).
@@ -18,7 +19,8 @@ from . import app, inputs
 OUTPUTS = {"dxf": (".dxf", "the flat panels for cutting (DXF)"),
            "stl": (".stl", "the panels' solids (STL)"),
            "3mf": (".3mf", "the panels' solids, one object per panel (3MF)"),
-           "glb": (".glb", "the panels' solids, one node per panel (binary glTF)")}
+           "glb": (".glb", "the panels' solids, one node per panel (binary glTF)"),
+           "fold": (".fold", "the FOLD file of the solids' reference surfaces (their mid-surfaces; mid placement)")}
 
 
 def _file_of(fmt):
@@ -66,9 +68,12 @@ def export_command(args):
         raise app.UsageError(f"nothing to export: give one or more of {', '.join('--' + k + ' FILE' for k in OUTPUTS)}")
     for fmt, path in wanted.items():
         check_writable(path, f"--{fmt}")
-        export.need(fmt)
+        if os.path.abspath(path) == os.path.abspath(args.file):
+            raise app.UsageError(f"--{fmt} {path}: the input file is never overwritten; name a new file")
+        if fmt != "fold":
+            export.need(fmt)
     structure = inputs.read_input(args)
-    solids = [fmt for fmt in wanted if fmt != "dxf"]
+    solids = [fmt for fmt in wanted if fmt not in ("dxf", "fold")]
     placed = args.placement is not None or structure.placement is not None
     if solids and not placed:
         raise app.UsageError(f"--{solids[0]}: where each panel's volume sits is not given (no origami:placement in "
@@ -84,6 +89,10 @@ def export_command(args):
         with app.output(wanted["dxf"]):
             export.write_dxf(structure, wanted["dxf"])
         print(f"wrote {wanted['dxf']} (layers PANELS, CREASES_M, CREASES_V, CREASES, BEVELS, LABELS)")
+    if "fold" in wanted:
+        with app.output(wanted["fold"]):
+            export.export(structure, fold=wanted["fold"])
+        print(f"wrote {wanted['fold']} (the solids' reference surfaces, mid placement)")
     for fmt in solids:
         with app.output(wanted[fmt]):
             path, axes = export.write_mesh(structure, wanted[fmt], fmt)

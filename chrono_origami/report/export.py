@@ -17,6 +17,9 @@ STL, 3MF, GLB (trimesh)
     one closed solid per panel, its triangles counter-clockwise seen from outside (outward normals), at the
     given vertices (a frame); named ``panel <n>`` in 3MF and GLB (STL has one unnamed mesh). Beside each, the
     hinge axes as a table ``<stem>_hinge_axes.csv``: hinge, kind, the two ends of its axis (x1..z2) and length.
+FOLD (``--fold FILE``)
+    the placed solids' reference surfaces (their mid-surfaces, ``mid`` placement: the same solids), which differ
+    from the pattern for offset panels (:func:`reference_surfaces`).
 VTK XML (meshio, ``.vtu``)
     one file per state: points the pattern's vertices; cells the panels (polygons: cell data ``panel``,
     ``thickness``), the hinges (lines: ``hinge``, ``kind`` 1 door, 2 sliding, 0 another kind, ``fold_angle``
@@ -313,11 +316,62 @@ def write_mesh(structure, path, fmt, vertices=None):
     return path, axes
 
 
-def export(structure, dxf=None, stl=None, threemf=None, glb=None, vertices=None):
+def reference_surfaces(structure, vertices=None):
+    """The structure whose pattern is the placed solids' mid-surfaces at ``vertices`` (default the pattern's),
+    with ``mid`` placement: the same solids (``structure.solids``). Offset panels move by -+t/2 along their
+    normals; where the panels at a vertex move alike (a flat sheet of one thickness) the vertex stays shared and
+    the hinges, kinds and the file's creases stay, else each panel gets its own vertices there (folded offset
+    panels no longer meet at their creases). Mid and tapered panels: the pattern itself."""
+    from dataclasses import replace
+
+    from ..crease.pattern import CreasePattern
+    from ..structure.solids import Placement, placement_of
+    from ..structure.structure import Structure
+    from ..tools.geometry import newell_normal
+
+    pat = structure.pattern
+    X = pat.vertices if vertices is None else np.asarray(vertices, float)
+    pl = placement_of(structure)
+    L = _length_scale(structure)
+    shift = {}
+    for p, loop in enumerate(pat.panels):
+        m = newell_normal(X[list(loop)])
+        m = m / np.linalg.norm(m)
+        z = 0.5 * sum(pl.z_range(float(structure.thickness[p])))
+        for v in loop:
+            shift.setdefault(v, []).append((p, z * m))
+    points, index = [], {}
+    for v in range(pat.n_vertices):
+        moves = shift.get(v, [(None, np.zeros(3))])
+        if all(np.linalg.norm(d - moves[0][1]) <= 1e-12 * L for _, d in moves):
+            index[v] = len(points)
+            points.append(X[v] + moves[0][1])
+        else:
+            for p, d in moves:
+                index[(v, p)] = len(points)
+                points.append(X[v] + d)
+    panels = [[index.get(v, index.get((v, p))) for v in loop] for p, loop in enumerate(pat.panels)]
+    name = f"{structure.name} (reference surfaces, {pl.describe()})"
+    if len(points) == pat.n_vertices:
+        moved = CreasePattern(np.array(points), panels, edges=pat.edges, normal_rule=pat.normal_rule,
+                              generic_mechanisms=pat.generic_mechanisms)
+        return replace(structure, pattern=moved, placement=Placement("mid"), name=name)
+    return Structure(CreasePattern(np.array(points), panels), thickness=structure.thickness,
+                     density=structure.density, name=name, placement=Placement("mid"))
+
+
+def export(structure, dxf=None, stl=None, threemf=None, glb=None, fold=None, vertices=None):
     """Write ``structure`` (its thickness and placement) to the files given: ``dxf`` the flat panels for cutting,
     ``stl``, ``threemf``, ``glb`` the solids at ``vertices`` (V x 3, default the pattern's) with the hinge axes
-    beside each (module doc). Returns the paths written."""
+    beside each, ``fold`` the FOLD file of the solids' reference surfaces (:func:`reference_surfaces`; module
+    doc). Returns the paths written."""
     written = []
+    if fold:
+        from ..structure.foldfile import write_fold
+
+        os.makedirs(os.path.dirname(os.path.abspath(fold)), exist_ok=True)
+        write_fold(reference_surfaces(structure, vertices), fold)
+        written.append(fold)
     if dxf:
         written.append(write_dxf(structure, dxf))
     for fmt, path in (("stl", stl), ("3mf", threemf), ("glb", glb)):
