@@ -13,6 +13,7 @@ import argparse
 import os
 
 from ..report import export
+from ..tools.errors import StructureError
 from . import app, inputs
 
 #: option -> (extension, what)
@@ -78,25 +79,30 @@ def export_command(args):
     if solids and not placed:
         raise app.UsageError(f"--{solids[0]}: where each panel's volume sits is not given (no origami:placement in "
                              f"{args.file}): give --placement mid, offset or tapered with the thickness")
-    structure = inputs.with_placement(structure, args, check=bool(solids) or (
-        args.placement is not None and args.placement != "mid") or args.taper_deg is not None)
+    structure = inputs.with_placement(structure, args)
+    tapered = structure.placement is not None and structure.placement.technique == "tapered"
+    if (solids or tapered) and not any(structure.thickness):
+        raise app.UsageError("the panels have no thickness: give --thickness T (> 0) for their solids")
     print(f"{structure.name}: {structure.pattern!r}")
     if structure.placement is not None and any(structure.thickness):
         from ..structure.solids import placement_of
 
         print(f"panels: thickness {_thickness(structure)}, {placement_of(structure).describe()}")
-    if "dxf" in wanted:
-        with app.output(wanted["dxf"]):
-            export.write_dxf(structure, wanted["dxf"])
-        print(f"wrote {wanted['dxf']} (layers PANELS, CREASES_M, CREASES_V, CREASES, BEVELS, LABELS)")
-    if "fold" in wanted:
-        with app.output(wanted["fold"]):
-            export.export(structure, fold=wanted["fold"])
-        print(f"wrote {wanted['fold']} (the solids' reference surfaces, mid placement)")
-    for fmt in solids:
-        with app.output(wanted[fmt]):
-            path, axes = export.write_mesh(structure, wanted[fmt], fmt)
-        print(f"wrote {path} ({structure.pattern.n_panels} panel solids) and {axes} (hinge axes)")
+    try:
+        if "dxf" in wanted:
+            with app.output(wanted["dxf"]):
+                export.write_dxf(structure, wanted["dxf"])
+            print(f"wrote {wanted['dxf']} (layers PANELS, CREASES_M, CREASES_V, CREASES, BEVELS, LABELS)")
+        if "fold" in wanted:
+            with app.output(wanted["fold"]):
+                export.export(structure, fold=wanted["fold"])
+            print(f"wrote {wanted['fold']} (the solids' reference surfaces, mid placement)")
+        for fmt in solids:
+            with app.output(wanted[fmt]):
+                path, axes = export.write_mesh(structure, wanted[fmt], fmt)
+            print(f"wrote {path} ({structure.pattern.n_panels} panel solids) and {axes} (hinge axes)")
+    except StructureError as e:     # the solids refuse the thickness or placement: a usage error naming the option
+        raise app.UsageError(f"{'--thickness' if 'inradius' in str(e) else '--placement'}: {e}") from None
     return app.EXIT_OK
 
 
