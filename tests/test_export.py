@@ -376,3 +376,45 @@ def test_a_missing_package_is_one_line_with_its_pip_command(capsys, tmp_path, mo
                          tmp_path / "v")
     one_line(code, err, 2, "--vtk", "meshio", "pip install meshio")
     assert out == "" and not (tmp_path / "v").exists()
+
+
+# ------------------------------------------------------------------ any convex panel
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as hs  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.lists(hs.floats(0.0, 1.0), min_size=3, max_size=8, unique=True), hs.floats(0.05, 0.95),
+       hs.sampled_from([("mid", "below"), ("offset", "below"), ("offset", "above")]),
+       hs.lists(hs.floats(-3.0, 3.0), min_size=6, max_size=6))
+def test_any_convex_panel_is_one_closed_outward_solid_of_area_times_thickness(fractions, f, placement, pose):
+    """A convex polygon (its corners on a circle of radius 1 at random angles, at least 0.1 rad apart), anywhere in
+    space (a random rotation and translation), of thickness f x its inradius: its mesh is watertight, wound
+    outward, of volume area x t, between the placement's heights along the panel's normal. The volume (trimesh: the
+    signed tetrahedra of the faces about the origin, here the vertices' mean) is exact to 1e-12 and a rounding of
+    each tetrahedron, eps size^3 each: a sliver's small inradius makes that the larger."""
+    from chrono_origami.crease.pattern import CreasePattern
+    from chrono_origami.report.export import solid_meshes
+    from chrono_origami.structure.solids import inradius
+    from chrono_origami.structure.structure import Structure
+    from chrono_origami.tools.geometry import newell_normal
+    from scipy.spatial.transform import Rotation
+
+    angles = np.sort(2 * np.pi * np.asarray(fractions))
+    if np.min(np.diff(np.append(angles, angles[0] + 2 * np.pi))) < 0.1:
+        return
+    R = Rotation.from_rotvec(pose[:3]).as_matrix()
+    X = np.stack([np.cos(angles), np.sin(angles), np.zeros_like(angles)], axis=1) @ R.T + pose[3:]
+    t = f * inradius(X)
+    pl = Placement(*placement)
+    st = Structure(CreasePattern(X, [list(range(len(X)))]), thickness=t, placement=pl)
+    [(p, V, F)] = solid_meshes(st)
+    mesh = trimesh.Trimesh(V - V.mean(axis=0), F, process=False)
+    area = 0.5 * np.linalg.norm(newell_normal(X))
+    assert mesh.is_watertight and mesh.is_winding_consistent
+    size = np.ptp(V, axis=0).max()
+    assert abs(mesh.volume - area * t) <= 1e-12 * area * t + 16 * np.finfo(float).eps * len(F) * size ** 3
+    m = newell_normal(X) / (2 * area)
+    z = (V - X[0]) @ m
+    lo, hi = pl.z_range(t)
+    assert abs(z.min() - lo) <= 1e-12 and abs(z.max() - hi) <= 1e-12
