@@ -110,6 +110,28 @@ def test_dxf_of_an_origami_simulator_pattern_has_one_crease_line_per_hinge(capsy
     assert layers.count("CREASES_M") == sum(1 for v in targets.values() if v < 0)
 
 
+def test_the_readme_walk_through_writes_files_a_viewer_opens(tmp_path):
+    """The README's Export lines as a new user runs them, on Origami Simulator's waterbomb base: the quoted lines
+    printed, the DXF read by ezdxf (8 closed outlines, 8 crease lines), the STL by trimesh (8 closed bodies)."""
+    import subprocess
+    import sys
+
+    from readme_blocks import assert_quoted_lines_printed, code_block
+
+    shutil.copy(os.path.join(os.path.dirname(__file__), "data", "origami_simulator", "waterbombBase.svg"), tmp_path)
+    for command, quoted in code_block("### Export: panels"):
+        argv = command.split()
+        assert argv[:3] == ["python3", "-m", "chrono_origami"]
+        p = subprocess.run([sys.executable, *argv[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        assert_quoted_lines_printed(command, quoted, p.stdout + p.stderr)
+    doc = ezdxf.readfile(tmp_path / "panels.dxf")
+    assert len(polylines(doc, "PANELS")) == 8 and all(p.closed for p in polylines(doc, "PANELS"))
+    assert sum(1 for e in doc.modelspace() if e.dxftype() == "LINE" and e.dxf.layer.startswith("CREASES")) == 8
+    bodies = trimesh.load(tmp_path / "solids.stl").split(only_watertight=True)
+    assert len(bodies) == 8 and all(b.volume > 0 for b in bodies)
+
+
 # ------------------------------------------------------------------ solids
 @pytest.mark.parametrize("name", list(PLACEMENTS))
 def test_solids_read_back_closed_oriented_and_of_the_closed_form_volume(capsys, tmp_path, name):
