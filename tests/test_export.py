@@ -368,7 +368,8 @@ def test_bad_export_input_is_one_line_exit_2(capsys, tmp_path):
     """An unknown format, solids without a placement, no output, an unwritable path (checked before reading the
     input: a missing input is not what it names), no thickness, a thickness above a panel's inradius (a 1 x 1
     square's is 0.5), bevels that leave no panel (Origami Simulator's square base tapered to its 180 deg targets,
-    whose panels have creases of both signs): one line each, exit 2."""
+    whose panels have creases of both signs), a DXF of a folded state, the input as an output: one line each,
+    exit 2."""
     src = pair_file(tmp_path)
     one_line(*run(capsys, "export", src, "--stl", tmp_path / "a.obj")[::2], 2, "--stl", ".obj")
     one_line(*run(capsys, "export", src, "--thickness", T, "--stl", tmp_path / "a.stl")[::2], 2, "--placement")
@@ -383,6 +384,9 @@ def test_bad_export_input_is_one_line_exit_2(capsys, tmp_path):
     svg = os.path.join(os.path.dirname(__file__), "data", "origami_simulator", "squareBase.svg")
     one_line(*run(capsys, "export", svg, "--thickness", 3e-3, "--placement", "tapered", "--3mf",
                   tmp_path / "w.3mf")[::2], 2, "--placement", "panel 2", "leave no panel")
+    folded = pair_file(tmp_path, vertices=pair_folded(structure_of(row_fold(2, "V", [180.0])), 1.0), name="f.fold")
+    one_line(*run(capsys, "export", folded, "--dxf", tmp_path / "f.dxf")[::2], 2, "not flat", "--frame 0")
+    one_line(*run(capsys, "export", src, "--fold", src)[::2], 2, "never overwritten")
     assert not any(tmp_path.glob("*.stl")) and not (tmp_path / "t.dxf").exists()
 
 
