@@ -41,7 +41,8 @@ The names a user needs, from the crease pattern to the report::
 * many cases: ``sweep`` (a parametric sweep from a TOML spec, on Dask: one
   table row per case, written to a folder as they arrive, resumable);
 * reports: ``tables`` (text, Markdown, LaTeX tables and CSV) and ``report.html(result, path)``
-  (a self-contained interactive results page, ``chrono_origami.report.page``).
+  (a self-contained interactive results page, ``chrono_origami.report.page``); ``export`` (DXF panels for
+  cutting, STL/3MF/GLB solids: ``chrono_origami.report.export``).
 
 Names that need PyChrono are imported on first use, so ``import chrono_origami``
 works without it: ``build_system`` (a structure in your own ``ChSystem``;
@@ -86,6 +87,7 @@ _EXPORTS = {
     "ToleranceSpec": ("structure.tolerance", "ToleranceSpec"),
     "HingeStiffness": ("structure.tolerance", "HingeStiffness"),
     "sweep": ("cli.sweep", "sweep"),
+    "export": ("report.export", "export"),
 }
 #: the names that need PyChrono (imported on first use; not in __all__)
 _CHRONO_EXPORTS = {

@@ -45,6 +45,7 @@ def test_environment_yml_has_the_sparse_backend_and_every_dependency():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = [r for r in project["dependencies"] if "python_version < '3.11'" not in r]
     wanted += project["optional-dependencies"]["sparse"] + project["optional-dependencies"]["sweep"]
+    wanted += project["optional-dependencies"]["export"]
     missing = [r for r in wanted
                if CONDA_NAME.get(_name(r), _name(r)) not in conda + pip and _name(r) not in conda + pip]
     assert missing == []

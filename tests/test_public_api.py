@@ -42,6 +42,9 @@ def test_the_public_names_are_the_package_objects():
     import chrono_origami.report
 
     expected.update(report=chrono_origami.report)
+    from chrono_origami.report import export
+
+    expected.update(export=export.export)
     assert set(co.__all__) == set(expected)
     for name, obj in expected.items():
         assert getattr(co, name) is obj, name

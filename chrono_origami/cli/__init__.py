@@ -39,6 +39,10 @@ scenes take supports and loads in 1-based text forms (``--support``,
 ``sweep SPEC.toml --out DIR [--scheduler local|serial|tcp://HOST:PORT]``
     a parametric sweep of pattern parameters, designs, load cases and
     tolerances, one table row per case, on Dask (see :mod:`.sweep`).
+``export FILE --thickness T --placement P --dxf F.dxf --stl F.stl --3mf F.3mf --glb F.glb --fold F.fold``
+    the panels for the workshop: DXF for cutting, solids for printing with the hinge axes, the solids'
+    reference surfaces (see :mod:`.export`); ``static``, ``fold``, ``design``, ``dynamics`` and ``tolerance``
+    take ``--vtk DIR`` (VTK XML for ParaView) beside ``--html``.
 ``convert FILE.svg -o FILE.fold``
     the FOLD file of an SVG crease pattern (Origami Simulator's colours).
 ``check FILE [--fix -o NEW.fold]``

@@ -53,6 +53,7 @@ def options(description):
     parser.add_argument("--samples", type=inputs.nonnegative_int, default=SAMPLES,
                         help=f"random greedy orders when enumeration is too large (default {SAMPLES})")
     inputs.add_html(parser, "the structure before and after design")
+    inputs.add_vtk(parser, "the designed structure (hinge kinds; with supports and loads its hinge actions)")
     parser.add_argument("--report", metavar="FILE.txt",
                         help="write the full report here (default when the screen shows a summary: beside -o, "
                              "or <input name>-design.txt)")
@@ -137,13 +138,14 @@ def design_command(args, out=None):
             write_fold(replace(designed, name=f"{structure.name} (designed: {len(chosen.sliding)} sliding hinges)"),
                        args.output)
         print(f"design {_list(chosen.sliding)} (M = {chosen.M}, S = {chosen.S}) written to {args.output}", file=out)
-    if getattr(args, "html", None):
+    if getattr(args, "html", None) or getattr(args, "vtk", None):
         after = None
         if not (chosen.M or chosen.S) and structure.supports and structure.loads:   # the design's hinge actions
             from ..analysis.static import static
 
             after = static(result.structure(structure, chosen), **rank_options(args))
         inputs.write_html(result, args, out, structure=structure, chosen=chosen, after=after)
+        inputs.write_vtk(after if after is not None else result.structure(structure, chosen), args, out)
     if chosen.M or chosen.S:
         why = result.reason or f"M = {chosen.M}, S = {chosen.S}"
         on = f" {args.output}" if args.output else ""

@@ -31,6 +31,7 @@ def run_options(ap, time=None, dt=None, output_interval=None, integrators=None):
     ap.add_argument("--png-frames", metavar="DIR", help="one Irrlicht PNG per recorded frame (headless: xvfb-run)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only on a terminal anyway)")
     inputs.add_html(ap, "the motion's frames (a slider and a play button) and hinge actions")
+    inputs.add_vtk(ap, "the motion's frames, hinge actions and reactions")
     return ap
 
 
@@ -78,6 +79,7 @@ def integrate(structure, args, engine=None, motors=(), springs=(), contact=None)
                     springs=springs, output_interval=args.output_interval, progress=False if args.quiet else None,
                     **options)
     inputs.write_html(hist, args)
+    inputs.write_vtk(hist, args)
     with app.output(args.out):
         report.finish(hist, args.out, args.png_frames, args.viz, fmt=args.format)
     return hist

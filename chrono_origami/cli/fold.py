@@ -82,6 +82,7 @@ def output_options(ap):
     ap.add_argument("--viz", action="store_true", help="play the fold in Chrono's Irrlicht viewer (loops until closed)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar (it is drawn only on a terminal anyway)")
     inputs.add_html(ap, "the fold's frames (a slider and a play button)")
+    inputs.add_vtk(ap, "the fold's frames (panels, hinges with their fold angles)")
     linalg_option(ap, rank=False)     # the fold's Newton steps have their own singularity tests
     return ap
 
@@ -275,6 +276,7 @@ def views(hist, args, out=None, figure=True, page=True):
 
     if page:
         inputs.write_html(hist, args, out)
+    inputs.write_vtk(hist, args, out)
     if figure and getattr(args, "figure", None):
         figures.draw_snapshots(hist, args.figure)
         print(f"wrote {args.figure}", file=out or sys.stdout)

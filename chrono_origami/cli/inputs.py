@@ -304,6 +304,39 @@ def write_html(result, args, out=None, **options):
     print(f"results page written to {args.html}", file=out or sys.stdout)
 
 
+def add_vtk(ap, what="the result"):
+    """``--vtk DIR``: ``what`` as VTK XML for ParaView (``report.export.write_vtk``); returns ``ap``."""
+    ap.add_argument("--vtk", metavar="DIR", type=vtk_folder,
+                    help=f"write {what} as VTK XML (.vtu; a run's frames with a .pvd of their times) for ParaView")
+    return ap
+
+
+def vtk_folder(text):
+    """argparse type of ``--vtk``: a folder that is not an existing file, and meshio installed (both checked
+    before the work)."""
+    from ..report.export import need
+
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is a file: --vtk names a folder")
+    try:
+        need("vtk")
+    except UsageError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def write_vtk(result, args, out=None):
+    """Write ``--vtk`` (when given) of ``result``; prints where."""
+    if not getattr(args, "vtk", None):
+        return
+    from ..report.export import write_vtk as write
+
+    with app.output(args.vtk):
+        paths = write(result, args.vtk)
+    print(f"VTK written to {args.vtk}: {os.path.basename(paths[-1])}"
+          + (f" ({len(paths) - 1} frames)" if len(paths) > 1 else ""), file=out or sys.stdout)
+
+
 def positive_float(text):
     """argparse type: a finite number > 0."""
     return positive(None, text, argparse.ArgumentTypeError)

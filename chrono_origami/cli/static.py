@@ -80,6 +80,7 @@ def options(ap):
     ap.add_argument("--viz", action="store_true", help="open the structure in Chrono's Irrlicht viewer")
     ap.add_argument("--screenshot", metavar="FILE", type=inputs.png_file, help="render one frame of the Irrlicht view to a PNG")
     inputs.add_html(ap, "the structure, its hinge actions (coloured by --color-by) and reactions")
+    inputs.add_vtk(ap, "the panels, the hinges with their actions and the supports with their reactions")
     inputs.add_structure_options(ap)
     return ap
 
@@ -210,6 +211,7 @@ def report(structure, args, out=None):
     _views(structure, args, result, out)
     if result is not None:
         inputs.write_html(result, args, out)
+        inputs.write_vtk(result, args, out)
     elif getattr(args, "html", None):
         print("note: no results page: the static problem is not determined (--min-norm writes the page of the "
               "minimum-norm answer)", file=sys.stderr)

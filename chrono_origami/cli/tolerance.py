@@ -90,6 +90,7 @@ def _tolerance_options(description):
     ap.add_argument("--plot-tolerance", metavar="FILE.png", type=inputs.figure_file,
                     help="largest locked-in action against the tolerance")
     inputs.add_html(ap, "the locked-in force distribution (or the measured errors' hinge actions)")
+    inputs.add_vtk(ap, "the locked-in statistics per hinge side (or the measured errors' hinge actions)")
     ap.add_argument("--top", type=inputs.positive_int, default=40,
                     help="print the p95 table of this many hinge sides with the largest |N| (default 40)")
     inputs.add_structure_options(ap)
@@ -144,6 +145,7 @@ def tolerance_command(args):
         if args.out:
             inputs.write_tables(result.tables(labelled=False)[:1], args)
         inputs.write_html(result, args)
+        inputs.write_vtk(result, args)
         return app.EXIT_OK
     stats = tl.locked_in_statistics(structure, spec, stiffness, method=args.method, probes=args.probes,
                                     seed=args.seed)
@@ -181,6 +183,7 @@ def tolerance_command(args):
             out.append(mc.table("monte_carlo", engine=engine.name))
         inputs.write_tables(out, args)
     inputs.write_html(stats, args)
+    inputs.write_vtk(stats, args)
     if args.histogram:
         if not args.samples:
             raise app.UsageError("--histogram needs --samples N")
