@@ -1,0 +1,122 @@
+"""The lowest frequencies along a fold (``fold --modes``): ``co.modal`` at every stored frame, the frame's loads and
+Kc, the actuators held by preloaded motors (``engines.reference.modal``: their torques carry the loads there, their
+servo stiffness is ``--actuator-stiffness``).
+
+Through the command line, on files written here:
+
+* one panel held by a motor at 30 deg above the horizontal against its weight: omega^2 = (k - m g d sin(phi)) /
+  I_axis (the motor's preload carries m g d cos(phi); gravity's stiffness about the hinge is d^2 V / dphi^2 =
+  -m g d sin(phi)), and the motor's torque is m g d cos(phi);
+* a Miura strip under self-weight with one actuator held: the first frequency against the percent is smooth (its
+  second difference falls as h^2 when the frames double), and at three frames it is ``modal`` run on that frame of
+  fold.fold (the supports and loads written there) with the same motor;
+* bad input: one line, exit 2.
+"""
+import csv
+import json
+
+import numpy as np
+import pytest
+
+from cli_output import run
+from test_deploy import G, RHO, T, strip_file
+
+K_MOTOR = 100.0      # N m/rad: stiff against the strip's gravity stiffness (its frequencies are 0.4-0.5 Hz)
+
+
+def rows(path):
+    with open(path) as f:
+        r = [x for x in csv.reader(f) if not x[0].startswith("#")]
+    return [dict(zip(r[0], x)) for x in r[1:]]
+
+
+def test_one_panel_held_by_a_motor_against_its_weight_is_a_pendulum_with_a_spring(tmp_path, capsys):
+    """Panel 2 (unit square, thickness T, density RHO) at phi = 30 deg above the horizontal about hinge 1 (the y
+    axis through x = 1), panel 1 supported: omega^2 = (k - m g d sin(phi)) / I_axis, d = 1/2, I_axis = m (1/3 +
+    T^2/12) (the prism about its edge line at mid-thickness); the motor's torque m g d cos(phi). The reference
+    engine's Kc is by central differences (relative error about 1e-10): 1e-8."""
+    phi, k = np.radians(30.0), 50.0
+    c, s = np.cos(phi), np.sin(phi)
+    X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [1 + c, 0, s], [1 + c, 1, s]]
+    d = {"vertices_coords": X, "faces_vertices": [[0, 1, 2, 3], [1, 4, 5, 2]],
+         "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 0], [1, 4], [4, 5], [5, 2]],
+         "edges_assignment": ["B", "V", "B", "B", "B", "B", "B"], "faces_origami:thickness": [T, T],
+         "origami:density": RHO}
+    path = tmp_path / "lift.fold"
+    path.write_text(json.dumps(d))
+    code, out, err = run(capsys, "modal", path, "--support", "1:xyz", "--support", "4:xz", "--support", "2:z:p1",
+                         "--self-weight", "--actuate", "1", "--actuator-stiffness", k, "--modes", "1",
+                         "--out", tmp_path / "o")
+    assert code == 0, err
+    m = RHO * T
+    I_axis = m * (1 / 3 + T ** 2 / 12)
+    f = float(rows(tmp_path / "o" / "modes.csv")[0]["frequency_hz"])
+    assert (2 * np.pi * f) ** 2 == pytest.approx((k - m * G * 0.5 * s) / I_axis, rel=1e-8)
+    torque = float(out.split("(torques ")[1].split()[0])
+    assert torque == pytest.approx(m * G * 0.5 * c, rel=5e-6)        # printed to 6 digits
+
+
+def fold_modes(capsys, tmp_path, frames, name):
+    path, support = strip_file(tmp_path / "strip.fold")
+    out_dir = tmp_path / name
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--engine", "reference", *support,
+                         "--self-weight", "--modes", "2", "--actuator-stiffness", K_MOTOR, "--frames", frames,
+                         "--out", out_dir, "--figure", tmp_path / f"{name}.png")
+    assert code == 0, err
+    r = [x for x in rows(out_dir / "path_modes.csv") if x["mode"] == "1"]
+    return out, out_dir, np.array([float(x["percent"]) for x in r]), np.array([float(x["frequency_hz"]) for x in r])
+
+
+def test_a_miura_strip_s_first_frequency_is_smooth_along_the_fold_and_is_modal_s_at_each_frame(tmp_path, capsys):
+    """The isostatic strip under self-weight from 10 % to 90 %, its one actuator held by a motor of K_MOTOR.
+
+    Smooth: with frames uniform in time, a smooth f(percent) has second differences that fall as h^2, so doubling
+    the frames divides their largest by about 4; a kink (a slope jump) gives second differences of the jump
+    itself whatever h (ratio 1), a jump of f of the jump (ratio 1): the ratio must be above 3.
+
+    Equal to ``modal``: at frames 0, 10 and 20, ``modal`` on fold.fold's frame (its supports and self-weight
+    written there) with ``--actuate`` the same hinge and the same stiffness. The two routes build the same
+    linearisation from the same vertices (JSON keeps the floats exactly; the frames' placement is a rigid motion
+    of at most round-off, the supports being on panel 1, which the fold holds) and solve it by the same dense
+    null-space QZ: 1e-9 relative."""
+    out, out_dir, pc, f = fold_modes(capsys, tmp_path, 20, "o20")
+    _, _, pc10, f10 = fold_modes(capsys, tmp_path, 10, "o10")
+    assert len(f) == 21 and len(f10) == 11 and np.all(f > 0)
+    assert pc[0] == pytest.approx(10, abs=0.5) and pc[-1] == pytest.approx(90, abs=1.0)
+    d2, d2_10 = np.abs(np.diff(f, 2)).max(), np.abs(np.diff(f10, 2)).max()
+    assert d2_10 / d2 > 3.0, (d2_10, d2)
+    assert d2 < 0.02 * f.max()
+    low = int(np.argmin(f))
+    assert f"lowest frequency over the path: {f[low]:.6g} Hz at frame {low} ({pc[low]:.4g} %)" in out
+    hinge = out.split("actuators: --actuate ")[1].split()[0]
+    for k in (0, 10, 20):
+        code, mout, err = run(capsys, "modal", out_dir / "fold.fold", "--frame", k, "--engine", "reference",
+                              "--actuate", hinge, "--actuator-stiffness", K_MOTOR, "--modes", "2",
+                              "--out", tmp_path / f"m{k}")
+        assert code == 0, err
+        fm = float(rows(tmp_path / f"m{k}" / "modes.csv")[0]["frequency_hz"])
+        assert fm == pytest.approx(f[k], rel=1e-9)
+    assert (tmp_path / "o20.png").stat().st_size > 0
+
+
+@pytest.mark.parametrize("extra, words", [
+    (["--modes", "0"], "--modes"),
+    (["--actuator-stiffness", "5"], "--actuator-stiffness"),
+    (["--modes", "2", "--actuator-stiffness", "-1"], "--actuator-stiffness"),
+])
+def test_bad_mode_options_are_one_line_and_exit_2(tmp_path, capsys, extra, words):
+    path, support = strip_file(tmp_path / "strip.fold")
+    code, out, err = run(capsys, "fold", path, "--quiet", "--engine", "reference", *support, "--self-weight", *extra)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and words in err, err
+
+
+def test_modes_without_mass_name_what_to_give(tmp_path, capsys):
+    """No thickness in the file nor on the command line (the density has its default): one line naming
+    --thickness."""
+    path, support = strip_file(tmp_path / "strip.fold")
+    d = json.loads(path.read_text())
+    del d["faces_origami:thickness"], d["origami:density"]
+    path.write_text(json.dumps(d))
+    code, out, err = run(capsys, "fold", path, "--quiet", "--engine", "reference", *support, "--modes", "2")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert "no panel has a thickness" in err and "give --thickness T" in err, err
