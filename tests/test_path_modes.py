@@ -10,6 +10,10 @@ Through the command line, on files written here:
 * a Miura strip under self-weight with one actuator held: the first frequency against the percent is smooth (its
   second difference falls as h^2 when the frames double), and at three frames it is ``modal`` run on that frame of
   fold.fold (the supports and loads written there) with the same motor;
+* the same strip with two motor stiffnesses k1, k2: omega^2 I = k + V'' along the mechanism (one degree of freedom),
+  so I = (k2 - k1) / (omega2^2 - omega1^2) and V'' = omega1^2 I - k1: the gravity stiffness the modes carry (loads,
+  supports, Kc) is the second derivative of the weight's potential energy against the actuator's angle, from the
+  kinematic frames of fold.fold alone, to the truncation error of the difference;
 * bad input: one line, exit 2.
 """
 import csv
@@ -19,7 +23,7 @@ import numpy as np
 import pytest
 
 from cli_output import run
-from test_deploy import G, RHO, T, strip_file
+from test_deploy import G, RHO, T, potential, strip_file
 
 K_MOTOR = 100.0      # N m/rad: stiff against the strip's gravity stiffness (its frequencies are 0.4-0.5 Hz)
 
@@ -97,6 +101,47 @@ def test_a_miura_strip_s_first_frequency_is_smooth_along_the_fold_and_is_modal_s
         fm = float(rows(tmp_path / f"m{k}" / "modes.csv")[0]["frequency_hz"])
         assert fm == pytest.approx(f[k], rel=1e-9)
     assert (tmp_path / "o20.png").stat().st_size > 0
+
+
+def second_derivative(V, th, s):
+    """d2V/dth2 at the frames s .. n-1-s from frames k-s, k, k+s (three-point, unequal steps)."""
+    out = []
+    for k in range(s, len(V) - s):
+        a, b, c = th[k - s], th[k], th[k + s]
+        out.append(2 * (V[k - s] / ((a - b) * (a - c)) + V[k] / ((b - a) * (b - c)) + V[k + s] / ((c - a) * (c - b))))
+    return np.array(out)
+
+
+def test_the_strip_s_gravity_stiffness_is_the_second_derivative_of_its_potential(tmp_path, capsys):
+    """The strip under self-weight, its one actuator held by motors of 100 and 200 N m/rad: V'' from the two
+    frequency curves (module doc) against the three-point second difference D(h) of the weight's potential
+    (``test_deploy.potential``, vertices alone) over the actuator's fold angle, at the frames inside both stencils.
+    D(h) - V'' is the difference's truncation error, O(h^2): below 1e-2 of V'' here (20 frames), and Richardson's
+    (4 D(h) - D(2h)) / 3 does better than D(h). Without Kc the gravity stiffness of the hinges' forces is missing
+    and V'' is off by the order of itself."""
+    from chrono_origami.analysis.deploy import fold_angles
+    from chrono_origami.structure import foldfile
+
+    path, support = strip_file(tmp_path / "strip.fold")
+    w = {}
+    for k in (100.0, 200.0):
+        code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--engine", "reference", *support,
+                             "--self-weight", "--modes", "1", "--actuator-stiffness", k, "--out", tmp_path / f"o{k:g}")
+        assert code == 0, err
+        w[k] = (2 * np.pi * np.array([float(r["frequency_hz"]) for r in rows(tmp_path / f"o{k:g}" / "path_modes.csv")])) ** 2
+    hinge = int(out.split("actuators: --actuate ")[1].split()[0]) - 1
+    inertia = 100.0 / (w[200.0] - w[100.0])
+    Vpp = w[100.0] * inertia - 100.0
+    fold = tmp_path / "o100" / "fold.fold"
+    d = json.loads(fold.read_text())
+    frames = [d["vertices_coords"]] + [f["vertices_coords"] for f in d["file_frames"]]
+    st = foldfile.read_structure(str(fold))
+    th = np.array([fold_angles(st, [hinge], np.asarray(X, float))[0] for X in frames])     # rad
+    V = potential(fold)
+    D1, D2 = second_derivative(V, th, 1)[1:-1], second_derivative(V, th, 2)
+    err1 = np.abs(Vpp[2:-2] - D1)
+    assert np.all(inertia > 0) and err1.max() < 1e-2 * np.abs(Vpp).max(), (err1, Vpp)
+    assert np.abs(Vpp[2:-2] - (4 * D1 - D2) / 3).max() < 0.5 * err1.max()
 
 
 @pytest.mark.parametrize("extra, words", [
