@@ -165,3 +165,14 @@ def test_modes_without_mass_name_what_to_give(tmp_path, capsys):
     code, out, err = run(capsys, "fold", path, "--quiet", "--engine", "reference", *support, "--modes", "2")
     assert code == 2 and len(err.strip().splitlines()) == 1, err
     assert "no panel has a thickness" in err and "give --thickness T" in err, err
+
+
+def test_a_hyperstatic_frame_ends_the_modes_with_exit_3_and_the_kinematics_written(tmp_path, capsys):
+    """The door-hinged strip has self-stress states (S > 0) that carry its weight: the multipliers, and so Kc, are
+    not determined by the loads. One line naming the frame and design, exit 3; fold.fold is written first."""
+    path, support = strip_file(tmp_path / "door.fold", door=True)
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--engine", "reference", *support,
+                         "--self-weight", "--modes", "2", "--actuator-stiffness", K_MOTOR, "--out", tmp_path / "o")
+    assert code == 3 and len(err.strip().splitlines()) == 1, err
+    assert "at frame 0" in err and "redundant constraints" in err and "design" in err, err
+    assert (tmp_path / "o" / "fold.fold").exists() and not (tmp_path / "o" / "path_modes.csv").exists()

@@ -507,8 +507,14 @@ def run_modes(structure, hist, args, actuators, out):
     kinds = structure.hinge_kinds
 
     def solve(held, k):          # the frame's structure with its own hinges, the actuators held by motors
-        return modal(held.with_hinge_kinds(kinds), "reference", modes=args.modes, crease_stiffness=stiffness,
-                     held=actuators)
+        try:
+            return modal(held.with_hinge_kinds(kinds), "reference", modes=args.modes, crease_stiffness=stiffness,
+                         held=actuators)
+        except IndeterminateError as e:
+            raise IndeterminateError(f"{structure.name}: at frame {k} {e.S} redundant constraints (self-stress "
+                                     f"states) carry the loads, so their multipliers, and Kc, are not determined by "
+                                     f"them; design FILE makes hinges sliding for S = 0 (the kinematics are "
+                                     f"written)", e.M, e.S) from None
 
     pm = PathModes(structure, list(actuators), stiffness, "reference")
     for k, st, held, a in deploy.frame_loop(structure, frames, actuators, solve):
