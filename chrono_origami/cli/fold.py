@@ -50,6 +50,14 @@ path_supports, path_frames and envelope (``--format``), ``--figure`` the torques
 the path's page (:func:`run_forces`). Bad settings are one line and exit 2; an undetermined frame without
 ``--elastic`` exits 3 after the kinematics are written.
 
+``--modes K`` (:func:`run_modes`): the K lowest frequencies at every stored frame (``analysis.modal.modal``, with
+Kc, the reference engine), under the same supports and loads, the frames placed and the actuators chosen as
+``--forces`` does (``analysis.deploy``'s ``frame_loop``, ``choose_actuators``) and held at their angle by motors
+(preloaded: their torques carry the loads) of servo stiffness ``--actuator-stiffness``, crease springs
+``--crease-stiffness`` elsewhere; ``--out`` writes path_modes (``--format``), ``--figure`` the frequencies against
+the percent; the lowest over the path is printed. No mass (thickness, density) is one line, exit 2; a frame whose
+self-stress states carry the loads (Kc undetermined) exit 3.
+
 ``play FILE.fold --viz | --png-frames DIR`` plays a fold history (frame 0 and
 ``file_frames``, e.g. the ``fold.fold`` that ``fold --out`` writes) in
 Chrono's Irrlicht viewer, or writes one PNG per frame.
