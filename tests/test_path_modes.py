@@ -176,3 +176,27 @@ def test_a_hyperstatic_frame_ends_the_modes_with_exit_3_and_the_kinematics_writt
     assert code == 3 and len(err.strip().splitlines()) == 1, err
     assert "at frame 0" in err and "redundant constraints" in err and "design" in err, err
     assert (tmp_path / "o" / "fold.fold").exists() and not (tmp_path / "o" / "path_modes.csv").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
+def test_path_modes_is_written_in_every_format(tmp_path, capsys, fmt):
+    """path_modes in each --format: frame, percent, mode, frequency_hz, one row a frame and mode (4 frames + the
+    start, 2 modes asked; the strip has one mode with its actuator held, so one row a frame), the same numbers."""
+    path, support = strip_file(tmp_path / "strip.fold")
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--engine", "reference", *support,
+                         "--self-weight", "--modes", "2", "--actuator-stiffness", K_MOTOR, "--frames", "4",
+                         "--out", tmp_path / "o", "--format", fmt)
+    assert code == 0, err
+    f = tmp_path / "o" / f"path_modes.{fmt}"
+    if fmt == "csv":
+        got = [{k: float(v) for k, v in r.items()} for r in rows(f)]
+    elif fmt == "json":
+        got = json.loads(f.read_text())["data"]
+    else:
+        import pyarrow.parquet as pq
+
+        got = pq.read_table(f).to_pylist()
+    assert [list(r) for r in got] == [["frame", "percent", "mode", "frequency_hz"]] * 5
+    assert [r["frame"] for r in got] == [0, 1, 2, 3, 4] and all(r["mode"] == 1 for r in got)
+    table_line = [x for x in out.splitlines() if x.strip().startswith("2 ")][0].split()
+    assert float(table_line[2]) == pytest.approx(got[2]["frequency_hz"], rel=5e-6)      # printed to 6 digits

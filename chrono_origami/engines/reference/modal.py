@@ -30,7 +30,9 @@ engine are the global axes, so its coordinates are the same there).
   1e-10).
   A held hinge's motor torque is a follower moment about the hinge axis carried by its first panel p
   (-tau t on p, +tau t on q): with ``use_tangent_stiffness`` its tangent -d(G^T tau)/dq joins Kc
-  (rows p and q, columns of p's rotation: -tau [t] and +tau [t]). Any extension of the fold angle off the
+  (rows p and q, columns of p's rotation: -tau [t] and +tau [t]). It vanishes on the hinges' admissible
+  motions (their relative rotation is along t), so the modes do not depend on the panel carrying the axis. Any
+  extension of the fold angle off the
   constraints gives the same reduced stiffness (the multipliers absorb the difference).
 * R: the crease dampers' c g g^T.
 """
