@@ -518,7 +518,7 @@ KC_CHOICES = ("on", "off", "compare")
 
 @with_blas_threads
 def modal(structure, engine=None, *, modes=10, crease_stiffness=0.0, slide_stiffness=0.0, kc="on", damping=0.0,
-          method="auto", hinge_form="mate", max_iterations=None, allow_indeterminate=False):
+          method="auto", hinge_form="mate", max_iterations=None, allow_indeterminate=False, held=()):
     """The ``modes`` lowest modes of ``structure`` at its static equilibrium (a :class:`ModalAnalysis`).
 
     The structure carries its supports, loads and gravity; ``crease_stiffness`` (N m/rad) and
@@ -529,7 +529,9 @@ def modal(structure, engine=None, *, modes=10, crease_stiffness=0.0, slide_stiff
     constraint tangent stiffness Kc of the equilibrium's multipliers), "off" (the same equilibrium, the modes
     without Kc) or "compare" (both: ``ModalAnalysis.without_kc``). Panel masses come from thickness x density
     (:func:`check_masses`). The one call per state a path of states needs: each frame's structure, with its
-    loads and its held hinges as springs, gives that frame's modes.
+    loads and its held hinges as springs, gives that frame's modes. ``held``: 0-based door hinges whose motors
+    hold their fold angle where the structure is (preloaded: they carry the loads' torque; their servo stiffness
+    is the hinge's ``crease_stiffness``), the reference engine's (Chrono's crease springs are at rest and sag).
     """
     from .. import engines
 
@@ -544,9 +546,13 @@ def modal(structure, engine=None, *, modes=10, crease_stiffness=0.0, slide_stiff
             raise StructureError(f"{name} must be a number >= 0 or one per hinge, got {value!r}")
     check_masses(structure)
     eng = engines.get(engine)
+    extra = {"held": list(held)} if len(held) else {}
+    if extra and eng.name != "reference":
+        raise StructureError("hinges held by motors at their angle (preloaded) are the reference engine's: "
+                             "engine='reference'")
     lin = eng.modal(structure, crease_stiffness=crease_stiffness, slide_stiffness=slide_stiffness, damping=damping,
                     hinge_form=hinge_form, compare=kc != "on", use_tangent_stiffness=True, equilibrium=True,
-                    max_iterations=max_iterations)
+                    max_iterations=max_iterations, **extra)
     n = int(modes)
     first = second = None
     if kc != "off":

@@ -50,6 +50,14 @@ path_supports, path_frames and envelope (``--format``), ``--figure`` the torques
 the path's page (:func:`run_forces`). Bad settings are one line and exit 2; an undetermined frame without
 ``--elastic`` exits 3 after the kinematics are written.
 
+``--modes K`` (:func:`run_modes`): the K lowest frequencies at every stored frame (``analysis.modal.modal``, with
+Kc, the reference engine), under the same supports and loads, the frames placed and the actuators chosen as
+``--forces`` does (``analysis.deploy``'s ``frame_loop``, ``choose_actuators``) and held at their angle by motors
+(preloaded: their torques carry the loads) of servo stiffness ``--actuator-stiffness``, crease springs
+``--crease-stiffness`` elsewhere; ``--out`` writes path_modes (``--format``), ``--figure`` the frequencies against
+the percent; the lowest over the path is printed. No mass (thickness, density) is one line, exit 2; a frame whose
+self-stress states carry the loads (Kc undetermined) exit 3.
+
 ``play FILE.fold --viz | --png-frames DIR`` plays a fold history (frame 0 and
 ``file_frames``, e.g. the ``fold.fold`` that ``fold --out`` writes) in
 Chrono's Irrlicht viewer, or writes one PNG per frame.
@@ -142,6 +150,17 @@ def force_options(ap):
                         "hinges and Chrono's static analysis; determined frames) or reference (rigid or elastic); "
                         "default: chrono where PyChrono imports, else reference, and reference with --elastic")
     inputs.add_stiffness_option(ap)
+    m = ap.add_argument_group("modes along the fold (analysis.modal at every frame)")
+    m.add_argument("--modes", type=inputs.positive_int, default=None, metavar="K",
+                   help="the K lowest frequencies at every stored frame, with the frame's supports and loads, Kc, and "
+                        "the --actuate hinges held by motors at their angle (reference engine; --out writes "
+                        "path_modes, --figure the frequencies against the percent); the lowest over the path is "
+                        "printed")
+    m.add_argument("--actuator-stiffness", type=inputs.nonnegative_float, default=None, metavar="K",
+                   help="--modes: the motors' servo stiffness on the actuated hinges (N m/rad; default the "
+                        "--crease-stiffness)")
+    m.add_argument("--crease-stiffness", type=inputs.nonnegative_float, default=0.0, metavar="K",
+                   help="--modes: rotational spring on every hinge's fold, at rest at each frame (N m/rad; default 0)")
     return ap
 
 
@@ -155,7 +174,22 @@ FORCE_SETTINGS = (("actuate", "--actuate"), ("elastic", "--elastic"), ("hinge_st
 def with_loads(structure, args, out):
     """``--forces``: the structure with the supports and loads of ``args`` (printed); a usage error (exit 2) for a
     setting of ``--forces`` without it, ``--forces`` with ``--through-contact`` or without loads."""
-    if not getattr(args, "forces", False):
+    modes = getattr(args, "modes", None) is not None
+    if not modes:
+        given = [o for o, a in (("--actuator-stiffness", "actuator_stiffness"), ("--crease-stiffness",
+                                                                                  "crease_stiffness"))
+                 if getattr(args, a, None)]
+        if given:
+            raise app.UsageError(f"{', '.join(given)}: {'a setting' if len(given) == 1 else 'settings'} of --modes "
+                                 f"(the frequencies along the fold): give --modes K, or leave "
+                                 f"{'it' if len(given) == 1 else 'them'} out")
+    elif not getattr(args, "forces", False):
+        given = [o for a, o in (("elastic", "--elastic"), ("hinge_stiffness", "--hinge-stiffness"),
+                                ("forces_engine", "--forces-engine")) if getattr(args, a, None)]
+        if given:
+            raise app.UsageError(f"{', '.join(given)}: settings of --forces, not of --modes: give --forces, or "
+                                 f"leave {'it' if len(given) == 1 else 'them'} out")
+    if not getattr(args, "forces", False) and not modes:
         given = [o for a, o in FORCE_SETTINGS if getattr(args, a, None)]
         if getattr(args, "forces_engine", None) is not None:
             given.insert(0, "--forces-engine")
@@ -164,8 +198,9 @@ def with_loads(structure, args, out):
                                  f"--forces (the forces along the fold): give --forces, or leave "
                                  f"{'it' if len(given) == 1 else 'them'} out")
         return structure
+    forces = getattr(args, "forces", False)
     if args.through_contact:
-        raise app.UsageError("--forces with --through-contact: after the first contact the panels press on each "
+        raise app.UsageError(f"{'--forces' if forces else '--modes'} with --through-contact: after the first contact the panels press on each "
                              "other, and forces without those contact forces would be wrong")
     from ..report.tables import inputs_text
 
@@ -176,12 +211,18 @@ def with_loads(structure, args, out):
         from ..structure.boundary import support_text
 
         texts = [support_text(s) for s in panel_support(structure)]
-        print(f"--support auto (--forces): {' '.join(texts)} (the fewest held directions that stop the rigid-body "
+        print(f"--support auto ({'--forces' if forces else '--modes'}): {' '.join(texts)} (the fewest held directions that stop the rigid-body "
               f"motions, all on panel 1, which the fold holds: supports spread over the structure would stop the "
               f"fold)", file=out)
         args = Namespace(**{**vars(args), "support": texts})
     structure = inputs.with_structure_options(structure, args, out)
     print(inputs_text(structure), file=out)
+    if modes:
+        from .modal import check_mass
+
+        check_mass(structure)
+    if not forces:
+        return structure
     if not structure.panel_loads():
         raise app.UsageError("--forces needs loads: give --load SEL:FX,FY,FZ, --self-weight (with --thickness and "
                              "--density) or --gravity, or loads in the file")
@@ -305,7 +346,8 @@ def run(structure, args, out=None):
     progress = False if args.quiet else None
     structure = with_loads(structure, args, out)
     forces = getattr(args, "forces", False)
-    actuators = actuate_option(structure, args) if forces else None
+    modes = getattr(args, "modes", None) is not None
+    actuators = actuate_option(structure, args) if forces or modes else None
     contact = inputs.wants_contact(structure, args)
     if contact:
         structure = inputs.with_placement(structure, args, check=True)
@@ -335,13 +377,15 @@ def run(structure, args, out=None):
         print(f"note: {app.flags(note)}", file=out)
     if contact:
         stop_at_contact(hist, args, out)
-    write(hist, args, out, figure=not forces, page=not forces)
+    write(hist, args, out, figure=not (forces or modes), page=not forces)
     if forces:
         try:
-            run_forces(structure, hist, args, actuators, out)
+            actuators = run_forces(structure, hist, args, actuators, out).actuators
         except IndeterminateError:
             inputs.write_html(hist, args, out)      # the kinematics' page, as the kinematics' files
             raise
+    if modes:
+        run_modes(structure, hist, args, actuators, out)
     return app.EXIT_OK
 
 
@@ -432,6 +476,91 @@ def run_forces(structure, hist, args, actuators, out):
         print(f"wrote {args.figure}", file=out)
     inputs.write_html(dep, args, out)
     return dep
+
+
+def path_actuators(structure, hist, args, actuators, out):
+    """The actuators of a deployment along ``hist`` (``analysis.deploy``: the default chosen at the middle frame and
+    printed, or ``--actuate`` checked there); a support that stops the fold or an actuator that cannot hold the
+    mechanism is a usage error (exit 2)."""
+    from ..analysis import deploy
+
+    inputs.option_value("--support", None, lambda: deploy.place_frames(structure, hist.vertices))   # they let it fold
+    k, st, counts = deploy.middle_counts(structure, list(hist.vertices), linalg=args.linalg)
+    if actuators is None:
+        actuators = deploy.choose_actuators(st, counts)
+        print(f"actuators: {deploy.actuator_line(actuators)} (one per mechanism of the supported structure at "
+              f"frame {k}, M = {counts.M}, where it turns a crease fastest; give --actuate to choose)", file=out)
+    else:
+        inputs.option_value("--actuate", args.actuate, lambda: deploy.check_actuators(st, counts, actuators))
+    return actuators
+
+
+def run_modes(structure, hist, args, actuators, out):
+    """``--modes K``: the K lowest modes at every stored frame (``analysis.modal.modal`` with Kc, reference engine),
+    the frame's supports and loads, the actuators held by motors at their angle (preloaded, servo stiffness
+    ``--actuator-stiffness``) and crease springs ``--crease-stiffness`` elsewhere; the frames as ``--forces`` places
+    them (``analysis.deploy.frame_loop``). Printed, written (``--out``: path_modes in ``--format``) and drawn
+    (``--figure``; beside the forces' figure as ``*_modes`` with ``--forces``). Returns the
+    :class:`~chrono_origami.results.modal.PathModes`."""
+    from ..analysis import deploy
+    from ..analysis.modal import modal
+    from ..results.modal import PathModes
+
+    actuators = path_actuators(structure, hist, args, actuators, out)
+    H = len(structure.pattern.hinges)
+    k_act = args.crease_stiffness if args.actuator_stiffness is None else args.actuator_stiffness
+    stiffness = np.full(H, float(args.crease_stiffness))
+    stiffness[list(actuators)] = k_act
+    frames, times = list(hist.vertices), list(hist.times)
+    percents = (deploy.frame_percents(structure, frames, times, args.time) if args.drive is None
+                else [100.0 * t / args.time for t in hist.times])
+    kinds = structure.hinge_kinds
+
+    def solve(held, k):          # the frame's structure with its own hinges, the actuators held by motors
+        try:
+            return modal(held.with_hinge_kinds(kinds), "reference", modes=args.modes, crease_stiffness=stiffness,
+                         held=actuators)
+        except IndeterminateError as e:
+            raise IndeterminateError(f"{structure.name}: at frame {k} {e.S} redundant constraints (self-stress "
+                                     f"states) carry the loads, so their multipliers, and Kc, are not determined by "
+                                     f"them; design FILE makes hinges sliding for S = 0 (the kinematics are "
+                                     f"written)", e.M, e.S) from None
+
+    pm = PathModes(structure, list(actuators), stiffness, "reference")
+    for k, st, held, a in deploy.frame_loop(structure, frames, actuators, solve):
+        pm.frames.append(k)
+        pm.percents.append(float(percents[k]))
+        pm.analyses.append(a)
+    n = max((len(a.modes) for a in pm.analyses), default=0)
+    head = ["frame", "percent"] + [f"f{j + 1} (Hz)" for j in range(n)] + ["zero modes"]
+    rows = [(f, p, *[(a.frequencies_hz[j] if j < len(a.modes) else "-") for j in range(n)], len(a.zero_modes))
+            for f, p, a in zip(pm.frames, pm.percents, pm.analyses)]
+    held = ", ".join(f"{h + 1}" for h in actuators) or "none"
+    print(_text_table(head, rows, f"lowest frequencies along the fold, with Kc (reference engine; hinges held by "
+                                  f"motors: {held}, servo stiffness {k_act:g} N m/rad; crease springs "
+                                  f"{args.crease_stiffness:g} N m/rad)"), file=out)
+    low = pm.lowest()
+    if low is None:
+        print("no modes along the fold: rigid panels on ideal hinges with the actuators held cannot move, and "
+              "nothing stiffens the rest (zero modes counted above)", file=out)
+    else:
+        f, k, stable = low
+        what = f"{f:.6g} Hz" if stable else "a divergence (unstable: the loads overcome the stiffness)"
+        print(f"lowest frequency over the path: {what} at frame {pm.frames[k]} ({pm.percents[k]:.4g} %)", file=out)
+    if args.out:
+        paths = inputs.write_tables([pm.table()], args)
+        print(f"wrote {', '.join(os.path.basename(p) for p in paths)} to {args.out}", file=out)
+    if getattr(args, "figure", None):
+        from ..report import figures
+
+        fig = args.figure
+        if getattr(args, "forces", False):
+            stem, ext = os.path.splitext(fig)
+            fig = f"{stem}_modes{ext}"
+        with app.output(fig):
+            figures.draw_path_modes(pm, fig)
+        print(f"wrote {fig}", file=out)
+    return pm
 
 
 def stop_at_contact(hist, args, out):

@@ -30,6 +30,7 @@ import sys
 
 from ..report import modal as report_modal
 from ..results.modal import KcComparison
+from .. import engines
 from . import app, inputs
 from .inputs import nonnegative_float, positive_int
 
@@ -172,6 +173,12 @@ def _modal_options(description):
                          "default 0)")
     ap.add_argument("--slide-stiffness", type=nonnegative_float, default=0.0, metavar="KS",
                     help="axial spring on every sliding hinge, at rest (N/m; default 0)")
+    ap.add_argument("--actuate", metavar="HINGES",
+                    help="hinges held at their angle by motors (1-based, door or sliding): their torques carry the "
+                         "loads there, their servo stiffness is --actuator-stiffness (reference engine; as fold "
+                         "--modes holds its actuators)")
+    ap.add_argument("--actuator-stiffness", type=nonnegative_float, default=None, metavar="K",
+                    help="--actuate: the motors' servo stiffness (N m/rad; default the --crease-stiffness)")
     ap.add_argument("--method", choices=["auto", "nullspace", "augmented", "sparse"], default="auto",
                     help="eigen solver (default auto: null-space reduction, sparse shift-invert for large systems)")
     ap.add_argument("--frames", type=positive_int, default=24, metavar="N",
@@ -208,11 +215,12 @@ def modal_report(structure, args, out=None):
 
     out = out or sys.stdout
     check_mass(structure)
-    engine = inputs.engine_of(args)
+    held, crease = held_hinges(structure, args)
+    engine = inputs.engine_of(args) if not held else engines.get("reference", notice=False)
     kc = "off" if args.no_kc else "compare" if args.compare_kc else "on"
     try:
-        a = modal(structure, engine, modes=args.modes, crease_stiffness=args.crease_stiffness,
-                  slide_stiffness=args.slide_stiffness, kc=kc, method=args.method)
+        a = modal(structure, engine, modes=args.modes, crease_stiffness=crease,
+                  slide_stiffness=args.slide_stiffness, kc=kc, method=args.method, held=held)
     except IndeterminateError as e:
         raise IndeterminateError(f"{structure.name}: {e.S} redundant constraints (self-stress states) carry the "
                                  "loads, so their multipliers, and Kc, are not determined by them; design FILE makes "
@@ -221,6 +229,11 @@ def modal_report(structure, args, out=None):
     springs = []
     if args.crease_stiffness:
         springs.append(f"crease springs {args.crease_stiffness:g} N m/rad")
+    if held:
+        tau = a.result.matrices.info.get("held_torques", [])
+        springs.append(f"hinge{'s' if len(held) > 1 else ''} {', '.join(str(h + 1) for h in held)} held by motors "
+                       f"of {crease[held[0]]:g} N m/rad (torques " + ", ".join(f"{-t:.6g}" for t in tau) +
+                       " N m, FOLD sign)")
     if args.slide_stiffness:
         springs.append(f"slide springs {args.slide_stiffness:g} N/m")
     where = "the pattern's configuration" if engine.name == "reference" else "Chrono's static analysis with Kc"
@@ -241,6 +254,34 @@ def modal_report(structure, args, out=None):
         print(f"figure written to {args.figure}", file=out)
     inputs.write_html(a, args, out, n_frames=args.frames)
     return a
+
+
+def held_hinges(structure, args):
+    """(0-based hinges of ``--actuate``, per-hinge crease stiffness: ``--actuator-stiffness`` on them, else
+    ``--crease-stiffness``); a bad hinge list, ``--actuate`` with ``--engine chrono`` or ``--actuator-stiffness``
+    without ``--actuate`` is one line, exit 2."""
+    import numpy as np
+
+    from ..inputs.fold import parse_hinges
+    from ..tools.errors import OrigamiError
+
+    H = len(structure.pattern.hinges)
+    if getattr(args, "actuate", None) is None:
+        if getattr(args, "actuator_stiffness", None) is not None:
+            raise app.UsageError("--actuator-stiffness is the stiffness of the motors of --actuate: give --actuate "
+                                 "HINGES, or leave it out")
+        return [], args.crease_stiffness
+    if getattr(args, "engine", None) == "chrono":
+        raise app.UsageError("--actuate holds hinges by preloaded motors, the reference engine's: --engine reference "
+                             "(Chrono's crease springs are at rest and sag under the loads)")
+    held = inputs.option_value("--actuate", args.actuate, lambda: parse_hinges(args.actuate, H), OrigamiError)
+    bad = [h for h in held if not structure.kinds[h].frees("rz")]
+    if bad:
+        raise app.UsageError(f"--actuate {args.actuate}: hinge {bad[0] + 1} is a {structure.hinge_kinds[bad[0]]} "
+                             f"hinge: a motor holds the fold angle of a door or sliding hinge")
+    k = np.full(H, float(args.crease_stiffness))
+    k[held] = args.crease_stiffness if args.actuator_stiffness is None else args.actuator_stiffness
+    return list(held), k
 
 
 @app.command("modal", "the lowest modes of a structure at its static equilibrium, with and without Kc",

@@ -313,3 +313,27 @@ def draw_deployment(deployment, path=None, title=None):
     for ax in (a1, a2):
         ax.grid(True, lw=0.3)
     return save_figure(fig, path)
+
+
+def draw_path_modes(path_modes, path=None, title=None):
+    """The lowest frequencies along a fold (``results.modal.PathModes``): each mode's frequency (Hz) against the
+    fold percent, the path's lowest ringed. Returns the matplotlib Figure."""
+    plt = _backend()
+    pm = path_modes
+    fig, ax = plt.subplots(figsize=(7, 4))
+    pc = np.asarray(pm.percents, float)
+    n = max((len(a.modes) for a in pm.analyses), default=0)
+    for j in range(n):
+        ax.plot(pc, pm.frequencies(j + 1), marker="o", ms=3, label=f"mode {j + 1}", gid=f"mode {j + 1}")
+    low = pm.lowest()
+    if low is not None:
+        ax.plot([pc[low[1]]], [low[0]], "o", mfc="none", mec="red", ms=9, label="lowest", gid="lowest")
+    ax.set_xlabel("fold percent (%)")
+    ax.set_ylabel("frequency (Hz)")
+    ax.grid(True, lw=0.3)
+    if n:
+        ax.legend(fontsize=8)
+    held = ", ".join(str(h + 1) for h in pm.actuators) or "none"
+    ax.set_title(title or f"{pm.structure.name}: lowest frequencies along the fold, with Kc ({pm.engine} engine; "
+                          f"hinges held: {held})", fontsize=9)
+    return save_figure(fig, path)

@@ -274,3 +274,45 @@ class ModalAnalysis:
                       "units": {"frequency_hz": "Hz", "eigenvalue": "rad^2/s^2",
                                 **({"frequency_hz_without_kc": "Hz"} if self.without_kc is not None else {})}},
                      types)
+
+
+#: columns of the table ``path_modes`` (:meth:`PathModes.table`)
+PATH_MODES_HEADER = ("frame", "percent", "mode", "frequency_hz")
+
+
+@dataclass
+class PathModes:
+    """The lowest modes at every stored frame of a fold (``fold --modes``): ``frames`` (frame numbers),
+    ``percents`` (fold percent), ``analyses`` (one :class:`ModalAnalysis` a frame), ``actuators`` (0-based hinges
+    held by their motors), ``stiffness`` (N m/rad a hinge: the motors' servo stiffness on the actuators, the crease
+    springs elsewhere), ``engine``."""
+
+    structure: object
+    actuators: list
+    stiffness: np.ndarray
+    engine: str
+    frames: list = field(default_factory=list)
+    percents: list = field(default_factory=list)
+    analyses: list = field(default_factory=list)
+
+    def frequencies(self, mode=1):
+        """The ``mode``-th frequency (Hz, 1-based) at every frame (nan where the frame has fewer modes)."""
+        return np.array([a.frequencies_hz[mode - 1] if len(a.modes) >= mode else np.nan for a in self.analyses])
+
+    def lowest(self):
+        """(frequency Hz, index into ``frames``, stable) of the lowest first frequency over the path; None without
+        modes. A divergence (unstable, frequency 0) is the lowest."""
+        f = self.frequencies(1)
+        if not np.any(np.isfinite(f)):
+            return None
+        k = int(np.nanargmin(f))
+        return float(f[k]), k, bool(self.analyses[k].modes[0].stable)
+
+    def table(self):
+        """``path_modes``: frame, percent, mode (1-based), frequency_hz (Hz; 0 for a divergence)."""
+        rows = [(f, float(p), j + 1, m.freq_hz) for f, p, a in zip(self.frames, self.percents, self.analyses)
+                for j, m in enumerate(a.modes)]
+        return Table("path_modes", PATH_MODES_HEADER, rows,
+                     {"engine": self.engine, "actuators": [h + 1 for h in self.actuators],
+                      "tangent_stiffness": True, "units": {"percent": "%", "frequency_hz": "Hz"}},
+                     ("integer", "number", "integer", "number"))

@@ -68,15 +68,16 @@ class ReferenceEngine:
         return _fold_to_targets(structure, targets, percent, paths, **options)
 
     def modal(self, structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate",
-              compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None):
-        """The linearised equations at the pattern configuration, which must be an equilibrium
-        (``linearised.linearise``; ``hinge_form`` and ``max_iterations`` are Chrono's, ignored)."""
+              compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None, held=()):
+        """The linearised equations at the pattern configuration, which must be an equilibrium (``held``: door
+        hinges whose motors hold their angle there; ``modal.linearise``; ``hinge_form`` and ``max_iterations`` are
+        Chrono's, ignored)."""
         from .modal import linearise
 
         return linearise(structure, crease_stiffness=crease_stiffness, slide_stiffness=slide_stiffness,
                          damping=damping, hinge_form=hinge_form, compare=compare,
                          use_tangent_stiffness=use_tangent_stiffness, equilibrium=equilibrium,
-                         max_iterations=max_iterations)
+                         max_iterations=max_iterations, held=held)
 
     def dynamics(self, structure, *, time, dt, integrator=None, motors=(), springs=(), initial=None,
                  output_interval=None, progress=None, **options):

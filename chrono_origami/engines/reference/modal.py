@@ -14,7 +14,9 @@ engine are the global axes, so its coordinates are the same there).
 * Equilibrium: only the pattern configuration is linearised (this engine has
   no nonlinear static solver): its loads must be balanced there by
   constraint forces, f + Cq^T L = 0 (L by least squares, the minimum-norm
-  one when the constraints are redundant); otherwise a one-line
+  one when the constraints are redundant) and, for the ``held`` hinges, by their motors' torques tau (a
+  motor holds the fold angle there: a servo of the crease spring's stiffness about the preload tau);
+  otherwise a one-line
   :class:`~chrono_origami.tools.errors.SolverError` says to use the Chrono
   engine, which finds the equilibrium. Crease springs are at rest there.
 * K = -dF/dq, F the applied and constraint forces: the load stiffness of the
@@ -26,6 +28,12 @@ engine are the global axes, so its coordinates are the same there).
   Kc = -d(Cq^T L)/dq at fixed L, by central differences of the exact
   hinge Jacobians (step 1e-6 x the pattern size; relative error about
   1e-10).
+  A held hinge's motor torque is a follower moment about the hinge axis carried by its first panel p
+  (-tau t on p, +tau t on q): with ``use_tangent_stiffness`` its tangent -d(G^T tau)/dq joins Kc
+  (rows p and q, columns of p's rotation: -tau [t] and +tau [t]). It vanishes on the hinges' admissible
+  motions (their relative rotation is along t), so the modes do not depend on the panel carrying the axis. Any
+  extension of the fold angle off the
+  constraints gives the same reduced stiffness (the multipliers absorb the difference).
 * R: the crease dampers' c g g^T.
 """
 from dataclasses import dataclass
@@ -203,15 +211,23 @@ def _dead_load_stiffness(f, r):
 
 
 def linearise(structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate", compare=True,
-              use_tangent_stiffness=True, equilibrium=True, max_iterations=None):
+              use_tangent_stiffness=True, equilibrium=True, max_iterations=None, held=()):
     """The linearised equations of ``structure`` at its pattern configuration (module doc): a ``Linearised``.
 
     ``hinge_form`` and ``max_iterations`` are the Chrono engine's (ignored); ``equilibrium`` is not searched
-    for here, only checked.
+    for here, only checked. ``held``: 0-based door or sliding hinges whose motors hold their fold angle (a slide stays free) (their torques,
+    N m, in ``info["held_torques"]``: the preload of their crease springs).
     """
     st, pat = structure, structure.pattern
     P, H = pat.n_panels, len(pat.hinges)
     L = pat.size or 1.0
+    held = [int(h) for h in held]
+    for h in held:
+        if not (0 <= h < H):
+            raise StructureError(f"{st.name}: no hinge {h + 1} to hold (it has {H})")
+        if not st.kinds[h].frees("rz"):
+            raise StructureError(f"hinge {h + 1} is a {st.kinds[h].name} hinge: a motor holds the fold angle of "
+                                 f"a door or sliding hinge")
     model = _Model(st)
     M, K_base, R = _Sparse(6 * P), _Sparse(6 * P), _Sparse(6 * P)
     for p in range(P):
@@ -225,16 +241,23 @@ def linearise(structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0,
         f[6 * p:6 * p + 3] += F
         f[6 * p + 3:6 * p + 6] += np.cross(r, F)
         K_base.add(6 * p + 3 + np.arange(3), 6 * p + 3 + np.arange(3), _dead_load_stiffness(F, r))
-    lam = np.zeros(model.m)
+    lam, tau = np.zeros(model.m), np.zeros(len(held))
+    t = model.frame[0]
+    G = sp.csr_matrix((np.concatenate([np.r_[-t[h], t[h]] for h in held]) if held else np.zeros(0),
+                       (np.concatenate([np.r_[6 * model.pq[h, 0] + 3 + np.arange(3),
+                                              6 * model.pq[h, 1] + 3 + np.arange(3)] for h in held])
+                        if held else np.zeros(0, int),
+                        np.repeat(np.arange(len(held)), 6))), shape=(6 * P, len(held)))   # fold-angle gradients
     scale = np.tile([1, 1, 1, 1 / L, 1 / L, 1 / L], P)       # moments / L: every row a force
     fnorm = np.linalg.norm(f * scale)
     if fnorm > 0:
-        A = Cq.T.tocsc()
+        A = sp.hstack([Cq.T, G]).tocsc()
         if choose_method(A.shape) == "dense":
             lam = np.linalg.lstsq(A.toarray(), -f, rcond=1e-12)[0]
         else:
             lam = min_norm_lstsq(A, -f, f"{st.name}: the multipliers of the linearisation")
         res = np.linalg.norm((A @ lam + f) * scale) / fnorm
+        lam, tau = lam[:model.m], lam[model.m:]
         if res > EQUILIBRIUM_RTOL:
             raise SolverError(f"{st.name}: its loads are not in equilibrium at the pattern's configuration (relative "
                               f"residual {res:.3g}); the reference engine linearises there only: use engine='chrono', "
@@ -262,12 +285,21 @@ def linearise(structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0,
     M, K_base, R = M.csr(), K_base.csr(), R.csr()
     # Kc is linear in the multipliers: none (an unloaded structure) gives none, without the differences
     Kc = (model.kc(lam, L) if np.any(lam) else sp.csr_matrix((6 * P, 6 * P))) if use_tangent_stiffness else None
+    if use_tangent_stiffness and np.any(tau):           # the motors' follower moments (module doc)
+        Km = _Sparse(6 * P)
+        for h, th in zip(held, tau):
+            p, q = model.pq[h]
+            rp = 6 * p + 3 + np.arange(3)
+            Km.add(rp, rp, -th * skew(t[h]))
+            Km.add(6 * q + 3 + np.arange(3), rp, th * skew(t[h]))
+        Kc = Kc + Km.csr()
 
     def matrices(with_kc):
         K = K_base + Kc if with_kc else K_base.copy()
         return SystemMatrices(M, R, sp.csr_matrix(K), Cq,
                               [f"panel {p + 1}" for p in range(P)], np.repeat(np.eye(3)[None], P, axis=0),
-                              model.com.copy(), L, with_kc, lam.copy(), {"engine": "reference"})
+                              model.com.copy(), L, with_kc, lam.copy(),
+                              {"engine": "reference", "held": list(held), "held_torques": tau.copy()})
 
     out = Linearised(matrices(use_tangent_stiffness), eq, built=PatternPose(st, model.com))
     if compare and use_tangent_stiffness:
