@@ -499,23 +499,24 @@ def _ranked(designs):
 def design(structure, door=(), sliding=(), symmetry=(), prefer=(), max_subsets=MAX_SUBSETS, samples=SAMPLES,
            improve=0, max_ranked=MAX_RANKED, rtol=RANK_RTOL, dense_limit=DENSE_LIMIT, rank_limit=None,
            linalg="auto"):
-    """Choose the sliding hinges of ``structure`` (all hinges start as door hinges).
+    """Choose the sliding hinges of ``structure`` (all hinges start as door hinges). Its arguments::
 
-    door, sliding : hinges (0-based) that must stay door / must slide.
-    symmetry : hinge permutations (see :func:`orbits`, :func:`hinge_permutation`);
-        whole orbits change together, and required hinges extend to their orbits.
-    prefer : hinges in decreasing preference for sliding; the others follow
-        in hinge order. Only the greedy design depends on it.
-    max_subsets : enumerate every minimal assignment when there are at most
-        this many candidate sets; otherwise the greedy design in preference
-        order and in ``samples`` random orders (seed 0) are ranked.
-    improve : when not enumerating, up to this many passes of steepest descent on
-        the condition number from the best candidate, exchanging one sliding
-        hinge (orbit) with one door hinge (orbit) at a time.
-    max_ranked : at most this many designs are re-counted and ranked.
-    rank_limit : no re-count nor ranking above this many columns 6P (None: always).
-    linalg : "auto", "dense" or "sparse": the path of the null space and of the re-counts ("auto":
-        ``dense_limit`` and ``linalg.choose_method``).
+        door, sliding : hinges (0-based) that must stay door / must slide.
+        symmetry : hinge permutations (see :func:`orbits`, :func:`hinge_permutation`);
+            whole orbits change together, and required hinges extend to their orbits.
+        prefer : hinges in decreasing preference for sliding; the others follow
+            in hinge order. Only the greedy design depends on it.
+        max_subsets : enumerate every minimal assignment when there are at most
+            this many candidate sets; otherwise the greedy design in preference
+            order and in ``samples`` random orders (seed 0) are ranked.
+        improve : when not enumerating, up to this many passes of steepest descent on
+            the condition number from the best candidate, exchanging one sliding
+            hinge (orbit) with one door hinge (orbit) at a time.
+        max_ranked : at most this many designs are re-counted and ranked.
+        rank_limit : no re-count nor ranking above this many columns 6P (None: always).
+        linalg : "auto", "dense" or "sparse": the path of the null space and of the re-counts ("auto":
+            ``dense_limit`` and ``linalg.choose_method``).
+
     Returns a :class:`DesignResult`. Raises :class:`DesignError` for bad input
     or when the required sliding hinges alone add mechanisms.
     """

@@ -34,7 +34,7 @@ linear in the raw components xi (independent, zero mean, variances D), so
 the locked-in multipliers mu = K G xi have covariance K G D G^T K
 (K = S (S^T F S)^-1 S^T, G the misfit operator): the standard deviations
 are exact for either distribution. For normal errors the locked-in actions
-are Gaussian and zero-mean: the p-th percentile of |X| is
+are Gaussian and zero-mean: the p-th percentile of ``|X|`` is
 sd * Phi^-1((1 + p) / 2) (1.960 sd for p = 0.95, 2.576 sd for p = 0.99);
 for uniform errors the closed form gives the standard deviations only
 (percentiles: Monte Carlo). The percentiles of the *largest* action over all
@@ -64,13 +64,13 @@ from ..tools.threads import with_blas_threads
 EXACT_ROW_LIMIT = 10_000
 #: default number of probes of the randomized closed form
 PROBES = 1000
-#: percentiles reported, of the magnitude |X| of each component
+#: percentiles reported, of the magnitude ``|X|`` of each component
 PERCENTILES = (0.95, 0.99)
 METHODS = ("auto", "exact", "randomized")
 
 
 def _z(p):
-    """Phi^-1((1 + p) / 2): the p-th percentile of |X| for a standard normal X."""
+    """Phi^-1((1 + p) / 2): the p-th percentile of ``|X|`` for a standard normal X."""
     from scipy.stats import norm
 
     return float(norm.ppf(0.5 * (1.0 + p)))
@@ -214,11 +214,11 @@ def reduce_samples(structure, spec, stiffness, X):
     """:class:`LockedInStatistics` of samples X (n, H, 2, 6) (zero-mean actions), with standard errors.
 
     sd = sqrt(mean X^2) (the mean is zero by symmetry), its standard error
-    std(X^2) / (2 sd sqrt(n)); percentiles of |X| (linear interpolation)
-    with standard error sqrt(p (1 - p) / n) / f(q), f the density of |X| at
+    std(X^2) / (2 sd sqrt(n)); percentiles of ``|X|`` (linear interpolation)
+    with standard error sqrt(p (1 - p) / n) / f(q), f the density of ``|X|`` at
     the percentile q estimated by a central difference of the empirical
     distribution (+-0.01 in probability); percentiles of max over hinges
-    of |X| per component.
+    of ``|X|`` per component.
     """
     X = np.asarray(X, float)
     check_finite(X, f"the {_spec_text(spec)}" if spec is not None else "these errors")
@@ -265,7 +265,7 @@ def summary(stats):
 
 @with_blas_threads
 def force_against_tolerance(structure, spec, tolerances, stiffness=None, engines_=("reference", "chrono")):
-    """The largest locked-in |action| per component for the same errors scaled to each tolerance, per engine.
+    """The largest locked-in ``|action|`` per component for the same errors scaled to each tolerance, per engine.
 
     Returns {engine: (len(tolerances), 6) array, NaN where the engine did not
     converge} and the errors used (drawn once from ``spec`` at its own

@@ -287,9 +287,12 @@ def discover():
         importlib.import_module(f"{__package__}.{info.name}")
 
 
-def build_parser():
+def build_parser(prog=None):
+    """The command line's parser, every command a subparser; ``prog``: the name its help shows (default: how it was
+    run, ``python -m chrono_origami`` or ``chrono-origami``; the manual's command reference gives its own)."""
     discover()
-    prog = "python -m chrono_origami" if os.path.basename(sys.argv[0]) == "__main__.py" else "chrono-origami"
+    if prog is None:
+        prog = "python -m chrono_origami" if os.path.basename(sys.argv[0]) == "__main__.py" else "chrono-origami"
     ap = ArgumentParser(prog=prog, description="Isostatic thick-origami structures from FOLD files.",
                         epilog=exit_codes_text(), formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -134,14 +134,14 @@ SCREEN_TOP = 20
 
 def largest_rows(rows, top, key=None):
     """The ``top`` hinge rows (HINGE_HEADER) largest by ``key(row)``, largest first; by default the force resultant
-    |F| = |(N, TP, TO)|."""
+    ``|F| = |(N, TP, TO)|``."""
     key = key or (lambda r: float(np.linalg.norm(np.asarray(r[5:8], float))))
     return sorted(rows, key=lambda r: -key(r))[:top]
 
 
 def format_result(result, title=None, max_rows=None, where="--out DIR writes them all"):
     """Both tables of a static result as text; with ``max_rows``, a result with more hinge rows shows the
-    :data:`SCREEN_TOP` of largest |F| (``where``: where all of them are)."""
+    :data:`SCREEN_TOP` of largest ``|F|`` (``where``: where all of them are)."""
     head = title or f"{result.structure.name} ({result.engine} engine, {result.status})"
     rows = result.hinge_rows()
     what = ": hinge internal actions"
