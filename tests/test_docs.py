@@ -4,6 +4,7 @@ import html
 import os
 import re
 import subprocess
+import textwrap
 import sys
 from pathlib import Path
 
@@ -80,3 +81,33 @@ def test_the_api_reference_documents_every_public_name(built):
     assert ".. auto" not in page
     assert 'id="chrono_origami.static"' in page
     assert co.static.__doc__.split("\n")[0].split(":")[0][:30] in html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def _python_blocks(page):
+    text = (DOCS / page).read_text()
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_the_architecture_recipes_run_as_written(tmp_path):
+    """The recipes' code (a hinge kind, a command, an output format), run in a fresh interpreter: the new command
+    is found by the command line and writes its tables in the new format with the new kind counted."""
+    blocks = _python_blocks("architecture.md")
+    assert len(blocks) == 3
+    script = "\n".join(blocks) + textwrap.dedent("""
+        import sys
+        from chrono_origami.cli import main
+        from chrono_origami.structure.hinges import KINDS
+        from chrono_origami.report.write import FORMATS
+        print("kinds:", sorted(KINDS), "formats:", sorted(FORMATS))
+        sys.exit(main(sys.argv[1:]))
+    """)
+    svg = DOCS / "miura-strip.svg"
+    for args, code in [(["hello", str(svg)], 0), (["hello", str(tmp_path / "missing.svg")], 2)]:
+        r = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=60,
+                           cwd=tmp_path)
+        assert r.returncode == code, r.stdout + r.stderr
+        assert "'prismatic'" in r.stdout and "'toy'" in r.stdout, r.stdout
+        if code == 0:
+            assert "12 panels, 16 hinges" in r.stdout, r.stdout
+        else:
+            assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
