@@ -1,15 +1,37 @@
-"""The README's command walk-throughs as tests read them: a code block of ``$ command`` lines, each followed by
-the lines it is quoted to print (a line ending in " ..." stands for its beginning; "..." for lines left out)."""
+"""The manual's command walk-throughs as tests read them: a code block of ``$ command`` lines, each followed by
+the lines it is quoted to print (a line ending in " ..." stands for its beginning; "..." for lines left out).
+
+The walk-throughs moved from the README into the manual's pages (``docs/``); a block is found by the heading of
+its section, whatever its level and page: the first line ``#... <heading text>`` of the manual's pages (then the
+README's), so a test names the section as a reader sees it."""
 import re
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+MANUAL = ROOT / "docs"
+
+
+def pages():
+    """The manual's Markdown pages, then the README."""
+    return [*sorted(MANUAL.glob("**/*.md")), README]
+
+
+def section(heading):
+    """(page, text from the line of ``heading`` on): ``heading`` as ``### Title`` or ``Title`` (a prefix of it)."""
+    title = heading.lstrip("#").strip()
+    line = re.compile(r"^#+ " + re.escape(title), re.M)
+    for page in pages():
+        text = page.read_text()
+        m = line.search(text)
+        if m:
+            return page, text[m.start():]
+    raise AssertionError(f"no section {title!r} in the manual's pages nor the README")
 
 
 def code_block(heading):
-    """[(command, [quoted lines])] of the first code block after the README's line ``heading``."""
-    text = README.read_text()
-    part = text[text.index(heading):]
+    """[(command, [quoted lines])] of the first code block after the section ``heading`` (see :func:`section`)."""
+    part = section(heading)[1]
     block = re.search(r"```\n(.*?)```", part, re.S).group(1)
     steps = []
     for line in block.splitlines():
