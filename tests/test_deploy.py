@@ -13,6 +13,8 @@ Through the command line, on files written here:
 """
 import csv
 import json
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,8 +24,12 @@ from chrono_origami.results.deploy import NEAR_SINGULAR, WORK_RTOL
 from chrono_origami.structure import foldfile
 
 from cli_output import run
+from readme_blocks import assert_quoted_lines_printed, code_block
 
 RHO, T, G = 500.0, 0.01, 9.81
+ROOT = Path(__file__).resolve().parents[1]
+#: the README's walk (its code block of `$ python3 -m chrono_origami ...` commands)
+WALK = "### Deployment: actuator torques and hinge forces along the fold"
 #: the engine of the forces, named (the one rule would take Chrono where PyChrono imports)
 FE = ("--forces-engine", "reference")
 
@@ -467,3 +473,66 @@ def test_the_page_colours_each_frame_on_one_scale_with_the_torque_plot_beside(tm
             expect = np.array(cmap(F[(k, hinge)] / F[(frame, hinge)])[:3])
             assert shown == pytest.approx(expect, abs=1.0 / 255), k
         assert "frame" in visit.page.locator("#statelabel").inner_text()
+
+
+# ------------------------------------------------------------------ the README's walk
+def walk_steps():
+    steps = code_block(WALK)
+    assert [c.split()[:4] for c, _ in steps] == [["python3", "-m", "chrono_origami", w]
+                                                 for w in ("fold", "fold", "design", "fold", "fold")]
+    return steps
+
+
+def test_the_readme_deployment_walk_on_origami_simulators_miura_prints_what_it_quotes(tmp_path, capsys, monkeypatch):
+    """The README's walk on Origami Simulator's miura-ori.svg, run as written: every quoted line printed (the
+    near-singular frames near flat, the work check's advice to fold with more frames), the figure the README
+    shows, the page; the largest |F| of the path and every force above 10 times the best frame's per unit load
+    labelled near-singular."""
+    import matplotlib.image as mpimg
+
+    command, quoted = walk_steps()[0]
+    shutil.copy(ROOT / "tests" / "data" / "origami_simulator" / "miura-ori.svg", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *command.split()[3:])
+    assert code == 0, err
+    assert_quoted_lines_printed(command, quoted, out + err)
+    assert "the frames are too few to trust the torques" in [x for x in out.splitlines()
+                                                             if x.startswith("work check:")][0]
+    made = mpimg.imread(tmp_path / "torques.png")
+    shown = mpimg.imread(ROOT / "docs" / "figures" / "deployment-miura-ori.png")
+    assert made.shape == shown.shape and np.abs(made - shown).mean() < 0.01
+    assert (tmp_path / "page.html").stat().st_size > 0
+    frames = table(tmp_path / "D" / "path_frames.csv")
+    amp = np.array([float(r["amplification"]) for r in frames])
+    flagged = np.array(["near-singular" in r["status"] for r in frames])
+    assert flagged[[0, 1, 20]].all() and not flagged[4:18].any()           # near flat and near folded flat
+    assert flagged[amp > amp[~flagged].min() / NEAR_SINGULAR].all()
+    env = table(tmp_path / "D" / "envelope.csv")
+    assert "near-singular" in max(env, key=lambda e: float(e["F"]))["status"]
+
+
+def test_the_readme_deployment_walk_on_a_designed_file_agrees_with_and_without_elastic(tmp_path, capsys, monkeypatch):
+    """The README's walk on Origami Simulator's simpleVertex.svg: folded to a non-flat state, made isostatic by
+    design (exit 3: the mechanism the actuator holds remains), then driven with and without --elastic, as
+    written: the quoted lines printed, and the two answers agree to 1e-9 of the largest force at every frame
+    (forces, moments and torques), since an isostatic answer does not depend on the stiffness."""
+    shutil.copy(ROOT / "tests" / "data" / "origami_simulator" / "simpleVertex.svg", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for command, quoted in walk_steps()[1:]:
+        code, out, err = run(capsys, *command.split()[3:])
+        assert code == (3 if command.split()[3] == "design" else 0), (command, err)
+        assert_quoted_lines_printed(command, quoted, out + err)
+    cols = ("MT", "MP", "MO", "N", "TP", "TO")
+    rows = {d: table(tmp_path / d / "path_hinges.csv") for d in ("rigid", "elastic")}
+    assert {r["frame"] for r in rows["rigid"]} == {str(k) for k in range(11)}
+    assert [(r["frame"], r["hinge"], r["panel"]) for r in rows["rigid"]] == \
+        [(r["frame"], r["hinge"], r["panel"]) for r in rows["elastic"]]
+    for k in range(11):
+        A, B = (np.array([[float(r[c]) for c in cols] for r in rows[d] if r["frame"] == str(k)])
+                for d in ("rigid", "elastic"))
+        F = np.linalg.norm(A[:, 3:], axis=1).max()
+        assert F > 0 and np.abs(A[:, 3:] - B[:, 3:]).max() <= 1e-9 * F
+        assert np.abs(A[:, :3] - B[:, :3]).max() <= 1e-9 * np.abs(A[:, :3]).max()
+    ta, tb = (np.array([float(r["torque"]) for r in table(tmp_path / d / "actuation.csv")])
+              for d in ("rigid", "elastic"))
+    assert np.abs(ta - tb).max() <= 1e-9 * np.abs(ta).max()

@@ -413,7 +413,7 @@ def run_forces(structure, hist, args, actuators, out):
                f"forces are those the crease springs carry" if M else
                f"its forces grow as the inverse of the singular value the loads see")
         by_load = (f"; its largest hinge |F| is {amp[k]:.3g} times the loads' sum |P| (the path's least "
-                   f"{least:.3g}, frame {dep.frames[k0]})" if k0 is not None and np.isfinite(amp[k]) else "")
+                   f"{least:.3g}, frame {dep.frames[k0]})" if k0 is not None and np.isfinite(amp[k]) and not M else "")
         print(f"frame {dep.frames[k]} is near-singular: smallest singular value {dep.sigmas[k]:.2g} of the largest "
               f"(the path's best {max(dep.sigmas):.2g}){by_load}; {why}", file=out)
     wc = dep.work_check()
