@@ -483,11 +483,13 @@ def walk_steps():
     return steps
 
 
+@pytest.mark.chrono
 def test_the_readme_deployment_walk_on_origami_simulators_miura_prints_what_it_quotes(tmp_path, capsys, monkeypatch):
     """The README's walk on Origami Simulator's miura-ori.svg, run as written: every quoted line printed (the
     near-singular frames near flat, the work check's advice to fold with more frames), the figure the README
     shows, the page; the largest |F| of the path and every force above 10 times the best frame's per unit load
-    labelled near-singular."""
+    labelled near-singular. PyChrono: the fold's contact check is the one rule's engine's, and without PyChrono
+    the reference engine's check (mid placement) stops this fold at its first frame."""
     import matplotlib.image as mpimg
 
     command, quoted = walk_steps()[0]
