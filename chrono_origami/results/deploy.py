@@ -110,9 +110,9 @@ class WorkCheck:
 class Deployment:
     """Forces along a fold: per frame (lists over the frames analysed) the time (s), percent, status,
     sigma_min_rel, (M, S), the actuated hinges' fold angles (rad, FOLD sign) and torques (N m, FOLD sign), the
-    static results (``results.static.StaticResult`` of the frame's structure, actuated hinges held), the
-    loads' potential energy V (work units) and total magnitude sum |P| (force units). ``actuators``: 0-based hinges. ``stopped``: why the force analysis
-    ended before the last frame (None when it did not)."""
+    static results (``results.static.StaticResult`` of the frame's structure, actuated hinges held), the loads'
+    potential energy V (work units) and total magnitude sum |P| (force units). ``actuators``: 0-based hinges.
+    ``stopped``: why the force analysis ended before the last frame (None when it did not)."""
 
     structure: object
     actuators: list
