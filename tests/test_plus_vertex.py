@@ -174,3 +174,22 @@ def test_the_issue_s_vertex_folds_its_valley_line(tmp_path, capsys):
     s = foldfile.read_structure(str(path))
     H = fold_to_targets(s, percent=60.0, engine="reference")
     assert np.abs(np.array(foldfile.fold_angles(s.pattern, H.final))[:4] - [0, 0, 108, 108]).max() < 1e-9
+
+
+def test_each_frame_is_labelled_by_the_percent_it_reached():
+    """A fold's frames lag the percent they aim at (percent x t / T): each is labelled by the percent it reached
+    (``FoldHistory.frame_percents``, from its drive values), which the frame's own fold angles, read from its
+    vertices, give again: percent x sum(rho aim) / sum(aim^2); the last is ``percent_reached``."""
+    from chrono_origami.analysis.contact import fold_contacts
+
+    s = foldfile.read_structure(plus_vertex("MMVU", 70.0))
+    H = fold_to_targets(s, percent=PERCENT, engine="reference")
+    aims = np.array([AIM[x] for x in "MMV"])
+    hinge_of = {tuple(sorted(h.vertices)): h.index for h in s.pattern.hinges}
+    order = [hinge_of[e] for e in s.pattern.edges[:3]]
+    assert len(H.frame_percents) == len(H.times) > 2
+    for X, p in zip(H.vertices, H.frame_percents):
+        rho = np.array(foldfile.fold_angles(s.pattern, X))[:3]
+        assert p == pytest.approx(PERCENT * float(rho @ aims) / float(aims @ aims), abs=1e-9)
+    assert H.frame_percents[-1] == pytest.approx(H.percent_reached, abs=1e-12)
+    assert fold_contacts(H, PERCENT, "reference").percents == H.frame_percents

@@ -409,6 +409,10 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     k = int(np.argmax(np.round(miss, 9))) if len(miss) else 0      # ties (symmetric creases): the first
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
     hist.percent_reached = _reached(C, R, u, percent) if len(miss) else float(percent)
+    aim_change = C.drive_speed * T
+    n2 = float(aim_change @ aim_change)
+    hist.frame_percents = [float(check_percent(percent)) * (float(v @ aim_change) / n2 if n2 > 0 else t / T)
+                           for v, t in zip(hist.drive_values, hist.times)]
     if hist.target_miss[0] <= REACHED_DEG:
         hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
     else:
