@@ -82,6 +82,7 @@ def check_fold_or_refusal(letters, theta, order):
         text = str(e.value)
         assert "no folding branch" in text and "leaves the flat start" in text
         assert "at vertex 1, where two straight crease lines cross" in text and "no crease with a target turns" in text
+        assert "so none turns on any branch, not only on those found" in text
         return
     H = fold_to_targets(s, percent=PERCENT, engine="reference")
     got = np.array(foldfile.fold_angles(s.pattern, H.final))[:4][np.argsort(order)]      # in direction order
@@ -109,16 +110,17 @@ def check_fold_or_refusal(letters, theta, order):
 SIGNS = ["".join(x) for x in np.array(np.meshgrid(*[list("MV")] * 4)).T.reshape(-1, 4)]
 
 
-@settings(max_examples=12, deadline=None)
-@given(letters=st.sampled_from(SIGNS), theta=st.floats(30.0, 150.0), order=st.permutations(range(4)))
+@pytest.mark.parametrize("letters", SIGNS)
+@settings(max_examples=2, deadline=None)
+@given(theta=st.floats(30.0, 150.0), order=st.permutations(range(4)))
 def test_a_plus_vertex_folds_a_line_it_can_or_refuses_truly(letters, theta, order):
-    """Every M/V choice of a plus vertex at a random angle, its creases written in a random order: the fold folds one
-    line whose signs agree, to its aim (mean of its creases' aims), the other flat, to machine precision, or, where
-    each line has opposite signs, refuses naming the vertex (module doc)."""
+    """Each of the 16 M/V choices of a plus vertex at a random angle, its creases written in a random order: the fold
+    folds one line whose signs agree, to its aim (mean of its creases' aims), the other flat, to machine precision,
+    or, where each line has opposite signs, refuses naming the vertex (module doc)."""
     check_fold_or_refusal(letters, theta, order)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(letters=st.tuples(*[st.sampled_from("MVUF")] * 4).map("".join), theta=st.floats(30.0, 150.0),
        order=st.permutations(range(4)))
 def test_a_plus_vertex_with_unassigned_and_flat_creases(letters, theta, order):

@@ -562,15 +562,21 @@ def _no_branch(problem, C, S, R, u, error, rows=None):
     rows = VertexRows(pat) if rows is None else rows
     signs, driven = np.zeros(len(C.hinges)), np.zeros(len(C.hinges), bool)
     signs[C.drive_hinge], driven[C.drive_hinge] = -np.sign(C.drive_speed), C.drive_speed != 0     # FOLD's sign
-    locked = list(locked_vertices(rows, signs, driven).values()) if rows.flat else []
-    against += "".join(f"; {x}" for x in locked[:3]) + (f"; and {len(locked) - 3} more such vertices"
-                                                        if len(locked) > 3 else "")
+    locked = locked_vertices(rows, signs, driven) if rows.flat else {}
+    texts = list(locked.values())
+    against += "".join(f"; {x}" for x in texts[:3]) + (f"; and {len(texts) - 3} more such vertices"
+                                                       if len(texts) > 3 else "")
+    # every crease with a target meets such a vertex: none can turn, whatever branch (a proof, not a search)
+    proof = bool(locked) and all(set(pat.hinges[int(h)].vertices) & set(locked) for h in np.nonzero(driven)[0])
     rep = pattern_check.diagnose(problem.structure)
     why = f"; {rep.misfit_text(3)}" if rep.misfits else ""
     more = (any(not (np.isfinite(k) and k <= pattern_check.EXACT) for k in rep.kawasaki) or rep.maekawa_misses
             or rep.open_faces)                    # what check says beyond the misfits named here
     hint = ("check FILE tells more of the pattern's conditions" if more else "a search result, not a proof" +
             ("" if rep.misfits else ": every interior vertex meets Kawasaki's and Maekawa's conditions (check FILE)"))
+    if proof:
+        hint = ("every crease with a target meets a vertex of crossing lines named here, so none turns on any "
+                "branch, not only on those found")
     target = (" that turns a crease toward a target angle" if len(C.drive_hinge) < len(C.hinges)
               or np.any(C.drive_speed == 0) else "")
     return (f"{problem.name}: no folding branch{target} leaves the flat start with the creases turning in the signs "
