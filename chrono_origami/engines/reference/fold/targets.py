@@ -533,8 +533,10 @@ def _locked(problem, C, S, R, u):
 def _no_branch(problem, C, S, R, u, error, rows=None):
     """The one line when no folding branch leaves the flat start (``start.branch_tangent`` or
     :func:`_no_vertex_branch` raised ``error``; its ``rows`` say which conditions the branches were sought on):
-    :func:`_locked` when a driven crease cannot turn at all; else that no branch was found, without saying the
-    pattern is not rigidly foldable (``check`` says that, from the vertices' conditions)."""
+    :func:`_locked` when a driven crease cannot turn at all; else that no branch was found, a search result, not
+    saying the pattern is not rigidly foldable (``check`` says that, from the vertices' conditions), unless every
+    crease with a target meets a vertex of two crossing straight lines that cannot fold
+    (``flat_branch.locked_vertices``): then no branch turns one, a proof."""
     locked = _locked(problem, C, S, R, u)
     if locked:
         return locked
@@ -572,7 +574,8 @@ def _no_branch(problem, C, S, R, u, error, rows=None):
     why = f"; {rep.misfit_text(3)}" if rep.misfits else ""
     more = (any(not (np.isfinite(k) and k <= pattern_check.EXACT) for k in rep.kawasaki) or rep.maekawa_misses
             or rep.open_faces)                    # what check says beyond the misfits named here
-    hint = ("check FILE tells more of the pattern's conditions" if more else "a search result, not a proof" +
+    hint = ("a search result, not a proof; check FILE tells more of the pattern's conditions" if more else
+            "a search result, not a proof" +
             ("" if rep.misfits else ": every interior vertex meets Kawasaki's and Maekawa's conditions (check FILE)"))
     if proof:
         hint = ("every crease with a target meets a vertex of crossing lines named here, so none turns on any "
