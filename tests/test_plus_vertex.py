@@ -14,7 +14,7 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from chrono_origami.analysis.fold import fold_to_targets
 from chrono_origami.results.fold import REACHED_DEG
@@ -123,9 +123,13 @@ def test_a_plus_vertex_folds_a_line_it_can_or_refuses_truly(letters, theta, orde
 @settings(max_examples=10, deadline=None)
 @given(letters=st.tuples(*[st.sampled_from("MVUF")] * 4).map("".join), theta=st.floats(30.0, 150.0),
        order=st.permutations(range(4)))
+@example(letters="MVFM", theta=55.7, order=[2, 3, 0, 1])
+@example(letters="MUVV", theta=127.0, order=[0, 2, 1, 3])
 def test_a_plus_vertex_with_unassigned_and_flat_creases(letters, theta, order):
     """As above with U (no target: turns with its partner) and F (aimed at 0: kept flat where a line without F folds)
-    creases (module doc)."""
+    creases (module doc). The examples: a line of an M and an F crease, the F written first, the other line
+    mountain-valley (the branch's fastest driven crease was the F one, at rate 0: nothing folded); a line of a U
+    and a V crease, the other mountain-valley (the least squares from the targets' rates missed the branch)."""
     if all(x in "UF" for x in letters):
         return                                                 # no target to fold toward (another refusal)
     check_fold_or_refusal(letters, theta, order)

@@ -729,7 +729,7 @@ def vertex_branch(rows, C, speeds, wished):
                 r = chord_rates(rows, C.problem.structure.pattern, wish, fold_signs, flat=keep)
             if not turns(r):
                 continue
-            j = int(np.argmax(np.abs(r[C.drive_hinge])))
+            j = int(np.argmax(np.abs(r[C.drive_hinge]) * (speeds != 0)))     # driven at a rate of its own
         k = j
         break
     else:
