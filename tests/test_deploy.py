@@ -13,17 +13,23 @@ Through the command line, on files written here:
 """
 import csv
 import json
+import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from chrono_origami.patterns import miura
-from chrono_origami.results.deploy import NEAR_SINGULAR
+from chrono_origami.results.deploy import NEAR_SINGULAR, WORK_RTOL
 from chrono_origami.structure import foldfile
 
 from cli_output import run
+from readme_blocks import assert_quoted_lines_printed, code_block
 
 RHO, T, G = 500.0, 0.01, 9.81
+ROOT = Path(__file__).resolve().parents[1]
+#: the README's walk (its code block of `$ python3 -m chrono_origami ...` commands)
+WALK = "### Deployment: actuator torques and hinge forces along the fold"
 #: the engine of the forces, named (the one rule would take Chrono where PyChrono imports)
 FE = ("--forces-engine", "reference")
 
@@ -216,6 +222,86 @@ def test_a_fold_toward_the_flat_state_is_flagged_near_singular(tmp_path, capsys)
     assert all("near-singular" in r["status"] for r in table(tmp_path / "o" / "actuation.csv")[-1:])
 
 
+def tent_file(path):
+    """Three unit squares in a row (x in [0, 3]): panel 1 on the ground, a valley crease at x = 1 (hinge 1), a
+    mountain ridge at x = 2 (hinge 2); no thickness (point loads only)."""
+    X = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [2, 0, 0], [2, 1, 0], [3, 0, 0], [3, 1, 0]]
+    faces = [[0, 1, 2, 3], [1, 4, 5, 2], [4, 6, 7, 5]]
+    edges = [[0, 1], [1, 2], [2, 3], [3, 0], [1, 4], [4, 5], [5, 2], [4, 6], [6, 7], [7, 5]]
+    letters = ["B", "V", "B", "B", "B", "M", "B", "B", "B", "B"]
+    path.write_text(json.dumps({"vertices_coords": X, "faces_vertices": faces, "edges_vertices": edges,
+                                "edges_assignment": letters}))
+    return path
+
+
+def test_a_tent_closing_under_a_sideways_load_is_flagged_where_its_forces_grow_like_one_over_cos(tmp_path, capsys):
+    """A tent: panel 1 on the ground (3-2-1), panel 2 rising at alpha about hinge 1, panel 3 coming down from the
+    ridge (hinge 2) to its foot on a roller (vertex 7 held in z; the fold keeps vertices 7, 8 in the plane z = 0);
+    a sideways load P = 1 along x at the ridge (on panel 3). Driven from flat to alpha = 89.9 deg (the tent
+    closes). The default actuator is the ridge; held, panels 2 and 3 are one body on a pin (hinge 1) and the
+    roller at horizontal distance 2 cos(alpha): the roller's reaction R = P tan(alpha) / 2, each hinge's
+    |F| = sqrt(P^2 + R^2), the torque -P sin(alpha) / 2 (= dV/dpsi, psi = -2 alpha, V = -P (1 + cos alpha)).
+    A frame is near-singular exactly where sigma_min_rel < NEAR_SINGULAR of the path's best, or where its
+    amplification (largest |F| over sum |P| = 1) exceeds 1/NEAR_SINGULAR times the path's least (1, flat):
+    no frame that is not labelled carries |F| above 10 P."""
+    path = tent_file(tmp_path / "tent.fold")
+    code, out, err = run(capsys, "fold", path, "--drive", "1", "--angle-deg", "89.9", "--hold", "1-4",
+                         "--in-plane", "7:0,0,1", "--in-plane", "8:0,0,1", "--frames", "20", "--quiet", *LIFT_SUPPORT,
+                         "--support", "7:z:p3", "--load", "5,6:0.5,0,0:p3", "--forces", *FE, "--out", tmp_path / "o",
+                         "--engine", "reference")
+    assert code == 0, err
+    assert "actuators: --actuate 2 (" in out
+    act = table(tmp_path / "o" / "actuation.csv")
+    alpha = -np.radians([float(r["fold_angle_deg"]) for r in act]) / 2
+    assert alpha[-1] == pytest.approx(np.radians(89.9), rel=1e-9)
+    R = np.tan(alpha) / 2
+    tau = np.array([float(r["torque"]) for r in act])
+    assert np.all(np.abs(tau + np.sin(alpha) / 2) <= 1e-12 * np.sqrt(1 + R ** 2))   # round-off of the frame's forces
+    sup = table(tmp_path / "o" / "path_supports.csv")
+    roller = np.array([float(r["Fz"]) for r in sup if r["vertex"] == "7"])
+    np.testing.assert_allclose(np.abs(roller), R, rtol=1e-9)
+    sides = table(tmp_path / "o" / "path_hinges.csv")
+    F = np.zeros(len(act))
+    for r in sides:
+        F[int(r["frame"])] = max(F[int(r["frame"])], np.linalg.norm([float(r[c]) for c in ("N", "TP", "TO")]))
+    np.testing.assert_allclose(F, np.sqrt(1 + R ** 2), rtol=1e-9)
+    frames = table(tmp_path / "o" / "path_frames.csv")
+    sig = np.array([float(r["sigma_min_rel"]) for r in frames])
+    amp = np.array([float(r["amplification"]) for r in frames])
+    np.testing.assert_allclose(amp, np.sqrt(1 + R ** 2), rtol=1e-9)           # sum |P| = 1
+    flagged = np.array(["near-singular" in r["status"] for r in frames])
+    assert list(flagged) == list((sig < NEAR_SINGULAR * sig.max()) | (np.sqrt(1 + R ** 2) > 1 / NEAR_SINGULAR))
+    assert flagged[-1] and not flagged[:-1].any()                          # 286 P at 89.9 deg; 6.3 P at 85.4 deg
+    assert F[~flagged].max() <= 1 / NEAR_SINGULAR
+    line = [x for x in out.splitlines() if x.startswith(f"frame {len(frames) - 1} is near-singular:")]
+    assert len(line) == 1 and "286 times the loads' sum |P| (the path's least 1, frame 0)" in line[0]
+
+
+def test_the_work_check_says_when_the_frames_are_too_few(tmp_path, capsys):
+    """The strip with 2 frames: the mismatch is above WORK_RTOL of the work, and the line says the torques cannot
+    be trusted and names more frames (the trapezoid rule's sqrt(mismatch / WORK_RTOL) times as many), which bring
+    it below; with 20 frames the line gives no such advice."""
+    path, support = strip_file(tmp_path / "strip.fold")
+    lines = {}
+    for n in (2, 20):
+        code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--frames", n, *support,
+                             "--self-weight", "--forces", *FE, "--out", tmp_path / str(n), "--format", "json",
+                             "--engine", "reference")
+        assert code == 0, err
+        lines[n] = [x for x in out.splitlines() if x.startswith("work check:")][0]
+        meta = json.loads((tmp_path / str(n) / "actuation.json").read_text())["meta"]["work_check"]
+        assert meta["too_few_frames"] == (meta["relative"] > WORK_RTOL)
+        if n == 2:
+            assert meta["relative"] > WORK_RTOL
+            need = int(np.ceil(meta["steps"] * np.sqrt(meta["relative"] / WORK_RTOL)))
+            assert lines[n].endswith(f"the frames are too few to trust the torques between them (their peaks may "
+                                     f"fall between frames): fold again with more frames, about --frames {need}")
+    assert "too few" not in lines[20]
+    code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--frames", need, *support,
+                         "--self-weight", "--forces", *FE, "--engine", "reference")
+    assert code == 0 and "too few" not in [x for x in out.splitlines() if x.startswith("work check:")][0]
+
+
 def test_a_design_made_isostatic_file_gives_the_same_forces_with_and_without_elastic(tmp_path, capsys):
     """design makes the door-hinged strip isostatic (M = 1, S = 0 on its supports); with the actuator held it is
     determined, so the elastic hinges' answer is the rigid one, whatever the stiffness: to 1e-9 of the largest
@@ -387,3 +473,68 @@ def test_the_page_colours_each_frame_on_one_scale_with_the_torque_plot_beside(tm
             expect = np.array(cmap(F[(k, hinge)] / F[(frame, hinge)])[:3])
             assert shown == pytest.approx(expect, abs=1.0 / 255), k
         assert "frame" in visit.page.locator("#statelabel").inner_text()
+
+
+# ------------------------------------------------------------------ the README's walk
+def walk_steps():
+    steps = code_block(WALK)
+    assert [c.split()[:4] for c, _ in steps] == [["python3", "-m", "chrono_origami", w]
+                                                 for w in ("fold", "fold", "design", "fold", "fold")]
+    return steps
+
+
+@pytest.mark.chrono
+def test_the_readme_deployment_walk_on_origami_simulators_miura_prints_what_it_quotes(tmp_path, capsys, monkeypatch):
+    """The README's walk on Origami Simulator's miura-ori.svg, run as written: every quoted line printed (the
+    near-singular frames near flat, the work check's advice to fold with more frames), the figure the README
+    shows, the page; the largest |F| of the path and every force above 10 times the best frame's per unit load
+    labelled near-singular. PyChrono: the fold's contact check is the one rule's engine's, and without PyChrono
+    the reference engine's check (mid placement) stops this fold at its first frame."""
+    import matplotlib.image as mpimg
+
+    command, quoted = walk_steps()[0]
+    shutil.copy(ROOT / "tests" / "data" / "origami_simulator" / "miura-ori.svg", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, *command.split()[3:])
+    assert code == 0, err
+    assert_quoted_lines_printed(command, quoted, out + err)
+    assert "the frames are too few to trust the torques" in [x for x in out.splitlines()
+                                                             if x.startswith("work check:")][0]
+    made = mpimg.imread(tmp_path / "torques.png")
+    shown = mpimg.imread(ROOT / "docs" / "figures" / "deployment-miura-ori.png")
+    assert made.shape == shown.shape and np.abs(made - shown).mean() < 0.01
+    assert (tmp_path / "page.html").stat().st_size > 0
+    frames = table(tmp_path / "D" / "path_frames.csv")
+    amp = np.array([float(r["amplification"]) for r in frames])
+    flagged = np.array(["near-singular" in r["status"] for r in frames])
+    assert flagged[[0, 1, 20]].all() and not flagged[4:18].any()           # near flat and near folded flat
+    assert flagged[amp > amp[~flagged].min() / NEAR_SINGULAR].all()
+    env = table(tmp_path / "D" / "envelope.csv")
+    assert "near-singular" in max(env, key=lambda e: float(e["F"]))["status"]
+
+
+def test_the_readme_deployment_walk_on_a_designed_file_agrees_with_and_without_elastic(tmp_path, capsys, monkeypatch):
+    """The README's walk on Origami Simulator's simpleVertex.svg: folded to a non-flat state, made isostatic by
+    design (exit 3: the mechanism the actuator holds remains), then driven with and without --elastic, as
+    written: the quoted lines printed, and the two answers agree to 1e-9 of the largest force at every frame
+    (forces, moments and torques), since an isostatic answer does not depend on the stiffness."""
+    shutil.copy(ROOT / "tests" / "data" / "origami_simulator" / "simpleVertex.svg", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for command, quoted in walk_steps()[1:]:
+        code, out, err = run(capsys, *command.split()[3:])
+        assert code == (3 if command.split()[3] == "design" else 0), (command, err)
+        assert_quoted_lines_printed(command, quoted, out + err)
+    cols = ("MT", "MP", "MO", "N", "TP", "TO")
+    rows = {d: table(tmp_path / d / "path_hinges.csv") for d in ("rigid", "elastic")}
+    assert {r["frame"] for r in rows["rigid"]} == {str(k) for k in range(11)}
+    assert [(r["frame"], r["hinge"], r["panel"]) for r in rows["rigid"]] == \
+        [(r["frame"], r["hinge"], r["panel"]) for r in rows["elastic"]]
+    for k in range(11):
+        A, B = (np.array([[float(r[c]) for c in cols] for r in rows[d] if r["frame"] == str(k)])
+                for d in ("rigid", "elastic"))
+        F = np.linalg.norm(A[:, 3:], axis=1).max()
+        assert F > 0 and np.abs(A[:, 3:] - B[:, 3:]).max() <= 1e-9 * F
+        assert np.abs(A[:, :3] - B[:, :3]).max() <= 1e-9 * np.abs(A[:, :3]).max()
+    ta, tb = (np.array([float(r["torque"]) for r in table(tmp_path / d / "actuation.csv")])
+              for d in ("rigid", "elastic"))
+    assert np.abs(ta - tb).max() <= 1e-9 * np.abs(ta).max()

@@ -63,7 +63,8 @@ class Contacts:
 
 def fold_contacts(history, percent=None, engine=None, structure=None):
     """:class:`Contacts` of every stored frame of a fold history (``results.fold.FoldHistory``); ``percent``: the
-    fold percent of its last frame when it folds to target angles (frame k is at percent x t_k / T). ``engine``:
+    fold percent of its last frame when it folds to target angles: frame k is labelled by the percent it reached
+    (``history.frame_percents``), else by the one it aimed at, percent x t_k / T. ``engine``:
     an engine object or name (``engines.get``: None/"auto", the default, is "chrono" where PyChrono imports, else
     "reference" with one line on stderr) whose ``panel_solids`` find the contacts: "reference"
     (``structure.solids.PanelSolids``, separating axes) or "chrono" (Bullet's convex shapes). ``structure``: the
@@ -72,5 +73,7 @@ def fold_contacts(history, percent=None, engine=None, structure=None):
     st = st.with_pattern(st.pattern.with_vertices(history.vertices[0]))
     solids = engines.get(engine).panel_solids(st)
     T = float(history.problem.duration)
-    percents = None if percent is None else [float(percent) * t / T for t in history.times]
+    percents = None if percent is None else (
+        list(history.frame_percents) if getattr(history, "frame_percents", None) is not None
+        else [float(percent) * t / T for t in history.times])
     return Contacts(st, list(history.times), percents, [solids.contacts(X) for X in history.vertices])

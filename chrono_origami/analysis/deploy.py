@@ -147,6 +147,12 @@ def potential(structure):
     return -sum(float(np.dot(F, x)) for _, x, F in structure.panel_loads())
 
 
+def load_total(structure):
+    """The loads' total magnitude sum |P| (dead loads and weights; force units) at the structure's state: the
+    scale of a frame's amplification (``results.deploy``)."""
+    return float(sum(np.linalg.norm(F) for _, _, F in structure.panel_loads()))
+
+
 def fold_angles(structure, hs, vertices=None):
     """Fold angles (rad, FOLD sign: valley positive) of hinges ``hs`` at the structure's state (or at
     ``vertices``)."""
@@ -349,5 +355,6 @@ def deployment(history, structure=None, actuators=None, elastic=False, stiffness
         dep.torques.append(torques(res, actuators))
         dep.results.append(res)
         dep.potentials.append(potential(st))
+        dep.loads.append(load_total(st))
     dep.flag()
     return dep

@@ -451,12 +451,17 @@ def run_forces(structure, hist, args, actuators, out):
                                                                          dep.torques, big, dep.statuses)]
     print(_text_table(head, rows, f"actuator torques (N m, FOLD sign: positive drives the fold angle up; "
                                         f"{dep.engine} engine)"), file=out)
+    amp = dep.amplifications()
+    k0, least = dep.least_amplification()
     for k in dep.near_singular:
         M = dep.counts[k][0]
         why = (f"the actuators leave M = {M} mechanism{'s' if M != 1 else ''} free there (a singular state): its "
-               f"forces are those the crease springs carry" if M else "its forces grow as the inverse")
+               f"forces are those the crease springs carry" if M else
+               f"its forces grow as the inverse of the singular value the loads see")
+        by_load = (f"; its largest hinge |F| is {amp[k]:.3g} times the loads' sum |P| (the path's least "
+                   f"{least:.3g}, frame {dep.frames[k0]})" if k0 is not None and np.isfinite(amp[k]) and not M else "")
         print(f"frame {dep.frames[k]} is near-singular: smallest singular value {dep.sigmas[k]:.2g} of the largest "
-              f"(the path's best {max(dep.sigmas):.2g}); {why}", file=out)
+              f"(the path's best {max(dep.sigmas):.2g}){by_load}; {why}", file=out)
     wc = dep.work_check()
     if wc is not None:
         print(wc.text(), file=out)

@@ -268,10 +268,10 @@ def deployment_data(dep):
                              colorings=colorings[k], note=f"actuator torque (N m, FOLD sign): {torque}"))
     status = {"determined": 0, "elastic": 1}
     frames = table("path_frames (status: 0 determined, 1 elastic; near-singular: 1 in the last column)",
-                   ("frame", "time", "percent", "status", "sigma_min_rel", "M", "S", "near-singular"),
-                   [(f, t, p, status[s.split(",")[0]], g, c[0], c[1], float("near-singular" in s))
-                    for f, t, p, s, g, c in zip(dep.frames, dep.times, dep.percents, dep.statuses, dep.sigmas,
-                                                dep.counts)], ints=1)
+                   ("frame", "time", "percent", "status", "sigma_min_rel", "amplification", "M", "S", "near-singular"),
+                   [(f, t, p, status[s.split(",")[0]], g, a, c[0], c[1], float("near-singular" in s))
+                    for f, t, p, s, g, a, c in zip(dep.frames, dep.times, dep.percents, dep.statuses, dep.sigmas,
+                                                   dep.amplifications(), dep.counts)], ints=1)
     act = table("actuation (torque: N m, FOLD sign)", ("frame", "hinge", "time", "percent", "fold_angle_deg", "torque"),
                 [(r[0], r[3], r[1], r[2], r[4], r[5]) for r in dep.actuation_table().rows])
     env = table("envelope (the largest over the path; frame of the largest |F|)",

@@ -41,6 +41,9 @@ class FoldHistory:
     target_miss: tuple = (0.0, None)
     #: a fold to targets: the percent of the targets reached (least squares on the targets' direction)
     percent_reached: float = None
+    #: a fold to targets: the percent of the targets each stored frame reached (as ``percent_reached``: its drive
+    #: values projected on the targets' change), not the percent it aimed at (the fold lags its aim)
+    frame_percents: list = None
 
     @property
     def targets_reached(self):

@@ -118,7 +118,7 @@ class VertexRows:
                 self.vertex[k] if k is not None else None)
 
 
-def branch_rates(rows, signs, wish=None, drive=None, seed=0):
+def branch_rates(rows, signs, wish=None, drive=None, seed=0, flat=None):
     """First-order FOLD fold-angle rates (one a hinge, largest |rate| 1) meeting every interior vertex's first- and
     second-order rows to :data:`ACCEPT` with sign(rate) = ``signs`` or 0 (module doc), or None (none found: not a
     proof that none exists).
@@ -126,13 +126,16 @@ def branch_rates(rows, signs, wish=None, drive=None, seed=0):
     signs : array over hinges of +1 (valley), -1 (mountain) or 0 (free). wish : optional rates (FOLD sign) to start
     from, pulled toward them (:data:`PULL`) so that among a family of branches the nearest is found, then
     :data:`STARTS` - 1 random starts in the signs. drive : optional hinge
-    (0-based) whose rate is held at its sign (the other rates are measured against it, so a branch on which it
-    barely turns is not taken). Also returns the nearest rates found and their misses (``VertexRows.misses``):
-    (rates or None, nearest, misses). ``rows``: the pattern's :class:`VertexRows`."""
+    (0-based) whose rate is held at its sign (the other rates are measured against it, and a branch on which it
+    turns slower than sqrt(:data:`ACCEPT`) of the fastest crease, as fast as ``_polish``'s slow creases that the
+    rows let stop, is not taken: it is another branch, which a drive of that crease cannot follow). flat : optional
+    bool over hinges, creases held at 0 (a flat "F" crease, target 0). Also returns the nearest rates found and their
+    misses (``VertexRows.misses``): (rates or None, nearest, misses). ``rows``: the pattern's :class:`VertexRows`."""
     signs = np.asarray(signs, float)
     H = rows.n_hinges
     if not rows.flat or H == 0 or not np.any(signs):
         return None, None, None
+    free = np.ones(H) if flat is None else 1.0 - np.asarray(flat, bool)
     lower = np.where(signs > 0, 0.0, -np.inf)
     upper = np.where(signs < 0, 0.0, np.inf)
     rng = np.random.default_rng(seed)
@@ -144,9 +147,14 @@ def branch_rates(rows, signs, wish=None, drive=None, seed=0):
         x0 = np.where(signs != 0, signs * np.maximum(signs * x0, 1e-3 * np.abs(x0).max(initial=1.0)), x0)
         x0 = x0 / ((np.mean(np.abs(x0)) if drive is None else abs(x0[drive])) or 1.0)
         pull = PULL if wish is not None and i == 0 else 0.0      # the wished rates' start: stay near them
-        r = _polish(rows, signs, _least_squares(rows, x0, (lower, upper), signs, drive, pull), drive)
+        if flat is not None:
+            x0 = free * x0
+        r = _least_squares(rows, x0, (lower, upper), signs, drive, pull, None if flat is None else free)
+        r = _polish(rows, signs, r if flat is None else free * r, drive, free=None if flat is None else free)
         miss = rows.misses(r)
         wrong = bool(np.any(signs * r < -ACCEPT))
+        if drive is not None and abs(r[drive]) <= np.sqrt(ACCEPT):      # the drive barely turns: another branch
+            wrong = True
         if not wrong and max(miss[:2]) < nearest[0]:
             nearest = (max(miss[:2]), r, miss)
         if not wrong and max(miss[:2]) <= ACCEPT:
@@ -266,7 +274,7 @@ def straighten(rows, pattern, rates):
     return X, float(np.linalg.norm(X - pattern.vertices, axis=1).max(initial=0.0))
 
 
-def chord_rates(rows, pattern, wish, signs, lines=None):
+def chord_rates(rows, pattern, wish, signs, lines=None, flat=None):
     """First-order FOLD fold-angle rates (one a hinge, largest |rate| 1) that fold straight chords of the pattern
     (:func:`straight_lines`) toward ``wish`` (FOLD sign, one a hinge), or None: each chord whose creases the
     assignment ``signs`` (+1 valley, -1 mountain, 0 free) lets turn one way turns at the mean of its wished rates;
@@ -274,13 +282,13 @@ def chord_rates(rows, pattern, wish, signs, lines=None):
     vertex with one taken. The rates meet every interior vertex's rows (exactly, for exactly straight chords): a
     rigid fold of part of the pattern, the one a flat start's nearest branch falls back to where the panels cannot
     follow that branch (``engines.reference.fold.targets``). ``lines``: the pattern's :func:`straight_lines`, where
-    the caller has them."""
+    the caller has them; ``flat``: optional bool over hinges, creases to keep flat (no chord through them folds)."""
     wish, signs = np.asarray(wish, float), np.asarray(signs, float)
     scored = []
     for chain in straight_lines(rows, pattern) if lines is None else lines:
         mean = float(np.mean(wish[chain]))
         s = np.sign(mean)
-        if s != 0 and np.all(signs[chain] * s >= 0):
+        if s != 0 and np.all(signs[chain] * s >= 0) and (flat is None or not np.any(np.asarray(flat)[chain])):
             scored.append((abs(mean) * len(chain), mean, chain))
     r, used = np.zeros(rows.n_hinges), set()
     for _, mean, chain in sorted(scored, key=lambda x: -x[0]):
@@ -295,13 +303,16 @@ def chord_rates(rows, pattern, wish, signs, lines=None):
     return r if max(rows.misses(r)[:2]) <= ACCEPT else None
 
 
-def _least_squares(rows, x0, bounds=(-np.inf, np.inf), signs=None, drive=None, pull=0.0):
+def _least_squares(rows, x0, bounds=(-np.inf, np.inf), signs=None, drive=None, pull=0.0, free=None):
     """The rows' least squares from x0 (``scipy.optimize.least_squares``, trust region, sparse exact Jacobian): the
     first- and second-order rows, a size row (mean |r| = 1, or signs[drive] r[drive] = 1), and ``pull`` (r - x0)
-    when ``pull`` > 0; within ``bounds``. Returns the rates reached."""
+    when ``pull`` > 0; within ``bounds``; the rates where ``free`` is 0 held at 0 (their columns left out). Returns
+    the rates reached."""
     H = rows.n_hinges
+    mask = None if free is None or np.all(free) else sp.diags(np.asarray(free, float))
 
     def residual(r):
+        r = r if mask is None else mask @ r
         s = np.mean(np.abs(r)) if drive is None else signs[drive] * r[drive]
         f = np.concatenate([rows.L @ r, rows.q(r), [s - 1.0]])
         return np.concatenate([f, pull * (r - x0)]) if pull > 0 else f
@@ -312,14 +323,15 @@ def _least_squares(rows, x0, bounds=(-np.inf, np.inf), signs=None, drive=None, p
         else:
             last = np.zeros(H)
             last[drive] = signs[drive]
-        blocks = [rows.L, rows.q_jacobian(r), sp.csr_matrix(last[None, :])] + ([pull * sp.eye(H)] if pull > 0 else [])
-        return sp.vstack(blocks).tocsr()
+        A = sp.vstack([rows.L, rows.q_jacobian(r if mask is None else mask @ r), sp.csr_matrix(last[None, :])]
+                      + ([pull * sp.eye(H)] if pull > 0 else []))
+        return (A if mask is None else A @ mask).tocsr()
 
     return least_squares(residual, x0, jac=jacobian, bounds=bounds, method="trf", xtol=1e-12, ftol=1e-12,
                          gtol=1e-12, max_nfev=MAX_EVALUATIONS, tr_solver="lsmr").x
 
 
-def _polish(rows, signs, r, drive=None, iterations=30):
+def _polish(rows, signs, r, drive=None, iterations=30, free=None):
     """Gauss-Newton (minimum-norm steps, ``tools.jacobian.Jacobian``: SVD or sparse QR) on the first- and second-order rows, the creases the least squares
     left at 0 in a signed orthant kept at 0 (and any that a step turns against its sign set to 0 and kept there),
     the rate of ``drive`` (or else the largest) kept; returns r / max |r|.
@@ -332,7 +344,7 @@ def _polish(rows, signs, r, drive=None, iterations=30):
     the first polish stopped) at 0 meet the rows to ACCEPT, those are taken, and the creases that polish leaves
     that slow are tried at 0 in turn (at most :data:`SLOW_ROUNDS` times). Rates with neither are left as they are."""
     r = r / (np.abs(r).max() or 1.0)
-    turns = ~((signs != 0) & (np.abs(r) < 1e-8))
+    turns = ~((signs != 0) & (np.abs(r) < 1e-8)) & (True if free is None else np.asarray(free, bool))
     keep = np.zeros(len(r))
     keep[int(np.argmax(np.abs(r))) if drive is None else drive] = 1.0
     r = _gauss_newton(rows, signs, r, turns, keep, iterations)
@@ -367,3 +379,64 @@ def _gauss_newton(rows, signs, r, turns, keep, iterations):
             break
         last = step
     return r
+
+
+def crossing_lines(rows):
+    """The interior vertices where exactly two straight crease lines cross (degree 4, each crease opposite another
+    within ``pattern_check.EXACT``): {vertex (0-based): (line, line)}, each line two hinges (0-based).
+
+    With directions c, d, -c, -d (c x d = sin(angle) != 0) the first-order rows read (r_1 - r_3) c + (r_2 - r_4) d
+    = 0, so each line turns as one crease (r_1 = r_3, r_2 = r_4), and the second-order row is 2 sin(angle) r_1 r_2
+    = 0: a line whose two creases are assigned opposite signs cannot turn at all, and the two lines cannot both
+    leave the flat state (the vertex is a spherical four-bar whose opposite sides sum to 180 degrees: each line
+    folds alone, the other flat)."""
+    out = {}
+    for v, hs, d in zip(rows.vertex, rows.stars, rows.directions):
+        if len(hs) != 4 or np.linalg.norm(d[0] + d[2]) > EXACT or np.linalg.norm(d[1] + d[3]) > EXACT:
+            continue
+        out[v] = tuple(tuple(sorted((int(hs[i]), int(hs[i + 2])))) for i in (0, 1))
+    return out
+
+
+def flat_reasons(rows, signs, rates, hinges, name=lambda h: f"crease {h + 1}"):
+    """Why creases ``hinges`` (0-based) stay flat on a branch of ``rates`` (one a hinge) where a vertex of two crossing
+    straight lines (:func:`crossing_lines`) says so: one clause a vertex and reason, '' where none does. ``signs``:
+    the assignment's (+1 valley, -1 mountain, 0 free), FOLD's sign; ``name``: a hinge's name (0-based in)."""
+    rates, signs = np.asarray(rates, float), np.asarray(signs, float)
+    left = {int(h) for h in hinges}
+    clauses = []
+    for v, lines in crossing_lines(rows).items():
+        for i, line in enumerate(lines):
+            here = [h for h in line if h in left]
+            if not here:
+                continue
+            both = f"{name(line[0])} and {name(line[1])}"
+            if signs[line[0]] * signs[line[1]] < 0:
+                why = (f"at vertex {v + 1}, where two straight crease lines cross, {both} make a line assigned "
+                       f"opposite signs, and such a line turns as one crease (its first-order rows)")
+            elif np.any(rates[list(lines[1 - i])] != 0):
+                why = (f"at vertex {v + 1}, where two straight crease lines cross, {both} stay flat while the "
+                       f"crossing line folds: the two cannot both leave the flat state (its second-order row)")
+            else:
+                continue
+            left -= set(here)
+            clauses.append(why)
+    return "; ".join(clauses)
+
+
+def locked_vertices(rows, signs, driven):
+    """Vertices (0-based) of two crossing straight lines (:func:`crossing_lines`) where no crease with a target turns
+    in the assignment's ``signs`` (FOLD's: +1 valley, -1 mountain, 0 free) on any branch: each line is assigned
+    opposite signs or has no crease to fold (``driven``: bool a hinge, a target angle other than the start's), and not both lines fold freely. {vertex: text}."""
+    signs, driven = np.asarray(signs, float), np.asarray(driven, bool)
+    out = {}
+    for v, lines in crossing_lines(rows).items():
+        opposite = [signs[a] * signs[b] < 0 for a, b in lines]
+        idle = [not (driven[a] or driven[b]) for a, b in lines]
+        if all(o or i for o, i in zip(opposite, idle)) and any(opposite):
+            parts = [f"creases {a + 1} and {b + 1} {'are assigned opposite signs' if o else 'are not to fold (no target angle, or 0)'}"
+                     for (a, b), o in zip(lines, opposite)]
+            out[v] = (f"at vertex {v + 1}, where two straight crease lines cross, each line turns as one crease, in "
+                      f"one sign (its first-order rows), and {' and '.join(parts)}: no crease with a target turns "
+                      f"there")
+    return out

@@ -320,10 +320,10 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
             first, branch_miss = _branch(problem, C, R, u, speeds, S.method,
                                          None if _start is None else _start[0], rows)
         except SolverError as e:
-            raise SolverError(_no_branch(problem, C, S, R, u, e)) from None
+            raise SolverError(_no_branch(problem, C, S, R, u, e, rows)) from None
         if float(np.abs(Jh @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
             # the start's least-squares velocity breaks the hinge constraints: no first-order motion folds it
-            raise SolverError(_locked(problem, C, S, R, u) or _no_branch(problem, C, S, R, u, None))
+            raise SolverError(_locked(problem, C, S, R, u) or _no_branch(problem, C, S, R, u, None, rows))
         if _start is None:
             straight = _straightened(problem, C, R, first, rows)
             if straight is not None:                # fold the straightened pattern from the same branch
@@ -333,7 +333,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                           f"targets" if _start is None else _start[1])
         S.hold(_waiting(C, R, first))
         if len(S.held):
-            hist.notes.append(f"{problem.name}: {_held_text(problem, C, S)}")
+            hist.notes.append(f"{problem.name}: {_held_text(problem, C, S, rows, -(C.hinge_rate_operator(R) @ first))}")
     bar = Progress(T, progress)
     t, fi = 0.0, 0
     free_noted = False
@@ -409,6 +409,10 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     k = int(np.argmax(np.round(miss, 9))) if len(miss) else 0      # ties (symmetric creases): the first
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
     hist.percent_reached = _reached(C, R, u, percent) if len(miss) else float(percent)
+    aim_change = C.drive_speed * T
+    n2 = float(aim_change @ aim_change)
+    hist.frame_percents = [float(check_percent(percent)) * (float(v @ aim_change) / n2 if n2 > 0 else t / T)
+                           for v, t in zip(hist.drive_values, hist.times)]
     if hist.target_miss[0] <= REACHED_DEG:
         hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
     else:
@@ -475,12 +479,20 @@ def _waiting(C, R, first):
     return np.nonzero(driven <= ACCEPT * float(rates.max(initial=0.0)))[0]
 
 
-def _held_text(problem, C, S, k=3):
-    """'n of the m driven creases do not turn on that branch and are held flat (crease ..., ...)'."""
+def _held_text(problem, C, S, rows, rates, k=3):
+    """'n of the m driven creases do not turn on that branch and are held flat: crease ..., ...', and why where a
+    vertex of two crossing straight lines says (``flat_branch.flat_reasons``). ``rows``: the pattern's
+    ``flat_branch.VertexRows``; ``rates``: the branch's FOLD rates, one a hinge."""
+    from ....structure.flat_branch import ACCEPT, flat_reasons
+
     names = [_crease(problem.pattern, int(C.drive_hinge[j])) for j in S.held[:k]]
     more = f" and {len(S.held) - k} more" if len(S.held) > k else ""
+    signs = np.zeros(len(C.hinges))
+    signs[C.drive_hinge] = -np.sign(C.drive_speed)                  # FOLD's sign
+    rates = np.where(np.abs(rates) > ACCEPT * float(np.abs(rates).max(initial=0.0)), rates, 0.0)
+    why = flat_reasons(rows, signs, rates, C.drive_hinge[S.held], lambda h: f"crease {h + 1}")
     return (f"{len(S.held)} of the {len(C.drive_hinge)} driven creases do not turn on that branch (first order) and "
-            f"are held flat: {', '.join(names)}{more}")
+            f"are held flat: {', '.join(names)}{more}" + (f"; {why}" if why else ""))
 
 
 def _crease(pattern, h):
@@ -518,11 +530,13 @@ def _locked(problem, C, S, R, u):
             f"not even to first order: the hinges around them lock their panels together")
 
 
-def _no_branch(problem, C, S, R, u, error):
+def _no_branch(problem, C, S, R, u, error, rows=None):
     """The one line when no folding branch leaves the flat start (``start.branch_tangent`` or
     :func:`_no_vertex_branch` raised ``error``; its ``rows`` say which conditions the branches were sought on):
-    :func:`_locked` when a driven crease cannot turn at all; else that no branch was found, without saying the
-    pattern is not rigidly foldable (``check`` says that, from the vertices' conditions)."""
+    :func:`_locked` when a driven crease cannot turn at all; else that no branch was found, a search result, not
+    saying the pattern is not rigidly foldable (``check`` says that, from the vertices' conditions), unless every
+    crease with a target meets a vertex of two crossing straight lines that cannot fold
+    (``flat_branch.locked_vertices``): then no branch turns one, a proof."""
     locked = _locked(problem, C, S, R, u)
     if locked:
         return locked
@@ -545,14 +559,31 @@ def _no_branch(problem, C, S, R, u, error):
         against = f"; the nearest search misses the second-order condition most at {where}"
     else:
         against = ""
+    from ....structure.flat_branch import VertexRows, locked_vertices
+
+    rows = VertexRows(pat) if rows is None else rows
+    signs, driven = np.zeros(len(C.hinges)), np.zeros(len(C.hinges), bool)
+    signs[C.drive_hinge], driven[C.drive_hinge] = -np.sign(C.drive_speed), C.drive_speed != 0     # FOLD's sign
+    locked = locked_vertices(rows, signs, driven) if rows.flat else {}
+    texts = list(locked.values())
+    against += "".join(f"; {x}" for x in texts[:3]) + (f"; and {len(texts) - 3} more such vertices"
+                                                       if len(texts) > 3 else "")
+    # every crease with a target meets such a vertex: none can turn, whatever branch (a proof, not a search)
+    proof = bool(locked) and all(set(pat.hinges[int(h)].vertices) & set(locked) for h in np.nonzero(driven)[0])
     rep = pattern_check.diagnose(problem.structure)
     why = f"; {rep.misfit_text(3)}" if rep.misfits else ""
     more = (any(not (np.isfinite(k) and k <= pattern_check.EXACT) for k in rep.kawasaki) or rep.maekawa_misses
             or rep.open_faces)                    # what check says beyond the misfits named here
-    hint = ("check FILE tells more of the pattern's conditions" if more else "a search result, not a proof" +
+    hint = ("a search result, not a proof; check FILE tells more of the pattern's conditions" if more else
+            "a search result, not a proof" +
             ("" if rep.misfits else ": every interior vertex meets Kawasaki's and Maekawa's conditions (check FILE)"))
-    return (f"{problem.name}: no folding branch leaves the flat start with the creases turning in the signs of the "
-            f"mountain-valley assignment ({tried if tried is not None else 'no'} branch "
+    if proof:
+        hint = ("every crease with a target meets a vertex of crossing lines named here, so none turns on any "
+                "branch, not only on those found")
+    target = (" that turns a crease toward a target angle" if len(C.drive_hinge) < len(C.hinges)
+              or np.any(C.drive_speed == 0) else "")
+    return (f"{problem.name}: no folding branch{target} leaves the flat start with the creases turning in the signs "
+            f"of the mountain-valley assignment ({tried if tried is not None else 'no'} branch "
             f"{'direction satisfies' if tried == 1 else 'directions satisfy'} "
             f"{getattr(error, 'rows', 'the second-order condition')}{against}){why}; {hint}; fold with --drive to "
             f"follow a branch of your choice")
@@ -668,19 +699,41 @@ def vertex_branch(rows, C, speeds, wished):
     second-order rows ``rows``, ``VertexRows``; the signs of ``speeds``), from the targets' and multipliers' rates
     ``wished`` (:func:`wished_rates`), and the driven crease k (index into ``C.drive_hinge``) to drive exactly. First with the crease of the largest
     target change turning at its rate; where no such branch is found, on any branch, driving its fastest driven
-    crease (a branch on which the largest target's crease starts at a higher order). (None, k of the largest
-    target change) where none is found."""
+    crease (a branch on which the largest target's crease starts at a higher order); where the searches find none
+    that turns a driven crease, on the straight lines running edge to edge that the targets fold in their signs
+    (``flat_branch.chord_rates``: a rigid fold of part of the pattern, the other creases flat). Driven creases whose
+    target is 0 ("F": flat creases) are kept flat first, and free only where no branch keeps them so. (None, k of
+    the largest target change) where none is found."""
     from ....structure.flat_branch import branch_rates
+
+    from ....structure.flat_branch import ACCEPT, chord_rates
 
     k = int(np.argmax(np.abs(speeds)))
     fold_signs = np.zeros(len(C.hinges))          # FOLD's sign: minus the drive convention's
     fold_signs[C.drive_hinge] = -np.sign(speeds)
-    r = branch_rates(rows, fold_signs, wish=-wished, drive=int(C.drive_hinge[k]))[0]
-    if r is None:
-        r = branch_rates(rows, fold_signs, wish=-wished)[0]
+    flat = np.zeros(len(C.hinges), bool)          # driven creases whose target is the flat start ("F"): kept flat
+    flat[C.drive_hinge] = speeds == 0
+    wish = np.zeros(len(C.hinges))
+    wish[C.drive_hinge] = -speeds
+
+    def turns(r):                                 # a branch that turns a crease toward a target of its own
+        return r is not None and np.abs(r[C.drive_hinge[speeds != 0]]).max(initial=0.0) > ACCEPT
+
+    for keep in ((flat, None) if flat.any() else (None,)):
+        r, j = branch_rates(rows, fold_signs, wish=-wished, drive=int(C.drive_hinge[k]), flat=keep)[0], k
         if r is None:
-            return None, k
-        k = int(np.argmax(np.abs(r[C.drive_hinge])))
+            r = branch_rates(rows, fold_signs, wish=-wished, flat=keep)[0]
+            if not turns(r):
+                # the least squares' starts can miss a branch that folds part of the pattern (creases with no
+                # target left out of the wish): the straight lines running edge to edge that the targets fold
+                r = chord_rates(rows, C.problem.structure.pattern, wish, fold_signs, flat=keep)
+            if not turns(r):
+                continue
+            j = int(np.argmax(np.abs(r[C.drive_hinge]) * (speeds != 0)))     # driven at a rate of its own
+        k = j
+        break
+    else:
+        return None, k
     h0 = int(C.drive_hinge[k])
     return -r * (speeds[k] / -r[h0]), k
 
