@@ -184,6 +184,22 @@ def test_bad_values_are_one_line_and_exit_2(tmp_path, argv, message):
     assert r.stderr.startswith(message) and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
 
 
+def test_the_manuals_bad_values_print_what_it_quotes(tmp_path):
+    """The manual's "Supports and loads" block, run as written on the bare pair (pair.fold: vertex 1 on panel 1
+    only): each command is one line naming the value, exit 2."""
+    from readme_blocks import assert_quoted_lines_printed, code_block
+
+    bare_pair(tmp_path)
+    steps = code_block("Supports and loads")
+    assert len(steps) == 2
+    for command, quoted in steps:
+        assert command.startswith("chrono-origami static pair.fold ")
+        r = run(*command.split()[1:], cwd=tmp_path)
+        assert r.returncode == 2, (command, r.stderr)
+        assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+        assert_quoted_lines_printed(command, quoted, r.stdout + r.stderr)
+
+
 def test_bad_option_syntax_is_argparse_exit_2(tmp_path):
     r = run("count", bare_pair(tmp_path), "--gravity", "0,nan,1")
     assert r.returncode == 2 and "--gravity: expected three finite numbers a,b,c, got '0,nan,1'" in r.stderr
