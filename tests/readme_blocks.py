@@ -3,7 +3,7 @@ the lines it is quoted to print (a line ending in " ..." stands for its beginnin
 
 The walk-throughs moved from the README into the manual's pages (``docs/``); a block is found by the heading of
 its section, whatever its level and page: the first line ``#... <heading text>`` of the manual's pages (then the
-README's), so a test names the section as a reader sees it."""
+README's; a whole heading before one it begins), so a test names the section as a reader sees it."""
 import re
 from pathlib import Path
 
@@ -18,14 +18,15 @@ def pages():
 
 
 def section(heading):
-    """(page, text from the line of ``heading`` on): ``heading`` as ``### Title`` or ``Title`` (a prefix of it)."""
+    """(page, text from the line of ``heading`` on): ``heading`` as ``### Title`` or ``Title``; a heading that is
+    exactly the title first, else the first that begins with it."""
     title = heading.lstrip("#").strip()
-    line = re.compile(r"^#+ " + re.escape(title), re.M)
-    for page in pages():
-        text = page.read_text()
-        m = line.search(text)
-        if m:
-            return page, text[m.start():]
+    for line in (re.compile(r"^#+ " + re.escape(title) + r"[ \t]*$", re.M), re.compile(r"^#+ " + re.escape(title), re.M)):
+        for page in pages():
+            text = page.read_text()
+            m = line.search(text)
+            if m:
+                return page, text[m.start():]
     raise AssertionError(f"no section {title!r} in the manual's pages nor the README")
 
 
