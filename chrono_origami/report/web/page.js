@@ -44,10 +44,23 @@
     return (neg ? '-' : '') + s;
   }
   API.pyRepr = pyRepr;
-  function cellText(x, isInt) {
-    if (isInt && Number.isFinite(x)) return String(Math.round(x));
-    return pyRepr(x);
+  // the engineer's display: 4 significant digits, a value below 1e-12 of its table's largest |value| shown as 0
+  // (round-off); the switch "every digit" shows the CSV's text (pyRepr)
+  let allDigits = false;
+  function eng(x, top) {
+    if (!Number.isFinite(x)) return pyRepr(x);
+    const a = Math.abs(x);
+    if (a === 0 || a < 1e-12 * top) return '0';
+    if (a >= 1e-3 && a < 1e4) return String(+x.toPrecision(4));
+    return x.toExponential(3).replace(/\.?0+e/, 'e');
   }
+  API.eng = eng;
+  function cellText(x, isInt, top) {
+    if (isInt && Number.isFinite(x)) return String(Math.round(x));
+    return allDigits ? pyRepr(x) : eng(x, top || 0);
+  }
+  const UNITS = D.units || { force: 'model units', moment: 'model units', length: 'model units' };
+  function unitOf(kind) { return kind ? UNITS[kind] || '' : ''; }
   function short(x) {
     if (!Number.isFinite(x)) return pyRepr(x);
     return Math.abs(x) >= 1e-3 && Math.abs(x) < 1e5 || x === 0 ? String(+x.toPrecision(4)) : x.toExponential(3);
@@ -57,7 +70,13 @@
   }
 
   function decodeTable(t) {
-    return Object.assign({}, t, { values: b64(t.data, Float64Array) });
+    const values = b64(t.data, Float64Array), k = t.header.length;
+    let top = 0;                                // the table's largest finite |value| (its non-integer columns)
+    for (let i = 0; i < values.length; i++) {
+      const a = Math.abs(values[i]);
+      if (i % k >= t.ints && Number.isFinite(a) && a > top) top = a;
+    }
+    return Object.assign({}, t, { values, top, units: t.units || t.header.map(() => '') });
   }
   const tris = b64(G.triangles, Uint32Array);
   const hingeV = b64(G.hinges, Uint32Array);
@@ -79,6 +98,7 @@
       st.colorings[c] = col;
     }
     st.kindIdx = s.kinds ? Uint8Array.from(s.kinds, k => G.kind_names.indexOf(k)) : baseKinds;
+    st.angles = s.angles ? b64(s.angles, Float64Array) : null;      // fold angle per hinge (deg, valley > 0)
     return st;
   });
   const pageTables = (D.tables || []).map(decodeTable);
@@ -197,8 +217,32 @@
   // ---------------------------------------------------------------- colours
   const NOT_FINITE = D.not_finite_color;
   let current = 0, colorBy = null;
-  function coloring() { return colorBy === 'kind' ? null : states[current].colorings[colorBy] || null; }
+  function coloring() { return colorBy === 'kind' || colorBy === 'mv' ? null : states[current].colorings[colorBy] || null; }
+  const hasAngles = states.some(s => s.angles);
+  function foldAngle(h) { const a = states[current].angles; return a ? a[h] : null; }
+  API.foldAngle = h1 => foldAngle(h1 - 1);
+  // mountain (red) and valley (blue) by the fold angle's sign; flat (|angle| < 0.01 deg) grey
+  const MV = { mountain: [0.84, 0.15, 0.16], valley: [0.12, 0.47, 0.71], flat: [0.6, 0.6, 0.6] };
+  function mvOf(h) { const a = foldAngle(h); return a === null || Math.abs(a) < 0.01 ? 'flat' : (a < 0 ? 'mountain' : 'valley'); }
+  // colour scale: the data's range, or the user's (range boxes), linear or log of |value|
+  let scaleMin = null, scaleMax = null, logScale = false;
+  function colorTop(c) {
+    let top = 0;
+    for (let h = 0; h < H; h++) { const a = Math.abs(c.vals[h]); if (Number.isFinite(a) && a > top) top = a; }
+    return top;
+  }
+  function scaled(c) {
+    const lo = scaleMin !== null ? scaleMin : c.vmin, hi = scaleMax !== null ? scaleMax : c.vmax;
+    return Object.assign({}, c, { vmin: lo, vmax: hi });
+  }
   function fraction(c, x) {
+    if (logScale) {                         // log10 |x| between log10 of the range's ends (> 0)
+      const hi = Math.max(Math.abs(c.vmin), Math.abs(c.vmax)), lo = Math.max(hi * 1e-6, Math.min(Math.abs(c.vmin) ||
+        hi * 1e-6, hi));
+      const a = Math.abs(x);
+      if (!(hi > 0) || a <= lo) return 0;
+      return Math.min(Math.log10(a / lo) / Math.log10(hi / lo || 10), 1);
+    }
     const span = c.vmax - c.vmin;
     if (span > 0) return Math.min(Math.max((x - c.vmin) / span, 0), 1);
     return c.cmap === 'coolwarm' ? 0.5 : 0.0;
@@ -211,7 +255,8 @@
   }
   function hingeColor(h) {
     const c = coloring();
-    if (c) return mapColor(c, c.vals[h]);
+    if (c) return mapColor(scaled(c), c.vals[h]);
+    if (colorBy === 'mv') return MV[mvOf(h)];
     return G.kind_styles[G.kind_names[states[current].kindIdx[h]]].color;
   }
   API.hingeColor = h => hingeColor(h - 1);
@@ -305,8 +350,10 @@
     const lab = document.getElementById('caption'), bad = document.getElementById('nonfinite');
     bar.style.display = c ? 'block' : 'none';
     document.getElementById('barlabels').style.display = c ? 'flex' : 'none';
+    document.getElementById('barunit').textContent = '';
     if (!c) {
-      lab.textContent = 'hinges coloured by kind';
+      lab.textContent = colorBy === 'mv' ? 'hinges coloured by fold: mountain red, valley blue, flat grey'
+        : 'hinges coloured by kind';
       bad.textContent = '';
       return;
     }
@@ -316,9 +363,12 @@
       ctx.fillStyle = `rgb(${lut[3 * j]},${lut[3 * j + 1]},${lut[3 * j + 2]})`;
       ctx.fillRect(i, 0, 1, bar.height);
     }
-    document.getElementById('barmin').textContent = short(c.vmin);
-    document.getElementById('barmax').textContent = short(c.vmax);
-    lab.textContent = c.caption;
+    const sc = scaled(c);
+    document.getElementById('barmin').textContent = logScale ? short(Math.max(Math.abs(sc.vmax) * 1e-6,
+      Math.abs(sc.vmin))) : short(sc.vmin);
+    document.getElementById('barmax').textContent = short(sc.vmax);
+    document.getElementById('barunit').textContent = unitOf(c.unit) ? `[${unitOf(c.unit)}]` : '';
+    lab.textContent = c.caption + (logScale ? ' (log scale of |value|)' : '');
     let k = 0;
     for (let h = 0; h < H; h++) if (!Number.isFinite(c.vals[h])) k++;
     bad.textContent = k ? `${k} hinge${k > 1 ? 's' : ''} NaN or infinite: drawn magenta, on neither map` : '';
@@ -339,11 +389,12 @@
   const select = document.getElementById('colorby');
   function fillSelect() {
     const keys = Object.keys(states[current].colorings);
-    const opts = keys.concat(['kind']);
+    const opts = keys.concat(hasAngles ? ['mv', 'kind'] : ['kind']);
     if (select.options.length !== opts.length || [...select.options].some((o, i) => o.value !== opts[i])) {
-      select.innerHTML = opts.map(k => `<option value="${esc(k)}">${esc(k === 'kind' ? 'hinge kind' : k)}</option>`).join('');
+      select.innerHTML = opts.map(k => `<option value="${esc(k)}">${esc(k === 'kind' ? 'hinge kind' : k === 'mv' ? 'mountain / valley' : k)}</option>`).join('');
     }
     if (colorBy === null || !opts.includes(colorBy)) colorBy = opts.includes(D.color_by) ? D.color_by : opts[0];
+    if (API.firstColor === undefined) API.firstColor = colorBy;
     select.value = colorBy;
   }
   select.addEventListener('change', () => { colorBy = select.value; refresh(); });
@@ -362,20 +413,26 @@
     function draw() {
       const a = page * PAGE, b = Math.min(a + PAGE, t.n);
       const head = t.header.map((h, c) => `<th data-col="${c}">${esc(h)}${c === sortCol ? (asc ? ' ▲' : ' ▼') : ''}</th>`).join('');
+      const unitRow = t.units.some(u => u) ?
+        `<tr class="units">${t.units.map(u => `<th class="unit">${u ? '[' + esc(unitOf(u)) + ']' : ''}</th>`).join('')}</tr>` : '';
       const body = [];
       for (let i = a; i < b; i++) {
         const r = order[i];
-        body.push(`<tr data-row="${r}">` + t.header.map((_, c) => `<td>${cellText(val(r, c), c < t.ints)}</td>`).join('') + '</tr>');
+        body.push(`<tr data-row="${r}"${t.hinge_table && val(r, 0) - 1 === selected ? ' class="sel"' : ''}>` +
+          t.header.map((_, c) => `<td>${cellText(val(r, c), c < t.ints, t.top)}</td>`).join('') + '</tr>');
       }
       const pages = Math.max(1, Math.ceil(t.n / PAGE));
       box.innerHTML = `<h3>${esc(t.title)}</h3>` +
         (t.n > PAGE ? `<div class="pager"><button data-go="-1">previous</button>rows ${a + 1}–${b} of ${t.n}` +
           `<button data-go="1">next</button> (page ${page + 1} of ${pages})</div>` : '') +
-        `<table><thead><tr>${head}</tr></thead><tbody>${body.join('')}</tbody></table>`;
+        `<div class="scroll"><table><thead><tr class="names">${head}</tr>${unitRow}</thead>` +
+        `<tbody>${body.join('')}</tbody></table></div>`;
     }
     box.addEventListener('click', e => {
-      const th = e.target.closest('th'), go = e.target.closest('button');
-      if (th) {
+      const th = e.target.closest('th[data-col]'), go = e.target.closest('button'), tr = e.target.closest('tbody tr');
+      if (tr && t.hinge_table) {            // a row: its hinge selected and framed in the view
+        selectHinge(val(+tr.dataset.row, 0) - 1, true);
+      } else if (th) {
         const c = +th.dataset.col;
         asc = c === sortCol ? !asc : true;
         sortCol = c;
@@ -394,6 +451,16 @@
     });
     draw();
     box.id = key;
+    box.redraw = draw;
+    box.showRowOf = h => {                   // the page holding hinge h's first row, scrolled to
+      if (!t.hinge_table) return;
+      const i = order.findIndex(r => val(r, 0) - 1 === h);
+      if (i < 0) return;
+      page = Math.floor(i / PAGE);
+      draw();
+      const row = box.querySelector('tr.sel');
+      if (row && row.scrollIntoView) row.scrollIntoView({ block: 'nearest' });
+    };
     return box;
   }
   function drawTables() {
@@ -404,7 +471,27 @@
 
   // ---------------------------------------------------------------- hover and click: a hinge's actions
   const tip = document.getElementById('tooltip');
-  let pinnedHinge = -1;
+  let pinnedHinge = -1, selected = -1;
+  // select hinge h (0-based; -1: none): its rows marked in the tables, the tooltip kept; frame: the view turned to it
+  function selectHinge(h, frame) {
+    selected = h;
+    API.selected = h + 1;
+    tablesBox.querySelectorAll('.tbl').forEach(b => b.showRowOf ? (h >= 0 ? b.showRowOf(h) : b.redraw()) : 0);
+    if (h < 0) { pinnedHinge = -1; showTip(-1); return; }
+    if (frame) {
+      const X = states[current].X, a = hingeV[2 * h], b = hingeV[2 * h + 1];
+      const mid = new THREE.Vector3((X[3 * a] + X[3 * b]) / 2, (X[3 * a + 1] + X[3 * b + 1]) / 2, (X[3 * a + 2] + X[3 * b + 2]) / 2);
+      camera.position.add(mid.clone().sub(controls.target));
+      controls.target.copy(mid);
+      controls.update();
+      camera.updateMatrixWorld();
+    }
+    pinnedHinge = h;
+    const s = API.hingeScreen(h + 1), r = canvas.getBoundingClientRect();
+    showTip(h, s.x - r.left, s.y - r.top);
+    requestRender();
+  }
+  API.selectHinge = h1 => selectHinge(h1 - 1, true);
   function hingeRows(h) {               // rows of the state's hinge table for 0-based hinge h
     const s = states[current], t = s.tables.find(x => x.hinge_table);
     if (!t) return null;
@@ -450,21 +537,37 @@
   function showTip(h, mx, my) {
     if (h < 0) { tip.hidden = true; tip.dataset.hinge = ''; return; }
     const s = states[current], kind = G.kind_names[s.kindIdx[h]], c = coloring();
+    const hr = hingeRows(h), ctop = c ? colorTop(c) : 0;
     let html = `<div class="tiphead">hinge <b id="tiphinge">${h + 1}</b> (${esc(kind)})` +
-      (c ? `; ${esc(c.component)} = <span id="tipvalue">${pyRepr(c.vals[h])}</span>` : '') + '</div>';
-    const hr = hingeRows(h);
+      (c ? `; ${esc(c.component)} = <span id="tipvalue">${cellText(c.vals[h], false, ctop)}</span>` +
+        ` <span class="unit" id="tipunit">${esc(unitOf(c.unit))}</span>` : '') +
+      (D.kind !== 'static' && foldAngle(h) !== null ? `; fold angle <span id="tipangle">${eng(foldAngle(h), 0)}</span> deg` : '') +
+      '</div>';
     if (hr) {
       const k = hr.t.header.length;
-      html += `<table><tr>${hr.t.header.map(x => `<th>${esc(x)}</th>`).join('')}</tr>` +
-        hr.rows.map(r => `<tr class="side">` + hr.t.header.map((_, j) =>
-          `<td>${cellText(hr.t.values[r * k + j], j < hr.t.ints)}</td>`).join('') + '</tr>').join('') + '</table>';
+      const cell = (r, j) => cellText(hr.t.values[r * k + j], j < hr.t.ints, hr.t.top);
+      const unit = j => hr.t.units[j] ? esc(unitOf(hr.t.units[j])) : '';
+      if (k <= 10) {
+        html += `<table><tr class="names">${hr.t.header.map(x => `<th>${esc(x)}</th>`).join('')}</tr>` +
+          `<tr class="units">${hr.t.header.map((_, j) => `<th class="unit">${unit(j) ? '[' + unit(j) + ']' : ''}</th>`).join('')}</tr>` +
+          hr.rows.map(r => `<tr class="side">` + hr.t.header.map((_, j) => `<td>${cell(r, j)}</td>`).join('') +
+            '</tr>').join('') + '</table>';
+      } else {                              // a wide table (statistics): one row per column, one column per side
+        html += `<table class="transposed">` + hr.t.header.map((x, j) => `<tr><th>${esc(x)}</th>` +
+          hr.rows.map(r => `<td>${cell(r, j)}</td>`).join('') + `<td class="unit">${unit(j)}</td></tr>`).join('') +
+          '</table>';
+      }
     }
     tip.innerHTML = html;
     tip.dataset.hinge = String(h + 1);
     tip.hidden = false;
-    const w = view.clientWidth;
-    tip.style.left = Math.min(mx + 14, Math.max(w - tip.offsetWidth - 4, 0)) + 'px';
-    tip.style.top = (my + 14) + 'px';
+    const w = view.clientWidth, hh = view.clientHeight;      // the box inside the view, beside the pointer
+    let left = mx + 14, top = my + 14;
+    if (left + tip.offsetWidth > w - 2) left = Math.max(mx - 14 - tip.offsetWidth, 2);
+    if (top + tip.offsetHeight > hh - 2) top = Math.max(my - 14 - tip.offsetHeight, 2);
+    tip.style.left = Math.min(left, Math.max(w - tip.offsetWidth - 2, 0)) + 'px';
+    tip.style.top = Math.min(top, Math.max(hh - tip.offsetHeight - 2, 0)) + 'px';
+    tip.dataset.x = String(mx); tip.dataset.y = String(my);
   }
   let hoverAt = null;
   canvas.addEventListener('pointermove', e => {
@@ -483,6 +586,7 @@
     const h = pick(x, y);
     pinnedHinge = h;
     showTip(h, x, y);
+    if (h >= 0) selectHinge(h, false);
   });
   // where a hinge's midpoint is drawn: page coordinates (CSS px), for a pointer to go there
   API.hingeScreen = h1 => {
@@ -500,7 +604,7 @@
     drawHinges();
     drawBar();
     drawLegend();
-    if (pinnedHinge >= 0 && !tip.hidden) showTip(pinnedHinge, parseFloat(tip.style.left) - 14, parseFloat(tip.style.top) - 14);
+    if (pinnedHinge >= 0 && !tip.hidden) showTip(pinnedHinge, +tip.dataset.x, +tip.dataset.y);
     requestRender();
   }
   function setState(k) {
@@ -582,6 +686,40 @@
     document.getElementById('figurebox').hidden = false;
     document.getElementById('figure').src = 'data:image/png;base64,' + D.figure;
   }
+  // ---------------------------------------------------------------- display controls
+  const digits = document.getElementById('alldigits');
+  function setAllDigits(on) {
+    allDigits = !!on;
+    digits.checked = allDigits;
+    tablesBox.querySelectorAll('.tbl').forEach(b => b.redraw());
+    if (!tip.hidden && tip.dataset.hinge) showTip(+tip.dataset.hinge - 1, +tip.dataset.x, +tip.dataset.y);
+  }
+  digits.addEventListener('change', () => setAllDigits(digits.checked));
+  API.setAllDigits = setAllDigits;
+  const rmin = document.getElementById('rangemin'), rmax = document.getElementById('rangemax');
+  function readRange() {
+    const a = parseFloat(rmin.value), b = parseFloat(rmax.value);
+    scaleMin = Number.isFinite(a) ? a : null;
+    scaleMax = Number.isFinite(b) ? b : null;
+    logScale = document.getElementById('logscale').checked;
+    refresh();
+  }
+  [rmin, rmax].forEach(x => x.addEventListener('change', readRange));
+  document.getElementById('logscale').addEventListener('change', readRange);
+  API.setScale = (lo, hi, log) => { rmin.value = lo === null ? '' : String(lo); rmax.value = hi === null ? '' : String(hi);
+    document.getElementById('logscale').checked = !!log; readRange(); };
+  const goto = document.getElementById('gotohinge');
+  goto.addEventListener('change', () => {
+    const h = parseInt(goto.value, 10);
+    if (h >= 1 && h <= H) selectHinge(h - 1, true);
+  });
+  if (D.caveats && D.caveats.length) {
+    const box = document.getElementById('caveats');
+    box.hidden = false;
+    box.innerHTML = D.caveats.map(c => `<div>${esc(c)}</div>`).join('');
+  }
+  document.getElementById('unitsnote').textContent = 'units: ' + (UNITS.note || UNITS.force);
+
   resize();
   if (API.chooseMode) API.chooseMode(0);
   else setState(D.kind === 'design' ? states.length - 1 : 0);
