@@ -197,9 +197,41 @@
   pinMesh.count = pinned.length; partMesh.count = partly.length;
   pinMesh.frustumCulled = partMesh.frustumCulled = false;
   scene.add(pinMesh, partMesh);
-  const loads = G.loads.map(l => ({ vertex: l.vertex, f: l.force.map(num) }));
-  const fmax = Math.max(0, ...loads.map(l => Math.hypot(...l.f)).filter(Number.isFinite)) || 1;
-  const arrowScale = 0.15 * G.size / fmax;
+  // loads: more than MAX_ARROWS drawn as the resultants of the loads in each cell of a grid over the sheet
+  const MAX_ARROWS = 300;
+  const rawLoads = G.loads.map(l => ({ vertex: l.vertex, f: l.force.map(num) }));
+  let loads = rawLoads.map(l => ({ vertices: [l.vertex - 1], f: l.f }));
+  if (rawLoads.length > MAX_ARROWS) {
+    const X0 = states[0].X, k = Math.floor(Math.sqrt(MAX_ARROWS)), cells = new Map();
+    const sx = (hi[0] - lo[0]) / k || 1, sy = (hi[1] - lo[1]) / k || 1;
+    for (const l of rawLoads) {
+      const i = l.vertex - 1;
+      const key = Math.min(Math.floor((X0[3 * i] - lo[0]) / sx), k - 1) * k +
+        Math.min(Math.floor((X0[3 * i + 1] - lo[1]) / sy), k - 1);
+      if (!cells.has(key)) cells.set(key, { vertices: [], f: [0, 0, 0] });
+      const c = cells.get(key);
+      c.vertices.push(i);
+      for (let d = 0; d < 3; d++) c.f[d] += l.f[d];
+    }
+    loads = [...cells.values()];
+  }
+  API.loadArrows = () => loads.length;
+  // reactions: the support reactions table's forces summed per vertex (a static page)
+  function reactionsOf(st) {
+    const t = st.tables.find(x => x.title.startsWith('support reactions'));
+    if (!t) return [];
+    const by = new Map(), k = t.header.length;
+    for (let r = 0; r < t.n; r++) {
+      const v = t.values[r * k + 1] - 1;
+      if (!by.has(v)) by.set(v, [0, 0, 0]);
+      for (let d = 0; d < 3; d++) by.get(v)[d] += t.values[r * k + 2 + d];
+    }
+    return [...by.entries()].map(([v, f]) => ({ vertices: [v], f }));
+  }
+  const reactionsAll = states.map(reactionsOf);
+  // one force scale: the largest load or reaction arrow is 10 % of the structure's size
+  const fmax = Math.max(0, ...loads.concat(...reactionsAll).map(l => Math.hypot(...l.f)).filter(Number.isFinite)) || 1;
+  const arrowScale = 0.1 * G.size / fmax;
   const headGeom = new THREE.ConeGeometry(mark * 0.6, mark * 1.8, 12);
   headGeom.rotateX(Math.PI / 2);
   headGeom.translate(0, 0, -mark * 0.9);
@@ -213,6 +245,17 @@
   const shafts = new THREE.LineSegments(shaftGeom, new THREE.LineBasicMaterial({ color: 0xff7f0e }));
   shafts.frustumCulled = false;
   scene.add(headMesh, shafts);
+  const nReact = Math.max(1, ...reactionsAll.map(r => r.length));
+  const green = new THREE.MeshPhongMaterial({ color: 0x2ca02c });
+  const reactHeads = new THREE.InstancedMesh(headGeom, green, nReact);
+  reactHeads.count = 0;
+  reactHeads.frustumCulled = false;
+  const reactPos = new Float32Array(6 * nReact);
+  const reactGeom = new THREE.BufferGeometry();
+  reactGeom.setAttribute('position', new THREE.BufferAttribute(reactPos, 3));
+  const reactShafts = new THREE.LineSegments(reactGeom, new THREE.LineBasicMaterial({ color: 0x2ca02c }));
+  reactShafts.frustumCulled = false;
+  scene.add(reactHeads, reactShafts);
 
   // ---------------------------------------------------------------- colours
   const NOT_FINITE = D.not_finite_color;
@@ -271,18 +314,28 @@
     partly.forEach((s, k) => { const i = s.vertex - 1; partMesh.setMatrixAt(k, m.makeTranslation(X[3 * i], X[3 * i + 1], X[3 * i + 2])); });
     pinMesh.instanceMatrix.needsUpdate = partMesh.instanceMatrix.needsUpdate = true;
     const z = new THREE.Vector3(0, 0, 1), q = new THREE.Quaternion(), one = new THREE.Vector3(1, 1, 1);
-    loads.forEach((l, k) => {
-      const i = l.vertex - 1, tip = new THREE.Vector3(X[3 * i], X[3 * i + 1], X[3 * i + 2]);
-      const f = new THREE.Vector3(...l.f);
-      const len = f.length();
-      if (!Number.isFinite(len) || len === 0) { headMesh.setMatrixAt(k, m.makeScale(0, 0, 0)); return; }
-      q.setFromUnitVectors(z, f.clone().normalize());
-      headMesh.setMatrixAt(k, m.compose(tip, q, one));
-      const tail = tip.clone().addScaledVector(f, -arrowScale);
-      shaftPos.set([tail.x, tail.y, tail.z, tip.x, tip.y, tip.z], 6 * k);
-    });
-    headMesh.instanceMatrix.needsUpdate = true;
-    shaftGeom.attributes.position.needsUpdate = true;
+    // an arrow per force: loads end at their point (the mean of the cell's vertices), reactions start there
+    function arrows(list, heads, buf, geom, pointing) {
+      list.forEach((l, k) => {
+        const at = new THREE.Vector3();
+        for (const i of l.vertices) at.add(new THREE.Vector3(X[3 * i], X[3 * i + 1], X[3 * i + 2]));
+        at.multiplyScalar(1 / l.vertices.length);
+        const f = new THREE.Vector3(...l.f);
+        const len = f.length();
+        if (!Number.isFinite(len) || len === 0) { heads.setMatrixAt(k, m.makeScale(0, 0, 0)); buf.fill(0, 6 * k, 6 * k + 6); return; }
+        q.setFromUnitVectors(z, f.clone().normalize());
+        const tail = pointing ? at.clone().addScaledVector(f, -arrowScale) : at.clone();
+        const tip = pointing ? at : at.clone().addScaledVector(f, arrowScale);
+        heads.setMatrixAt(k, m.compose(tip, q, one));
+        buf.set([tail.x, tail.y, tail.z, tip.x, tip.y, tip.z], 6 * k);
+      });
+      heads.count = list.length;
+      heads.instanceMatrix.needsUpdate = true;
+      geom.setDrawRange(0, 2 * list.length);
+      geom.attributes.position.needsUpdate = true;
+    }
+    arrows(loads, headMesh, shaftPos, shaftGeom, true);
+    arrows(reactionsAll[current], reactHeads, reactPos, reactGeom, false);
   }
   function drawHinges() {
     for (const o of hingeObjs) { scene.remove(o); o.geometry.dispose(); }
@@ -292,7 +345,7 @@
       const list = [];
       for (let h = 0; h < H; h++) {
         const dashed = G.kind_styles[G.kind_names[kinds[h]]].dashed;
-        if ((style === 'dashed') === dashed) list.push(h);
+        if ((style === 'dashed') === dashed && hingeShown(h)) list.push(h);
       }
       if (!list.length) continue;
       const p = new Float32Array(6 * list.length), c = new Float32Array(6 * list.length);
@@ -315,8 +368,65 @@
     }
   }
 
+  // ---------------------------------------------------------------- layers
+  const hidden = new Set();              // layer names hidden: panels, supports, loads, labels, kind:<name>, mountain, valley, flat
+  function hingeShown(h) {
+    if (hidden.has('kind:' + G.kind_names[states[current].kindIdx[h]])) return false;
+    return !(hasAngles && hidden.has(mvOf(h)));
+  }
+  function applyLayers() {
+    mesh.visible = edges.visible = !hidden.has('panels');
+    pinMesh.visible = partMesh.visible = reactHeads.visible = reactShafts.visible = !hidden.has('supports');
+    headMesh.visible = shafts.visible = !hidden.has('loads');
+    drawHinges();
+    drawLabels();
+    requestRender();
+  }
+  function setLayer(name, shown) {
+    if (shown) hidden.delete(name); else hidden.add(name);
+    const box = document.querySelector(`#layers input[data-layer="${name}"]`);
+    if (box) box.checked = shown;
+    applyLayers();
+  }
+  API.setLayer = setLayer;
+  API.layers = () => [...document.querySelectorAll('#layers input')].map(b => b.dataset.layer);
+  // labels: hinge numbers at their midpoints (up to MAX_LABELS hinges; the selected one always)
+  const MAX_LABELS = 400;
+  const labelBox = document.getElementById('labels');
+  function drawLabels() {
+    if (hidden.has('labels')) { labelBox.innerHTML = ''; return; }
+    const P = projectAll(), w = canvas.clientWidth, hh = canvas.clientHeight, out = [];
+    for (let h = 0; h < H && out.length < MAX_LABELS; h++) {
+      if (!hingeShown(h)) continue;
+      const a = hingeV[2 * h], b = hingeV[2 * h + 1];
+      const x = (P[3 * a] + P[3 * b]) / 2, y = (P[3 * a + 1] + P[3 * b + 1]) / 2;
+      if (x >= 0 && x < w && y >= 0 && y < hh && P[3 * a + 2] <= 1) out.push(`<span style="left:${x | 0}px;top:${y | 0}px">${h + 1}</span>`);
+    }
+    labelBox.innerHTML = out.join('');
+  }
+
+  // the axes triad: x red, y green, z blue, turned as the view, in the lower left corner
+  const axesScene = new THREE.Scene();
+  axesScene.add(new THREE.AxesHelper(1));
+  const axesCam = new THREE.OrthographicCamera(-1.3, 1.3, 1.3, -1.3, 0.1, 10);
+  axesCam.up.set(0, 0, 1);
+  function drawTriad() {
+    const d = new THREE.Vector3().subVectors(camera.position, controls.target).normalize().multiplyScalar(3);
+    axesCam.position.copy(d);
+    axesCam.up.copy(camera.up);
+    axesCam.lookAt(0, 0, 0);
+    const size = 80;
+    renderer.autoClear = false;
+    renderer.setViewport(0, 0, size, size);
+    renderer.render(axesScene, axesCam);
+    renderer.setViewport(0, 0, canvas.clientWidth, canvas.clientHeight);
+    renderer.autoClear = true;
+  }
+
   function render() {
     renderer.render(scene, camera);
+    drawTriad();
+    if (!hidden.has('labels')) drawLabels();
     API.renders++;
     if (!API.ready && !API.firstFrame) {        // ready once the first frame has been presented
       API.firstFrame = true;
@@ -340,7 +450,7 @@
     camera.aspect = w / Math.max(h, 1);
     camera.updateProjectionMatrix();
     for (const k in hingeMats) hingeMats[k].resolution.set(w, h);
-    render();
+    requestRender();                    // drawn once, at the next frame, whatever asked for it
   }
   new ResizeObserver(resize).observe(view);
 
@@ -384,7 +494,9 @@
         ` (${n[k]})</div>`;
     }).join('');
     document.getElementById('marks').textContent =
-      `supports: ${G.supports.length} (red cones: pinned; spheres: partly held); loads: ${loads.length} (orange arrows)`;
+      `supports: ${G.supports.length} (red cones: pinned; spheres: partly held; green arrows: reactions); ` +
+      `loads: ${rawLoads.length} (orange arrows${loads.length < rawLoads.length ? `, drawn as ${loads.length} resultants of ` +
+      'the loads near each other' : ''}; the largest force 10 % of the size)`;
   }
   const select = document.getElementById('colorby');
   function fillSelect() {
@@ -519,21 +631,42 @@
     }
     return P;
   }
-  function pick(mx, my) {               // the hinge nearest the pointer (CSS px in the canvas), within 8 px
-    const P = projectAll();
-    let best = -1, bd = 8, bz = Infinity;
+  // the hinge under the pointer (CSS px in the canvas), within 8 px, that is seen: nearest the pointer, then nearest
+  // the eye; a hinge behind the panels drawn (a ray from the eye meets a panel first) or hidden is not picked
+  const ray = new THREE.Raycaster();
+  function occluded(h, u) {
+    if (!mesh.visible) return false;
+    const X = states[current].X, a = hingeV[2 * h], b = hingeV[2 * h + 1];
+    const p = new THREE.Vector3(X[3 * a] + u * (X[3 * b] - X[3 * a]), X[3 * a + 1] + u * (X[3 * b + 1] - X[3 * a + 1]),
+      X[3 * a + 2] + u * (X[3 * b + 2] - X[3 * a + 2]));
+    const dir = p.clone().sub(camera.position), dist = dir.length();
+    ray.set(camera.position, dir.normalize());
+    ray.far = dist;
+    const hit = ray.intersectObject(mesh, false);
+    return hit.length > 0 && hit[0].distance < dist - 1e-3 * radius;
+  }
+  function pick(mx, my) {
+    const P = projectAll(), found = [];
     for (let h = 0; h < H; h++) {
+      if (!hingeShown(h)) continue;
       const a = hingeV[2 * h], b = hingeV[2 * h + 1];
       if (!(P[3 * a + 2] <= 1 && P[3 * b + 2] <= 1)) continue;
       const ax = P[3 * a], ay = P[3 * a + 1], bx = P[3 * b], by = P[3 * b + 1];
       const dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
       const u = l2 > 0 ? Math.min(Math.max(((mx - ax) * dx + (my - ay) * dy) / l2, 0), 1) : 0;
       const d = Math.hypot(mx - ax - u * dx, my - ay - u * dy);
-      const z = P[3 * a + 2] + u * (P[3 * b + 2] - P[3 * a + 2]);
-      if (d < bd - 0.5 || (d <= bd + 0.5 && z < bz)) { best = h; bd = Math.min(d, bd); bz = z; }
+      if (d > 8) continue;
+      found.push({ h, u, d: Math.round(d), z: P[3 * a + 2] + u * (P[3 * b + 2] - P[3 * a + 2]) });
     }
-    return best;
+    found.sort((x, y) => x.d - y.d || x.z - y.z);
+    // a hinge drawn over another (within a pixel, farther from the eye) is behind it: only the front one is seen
+    const seen = found.filter(c => !found.some(o => o !== c && Math.abs(o.d - c.d) <= 1 && o.z < c.z - 1e-7));
+    for (const c of seen) if (!occluded(c.h, c.u)) return c.h;
+    return -1;
   }
+  // the hinge (1-based, 0: none) a pointer at page coordinates (CSS px) picks
+  API.pick = (x, y) => { const r = canvas.getBoundingClientRect(); return pick(x - r.left, y - r.top) + 1; };
+  API.seen = h1 => { const s = API.hingeScreen(h1); return API.pick(s.x, s.y) === h1; };
   function showTip(h, mx, my) {
     if (h < 0) { tip.hidden = true; tip.dataset.hinge = ''; return; }
     const s = states[current], kind = G.kind_names[s.kindIdx[h]], c = coloring();
@@ -686,6 +819,35 @@
     document.getElementById('figurebox').hidden = false;
     document.getElementById('figure').src = 'data:image/png;base64,' + D.figure;
   }
+  // ---------------------------------------------------------------- views: reset and the standard views
+  const VIEWS = { iso: [Math.cos(el) * Math.cos(az), Math.cos(el) * Math.sin(az), Math.sin(el)],
+    top: [0, -1e-6, 1], bottom: [0, 1e-6, -1], front: [0, -1, 0], back: [0, 1, 0], left: [-1, 0, 0], right: [1, 0, 0] };
+  function setView(name) {
+    const d = VIEWS[name] || VIEWS.iso;
+    controls.target.copy(center);
+    camera.position.set(center.x + 2.6 * radius * d[0], center.y + 2.6 * radius * d[1], center.z + 2.6 * radius * d[2]);
+    camera.up.set(0, 0, 1);
+    controls.update();
+    camera.updateMatrixWorld();
+    requestRender();
+  }
+  API.setView = setView;
+  document.getElementById('views').addEventListener('click', e => {
+    const b = e.target.closest('button[data-view]');
+    if (b) setView(b.dataset.view);
+  });
+  // the layers' switches
+  {
+    const kindsHere = [...new Set(states.flatMap(s => [...s.kindIdx].map(i => G.kind_names[i])))];
+    const names = [['panels', 'panels'], ...kindsHere.map(k => ['kind:' + k, k + ' hinges']),
+      ...(hasAngles ? [['mountain', 'mountain hinges'], ['valley', 'valley hinges'], ['flat', 'flat hinges']] : []),
+      ['supports', 'supports and reactions'], ['loads', 'loads'], ['labels', 'hinge numbers']];
+    hidden.add('labels');
+    const box = document.getElementById('layers');
+    box.innerHTML = names.map(([k, t]) => `<label><input type="checkbox" data-layer="${esc(k)}"${hidden.has(k) ? '' : ' checked'}> ${esc(t)}</label>`).join(' ');
+    box.addEventListener('change', e => { const b = e.target; if (b.dataset.layer) setLayer(b.dataset.layer, b.checked); });
+  }
+
   // ---------------------------------------------------------------- display controls
   const digits = document.getElementById('alldigits');
   function setAllDigits(on) {
@@ -723,5 +885,5 @@
   resize();
   if (API.chooseMode) API.chooseMode(0);
   else setState(D.kind === 'design' ? states.length - 1 : 0);
-  render();
+  applyLayers();
 })();
