@@ -262,6 +262,26 @@ def test_nan_and_inf_shown_as_such_never_on_the_map(chromium, tmp_path):
     x, y = int(where["x"] - box["x"]), int(where["y"] - box["y"])
     patch = pixels[y - 3:y + 4, x - 3:x + 4].reshape(-1, 3)
     assert ((patch[:, 0] > 180) & (patch[:, 1] < 90) & (patch[:, 2] > 180)).any(), patch
+    # the colour scale's range and log controls: values above the range at its end, NaN still magenta and counted
+    import matplotlib
+
+    values = np.array([visit.api("(a, h) => a.hingeValue(h)", h) for h in range(1, 17)])
+    finite = values[np.isfinite(values)]
+    half = float(finite.max()) / 2
+    rmin, rmax = visit.page.locator("#rangemin"), visit.page.locator("#rangemax")
+    rmin.fill("0")
+    rmin.press("Enter")
+    rmax.fill(repr(half))
+    rmax.press("Enter")
+    above = [h for h in range(1, 17) if np.isfinite(values[h - 1]) and values[h - 1] >= half]
+    end = matplotlib.colormaps["viridis"](1.0)[:3]
+    assert len(above) >= 1 and all(visit.api("(a, h) => a.hingeColor(h)", h) == pytest.approx(end, abs=1 / 255)
+                                   for h in above)
+    assert visit.page.locator("#barmax").inner_text() == engineering(half, 0)
+    visit.page.locator("#logscale").check()
+    assert "log scale" in visit.page.locator("#caption").inner_text()
+    assert visit.api("a => a.hingeColor(1)") == pytest.approx([1, 0, 1])            # NaN: magenta, on no map
+    assert "2 hinges NaN or infinite" in visit.page.locator("#nonfinite").inner_text()
 
 
 # ------------------------------------------------------------------ a fold: the slider over its frames
@@ -626,3 +646,92 @@ def test_an_elastic_page_states_its_stiffness_sensitivity_and_displacement(chrom
     assert "stiffness k_t 1e+08 N/m, k_r 1e+07 N m/rad" in caveats[0] and "doubling" in caveats[0]
     counts = {e.get_attribute("data-key"): e.inner_text() for e in visit.page.locator("#counts .count").all()}
     assert counts["status"].split()[-1] == "elastic" and counts["displacement warning"].split()[-1] == "none"
+
+
+# ------------------------------------------------------------------ layers and navigation
+def test_hiding_each_layer_changes_the_drawing_and_showing_it_restores_it(chromium, cantilever):
+    visit = br.open_page(chromium, cantilever / "page.html")
+    layers = visit.api("a => a.layers()")
+    assert sorted(layers) == sorted(["panels", "kind:door", "kind:sliding", "supports", "loads", "labels"])
+
+    def drawn():
+        visit.page.wait_for_timeout(120)
+        return visit.page.locator("#view").screenshot()
+
+    from PIL import Image
+
+    def pixels(png):
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+    base = pixels(drawn())
+    for layer in layers:
+        box = visit.page.locator(f'#layers input[data-layer="{layer}"]')
+        was = box.is_checked()
+        box.click()                                                  # hidden (labels: shown)
+        other = pixels(drawn())
+        assert (np.abs(other - base).sum(axis=2) > 30).sum() > 20, layer
+        box.click()
+        assert box.is_checked() == was
+        back = pixels(drawn())
+        assert (np.abs(back - base).sum(axis=2) > 30).mean() < 1e-4, layer       # restored
+    loaded_cleanly(visit)
+
+
+def flap_page(tmp_path):
+    """Three panels: a flap folded 150 deg over the flat hinge 1 (x = 1.5) from hinge 2 (x = 1); seen from above,
+    hinge 1 lies under the flap; from below it is in sight. The page of its minimum-norm answer."""
+    import chrono_origami as co
+
+    c, s = math.cos(math.radians(30)), math.sin(math.radians(30))
+    fold = {"file_spec": 1.2, "file_title": "a flap over a hinge", "frame_unit": "m",
+            "vertices_coords": [[1, 0, 0], [1.5, 0, 0], [3, 0, 0], [1, 1, 0], [1.5, 1, 0], [3, 1, 0], [1 + c, 0, s],
+                                [1 + c, 1, s]],
+            "faces_vertices": [[0, 1, 4, 3], [1, 2, 5, 4], [0, 3, 7, 6]],
+            "edges_vertices": [[0, 1], [1, 2], [2, 5], [5, 4], [4, 3], [3, 7], [7, 6], [6, 0], [1, 4], [0, 3]],
+            "edges_assignment": ["B"] * 8 + ["V", "V"]}
+    (tmp_path / "flap.fold").write_text(json.dumps(fold))
+    st = co.read_structure(tmp_path / "flap.fold")
+    assert [tuple(h.vertices) for h in st.pattern.hinges] == [(1, 4), (3, 0)]
+    result = co.static(st, engine="reference", allow_indeterminate=True)
+    return co.report.html(result, tmp_path / "flap.html")
+
+
+def test_a_hinge_under_a_panel_is_picked_only_when_seen_and_go_to_finds_it(chromium, tmp_path):
+    visit = br.open_page(chromium, flap_page(tmp_path))
+    loaded_cleanly(visit)
+    visit.api("a => a.setView('top')")
+    assert not visit.api("a => a.seen(1)") and visit.api("a => a.seen(2)")
+    where = visit.api("(a, h) => a.hingeScreen(h)", 1)
+    assert visit.api("(a, x, y) => a.pick(x, y)", where["x"], where["y"]) != 1   # the flap is in front
+    visit.page.locator('#views button[data-view="bottom"]').click()
+    assert visit.api("a => a.seen(1)")
+    hover(visit, 1)                                                  # from below: in sight, picked
+    visit.page.locator('#views button[data-view="top"]').click()
+    goto = visit.page.locator("#gotohinge")
+    goto.fill("1")
+    goto.press("Enter")
+    assert visit.api("a => a.selected") == 1
+    assert visit.page.locator("#tooltip").get_attribute("data-hinge") == "1"
+    rows = visit.page.locator("#state-table-0 tbody tr.sel")
+    assert rows.count() == 2 and set(rows.locator("td:first-child").all_inner_texts()) == {"1"}
+
+
+def test_a_row_click_selects_its_hinge_and_a_pick_selects_its_row(chromium, cantilever):
+    visit = br.open_page(chromium, cantilever / "page.html")
+    table = visit.page.locator("#state-table-0")
+    table.locator("tbody tr", has=visit.page.locator("td:first-child", has_text=re.compile(r"^7$"))).first.click()
+    assert visit.api("a => a.selected") == 7
+    assert visit.page.locator("#tooltip").get_attribute("data-hinge") == "7"
+    assert set(table.locator("tbody tr.sel td:first-child").all_inner_texts()) == {"7"}
+    # the view framed on it: hinge 7's midpoint at the centre of the view (where the view is on the page)
+    where, box = visit.api("(a, h) => a.hingeScreen(h)", 7), visit.page.locator("#gl").bounding_box()
+    assert where["x"] == pytest.approx(box["x"] + box["width"] / 2, abs=2)
+    assert where["y"] == pytest.approx(box["y"] + box["height"] / 2, abs=2)
+    visit.page.evaluate("window.scrollTo(0, 0)")                   # back up to the view
+    seen = next(h for h in range(16, 0, -1) if h != 7 and visit.api("(a, h) => a.seen(h)", h))
+    where = visit.api("(a, h) => a.hingeScreen(h)", seen)
+    assert visit.page.evaluate("([x, y]) => document.elementFromPoint(x, y).id", [where["x"], where["y"]]) == "gl"
+    visit.page.mouse.click(where["x"], where["y"])                  # a pick: its rows selected
+    assert visit.api("a => a.selected") == seen
+    assert set(table.locator("tbody tr.sel td:first-child").all_inner_texts()) == {str(seen)}
+    loaded_cleanly(visit)

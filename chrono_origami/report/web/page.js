@@ -303,6 +303,7 @@
     return G.kind_styles[G.kind_names[states[current].kindIdx[h]]].color;
   }
   API.hingeColor = h => hingeColor(h - 1);
+  API.hingeValue = h => { const c = coloring(); return c ? c.vals[h - 1] : null; };   // the colouring's value
 
   // ---------------------------------------------------------------- drawing a state
   function place(X) {
