@@ -114,8 +114,10 @@
   // ---------------------------------------------------------------- scene
   const canvas = document.getElementById('gl');
   const view = document.getElementById('view');
-  const renderer = new THREE.WebGLRenderer({ canvas: canvas, antialias: true, preserveDrawingBuffer: true });
-  renderer.setPixelRatio(window.devicePixelRatio || 1);
+  // a large structure drawn without multisampling (on a software renderer it costs more than the rest of a frame)
+  const BIG = G.n_hinges > 3000;
+  const renderer = new THREE.WebGLRenderer({ canvas: canvas, antialias: !BIG, preserveDrawingBuffer: true });
+  renderer.setPixelRatio(BIG ? 1 : window.devicePixelRatio || 1);
   const scene = new THREE.Scene();
   scene.background = new THREE.Color(0xffffff);
   scene.add(new THREE.AmbientLight(0xffffff, 0.55));
@@ -156,8 +158,8 @@
   meshGeom.setAttribute('position', posAttr);
   meshGeom.setIndex(new THREE.BufferAttribute(tris, 1));
   const mesh = new THREE.Mesh(meshGeom, new THREE.MeshPhongMaterial({
-    color: 0x8cb3e6, side: THREE.DoubleSide, flatShading: true, shininess: 0, transparent: true, opacity: 0.9,
-    polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
+    color: 0x8cb3e6, side: THREE.DoubleSide, flatShading: true, shininess: 0, transparent: !BIG, opacity: BIG ? 1 : 0.9,
+    polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));     // a large one opaque: no blending
   mesh.frustumCulled = false;
   scene.add(mesh);
   const edgeGeom = new THREE.BufferGeometry();
@@ -182,6 +184,10 @@
     dashed: new THREE.LineMaterial({ linewidth: 3, vertexColors: true, dashed: true, dashSize: radius * 0.03,
       gapSize: radius * 0.02 }),
     solid: new THREE.LineMaterial({ linewidth: 3.5, vertexColors: true }),
+  };
+  const thinMats = {
+    dashed: new THREE.LineDashedMaterial({ vertexColors: true, dashSize: radius * 0.03, gapSize: radius * 0.02 }),
+    solid: new THREE.LineBasicMaterial({ vertexColors: true }),
   };
   let hingeObjs = [];
 
@@ -357,10 +363,18 @@
           c[6 * k + d] = c[6 * k + 3 + d] = col[d];
         }
       });
-      const g = new THREE.LineSegmentsGeometry();
-      g.setPositions(p);
-      g.setColors(c);
-      const o = new THREE.LineSegments2(g, hingeMats[style]);
+      let o;
+      if (BIG) {                        // thousands of hinges: the GPU's own 1-px lines (fat lines cost ~0.1 s a frame)
+        const g = new THREE.BufferGeometry();
+        g.setAttribute('position', new THREE.BufferAttribute(p, 3));
+        g.setAttribute('color', new THREE.BufferAttribute(c, 3));
+        o = new THREE.LineSegments(g, thinMats[style]);
+      } else {
+        const g = new THREE.LineSegmentsGeometry();
+        g.setPositions(p);
+        g.setColors(c);
+        o = new THREE.LineSegments2(g, hingeMats[style]);
+      }
       if (style === 'dashed') o.computeLineDistances();
       o.frustumCulled = false;
       o.renderOrder = 2;
@@ -424,8 +438,10 @@
     renderer.autoClear = true;
   }
 
+  API.renderTimes = [];                 // performance.now() of the last draws (benchmarks/html_page.py: frames per second)
   function render() {
     renderer.render(scene, camera);
+    if (API.renderTimes.push(performance.now()) > 200) API.renderTimes.shift();
     drawTriad();
     if (!hidden.has('labels')) drawLabels();
     API.renders++;
@@ -437,6 +453,27 @@
       }));
     }
   }
+  // ms per full draw, drawn n times and waited for (benchmarks/html_page.py)
+  API.drawMs = (n = 5) => {
+    const gl = renderer.getContext(), t = performance.now();
+    for (let i = 0; i < n; i++) { render(); gl.finish(); }
+    return (performance.now() - t) / n;
+  };
+  // frames per second of a rotation about the vertical through the target, one step a frame, for ms
+  // (benchmarks/html_page.py; as a drag does it: the controls' change asks for the one draw of the frame)
+  API.spin = (ms = 2000) => new Promise(done => {
+    const t0 = performance.now(), n0 = API.renders, q = new THREE.Quaternion().setFromAxisAngle(camera.up, 0.02);
+    controls.dispatchEvent({ type: 'start' });
+    function step() {
+      const now = performance.now();
+      if (now - t0 > ms) { controls.dispatchEvent({ type: 'end' }); done((API.renders - n0) / ((now - t0) / 1000)); return; }
+      camera.position.sub(controls.target).applyQuaternion(q).add(controls.target);
+      controls.update();
+      controls.dispatchEvent({ type: 'change' });
+      requestAnimationFrame(step);
+    }
+    requestAnimationFrame(step);
+  });
   let pending = false;
   function requestRender() {
     if (pending) return;
@@ -444,6 +481,10 @@
     requestAnimationFrame(() => { pending = false; render(); });
   }
   controls.addEventListener('change', requestRender);
+  // a large structure is drawn at half resolution while it moves (a drag), at full resolution once it stops
+  const fullRatio = renderer.getPixelRatio();
+  controls.addEventListener('start', () => { if (BIG) { renderer.setPixelRatio(fullRatio / 2); requestRender(); } });
+  controls.addEventListener('end', () => { if (BIG) { renderer.setPixelRatio(fullRatio); requestRender(); } });
 
   function resize() {
     const w = view.clientWidth, h = view.clientHeight;
