@@ -628,8 +628,6 @@ def test_units_on_the_colour_bar_headers_and_tooltip_and_the_tooltip_inside_the_
     assert visit.page.locator("#tooltip tr.units th").all_inner_texts()[2:] == ["[N m]"] * 3 + ["[N]"] * 3
     # the tables fit the page: nothing wider than the 1,100 px view
     assert visit.page.evaluate("document.documentElement.scrollWidth") <= 1100
-    if SCREENSHOT_DIR:
-        visit.page.screenshot(path=os.path.join(SCREENSHOT_DIR, "results_page.png"))
 
 
 def test_an_elastic_page_states_its_stiffness_sensitivity_and_displacement(chromium, tmp_path):

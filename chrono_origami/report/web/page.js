@@ -69,14 +69,19 @@
     return String(s).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
   }
 
+  // the largest finite |value| round-off is measured against: the table's over its columns with a unit (forces,
+  // moments, lengths: as the printed tables do), a column's own for a column without one (a time, a residual)
   function decodeTable(t) {
-    const values = b64(t.data, Float64Array), k = t.header.length;
-    let top = 0;                                // the table's largest finite |value| (its non-integer columns)
+    const values = b64(t.data, Float64Array), k = t.header.length, units = t.units || t.header.map(() => '');
+    const col = new Float64Array(k);
     for (let i = 0; i < values.length; i++) {
       const a = Math.abs(values[i]);
-      if (i % k >= t.ints && Number.isFinite(a) && a > top) top = a;
+      if (Number.isFinite(a) && a > col[i % k]) col[i % k] = a;
     }
-    return Object.assign({}, t, { values, top, units: t.units || t.header.map(() => '') });
+    let top = 0;
+    for (let c = t.ints; c < k; c++) if (units[c] && col[c] > top) top = col[c];
+    const tops = Array.from(col, (x, c) => units[c] ? top : x);
+    return Object.assign({}, t, { values, top, tops, units });
   }
   const tris = b64(G.triangles, Uint32Array);
   const hingeV = b64(G.hinges, Uint32Array);
@@ -573,7 +578,7 @@
       for (let i = a; i < b; i++) {
         const r = order[i];
         body.push(`<tr data-row="${r}"${t.hinge_table && val(r, 0) - 1 === selected ? ' class="sel"' : ''}>` +
-          t.header.map((_, c) => `<td>${cellText(val(r, c), c < t.ints, t.top)}</td>`).join('') + '</tr>');
+          t.header.map((_, c) => `<td>${cellText(val(r, c), c < t.ints, t.tops[c])}</td>`).join('') + '</tr>');
       }
       const pages = Math.max(1, Math.ceil(t.n / PAGE));
       box.innerHTML = `<h3>${esc(t.title)}</h3>` +
@@ -720,7 +725,7 @@
       '</div>';
     if (hr) {
       const k = hr.t.header.length;
-      const cell = (r, j) => cellText(hr.t.values[r * k + j], j < hr.t.ints, hr.t.top);
+      const cell = (r, j) => cellText(hr.t.values[r * k + j], j < hr.t.ints, hr.t.tops[j]);
       const unit = j => hr.t.units[j] ? esc(unitOf(hr.t.units[j])) : '';
       if (k <= 10) {
         html += `<table><tr class="names">${hr.t.header.map(x => `<th>${esc(x)}</th>`).join('')}</tr>` +
