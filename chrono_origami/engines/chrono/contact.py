@@ -80,8 +80,10 @@ def thinnest_resolved(L):
 
 def too_thin(structure, L, live):
     """None, or the one line refusing Chrono's contact check of ``structure`` (pattern size ``L``; ``live``: per
-    panel whether it has a solid) because its thinnest panel is below :func:`thinnest_resolved`. The error
-    carries ``too_thin = True`` (the automatic engine choice then takes the reference engine)."""
+    panel whether it has a solid) because its thinnest panel is below :func:`thinnest_resolved`, or below
+    :data:`THIN_PANEL_RTOL` of the largest panel's diameter while two panels share only a vertex. The
+    ``OrigamiError`` raised with it carries ``too_thin = True`` (the automatic engine choice then takes the reference
+    engine)."""
     th = np.asarray(structure.thickness, float)
     live = np.asarray(live, bool) & (th > 0)
     if not live.any():
