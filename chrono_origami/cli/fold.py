@@ -568,7 +568,8 @@ def stop_at_contact(hist, args, out):
     from ..analysis.contact import fold_contacts
 
     percent = (100.0 if args.percent is None else args.percent) if args.drive is None else None
-    contacts = fold_contacts(hist, percent, inputs.engine_of(args, option="contact_engine"))
+    # the name: the automatic choice takes the reference engine for panels too thin for Chrono's check
+    contacts = fold_contacts(hist, percent, args.contact_engine)
     for line in contacts.summary():
         print(line, file=out)
     k = contacts.first
