@@ -90,7 +90,10 @@ def test_a_thick_miura_sheet_tapered_to_its_targets_folds_to_them_free():
     for ratio in (0.02, 0.05, 0.1):
         for engine in ("reference", "chrono"):
             c = fold_contacts(hist, 100.0, engine, tapered(flat, notes, ratio * a))
-            assert c.first is None and c.percents[-1] == 100.0, (ratio, engine, c.summary())
+            # frames are labelled by the percent they reached (a projection of the fold angles on the targets'
+            # change): 100 to the fold's accuracy, not to the bit
+            assert c.first is None and c.percents[-1] == pytest.approx(100.0, rel=1e-12, abs=0), \
+                (ratio, engine, c.summary())
     print("Miura-ori sheet, tapered to its targets: no contact up to 100 % for t/a = 0.02, 0.05, 0.1")
 
 
@@ -340,5 +343,6 @@ def test_origami_simulators_miura_thin_is_checked_by_the_reference_engine(capsys
     assert code == 0, err
     assert "the contact check runs on the reference engine" in err
     line = [x for x in out.splitlines() if x.startswith("contact (mid)")][0]
-    assert line.startswith("contact (mid): first at frame 1 (1 % of the targets): panels ") and \
+    # frame 1 of 20 toward 20 %: labelled by the percent it reached, 0.6055 % on the flat start's slow branch
+    assert line.startswith("contact (mid): first at frame 1 (0.6055 % of the targets): panels ") and \
         "(and 286 more pairs); the last frame free of contact is 0 (0 % of the targets)" in line, line
