@@ -646,6 +646,48 @@ def test_an_elastic_page_states_its_stiffness_sensitivity_and_displacement(chrom
     assert counts["status"].split()[-1] == "elastic" and counts["displacement warning"].split()[-1] == "none"
 
 
+def test_an_elastic_mechanism_on_soft_springs_warns_large_and_draws_its_displaced_shape(chromium, tmp_path):
+    """All-sliding hinges leave the cantilever a mechanism (M = 1) that carries its tip load on the crease and
+    slide springs; soft ones (20 per metre) move it 0.02 of its size, more than ``LARGE_DISPLACEMENT``: the page
+    says "large" in the command line's words, and draws the displaced shape at the scale the figure states."""
+    import chrono_origami as co
+    from chrono_origami.report.tables import LARGE_DISPLACEMENT
+
+    p = run("-m", "chrono_origami", "static", si_cantilever(tmp_path, (co.SLIDING,) * 16), "--engine", "reference",
+            "--elastic", "--hinge-stiffness", "crease:20", "--hinge-stiffness", "slide:20", "--figure", "el.png",
+            "--html", "el.html", cwd=tmp_path)
+    said = [line for line in p.stdout.splitlines() if line.startswith(("elastic hinges", "largest vertex displ"))]
+    assert len(said) == 2 and "; large: the linear theory is not accurate there" in said[1]
+    rel = float(re.search(r"= (\S+) of the structure's size", said[1]).group(1))
+    assert LARGE_DISPLACEMENT < rel < 0.1                        # large, yet drawn magnified (scale > 1)
+    caption = [line for line in p.stdout.splitlines() if line.startswith("displaced shape")]
+    assert len(caption) == 1 and "true scale" not in caption[0]  # the figure's, printed with it
+    visit = br.open_page(chromium, tmp_path / "el.html")
+    loaded_cleanly(visit)
+    caveats = visit.page.locator("#caveats div").all_inner_texts()
+    assert [c.rstrip(".") for c in caveats] == [s.rstrip(".") for s in said]    # the same warning, word for word
+    counts = {e.get_attribute("data-key"): e.inner_text() for e in visit.page.locator("#counts .count").all()}
+    assert counts["displacement warning"].split()[-1] == "large"
+    # the displaced shape: its scale stated as the figure states it, 1, 2 or 5 x 10^k
+    assert visit.page.locator("#displacedscale").inner_text() == caption[0]
+    scale = visit.api("a => a.displacedScale")
+    assert f"displacements x {scale:g};" in caption[0]
+    assert scale / 10 ** math.floor(math.log10(scale)) in (1, 2, 5)
+    # a layer: hiding it changes the drawn pixels, showing it restores them
+    assert "displaced" in visit.api("a => a.layers()")
+    box = visit.page.locator('#layers input[data-layer="displaced"]')
+    assert box.is_checked()
+    before = shown(visit)
+    box.click()
+    visit.page.wait_for_timeout(120)
+    without = shown(visit)
+    assert (np.abs(without - before).sum(axis=2) > 30).sum() > 50
+    box.click()
+    visit.page.wait_for_timeout(120)
+    assert (np.abs(shown(visit) - before).sum(axis=2) > 30).mean() < 1e-4
+    loaded_cleanly(visit)
+
+
 # ------------------------------------------------------------------ layers and navigation
 def test_hiding_each_layer_changes_the_drawing_and_showing_it_restores_it(chromium, cantilever):
     visit = br.open_page(chromium, cantilever / "page.html")
