@@ -756,6 +756,50 @@ def test_a_hinge_under_a_panel_is_picked_only_when_seen_and_go_to_finds_it(chrom
     assert rows.count() == 2 and set(rows.locator("td:first-child").all_inner_texts()) == {"1"}
 
 
+def test_the_readme_strips_door_hinge_behind_another_is_picked_only_when_seen_and_go_to_finds_it(chromium, tmp_path):
+    """The README's walk-through (docs/miura-strip.svg folded, designed, loaded): the design's one door hinge
+    (16) lies, in the page's first (reset) view, behind hinge 14 along its whole length. There a pointer anywhere
+    along it picks 14, the one in front; from the back it picks 16; "go to hinge 16" finds it from any view."""
+    import chrono_origami as co
+
+    run("-m", "chrono_origami", "fold", ROOT / "docs" / "miura-strip.svg", "--fix-geometry", "--out", "fold",
+        cwd=tmp_path)
+    run("-m", "chrono_origami", "design", "fold/fold.fold", "--frame", "last", "--support", "auto", "--support",
+        "21:x:p12", "-o", "designed.fold", cwd=tmp_path)
+    run("-m", "chrono_origami", "static", "designed.fold", "--load", "interior:0,0,-1", "--engine", "reference",
+        "--html", "strip.html", cwd=tmp_path)
+    st = co.read_structure(tmp_path / "designed.fold")
+    assert [h + 1 for h, k in enumerate(st.hinge_kinds) if k == co.DOOR] == [16]
+    ends = [v + 1 for v in st.pattern.hinges[15].vertices]
+    visit = br.open_page(chromium, tmp_path / "strip.html")
+    loaded_cleanly(visit)
+
+    def along():
+        """The hinges picked at 9 points along hinge 16 as it is drawn now."""
+        p, q = (visit.api("(a, v) => a.vertexScreen(v)", v) for v in ends)
+        return [visit.api("(a, x, y) => a.pick(x, y)", p["x"] + t * (q["x"] - p["x"]), p["y"] + t * (q["y"] - p["y"]))
+                for t in np.linspace(0.1, 0.9, 9)]
+
+    visit.page.locator('#views button[data-view="iso"]').click()         # reset: the page's first view
+    assert along() == [14] * 9                                           # behind 14 along its whole length
+    mid = visit.api("(a, h) => a.hingeScreen(h)", 16)
+    visit.page.mouse.move(mid["x"] + 40, mid["y"] + 40)
+    visit.page.mouse.move(mid["x"], mid["y"], steps=4)
+    visit.page.wait_for_function("document.getElementById('tooltip').dataset.hinge === '14'")   # the one seen
+    visit.page.locator('#views button[data-view="back"]').click()
+    assert along() == [16] * 9                                           # from the back: in sight everywhere
+    assert hover(visit, 16)[1]                                           # its rows in the tooltip
+    visit.page.locator('#views button[data-view="iso"]').click()
+    visit.page.mouse.move(1, 1)
+    goto = visit.page.locator("#gotohinge")
+    goto.fill("16")
+    goto.press("Enter")
+    assert visit.api("a => a.selected") == 16
+    assert visit.page.locator("#tooltip").get_attribute("data-hinge") == "16"
+    assert set(visit.page.locator("#state-table-0 tbody tr.sel td:first-child").all_inner_texts()) == {"16"}
+    loaded_cleanly(visit)
+
+
 def test_a_row_click_selects_its_hinge_and_a_pick_selects_its_row(chromium, cantilever):
     visit = br.open_page(chromium, cantilever / "page.html")
     table = visit.page.locator("#state-table-0")
