@@ -646,6 +646,48 @@ def test_an_elastic_page_states_its_stiffness_sensitivity_and_displacement(chrom
     assert counts["status"].split()[-1] == "elastic" and counts["displacement warning"].split()[-1] == "none"
 
 
+def test_an_elastic_mechanism_on_soft_springs_warns_large_and_draws_its_displaced_shape(chromium, tmp_path):
+    """All-sliding hinges leave the cantilever a mechanism (M = 1) that carries its tip load on the crease and
+    slide springs; soft ones (20 per metre) move it 0.02 of its size, more than ``LARGE_DISPLACEMENT``: the page
+    says "large" in the command line's words, and draws the displaced shape at the scale the figure states."""
+    import chrono_origami as co
+    from chrono_origami.report.tables import LARGE_DISPLACEMENT
+
+    p = run("-m", "chrono_origami", "static", si_cantilever(tmp_path, (co.SLIDING,) * 16), "--engine", "reference",
+            "--elastic", "--hinge-stiffness", "crease:20", "--hinge-stiffness", "slide:20", "--figure", "el.png",
+            "--html", "el.html", cwd=tmp_path)
+    said = [line for line in p.stdout.splitlines() if line.startswith(("elastic hinges", "largest vertex displ"))]
+    assert len(said) == 2 and "; large: the linear theory is not accurate there" in said[1]
+    rel = float(re.search(r"= (\S+) of the structure's size", said[1]).group(1))
+    assert LARGE_DISPLACEMENT < rel < 0.1                        # large, yet drawn magnified (scale > 1)
+    caption = [line for line in p.stdout.splitlines() if line.startswith("displaced shape")]
+    assert len(caption) == 1 and "true scale" not in caption[0]  # the figure's, printed with it
+    visit = br.open_page(chromium, tmp_path / "el.html")
+    loaded_cleanly(visit)
+    caveats = visit.page.locator("#caveats div").all_inner_texts()
+    assert [c.rstrip(".") for c in caveats] == [s.rstrip(".") for s in said]    # the same warning, word for word
+    counts = {e.get_attribute("data-key"): e.inner_text() for e in visit.page.locator("#counts .count").all()}
+    assert counts["displacement warning"].split()[-1] == "large"
+    # the displaced shape: its scale stated as the figure states it, 1, 2 or 5 x 10^k
+    assert visit.page.locator("#displacedscale").inner_text() == caption[0]
+    scale = visit.api("a => a.displacedScale")
+    assert f"displacements x {scale:g};" in caption[0]
+    assert scale / 10 ** math.floor(math.log10(scale)) in (1, 2, 5)
+    # a layer: hiding it changes the drawn pixels, showing it restores them
+    assert "displaced" in visit.api("a => a.layers()")
+    box = visit.page.locator('#layers input[data-layer="displaced"]')
+    assert box.is_checked()
+    before = shown(visit)
+    box.click()
+    visit.page.wait_for_timeout(120)
+    without = shown(visit)
+    assert (np.abs(without - before).sum(axis=2) > 30).sum() > 50
+    box.click()
+    visit.page.wait_for_timeout(120)
+    assert (np.abs(shown(visit) - before).sum(axis=2) > 30).mean() < 1e-4
+    loaded_cleanly(visit)
+
+
 # ------------------------------------------------------------------ layers and navigation
 def test_hiding_each_layer_changes_the_drawing_and_showing_it_restores_it(chromium, cantilever):
     visit = br.open_page(chromium, cantilever / "page.html")
@@ -712,6 +754,50 @@ def test_a_hinge_under_a_panel_is_picked_only_when_seen_and_go_to_finds_it(chrom
     assert visit.page.locator("#tooltip").get_attribute("data-hinge") == "1"
     rows = visit.page.locator("#state-table-0 tbody tr.sel")
     assert rows.count() == 2 and set(rows.locator("td:first-child").all_inner_texts()) == {"1"}
+
+
+def test_the_readme_strips_door_hinge_behind_another_is_picked_only_when_seen_and_go_to_finds_it(chromium, tmp_path):
+    """The README's walk-through (docs/miura-strip.svg folded, designed, loaded): the design's one door hinge
+    (16) lies, in the page's first (reset) view, behind hinge 14 along its whole length. There a pointer anywhere
+    along it picks 14, the one in front; from the back it picks 16; "go to hinge 16" finds it from any view."""
+    import chrono_origami as co
+
+    run("-m", "chrono_origami", "fold", ROOT / "docs" / "miura-strip.svg", "--fix-geometry", "--out", "fold",
+        cwd=tmp_path)
+    run("-m", "chrono_origami", "design", "fold/fold.fold", "--frame", "last", "--support", "auto", "--support",
+        "21:x:p12", "-o", "designed.fold", cwd=tmp_path)
+    run("-m", "chrono_origami", "static", "designed.fold", "--load", "interior:0,0,-1", "--engine", "reference",
+        "--html", "strip.html", cwd=tmp_path)
+    st = co.read_structure(tmp_path / "designed.fold")
+    assert [h + 1 for h, k in enumerate(st.hinge_kinds) if k == co.DOOR] == [16]
+    ends = [v + 1 for v in st.pattern.hinges[15].vertices]
+    visit = br.open_page(chromium, tmp_path / "strip.html")
+    loaded_cleanly(visit)
+
+    def along():
+        """The hinges picked at 9 points along hinge 16 as it is drawn now."""
+        p, q = (visit.api("(a, v) => a.vertexScreen(v)", v) for v in ends)
+        return [visit.api("(a, x, y) => a.pick(x, y)", p["x"] + t * (q["x"] - p["x"]), p["y"] + t * (q["y"] - p["y"]))
+                for t in np.linspace(0.1, 0.9, 9)]
+
+    visit.page.locator('#views button[data-view="iso"]').click()         # reset: the page's first view
+    assert along() == [14] * 9                                           # behind 14 along its whole length
+    mid = visit.api("(a, h) => a.hingeScreen(h)", 16)
+    visit.page.mouse.move(mid["x"] + 40, mid["y"] + 40)
+    visit.page.mouse.move(mid["x"], mid["y"], steps=4)
+    visit.page.wait_for_function("document.getElementById('tooltip').dataset.hinge === '14'")   # the one seen
+    visit.page.locator('#views button[data-view="back"]').click()
+    assert along() == [16] * 9                                           # from the back: in sight everywhere
+    assert hover(visit, 16)[1]                                           # its rows in the tooltip
+    visit.page.locator('#views button[data-view="iso"]').click()
+    visit.page.mouse.move(1, 1)
+    goto = visit.page.locator("#gotohinge")
+    goto.fill("16")
+    goto.press("Enter")
+    assert visit.api("a => a.selected") == 16
+    assert visit.page.locator("#tooltip").get_attribute("data-hinge") == "16"
+    assert set(visit.page.locator("#state-table-0 tbody tr.sel td:first-child").all_inner_texts()) == {"16"}
+    loaded_cleanly(visit)
 
 
 def test_a_row_click_selects_its_hinge_and_a_pick_selects_its_row(chromium, cantilever):

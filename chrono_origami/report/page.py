@@ -214,9 +214,24 @@ def static_data(result):
                                               > LARGE_DISPLACEMENT else "none")
     elif label:
         caveats.append(label)
-    return st, {"kind": "static", "counts": counts, "caveats": caveats,
-                "states": [_state("static", st.pattern.vertices, tables=tables, colorings=colorings,
-                                  note=label or "")]}
+    data = {"kind": "static", "counts": counts, "caveats": caveats,
+            "states": [_state("static", st.pattern.vertices, tables=tables, colorings=colorings, note=label or "")]}
+    if getattr(result, "displacements", None) is not None:
+        data["displaced"] = displaced_shape(st, result.displacements)
+    return st, data
+
+
+def displaced_shape(structure, displacements):
+    """The page's displaced shape (a layer): each panel's outline as line segments (``segments``: (n, 2, 3)
+    float32, global frame) moved by the displacements at the figure's scale (``figures.displacement_scale``),
+    with that scale and the figure's caption of it."""
+    from . import figures
+
+    scale = figures.displacement_scale(displacements, structure.pattern.size)
+    loops = figures.displaced_outlines(structure, structure.pattern.vertices, displacements, scale)
+    segments = np.concatenate([np.stack([P, np.roll(P, -1, axis=0)], axis=1) for P in loops])
+    return {"segments": _b64(segments, "f4"), "n": len(segments), "scale": scale,
+            "caption": figures.displacement_caption(scale, displacements)}
 
 
 def fold_data(history):

@@ -268,6 +268,24 @@
   reactShafts.frustumCulled = false;
   scene.add(reactHeads, reactShafts);
 
+  // an elastic answer's displaced shape (report/page.py, displaced_shape): its panels' outlines, red and dashed,
+  // at the figure's scale, stated beside the layer's switch
+  let displaced = null;
+  if (D.displaced) {
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(b64(D.displaced.segments, Float32Array), 3));
+    displaced = new THREE.LineSegments(g, new THREE.LineDashedMaterial({ color: 0xb22222, dashSize: radius * 0.02,
+      gapSize: radius * 0.015 }));
+    displaced.computeLineDistances();
+    displaced.frustumCulled = false;
+    displaced.renderOrder = 3;
+    scene.add(displaced);
+    const note = document.getElementById('displacedscale');
+    note.hidden = false;
+    note.textContent = D.displaced.caption;
+    API.displacedScale = D.displaced.scale;
+  }
+
   // ---------------------------------------------------------------- colours
   const NOT_FINITE = D.not_finite_color;
   let current = 0, colorBy = null;
@@ -398,6 +416,7 @@
     mesh.visible = edges.visible = !hidden.has('panels');
     pinMesh.visible = partMesh.visible = reactHeads.visible = reactShafts.visible = !hidden.has('supports');
     headMesh.visible = shafts.visible = !hidden.has('loads');
+    if (displaced) displaced.visible = !hidden.has('displaced');
     drawHinges();
     drawLabels();
     requestRender();
@@ -888,7 +907,8 @@
     const kindsHere = [...new Set(states.flatMap(s => [...s.kindIdx].map(i => G.kind_names[i])))];
     const names = [['panels', 'panels'], ...kindsHere.map(k => ['kind:' + k, k + ' hinges']),
       ...(hasAngles ? [['mountain', 'mountain hinges'], ['valley', 'valley hinges'], ['flat', 'flat hinges']] : []),
-      ['supports', 'supports and reactions'], ['loads', 'loads'], ['labels', 'hinge numbers']];
+      ['supports', 'supports and reactions'], ['loads', 'loads'], ['labels', 'hinge numbers'],
+      ...(displaced ? [["displaced", "displaced shape"]] : [])];
     hidden.add('labels');
     const box = document.getElementById('layers');
     box.innerHTML = names.map(([k, t]) => `<label><input type="checkbox" data-layer="${esc(k)}"${hidden.has(k) ? '' : ' checked'}> ${esc(t)}</label>`).join(' ');
