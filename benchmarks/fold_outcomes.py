@@ -1,8 +1,7 @@
 """Not a test of the suite: every Origami Simulator example of ``tests/data/origami_simulator`` folded at 60 % and
-90 % with the outcome :data:`tests/test_fold_mechanism.OUTCOMES` lists, and the walk to a hinge-force table on every
-file of its ``WALKS`` (the rose's 460 pieces included), the assertions of ``tests/test_fold_mechanism.py`` run on
-every file (``CHRONO_ORIGAMI_ALL_EXAMPLES=1``; the suite runs one file of each outcome). About 5 minutes of
-processor time; the exit code is pytest's.
+90 % with the outcome ``tests/test_fold_mechanism.OUTCOMES`` lists: the assertions of that module run on every file
+(``CHRONO_ORIGAMI_ALL_EXAMPLES=1``; the suite runs one file of each outcome). About 5 minutes of processor time;
+the exit code is pytest's.
 
     python3 benchmarks/fold_outcomes.py [pytest options, e.g. -n 2]
 """
