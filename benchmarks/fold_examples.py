@@ -16,6 +16,7 @@ from flat to 90 % of its targets.
                                                               # .opx; e.g. Origami Simulator's assets)
     python3 benchmarks/fold_examples.py --walk --no-sheet      # and each file that folds: support, design, static
     python3 benchmarks/fold_examples.py --sheet-only
+    python3 benchmarks/fold_examples.py --profile             # the sheet's processor time by part
 """
 import argparse
 import glob
@@ -109,6 +110,48 @@ def sheet(columns=31, rows=32, percent=90.0):
                       "residual": H.max_residual}))
 
 
+def sheet_profile(columns=31, rows=32, percent=90.0):
+    """Where the sheet's fold spends its processor time (cProfile on the process clock, its overhead included):
+    the sparse QR factorisations (their number; SuiteSparseQR's ordering, analysis and numeric factorisation are one
+    call), the solves with them (Householder Q^T and triangular R, Lanczos' included), the Jacobian assembly, and the
+    rest (Python: the flat start's branch, the checks, the state updates). One JSON line."""
+    import cProfile
+    import pstats
+
+    from chrono_origami.analysis.fold import fold_to_targets
+    from chrono_origami.structure import foldfile
+    from chrono_origami.tools import sparseqr
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path, _ = styles().oripa_miura(os.path.join(tmp, "miura.fold"), columns, rows)
+        s = foldfile.read_structure(path)
+    made, factor = [0], sparseqr.factor
+
+    def counted(*a, **k):
+        made[0] += 1
+        return factor(*a, **k)
+
+    sparseqr.factor = counted
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    H = fold_to_targets(s, percent=percent, progress=False, engine="reference")
+    prof.disable()
+    stats = pstats.Stats(prof).stats
+
+    def spent(match, own=False):
+        return sum(v[2] if own else v[3] for k, v in stats.items() if match(*k))
+
+    total = spent(lambda f, _, name: name == "fold_to_targets" and f.endswith(os.path.join("analysis", "fold.py")))
+    parts = {"factorisations": spent(lambda f, _, name: name == "factor" and f.endswith("sparseqr.py")),
+             "solves": spent(lambda f, _, name: "q_multiply" in name or "gstrs" in name, own=True),
+             "assembly": spent(lambda f, _, name: f.endswith("constraints.py") and name in
+                               ("evaluate", "hinge_rate_operator"))
+             + spent(lambda f, _, name: f.endswith("_construct.py") and name == "vstack")}
+    print(json.dumps({"panels": s.pattern.n_panels, "cpu": total, "factors": made[0], "steps": len(H.steps),
+                      "iterations": sum(x[2] for x in H.steps), **parts, "rest": total - sum(parts.values()),
+                      "load": os.getloadavg()[0]}))
+
+
 def child(*args, timeout=None):
     try:
         out = subprocess.run([sys.executable, __file__, "--one", *map(str, args)], capture_output=True, text=True,
@@ -129,6 +172,8 @@ def main():
     ap.add_argument("--percents", default="60,90")
     ap.add_argument("--sheet-only", action="store_true")
     ap.add_argument("--no-sheet", action="store_true", help="the files only")
+    ap.add_argument("--profile", action="store_true",
+                    help="the sheet's processor time by part (factorisations, solves, assembly, the rest), only")
     ap.add_argument("--walk", action="store_true",
                     help="also walk each file that folds at the first percent through support, design and static")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds a file may take (default 300)")
@@ -137,9 +182,21 @@ def main():
     if args.one:
         if args.one[0] == "sheet":
             return sheet()
+        if args.one[0] == "profile":
+            return sheet_profile()
         if args.one[0] == "walk":
             return walk_one(args.one[1], float(args.one[2]))
         return one(args.one[0], float(args.one[1]))
+    if args.profile:
+        r = child("profile")
+        if "panels" not in r:
+            print(f"ORIPA Miura sheet: {r['outcome']}")
+            return
+        print(f"ORIPA Miura sheet, {r['panels']} panels, flat to 90 %, processor seconds (cProfile's included): "
+              f"{r['cpu']:.1f} in all: {r['factors']} sparse QR factorisations {r['factorisations']:.1f}, solves "
+              f"{r['solves']:.1f}, Jacobian assembly {r['assembly']:.1f}, the rest {r['rest']:.1f}; {r['steps']} steps, "
+              f"{r['iterations']} corrector iterations (load {r['load']:.1f})")
+        return
     if not args.sheet_only:
         files = sorted(f for f in glob.glob(os.path.join(args.dir, "**", "*"), recursive=True)
                        if os.path.splitext(f)[1].lower() in (".svg", ".fold", ".cp", ".opx"))

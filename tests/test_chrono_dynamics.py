@@ -333,10 +333,11 @@ def test_motion_written_as_irrlicht_png_frames(tmp_path):
     """The deployment's recorded frames drawn headless by Irrlicht; ``play motion.fold`` draws the same pictures."""
     pytest.importorskip("pychrono.irrlicht", exc_type=ImportError, reason="this PyChrono has no Irrlicht module")
     import matplotlib.image as mpimg
+    from test_viewer import xvfb_run
 
     def xvfb(args):
         env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        return subprocess.run([XVFB, "-a", "-s", "-screen 0 1280x1024x24", sys.executable] + args,
+        return subprocess.run(xvfb_run() + ["-s", "-screen 0 1280x1024x24", sys.executable] + args,
                               capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
 
     out, png = tmp_path / "out", tmp_path / "png"

@@ -196,6 +196,7 @@ def test_a_miss_at_the_files_rounding_is_said_calmly_and_a_real_miss_is_not(caps
 def files(tmp_path):
     (tmp_path / "pair.fold").write_text(json.dumps(hand_fold()))
     (tmp_path / "pair.txt").write_text(json.dumps(hand_fold()))
+    (tmp_path / "sub.html").mkdir()
     typo = hand_fold()
     typo["vertices_origami:supports"] = typo.pop("vertices_origami:support")
     (tmp_path / "typo.fold").write_text(json.dumps(typo))
@@ -261,8 +262,14 @@ BAD = [
                                                             "'page.png'"])
       for cmd, more in (("static", ()), ("fold", ()), ("design", ()), ("tolerance", ("--tol", "1e-4")),
                         ("dynamics", ("--time", "1", "--dt", "0.1")))],
-    (["static", "pair.fold", "--engine", "reference", "--html", "pair.fold/page.html"], 2,
-     ["cannot write pair.fold/page.html"]),
+    # --html checked before the analysis on every command that takes it (argparse's one line, exit 2)
+    *[([cmd, "pair.fold", *more, "--html", html], 2, [f"argument --html: cannot write {html}: {why}"])
+      for cmd, more in (("static", ("--engine", "reference")), ("fold", ("--drive", "1", "--angle-deg", "10")),
+                        ("design", ()), ("tolerance", ("--tol", "1e-4")), ("modal", ()),
+                        ("dynamics", ("--time", "1", "--dt", "0.1")))
+      for html, why in (("pair.fold/page.html", "pair.fold is a file, not a folder"),
+                        ("pair.fold/new/page.html", "pair.fold is a file, not a folder"),
+                        ("sub.html", "it is a folder"))],
     (["play", "pair.fold", "--png-frames", "P", "--fps", "0"], 2, ["play: --fps must be positive"]),
     (["convert", "pair.fold", "-o", "x.fold"], 2, ["pair.fold: convert reads a drawn crease pattern (FILE.svg, "
                                                    "FILE.cp, FILE.opx)"]),
@@ -273,6 +280,17 @@ BAD = [
 def test_bad_input_is_one_line_with_its_exit_code(capsys, files, monkeypatch, argv, code, parts):
     monkeypatch.chdir(files)
     one_line(*run(capsys, *argv)[::2], code, *parts)
+
+
+def test_an_existing_page_is_replaced_and_said_so(capsys, files, monkeypatch):
+    monkeypatch.chdir(files)
+    (files / "page.html").write_text("old")
+    code, out, err = run(capsys, "static", "pair.fold", "--engine", "reference", "--html", "page.html")
+    assert code == 0, err
+    assert "results page written to page.html (the file that was there replaced)" in out
+    assert (files / "page.html").read_text().startswith("<!DOCTYPE html>")
+    code, out, err = run(capsys, "static", "pair.fold", "--engine", "reference", "--html", "new/page.html")
+    assert code == 0 and "results page written to new/page.html\n" in out, err      # a missing folder is made
 
 
 def test_a_modal_scene_refuses_a_negative_stiffness_and_a_mode_it_lacks(tmp_path):

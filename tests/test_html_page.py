@@ -128,9 +128,39 @@ def hover(visit, hinge):
     tip = visit.page.locator("#tooltip")
     tip.wait_for(state="visible")
     visit.page.wait_for_function(f"document.getElementById('tooltip').dataset.hinge === '{hinge}'")
+    if tip.locator("table.transposed").count():     # a wide table: one row per column, one column per side
+        lines = tip.locator("table.transposed tr").all()
+        header = [r.locator("th").inner_text() for r in lines]
+        cols = [[c.inner_text() for c in r.locator("td:not(.unit)").all()] for r in lines]
+        return header, [list(side) for side in zip(*cols)]
     rows = [[c.inner_text() for c in r.locator("td").all()] for r in tip.locator("tr.side").all()]
-    header = [c.inner_text() for c in tip.locator("th").all()]
+    header = [c.inner_text() for c in tip.locator("tr.names th").all()]
     return header, rows
+
+
+def engineering(x, top):
+    """The page's default text of ``x`` in a table whose largest |value| is ``top`` (``eng`` in page.js)."""
+    if not math.isfinite(x):
+        return repr(x)
+    if x == 0 or abs(x) < 1e-12 * top:
+        return "0"
+    if 1e-3 <= abs(x) < 1e4:
+        return repr(float(f"{x:.4g}")).removesuffix(".0")
+    mant, exp = f"{x:.3e}".split("e")
+    return mant.rstrip("0").rstrip(".") + "e" + ("-" if exp[0] == "-" else "+") + str(int(exp[1:]))
+
+
+def significant_digits(text):
+    """The significant digits of a number's text ("0.001230" -> 3, "1.235e+5" -> 4, "nan" -> 0)."""
+    mant = text.split("e")[0].lstrip("-").replace(".", "").lstrip("0").rstrip("0")
+    return sum(ch.isdigit() for ch in mant)
+
+
+def every_digit(visit, on=True):
+    """Tick (or clear) the switch that shows every digit, the CSV's text."""
+    box = visit.page.locator("#alldigits")
+    if box.is_checked() != on:
+        box.click()
 
 
 def test_hover_the_largest_force_hinge_shows_its_hinges_csv_rows(chromium, cantilever):
@@ -141,6 +171,7 @@ def test_hover_the_largest_force_hinge_shows_its_hinges_csv_rows(chromium, canti
         force[h] = max(force.get(h, 0.0), f)
     largest = max(force, key=force.get)
     visit = br.open_page(chromium, cantilever / "page.html")
+    every_digit(visit)
     shown_header, sides = hover(visit, largest)
     assert shown_header == header
     assert sides == [r for r in rows if int(r[0]) == largest]    # both sides, the very text of hinges.csv
@@ -159,6 +190,7 @@ def test_hover_the_largest_force_hinge_shows_its_hinges_csv_rows(chromium, canti
 def test_tables_sort_by_a_column(chromium, cantilever):
     _, rows = read_csv(cantilever / "hinges.csv")
     visit = br.open_page(chromium, cantilever / "page.html")
+    every_digit(visit)
     table = visit.page.locator("#state-table-0")
     table.locator("th", has_text=re.compile(r"^N( [▲▼])?$")).click()
     first = [c.inner_text() for c in table.locator("tbody tr").first.locator("td").all()]
@@ -206,6 +238,14 @@ def test_nan_and_inf_shown_as_such_never_on_the_map(chromium, tmp_path):
     header, sides = hover(visit, 1)
     with np.errstate(invalid="ignore"):                              # inf times the frame's zeros
         expected = tables.csv_text(tables.HINGE_HEADER, result.hinge_rows()).splitlines()
+        values = np.array(result.hinge_rows(), float)[:, 2:]
+    top = np.abs(values[np.isfinite(values)]).max()
+    # by default 4 significant digits, round-off (below 1e-12 of the table's largest) as 0
+    assert sides == [[c if k < 2 else engineering(float(c), top) for k, c in enumerate(line.split(","))]
+                     for line in expected[1:] if line.startswith("1,")]
+    assert "0" in sides[0][2:] and max(significant_digits(c) for r in sides for c in r[2:]) <= 4
+    every_digit(visit)                                              # the switch: the CSV's text
+    header, sides = hover(visit, 1)
     assert sides == [line.split(",") for line in expected[1:] if line.startswith("1,")]
     assert "nan" in sides[0]
     assert visit.page.locator("#tipvalue").inner_text() == "nan"
@@ -222,6 +262,26 @@ def test_nan_and_inf_shown_as_such_never_on_the_map(chromium, tmp_path):
     x, y = int(where["x"] - box["x"]), int(where["y"] - box["y"])
     patch = pixels[y - 3:y + 4, x - 3:x + 4].reshape(-1, 3)
     assert ((patch[:, 0] > 180) & (patch[:, 1] < 90) & (patch[:, 2] > 180)).any(), patch
+    # the colour scale's range and log controls: values above the range at its end, NaN still magenta and counted
+    import matplotlib
+
+    values = np.array([visit.api("(a, h) => a.hingeValue(h)", h) for h in range(1, 17)])
+    finite = values[np.isfinite(values)]
+    half = float(finite.max()) / 2
+    rmin, rmax = visit.page.locator("#rangemin"), visit.page.locator("#rangemax")
+    rmin.fill("0")
+    rmin.press("Enter")
+    rmax.fill(repr(half))
+    rmax.press("Enter")
+    above = [h for h in range(1, 17) if np.isfinite(values[h - 1]) and values[h - 1] >= half]
+    end = matplotlib.colormaps["viridis"](1.0)[:3]
+    assert len(above) >= 1 and all(visit.api("(a, h) => a.hingeColor(h)", h) == pytest.approx(end, abs=1 / 255)
+                                   for h in above)
+    assert visit.page.locator("#barmax").inner_text() == engineering(half, 0)
+    visit.page.locator("#logscale").check()
+    assert "log scale" in visit.page.locator("#caption").inner_text()
+    assert visit.api("a => a.hingeColor(1)") == pytest.approx([1, 0, 1])            # NaN: magenta, on no map
+    assert "2 hinges NaN or infinite" in visit.page.locator("#nonfinite").inner_text()
 
 
 # ------------------------------------------------------------------ a fold: the slider over its frames
@@ -248,7 +308,9 @@ def test_fold_slider_draws_the_frames_of_the_fold(chromium, tmp_path):
     slider.focus()
     visit.page.keyboard.press("End")                                 # the last frame, as a user moves it
     assert visit.api("a => a.state") == 4
-    assert visit.page.locator("#statelabel").inner_text().startswith("frame 4 of 4: t = 1 s")
+    assert visit.page.locator("#statelabel").inner_text().startswith("frame 4 of 4 (100 %): t = 1 s")
+    hover(visit, 1)                                                  # the hinge's fold angle (deg) at this frame
+    assert float(visit.page.locator("#tipangle").inner_text()) == pytest.approx(90, abs=0.05)
     _, last = read_csv(tmp_path / "F" / "vertices.csv")              # the folded state the fold wrote
     folded = np.array([[float(x) for x in r[1:]] for r in last])
     drawn = np.array(visit.api("a => Array.from(a.drawnVertices())")).reshape(-1, 3)
@@ -260,6 +322,32 @@ def test_fold_slider_draws_the_frames_of_the_fold(chromium, tmp_path):
     visit.page.locator("#play").click()
     visit.page.wait_for_function("window.chronoOrigami.state === 4", timeout=10000)
     loaded_cleanly(visit)
+
+
+def test_a_fold_page_colours_mountains_and_valleys_apart(chromium, tmp_path):
+    """Three squares, a valley (x = 1) and a mountain (x = 2) folded to 60 deg: on the fold page (coloured by
+    mountain / valley) the two hinges differ in colour once folded, and the tooltip gives each one's fold angle."""
+    strip = {"file_spec": 1.2, "file_title": "a valley and a mountain",
+             "vertices_coords": [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0],
+                                 [3, 1, 0]],
+             "faces_vertices": [[0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6]],
+             "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 7], [7, 6], [6, 5], [5, 4], [4, 0], [1, 5], [2, 6]],
+             "edges_assignment": ["B"] * 8 + ["V", "M"], "edges_foldAngle": [0] * 8 + [60, -60]}
+    (tmp_path / "strip.fold").write_text(json.dumps(strip))
+    run("-m", "chrono_origami", "fold", "strip.fold", "--frames", "2", "--quiet", "--html", "fold.html", cwd=tmp_path)
+    visit = br.open_page(chromium, tmp_path / "fold.html")
+    loaded_cleanly(visit)
+    assert visit.page.locator("#colorby").input_value() == "mv"
+    visit.api("a => a.setState(2)")
+    angles = [visit.api("(a, h) => a.foldAngle(h)", h) for h in (1, 2)]
+    assert angles == pytest.approx([60, -60], abs=0.05)
+    valley, mountain = (visit.api("(a, h) => a.hingeColor(h)", h) for h in (1, 2))
+    assert max(abs(x - y) for x, y in zip(valley, mountain)) > 0.5
+    assert "mountain red, valley blue" in visit.page.locator("#caption").inner_text()
+    hover(visit, 2)
+    assert float(visit.page.locator("#tipangle").inner_text()) == pytest.approx(-60, abs=0.05)
+    if SCREENSHOT_DIR:
+        visit.page.screenshot(path=os.path.join(SCREENSHOT_DIR, "results_page_fold.png"))
 
 
 def reds(img):
@@ -334,6 +422,7 @@ def test_design_page_before_and_after(chromium, tmp_path):
     run("-m", "chrono_origami", "static", "designed.fold", "--out", "R", cwd=tmp_path)
     header, rows = read_csv(tmp_path / "R" / "hinges.csv")
     assert visit.page.locator("#colorby").input_value() == "|F|"
+    every_digit(visit)
     assert hover(visit, 16) == (header, [r for r in rows if r[0] == "16"])
     visit.page.mouse.move(1, 1)
     visit.page.locator("#colorby").select_option("kind")
@@ -359,6 +448,7 @@ def test_tolerance_page_shows_the_locked_in_distribution(chromium, tmp_path):
     header, rows = read_csv(tmp_path / "T" / "locked_in.csv")
     visit = br.open_page(chromium, tmp_path / "tol.html")
     loaded_cleanly(visit)
+    every_digit(visit)
     options = visit.page.locator("#colorby option").all_inner_texts()
     assert options == ["p95 N", "p95 TP", "p95 TO", "p95 MT", "p95 MP", "p95 MO", "hinge kind"]
     col = header.index("p95_N")
@@ -371,7 +461,7 @@ def test_tolerance_page_shows_the_locked_in_distribution(chromium, tmp_path):
     assert status.split()[-1] == "elastic"
     top_header, top = read_csv(tmp_path / "T" / "summary.csv")
     largest = visit.page.locator("#page-table-0")
-    shown_header = largest.locator("th").all_inner_texts()
+    shown_header = largest.locator("tr.names th").all_inner_texts()
     k = top_header.index("locked_sd_N")                             # after structure, M, S, method, samples
     assert shown_header == top_header[k:]
     assert largest.locator("tbody td").all_inner_texts() == top[0][k:]
@@ -390,6 +480,7 @@ def test_dynamics_page_frames_and_hinge_actions(chromium, tmp_path):
     assert K == len(times) == 5
     visit.page.locator("#frames").focus()
     visit.page.keyboard.press("End")
+    every_digit(visit)
     _, sides = hover(visit, 1)
     last = [r[1:] for r in rows if r[0] == times[-1]]                # the last frame's rows of hinges_t.csv
     assert sides == last, (header, sides, last)
@@ -493,4 +584,238 @@ def test_modal_page_animates_the_mode_chosen_from_its_list(chromium, tmp_path):
     visit.page.locator("#play").click()                                # round the cycle: back to its first frame
     visit.page.wait_for_function("window.chronoOrigami.state === 12", timeout=10000)
     visit.page.wait_for_function("window.chronoOrigami.state === 13", timeout=10000)
+    loaded_cleanly(visit)
+
+
+# ------------------------------------------------------------------ the engineer's display
+def si_cantilever(tmp_path, kinds=None):
+    """The Miura-ori cantilever as a FOLD file in metres (``frame_unit`` m: forces in N, moments in N m)."""
+    import chrono_origami as co
+
+    st = co.miura.miura_cantilever()
+    co.write_fold(st if kinds is None else st.with_hinge_kinds(kinds), tmp_path / "c.fold")
+    data = json.loads((tmp_path / "c.fold").read_text())
+    data["frame_unit"] = "m"
+    (tmp_path / "c.fold").write_text(json.dumps(data))
+    return "c.fold"
+
+
+def test_units_on_the_colour_bar_headers_and_tooltip_and_the_tooltip_inside_the_view(chromium, tmp_path):
+    run("-m", "chrono_origami", "static", si_cantilever(tmp_path), "--engine", "reference", "--html", "si.html",
+        cwd=tmp_path)
+    visit = br.open_page(chromium, tmp_path / "si.html", width=1100, height=700)
+    loaded_cleanly(visit)
+    assert visit.page.locator("#barunit").inner_text() == "[N]"                 # coloured by |F|
+    table = visit.page.locator("#state-table-0")
+    names = table.locator("tr.names th").all_inner_texts()
+    units = dict(zip(names, table.locator("tr.units th").all_inner_texts()))
+    assert [units[c] for c in ("hinge", "MT", "MO", "N", "TO")] == ["", "[N m]", "[N m]", "[N]", "[N]"]
+    assert visit.page.locator("#state-table-1 tr.units th").all_inner_texts()[2:] == ["[N]"] * 3   # reactions
+    # no cell with more than 4 significant digits, by default
+    cells = visit.page.locator("#tables td").all_inner_texts()
+    assert cells and max(significant_digits(c) for c in cells) <= 4
+    # every hinge's tooltip inside the view, whichever corner of it the hinge is drawn in
+    page_box = {"width": 1100, "height": 700}
+    view = visit.page.locator("#view").bounding_box()
+    seen = [h for h in range(1, 17) if visit.api("(a, h) => a.seen(h)", h)]
+    assert len(seen) >= 8
+    for h in seen:
+        hover(visit, h)
+        box = visit.page.locator("#tooltip").bounding_box()
+        assert view["x"] <= box["x"] and box["x"] + box["width"] <= min(view["x"] + view["width"], page_box["width"])
+        assert view["y"] <= box["y"] and box["y"] + box["height"] <= view["y"] + view["height"], (h, box, view)
+    assert visit.page.locator("#tipunit").inner_text() == "N"
+    assert visit.page.locator("#tooltip tr.units th").all_inner_texts()[2:] == ["[N m]"] * 3 + ["[N]"] * 3
+    # the tables fit the page: nothing wider than the 1,100 px view
+    assert visit.page.evaluate("document.documentElement.scrollWidth") <= 1100
+
+
+def test_an_elastic_page_states_its_stiffness_sensitivity_and_displacement(chromium, tmp_path):
+    import chrono_origami as co
+
+    p = run("-m", "chrono_origami", "static", si_cantilever(tmp_path, (co.DOOR,) * 16), "--engine", "reference",
+            "--elastic", "--html", "el.html", cwd=tmp_path)
+    said = [line for line in p.stdout.splitlines() if line.startswith(("elastic hinges", "largest vertex displ"))]
+    assert len(said) == 2
+    visit = br.open_page(chromium, tmp_path / "el.html")
+    loaded_cleanly(visit)
+    caveats = visit.page.locator("#caveats div").all_inner_texts()
+    assert [c.rstrip(".") for c in caveats] == [s.rstrip(".") for s in said]    # as the command line says them
+    assert "stiffness k_t 1e+08 N/m, k_r 1e+07 N m/rad" in caveats[0] and "doubling" in caveats[0]
+    counts = {e.get_attribute("data-key"): e.inner_text() for e in visit.page.locator("#counts .count").all()}
+    assert counts["status"].split()[-1] == "elastic" and counts["displacement warning"].split()[-1] == "none"
+
+
+def test_an_elastic_mechanism_on_soft_springs_warns_large_and_draws_its_displaced_shape(chromium, tmp_path):
+    """All-sliding hinges leave the cantilever a mechanism (M = 1) that carries its tip load on the crease and
+    slide springs; soft ones (20 per metre) move it 0.02 of its size, more than ``LARGE_DISPLACEMENT``: the page
+    says "large" in the command line's words, and draws the displaced shape at the scale the figure states."""
+    import chrono_origami as co
+    from chrono_origami.report.tables import LARGE_DISPLACEMENT
+
+    p = run("-m", "chrono_origami", "static", si_cantilever(tmp_path, (co.SLIDING,) * 16), "--engine", "reference",
+            "--elastic", "--hinge-stiffness", "crease:20", "--hinge-stiffness", "slide:20", "--figure", "el.png",
+            "--html", "el.html", cwd=tmp_path)
+    said = [line for line in p.stdout.splitlines() if line.startswith(("elastic hinges", "largest vertex displ"))]
+    assert len(said) == 2 and "; large: the linear theory is not accurate there" in said[1]
+    rel = float(re.search(r"= (\S+) of the structure's size", said[1]).group(1))
+    assert LARGE_DISPLACEMENT < rel < 0.1                        # large, yet drawn magnified (scale > 1)
+    caption = [line for line in p.stdout.splitlines() if line.startswith("displaced shape")]
+    assert len(caption) == 1 and "true scale" not in caption[0]  # the figure's, printed with it
+    visit = br.open_page(chromium, tmp_path / "el.html")
+    loaded_cleanly(visit)
+    caveats = visit.page.locator("#caveats div").all_inner_texts()
+    assert [c.rstrip(".") for c in caveats] == [s.rstrip(".") for s in said]    # the same warning, word for word
+    counts = {e.get_attribute("data-key"): e.inner_text() for e in visit.page.locator("#counts .count").all()}
+    assert counts["displacement warning"].split()[-1] == "large"
+    # the displaced shape: its scale stated as the figure states it, 1, 2 or 5 x 10^k
+    assert visit.page.locator("#displacedscale").inner_text() == caption[0]
+    scale = visit.api("a => a.displacedScale")
+    assert f"displacements x {scale:g};" in caption[0]
+    assert scale / 10 ** math.floor(math.log10(scale)) in (1, 2, 5)
+    # a layer: hiding it changes the drawn pixels, showing it restores them
+    assert "displaced" in visit.api("a => a.layers()")
+    box = visit.page.locator('#layers input[data-layer="displaced"]')
+    assert box.is_checked()
+    before = shown(visit)
+    box.click()
+    visit.page.wait_for_timeout(120)
+    without = shown(visit)
+    assert (np.abs(without - before).sum(axis=2) > 30).sum() > 50
+    box.click()
+    visit.page.wait_for_timeout(120)
+    assert (np.abs(shown(visit) - before).sum(axis=2) > 30).mean() < 1e-4
+    loaded_cleanly(visit)
+
+
+# ------------------------------------------------------------------ layers and navigation
+def test_hiding_each_layer_changes_the_drawing_and_showing_it_restores_it(chromium, cantilever):
+    visit = br.open_page(chromium, cantilever / "page.html")
+    layers = visit.api("a => a.layers()")
+    assert sorted(layers) == sorted(["panels", "kind:door", "kind:sliding", "supports", "loads", "labels"])
+
+    def drawn():
+        visit.page.wait_for_timeout(120)
+        return visit.page.locator("#view").screenshot()
+
+    from PIL import Image
+
+    def pixels(png):
+        return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
+
+    base = pixels(drawn())
+    for layer in layers:
+        box = visit.page.locator(f'#layers input[data-layer="{layer}"]')
+        was = box.is_checked()
+        box.click()                                                  # hidden (labels: shown)
+        other = pixels(drawn())
+        assert (np.abs(other - base).sum(axis=2) > 30).sum() > 20, layer
+        box.click()
+        assert box.is_checked() == was
+        back = pixels(drawn())
+        assert (np.abs(back - base).sum(axis=2) > 30).mean() < 1e-4, layer       # restored
+    loaded_cleanly(visit)
+
+
+def flap_page(tmp_path):
+    """Three panels: a flap folded 150 deg over the flat hinge 1 (x = 1.5) from hinge 2 (x = 1); seen from above,
+    hinge 1 lies under the flap; from below it is in sight. The page of its minimum-norm answer."""
+    import chrono_origami as co
+
+    c, s = math.cos(math.radians(30)), math.sin(math.radians(30))
+    fold = {"file_spec": 1.2, "file_title": "a flap over a hinge", "frame_unit": "m",
+            "vertices_coords": [[1, 0, 0], [1.5, 0, 0], [3, 0, 0], [1, 1, 0], [1.5, 1, 0], [3, 1, 0], [1 + c, 0, s],
+                                [1 + c, 1, s]],
+            "faces_vertices": [[0, 1, 4, 3], [1, 2, 5, 4], [0, 3, 7, 6]],
+            "edges_vertices": [[0, 1], [1, 2], [2, 5], [5, 4], [4, 3], [3, 7], [7, 6], [6, 0], [1, 4], [0, 3]],
+            "edges_assignment": ["B"] * 8 + ["V", "V"]}
+    (tmp_path / "flap.fold").write_text(json.dumps(fold))
+    st = co.read_structure(tmp_path / "flap.fold")
+    assert [tuple(h.vertices) for h in st.pattern.hinges] == [(1, 4), (3, 0)]
+    result = co.static(st, engine="reference", allow_indeterminate=True)
+    return co.report.html(result, tmp_path / "flap.html")
+
+
+def test_a_hinge_under_a_panel_is_picked_only_when_seen_and_go_to_finds_it(chromium, tmp_path):
+    visit = br.open_page(chromium, flap_page(tmp_path))
+    loaded_cleanly(visit)
+    visit.api("a => a.setView('top')")
+    assert not visit.api("a => a.seen(1)") and visit.api("a => a.seen(2)")
+    where = visit.api("(a, h) => a.hingeScreen(h)", 1)
+    assert visit.api("(a, x, y) => a.pick(x, y)", where["x"], where["y"]) != 1   # the flap is in front
+    visit.page.locator('#views button[data-view="bottom"]').click()
+    assert visit.api("a => a.seen(1)")
+    hover(visit, 1)                                                  # from below: in sight, picked
+    visit.page.locator('#views button[data-view="top"]').click()
+    goto = visit.page.locator("#gotohinge")
+    goto.fill("1")
+    goto.press("Enter")
+    assert visit.api("a => a.selected") == 1
+    assert visit.page.locator("#tooltip").get_attribute("data-hinge") == "1"
+    rows = visit.page.locator("#state-table-0 tbody tr.sel")
+    assert rows.count() == 2 and set(rows.locator("td:first-child").all_inner_texts()) == {"1"}
+
+
+def test_the_readme_strips_door_hinge_behind_another_is_picked_only_when_seen_and_go_to_finds_it(chromium, tmp_path):
+    """The README's walk-through (docs/miura-strip.svg folded, designed, loaded): the design's one door hinge
+    (16) lies, in the page's first (reset) view, behind hinge 14 along its whole length. There a pointer anywhere
+    along it picks 14, the one in front; from the back it picks 16; "go to hinge 16" finds it from any view."""
+    import chrono_origami as co
+
+    run("-m", "chrono_origami", "fold", ROOT / "docs" / "miura-strip.svg", "--fix-geometry", "--out", "fold",
+        cwd=tmp_path)
+    run("-m", "chrono_origami", "design", "fold/fold.fold", "--frame", "last", "--support", "auto", "--support",
+        "21:x:p12", "-o", "designed.fold", cwd=tmp_path)
+    run("-m", "chrono_origami", "static", "designed.fold", "--load", "interior:0,0,-1", "--engine", "reference",
+        "--html", "strip.html", cwd=tmp_path)
+    st = co.read_structure(tmp_path / "designed.fold")
+    assert [h + 1 for h, k in enumerate(st.hinge_kinds) if k == co.DOOR] == [16]
+    ends = [v + 1 for v in st.pattern.hinges[15].vertices]
+    visit = br.open_page(chromium, tmp_path / "strip.html")
+    loaded_cleanly(visit)
+
+    def along():
+        """The hinges picked at 9 points along hinge 16 as it is drawn now."""
+        p, q = (visit.api("(a, v) => a.vertexScreen(v)", v) for v in ends)
+        return [visit.api("(a, x, y) => a.pick(x, y)", p["x"] + t * (q["x"] - p["x"]), p["y"] + t * (q["y"] - p["y"]))
+                for t in np.linspace(0.1, 0.9, 9)]
+
+    visit.page.locator('#views button[data-view="iso"]').click()         # reset: the page's first view
+    assert along() == [14] * 9                                           # behind 14 along its whole length
+    mid = visit.api("(a, h) => a.hingeScreen(h)", 16)
+    visit.page.mouse.move(mid["x"] + 40, mid["y"] + 40)
+    visit.page.mouse.move(mid["x"], mid["y"], steps=4)
+    visit.page.wait_for_function("document.getElementById('tooltip').dataset.hinge === '14'")   # the one seen
+    visit.page.locator('#views button[data-view="back"]').click()
+    assert along() == [16] * 9                                           # from the back: in sight everywhere
+    assert hover(visit, 16)[1]                                           # its rows in the tooltip
+    visit.page.locator('#views button[data-view="iso"]').click()
+    visit.page.mouse.move(1, 1)
+    goto = visit.page.locator("#gotohinge")
+    goto.fill("16")
+    goto.press("Enter")
+    assert visit.api("a => a.selected") == 16
+    assert visit.page.locator("#tooltip").get_attribute("data-hinge") == "16"
+    assert set(visit.page.locator("#state-table-0 tbody tr.sel td:first-child").all_inner_texts()) == {"16"}
+    loaded_cleanly(visit)
+
+
+def test_a_row_click_selects_its_hinge_and_a_pick_selects_its_row(chromium, cantilever):
+    visit = br.open_page(chromium, cantilever / "page.html")
+    table = visit.page.locator("#state-table-0")
+    table.locator("tbody tr", has=visit.page.locator("td:first-child", has_text=re.compile(r"^7$"))).first.click()
+    assert visit.api("a => a.selected") == 7
+    assert visit.page.locator("#tooltip").get_attribute("data-hinge") == "7"
+    assert set(table.locator("tbody tr.sel td:first-child").all_inner_texts()) == {"7"}
+    # the view framed on it: hinge 7's midpoint at the centre of the view (where the view is on the page)
+    where, box = visit.api("(a, h) => a.hingeScreen(h)", 7), visit.page.locator("#gl").bounding_box()
+    assert where["x"] == pytest.approx(box["x"] + box["width"] / 2, abs=2)
+    assert where["y"] == pytest.approx(box["y"] + box["height"] / 2, abs=2)
+    visit.page.evaluate("window.scrollTo(0, 0)")                   # back up to the view
+    seen = next(h for h in range(16, 0, -1) if h != 7 and visit.api("(a, h) => a.seen(h)", h))
+    where = visit.api("(a, h) => a.hingeScreen(h)", seen)
+    assert visit.page.evaluate("([x, y]) => document.elementFromPoint(x, y).id", [where["x"], where["y"]]) == "gl"
+    visit.page.mouse.click(where["x"], where["y"])                  # a pick: its rows selected
+    assert visit.api("a => a.selected") == seen
+    assert set(table.locator("tbody tr.sel td:first-child").all_inner_texts()) == {str(seen)}
     loaded_cleanly(visit)

@@ -44,9 +44,17 @@ def env(**extra):
     return e
 
 
+def xvfb_run():
+    """xvfb-run with a free display number (-a), searched from a number of this pytest-xdist worker's own (-n: 99
+    without xdist, 200, 300, ... for gw0, gw1, ...): two workers starting an X server at once never take the same."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    first = 200 + 100 * int(worker[2:]) if worker.startswith("gw") and worker[2:].isdigit() else 99
+    return [XVFB, "-a", "-n", str(first)]
+
+
 def xvfb(args, server="-screen 0 1280x1024x24", **extra):
-    """Run ``args`` under xvfb-run (-a: a free display number)."""
-    return subprocess.run([XVFB, "-a", "-s", server] + [str(a) for a in args], capture_output=True, text=True,
+    """Run ``args`` under xvfb-run (:func:`xvfb_run`)."""
+    return subprocess.run(xvfb_run() + ["-s", server] + [str(a) for a in args], capture_output=True, text=True,
                           timeout=300, cwd=ROOT, env=env(**extra))
 
 

@@ -8,6 +8,7 @@ phase on bounding boxes), or by Chrono's Bullet collision detection on the
 same solids (the Chrono engine's ``panel_solids``). :func:`fold_contacts` checks every
 frame of a fold history; :class:`Contacts` says what it found.
 """
+import sys
 from dataclasses import dataclass, field
 
 from .. import engines
@@ -67,11 +68,21 @@ def fold_contacts(history, percent=None, engine=None, structure=None):
     (``history.frame_percents``), else by the one it aimed at, percent x t_k / T. ``engine``:
     an engine object or name (``engines.get``: None/"auto", the default, is "chrono" where PyChrono imports, else
     "reference" with one line on stderr) whose ``panel_solids`` find the contacts: "reference"
-    (``structure.solids.PanelSolids``, separating axes) or "chrono" (Bullet's convex shapes). ``structure``: the
-    panels' thickness and placement, when not the history's (the same pattern)."""
+    (``structure.solids.PanelSolids``, separating axes) or "chrono" (Bullet's convex shapes). Panels thinner than
+    Chrono's check resolves (``engines.chrono.contact.thinnest_resolved``, 1.5e-5 x the pattern size): the
+    automatic choice takes the reference engine, saying why in one line on stderr; "chrono" named is refused in
+    that line (an ``OrigamiError``). ``structure``: the panels' thickness and placement, when not the history's
+    (the same pattern)."""
     st = history.problem.structure if structure is None else structure
     st = st.with_pattern(st.pattern.with_vertices(history.vertices[0]))
-    solids = engines.get(engine).panel_solids(st)
+    try:
+        solids = engines.get(engine).panel_solids(st)
+    except Exception as e:
+        if not (getattr(e, "too_thin", False) and engine in (None, "auto")):
+            raise
+        print(f"note: {str(e).split(': use --contact-engine')[0]}: the contact check runs on the reference "
+              f"engine", file=sys.stderr)
+        solids = engines.get("reference").panel_solids(st)
     T = float(history.problem.duration)
     percents = None if percent is None else (
         list(history.frame_percents) if getattr(history, "frame_percents", None) is not None

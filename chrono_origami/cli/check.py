@@ -63,7 +63,7 @@ def check_command(args):
         if against:
             print(f"note: {against}")
         if contact:
-            range_of_motion(structure, args.steps, inputs.engine_of(args, option="contact_engine"))
+            range_of_motion(structure, args.steps, args.contact_engine)
         return app.EXIT_OK
     inexact = bool(rep.inexact or rep.open_faces)
     unflat = rep.unflat(structure.name)     # the assignment, not the positions: no correction can help
@@ -77,7 +77,7 @@ def check_command(args):
         if unflat:
             print(unflat)
         if contact and not (inexact or unflat):
-            range_of_motion(structure, args.steps, inputs.engine_of(args, option="contact_engine"))
+            range_of_motion(structure, args.steps, args.contact_engine)
         return app.EXIT_INPUT if inexact or unflat else app.EXIT_OK
     fixed, move, k, after = pattern_check.correct(structure, args.max_move, rep)
     with app.output(args.output):

@@ -263,7 +263,7 @@ def _pairs(items, n_vertices, what, make):
     for item in items:
         def paths():
             if ":" not in item:
-                raise OrigamiError(f"expected VERTICES:VALUE, e.g. 2,4:x")
+                raise OrigamiError("expected VERTICES:VALUE, e.g. 2,4:x")
             vs, val = item.rsplit(":", 1)
             return [make(v, val) for v in parse_vertices(vs, n_vertices)]
         out += inputs.option_value(f"--{what}", item, paths, OrigamiError)
@@ -429,15 +429,7 @@ def run_forces(structure, hist, args, actuators, out):
     from ..report import tables
 
     stiffness = inputs.stiffness_of(args, structure) if args.elastic else None
-    inputs.option_value("--support", None, lambda: deploy.place_frames(structure, hist.vertices))   # they let it fold
-    middle = deploy.middle_counts(structure, list(hist.vertices), linalg=args.linalg)
-    k, st, counts = middle
-    if actuators is None:
-        actuators = deploy.choose_actuators(st, counts)
-        print(f"actuators: {deploy.actuator_line(actuators)} (one per mechanism of the supported structure at "
-              f"frame {k}, M = {counts.M}, where it turns a crease fastest; give --actuate to choose)", file=out)
-    else:
-        inputs.option_value("--actuate", args.actuate, lambda: deploy.check_actuators(st, counts, actuators))
+    actuators, middle = path_actuators(structure, hist, args, actuators, out)
     engine = args.forces_engine
     percents = None if args.drive is None else [100.0 * t / args.time for t in hist.times]   # --drive: of the time
     dep = deploy.deployment(hist, structure, actuators, elastic=args.elastic, stiffness=stiffness, percents=percents,
@@ -457,7 +449,7 @@ def run_forces(structure, hist, args, actuators, out):
         M = dep.counts[k][0]
         why = (f"the actuators leave M = {M} mechanism{'s' if M != 1 else ''} free there (a singular state): its "
                f"forces are those the crease springs carry" if M else
-               f"its forces grow as the inverse of the singular value the loads see")
+               "its forces grow as the inverse of the singular value the loads see")
         by_load = (f"; its largest hinge |F| is {amp[k]:.3g} times the loads' sum |P| (the path's least "
                    f"{least:.3g}, frame {dep.frames[k0]})" if k0 is not None and np.isfinite(amp[k]) and not M else "")
         print(f"frame {dep.frames[k]} is near-singular: smallest singular value {dep.sigmas[k]:.2g} of the largest "
@@ -486,18 +478,20 @@ def run_forces(structure, hist, args, actuators, out):
 def path_actuators(structure, hist, args, actuators, out):
     """The actuators of a deployment along ``hist`` (``analysis.deploy``: the default chosen at the middle frame and
     printed, or ``--actuate`` checked there); a support that stops the fold or an actuator that cannot hold the
-    mechanism is a usage error (exit 2)."""
+    mechanism is a usage error (exit 2). Returns the actuators and the middle frame's counts
+    (``deploy.middle_counts``: frame, static result, counts)."""
     from ..analysis import deploy
 
     inputs.option_value("--support", None, lambda: deploy.place_frames(structure, hist.vertices))   # they let it fold
-    k, st, counts = deploy.middle_counts(structure, list(hist.vertices), linalg=args.linalg)
+    middle = deploy.middle_counts(structure, list(hist.vertices), linalg=args.linalg)
+    k, st, counts = middle
     if actuators is None:
         actuators = deploy.choose_actuators(st, counts)
         print(f"actuators: {deploy.actuator_line(actuators)} (one per mechanism of the supported structure at "
               f"frame {k}, M = {counts.M}, where it turns a crease fastest; give --actuate to choose)", file=out)
     else:
         inputs.option_value("--actuate", args.actuate, lambda: deploy.check_actuators(st, counts, actuators))
-    return actuators
+    return actuators, middle
 
 
 def run_modes(structure, hist, args, actuators, out):
@@ -511,7 +505,7 @@ def run_modes(structure, hist, args, actuators, out):
     from ..analysis.modal import modal
     from ..results.modal import PathModes
 
-    actuators = path_actuators(structure, hist, args, actuators, out)
+    actuators, _ = path_actuators(structure, hist, args, actuators, out)
     H = len(structure.pattern.hinges)
     k_act = args.crease_stiffness if args.actuator_stiffness is None else args.actuator_stiffness
     stiffness = np.full(H, float(args.crease_stiffness))
@@ -574,7 +568,8 @@ def stop_at_contact(hist, args, out):
     from ..analysis.contact import fold_contacts
 
     percent = (100.0 if args.percent is None else args.percent) if args.drive is None else None
-    contacts = fold_contacts(hist, percent, inputs.engine_of(args, option="contact_engine"))
+    # the name: the automatic choice takes the reference engine for panels too thin for Chrono's check
+    contacts = fold_contacts(hist, percent, args.contact_engine)
     for line in contacts.summary():
         print(line, file=out)
     k = contacts.first

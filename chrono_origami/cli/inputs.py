@@ -253,9 +253,23 @@ def png_file(text):
 
 
 def html_file(text):
-    """argparse type of ``--html``: an .html or .htm file name."""
+    """argparse type of ``--html``: an .html or .htm file name that can be written, checked before any analysis
+    (a missing folder is made when the page is written; a folder in its place, a file in the way of its folder or a
+    folder that cannot be written is refused). An existing file is replaced: ``write_html`` says so."""
     if not text.lower().endswith((".html", ".htm")):
         raise argparse.ArgumentTypeError(f"expected an .html file name, got {text!r}")
+    if os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: it is a folder")
+    if os.path.exists(text) and not os.access(text, os.W_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: permission denied")
+    folder = os.path.dirname(os.path.abspath(text))
+    while not os.path.exists(folder) and os.path.dirname(folder) != folder:
+        folder = os.path.dirname(folder)
+    shown = os.path.relpath(folder) if not os.path.isabs(text) else folder
+    if not os.path.isdir(folder):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {shown} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: the folder {shown} is not writable")
     return text
 
 
@@ -298,10 +312,12 @@ def write_html(result, args, out=None, **options):
     by = getattr(args, "color_by", None)
     if by is not None and "color_by" not in options:
         options["color_by"] = by
+    replaced = os.path.exists(args.html)
     with app.output(args.html):
         html(result, args.html, command=command_line(getattr(args, "argv", None),
                                                      prog=getattr(args, "prog", None)), **options)
-    print(f"results page written to {args.html}", file=out or sys.stdout)
+    print(f"results page written to {args.html}" + (" (the file that was there replaced)" if replaced else ""),
+          file=out or sys.stdout)
 
 
 def add_vtk(ap, what="the result"):

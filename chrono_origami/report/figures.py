@@ -124,24 +124,31 @@ def displacement_caption(scale, displacements):
     return f"displaced shape (red, dotted): {times}; largest displacement {big:.3g} (length units)"
 
 
-def _draw_displaced(ax, structure, X, displacements, scale=None):
-    """Each panel's outline at its vertices plus ``scale`` x their displacements (module doc); the caption under
-    the title; returns the points drawn (the structure's and the displaced ones) for the axes' frame."""
+def displaced_outlines(structure, X, displacements, scale):
+    """The displaced shape: each panel's outline (a (k, 3) array of its k vertices, in order) at its vertices
+    ``X`` (global frame, length units) plus ``scale`` x their ``displacements`` (per panel-vertex slot,
+    ``structure.tolerance.vertex_slots``)."""
     from ..structure.tolerance import vertex_slots
 
     pat = structure.pattern
     d = np.asarray(displacements, float).reshape(-1, 3)
+    moved = np.asarray(X, float)[vertex_slots(pat)[:, 1]] + float(scale) * d
+    ends = np.cumsum([len(loop) for loop in pat.panels])
+    return np.split(moved, ends[:-1])
+
+
+def _draw_displaced(ax, structure, X, displacements, scale=None):
+    """Each panel's outline at its vertices plus ``scale`` x their displacements (module doc); the caption under
+    the title; returns the points drawn (the structure's and the displaced ones) for the axes' frame."""
+    pat = structure.pattern
+    d = np.asarray(displacements, float).reshape(-1, 3)
     scale = displacement_scale(d, pat.size) if scale is None else float(scale)
-    slots = vertex_slots(pat)
-    moved = X[slots[:, 1]] + scale * d
-    at = 0
-    for p, loop in enumerate(pat.panels):
-        P = moved[at:at + len(loop)]
-        at += len(loop)
+    loops = displaced_outlines(structure, X, d, scale)
+    for p, P in enumerate(loops):
         ax.plot(*np.vstack([P, P[:1]]).T, color="firebrick", lw=1.2, ls=":", zorder=4, gid=f"displaced panel {p + 1}")
     ax.text2D(0.5, 0.98, displacement_caption(scale, d), transform=ax.transAxes, ha="center", va="top",
               fontsize=8, color="firebrick", gid="displacement scale")
-    return np.vstack([X, moved])
+    return np.vstack([X, *loops])
 
 
 def solids_of(structure):

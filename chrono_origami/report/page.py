@@ -72,10 +72,35 @@ def _num(x):
     return x if np.isfinite(x) else repr(x)
 
 
+#: the kind of unit of a column or colouring (its name without a statistic's prefix), shown in ``units(structure)``
+_MOMENTS = {"MT", "MP", "MO", "|M|", "M", "torque", "max moment"}
+_FORCES = {"N", "TP", "TO", "|F|", "F", "Fx", "Fy", "Fz", "max force"}
+_LENGTHS = {"ux", "uy", "uz", "|u|", "depth"}
+
+
+def unit_kind(name):
+    """"force", "moment", "length" or "" (no unit) of a column or colouring named ``name`` ("p95_MT", "p95 N")."""
+    base = re.sub(r"^(sd|p95|p99)[_ ]", "", str(name))
+    return "moment" if base in _MOMENTS else "force" if base in _FORCES else "length" if base in _LENGTHS else ""
+
+
+def units(structure):
+    """The page's units: N, N m and m where the FOLD file's ``frame_unit`` is "m" (SI), "model units" otherwise
+    (the numbers are in the file's own consistent units, which it does not name)."""
+    si = (getattr(structure, "notes", None) or {}).get("fold", {}).get("frame_unit") == "m"
+    if si:
+        return {"si": True, "force": "N", "moment": "N m", "length": "m", "note": "SI (the FOLD file's frame_unit m)"}
+    return {"si": False, "force": "model units", "moment": "model units", "length": "model units",
+            "note": "model units (the FOLD file names no frame_unit: force, length and force x length in its own "
+                    "consistent units)"}
+
+
 def table(title, header, rows, ints=2):
-    """A table of the page: ``header``, ``rows`` (numbers; the first ``ints`` columns are integers)."""
+    """A table of the page: ``header``, ``rows`` (numbers; the first ``ints`` columns are integers), each column's
+    kind of unit (:func:`unit_kind`)."""
     rows = np.asarray([[np.nan if v is None else float(v) for v in r] for r in rows], float).reshape(-1, len(header))
-    return {"title": title, "header": list(header), "ints": ints, "n": len(rows), "data": _b64(rows, "f8")}
+    return {"title": title, "header": list(header), "ints": ints, "n": len(rows), "data": _b64(rows, "f8"),
+            "units": [unit_kind(h) for h in header]}
 
 
 def _lut(name):
@@ -88,7 +113,7 @@ def _coloring(c, extra=""):
     return {"component": c.component, "label": c.label + extra, "cmap": c.cmap, "vmin": _num(c.vmin),
             "vmax": _num(c.vmax), "values": _b64(c.values, "f8"), "caption": c.caption(),
             "largest": None if c.round_off is not None or not np.isfinite(v) else h + 1,
-            "largest_text": c.largest_text()}
+            "largest_text": c.largest_text(), "unit": unit_kind(c.component)}
 
 
 # ------------------------------------------------------------------ geometry
@@ -136,9 +161,19 @@ def _draw_solids(structure, data):
         data["contact"]["triangles"] = [int(v) for t in fans([x - 1 for x in data["contact"]["panels"]]) for v in t]
 
 
-def _state(label, vertices, kinds=None, tables=(), colorings=None, counts=None, note=""):
+def fold_angles_deg(structure, vertices):
+    """Each hinge's fold angle (deg, FOLD sign: valley > 0, mountain < 0) at ``vertices`` (V x 3)."""
+    from ..crease.pattern import hinge_rotations
+
+    return -np.degrees(np.asarray(hinge_rotations(structure.pattern, np.asarray(vertices, float)), float))
+
+
+def _state(label, vertices, kinds=None, tables=(), colorings=None, counts=None, note="", structure=None):
+    """A state of the page; with ``structure``, its hinges' fold angles (``angles``, deg: the tooltip, M/V)."""
     s = {"label": label, "vertices": _b64(np.asarray(vertices, float).reshape(-1, 3), "f4"), "tables": list(tables),
          "colorings": colorings or {}, "note": note}
+    if structure is not None:
+        s["angles"] = _b64(fold_angles_deg(structure, vertices), "f8")
     if kinds is not None:
         s["kinds"] = [getattr(k, "name", str(k)) for k in kinds]
     if counts is not None:
@@ -155,7 +190,7 @@ def _hinge_table(rows, title="hinge actions (hinges.csv)"):
 # ------------------------------------------------------------------ the kinds of results
 def static_data(result):
     """The page of a :class:`~chrono_origami.results.static.StaticResult` (static, or a measured tolerance)."""
-    from ..results.static import answer_label
+    from ..results.static import DISPLACEMENT_HEADER, answer_label, elastic_label
 
     st = result.structure
     colorings = {c: _coloring(hinge_colors.coloring(result, c)) for c in hinge_colors.COMPONENTS}
@@ -163,11 +198,40 @@ def static_data(result):
     tables = [_hinge_table(result.hinge_rows(), "hinge actions (hinges.csv)" + (f": {label}" if label else ""))]
     if result.support_reactions:
         tables.append(table("support reactions (supports.csv)", SUPPORT_HEADER, result.support_rows()))
+    if getattr(result, "displacements", None) is not None:
+        tables.append(table("displacements (displacements.csv)", DISPLACEMENT_HEADER, result.displacement_rows()))
     counts = {"M": result.M, "S": result.S, "status": result.status, "engine": result.engine,
               "equilibrium residual": _num(result.equilibrium_residual)}
-    return st, {"kind": "static", "counts": counts,
-                "states": [_state("static", st.pattern.vertices, tables=tables, colorings=colorings,
-                                  note=label or "")]}
+    caveats = []
+    if result.status == "elastic":          # as the command line says it (report.tables): stiffness, sensitivity
+        from .tables import LARGE_DISPLACEMENT, displacement_text
+
+        caveats.append(elastic_label(result))
+        moved = displacement_text(result)
+        if moved:
+            caveats.append(moved)
+            counts["displacement warning"] = ("large" if (result.info.get("displacement_relative") or 0)
+                                              > LARGE_DISPLACEMENT else "none")
+    elif label:
+        caveats.append(label)
+    data = {"kind": "static", "counts": counts, "caveats": caveats,
+            "states": [_state("static", st.pattern.vertices, tables=tables, colorings=colorings, note=label or "")]}
+    if getattr(result, "displacements", None) is not None:
+        data["displaced"] = displaced_shape(st, result.displacements)
+    return st, data
+
+
+def displaced_shape(structure, displacements):
+    """The page's displaced shape (a layer): each panel's outline as line segments (``segments``: (n, 2, 3)
+    float32, global frame) moved by the displacements at the figure's scale (``figures.displacement_scale``),
+    with that scale and the figure's caption of it."""
+    from . import figures
+
+    scale = figures.displacement_scale(displacements, structure.pattern.size)
+    loops = figures.displaced_outlines(structure, structure.pattern.vertices, displacements, scale)
+    segments = np.concatenate([np.stack([P, np.roll(P, -1, axis=0)], axis=1) for P in loops])
+    return {"segments": _b64(segments, "f4"), "n": len(segments), "scale": scale,
+            "caption": figures.displacement_caption(scale, displacements)}
 
 
 def fold_data(history):
@@ -176,7 +240,8 @@ def fold_data(history):
     (1-based), where (the fold percent) and depth in the counts and in that frame's note, and the pair in
     ``data["contact"]`` with its panels' triangles (vertex indices), which the page draws red on that frame."""
     st = history.problem.structure
-    states = [_state(f"frame {k} of {len(history.times) - 1}: t = {t:g} s", X)
+    n = len(history.times) - 1
+    states = [_state(f"frame {k} of {n} ({100 * k / max(n, 1):.4g} %): t = {t:g} s", X, structure=st)
               for k, (t, X) in enumerate(zip(history.times, history.vertices))]
     counts = {"frames": len(history.times), "engine": history.engine,
               "largest residual": _num(history.max_residual), "status": "fold"}
@@ -234,7 +299,7 @@ def dynamics_data(history):
         rows = [(a.hinge + 1, a.panel + 1, *a.values) for a in history.hinge_actions[k]]
         states.append(_state(f"frame {k} of {K - 1}: t = {history.t[k]:g} s", history.vertices[k],
                              tables=[_hinge_table(rows, "hinge actions at this frame (hinges_t.csv)")],
-                             colorings=colorings[k]))
+                             colorings=colorings[k], structure=st))
     contact = history.contact if history.contact is not None else None
     energy = table("energies", ("frame", "t", "kinetic", "potential", "spring", "work", "dissipated")
                    + (("contact",) if contact is not None else ()),
@@ -265,7 +330,8 @@ def deployment_data(dep):
                              dep.results[k].structure.pattern.vertices,
                              tables=[_hinge_table(dep.results[k].hinge_rows(),
                                                   "hinge actions at this frame (path_hinges.csv)")],
-                             colorings=colorings[k], note=f"actuator torque (N m, FOLD sign): {torque}"))
+                             colorings=colorings[k], note=f"actuator torque (N m, FOLD sign): {torque}",
+                             structure=dep.results[k].structure))
     status = {"determined": 0, "elastic": 1}
     frames = table("path_frames (status: 0 determined, 1 elastic; near-singular: 1 in the last column)",
                    ("frame", "time", "percent", "status", "sigma_min_rel", "amplification", "M", "S", "near-singular"),
@@ -432,6 +498,7 @@ def html(result, path, structure=None, command=None, color_by="|F|", title=None,
     data["title"] = title or structure.name
     data["command"] = command_line() if command is None else command
     data["geometry"] = _geometry(structure)
+    data["units"] = units(structure)
     _draw_solids(structure, data)
     data["color_by"] = color_by if color_by == "kind" else hinge_colors.component(color_by)
     data["luts"] = {name: _lut(name) for name in (hinge_colors.SEQUENTIAL, hinge_colors.DIVERGING)}

@@ -1099,6 +1099,8 @@ class _Reader:
         self.check_namespace()
         pat, kinds, notes, face_map, vmap = self.pattern()
         notes.update(source=self.src, frame=self.frame)
+        if isinstance(self.keys.get("frame_unit"), str):          # FOLD's length unit ("m": SI, N and N m)
+            notes["frame_unit"] = self.keys["frame_unit"]
         if self.reader_notes:
             notes["reader_notes"] = list(self.reader_notes)
         nv = len(self.keys["vertices_coords"])

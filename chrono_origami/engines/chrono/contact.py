@@ -14,6 +14,12 @@ when its depth exceeds :data:`DEPTH_SQRT_EPS` x sqrt(eps) x L: Bullet's GJK dist
 distance, exact to about sqrt(eps) x the size (measured 1e-8 L to 2e-8 L, L scaled to :data:`SIZE`, on touching
 unit squares of thickness 1e-3 to 0.1, L = 2).
 
+Thin panels are refused in one line (:func:`too_thin`; the automatic engine choice then checks by the reference
+engine): below :func:`thinnest_resolved` (1.5e-5 L: the tolerance would be a tenth of the thickness), and below
+:data:`THIN_PANEL_RTOL` of the largest panel's size where two panels share only a vertex (Bullet's EPA then
+misplaces their depth by up to 1e-4 of the panel size: Origami Simulator's flat miura-ori.svg, t = 0.002 px on
+panels 128.7 px across, was reported with crease pairs 0.0128 deep).
+
 :class:`ChronoPanelSolids` (the contact check, ``analysis.contact.fold_contacts(..., engine="chrono")``) puts one
 ``ChBody`` per panel in a system of its own, lengths scaled so that the pattern size L is :data:`SIZE`; each frame
 of a fold moves the bodies to the panels' poses and runs the collision detection (``ChSystem.ComputeCollisions``).
@@ -47,6 +53,14 @@ HULL_WIDTH = 1e-2
 SAFE_INSETS = 0.1
 #: a pair interpenetrates when its depth exceeds this x sqrt(eps) x L (module doc: Bullet's GJK distance)
 DEPTH_SQRT_EPS = 100.0
+#: the contact check refuses panels thinner than this fraction of the largest panel's diameter where two panels
+#: share only a vertex: Bullet's EPA (the eroded solids overlapping) then misplaces such a corner pair's depth by
+#: up to 1e-4 of the panel's size (Origami Simulator's miura-ori.svg, panels 128.7 across, first fold frame: pairs
+#: 0.0015 deep reported 0.0129 deep for t = 0.8, t/a = 6.2e-3; none above the tolerance from t/a = 9.3e-3 to 0.16)
+THIN_PANEL_RTOL = 1e-2
+#: the contact check refuses panels thinner than this many depth tolerances (:func:`depth_tolerance`): a
+#: contact shallower than the tolerance is not seen, so thinner panels would meet frames late or not at all
+MIN_THICKNESS_TOLS = 10.0
 #: the contact check: Bullet keeps a contact point of an earlier call while the bodies have moved less than this
 #: (fraction of L) from it: the frames of a fold jump, so keep none
 BREAKING_RTOL = 1e-9
@@ -56,6 +70,59 @@ def depth_tolerance(L):
     """The depth (length units) above which Chrono's contact is an interpenetration, for a pattern of size ``L``
     (module doc)."""
     return DEPTH_SQRT_EPS * np.sqrt(np.finfo(float).eps) * L
+
+
+def thinnest_resolved(L):
+    """The least panel thickness (length units) Chrono's contact check resolves on a pattern of size ``L``:
+    :data:`MIN_THICKNESS_TOLS` depth tolerances, 1000 sqrt(eps) L = 1.5e-5 L."""
+    return MIN_THICKNESS_TOLS * depth_tolerance(L)
+
+
+def too_thin(structure, L, live):
+    """None, or the one line refusing Chrono's contact check of ``structure`` (pattern size ``L``; ``live``: per
+    panel whether it has a solid) because its thinnest panel is below :func:`thinnest_resolved`, or below
+    :data:`THIN_PANEL_RTOL` of the largest panel's diameter while two panels share only a vertex. The
+    ``OrigamiError`` raised with it carries ``too_thin = True`` (the automatic engine choice then takes the reference
+    engine)."""
+    th = np.asarray(structure.thickness, float)
+    live = np.asarray(live, bool) & (th > 0)
+    if not live.any():
+        return None
+    p = int(np.flatnonzero(live)[np.argmin(th[live])])
+    use = "use --contact-engine reference (separating axes: depths above 1e-9 L)"
+    if th[p] < thinnest_resolved(L):
+        return (f"{structure.name}: panel {p + 1}'s thickness {th[p]:.4g} is {th[p] / L:.2g} of the pattern's size "
+                f"{L:.4g}: Chrono's contact check resolves depths of {depth_tolerance(L):.2g} ({DEPTH_SQRT_EPS:g} "
+                f"sqrt(eps) L) and needs panels at least {thinnest_resolved(L) / L:.2g} L = "
+                f"{thinnest_resolved(L):.3g} thick: {use}")
+    pat = structure.pattern
+    X = np.asarray(pat.vertices, float)
+    a = max(float(np.max(np.linalg.norm(X[list(P)][:, None] - X[list(P)][None], axis=2))) for P in pat.panels)
+    if th[p] >= THIN_PANEL_RTOL * a:
+        return None
+    corner = _corner_pair(pat, live)
+    if corner is None:
+        return None
+    return (f"{structure.name}: panel {p + 1}'s thickness {th[p]:.4g} is {th[p] / a:.2g} of the largest panel's "
+            f"size {a:.4g}, and panels {corner[0] + 1} and {corner[1] + 1} share only a vertex: Chrono's contact "
+            f"check (Bullet's EPA) misplaces such a pair's depth by up to 1e-4 of the panel's size below "
+            f"{THIN_PANEL_RTOL:g} of it ({THIN_PANEL_RTOL * a:.3g} thick): {use}")
+
+
+def _corner_pair(pattern, live):
+    """The first pair (p, q) of live panels that share exactly one vertex, or None."""
+    at = {}
+    for p, P in enumerate(pattern.panels):
+        if live[p]:
+            for v in P:
+                at.setdefault(v, []).append(p)
+    for v in sorted(at):
+        ps = at[v]
+        for i, p in enumerate(ps):
+            for q in ps[i + 1:]:
+                if len(set(pattern.panels[p]) & set(pattern.panels[q])) == 1:
+                    return tuple(sorted((p, q)))
+    return None
 
 
 def insets(structure):
@@ -125,6 +192,11 @@ class ChronoPanelSolids:
         O0, F0 = S.frames0
         self.insets = insets(structure)
         self.tol = depth_tolerance(self.L)
+        refusal = too_thin(structure, self.L, S.live)
+        if refusal:
+            err = OrigamiError(refusal)
+            err.too_thin = True
+            raise err
         self.unit = SIZE / self.L         # Chrono's lengths are the pattern's times this
         self.bodies, self.panel_of = [], {}
         for p, (A, b) in enumerate(halfspaces(structure)):

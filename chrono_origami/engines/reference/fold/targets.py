@@ -131,6 +131,7 @@ class _Split:
         """Hold the driven creases ``held`` (indices into ``C.drive_hinge``) at their start angle: their rows move from
         the soft rows to the hard ones."""
         self.held = np.asarray(held, int)
+        self._stacked = None        # the last state's stacked rows and factor (``stacked``): their rows change here
         free = np.ones(len(self.C.drive_hinge), bool)
         free[self.held] = False
         self.free = np.nonzero(free)[0]
@@ -164,18 +165,34 @@ class _Split:
     def solve(self, Jh, Js, bh, bs):
         """min |Js d - bs| subject to Jh d = bh (module doc: the hard rows weighted by :data:`HARD_WEIGHT` in
         one least-squares solve, minimum norm)."""
-        A = sp.vstack([HARD_WEIGHT * sp.csr_matrix(Jh), sp.csr_matrix(Js)]).tocsr()
-        return Jacobian(A, self.method).solve(np.concatenate([HARD_WEIGHT * bh, bs]))
+        return Jacobian(self._stack(Jh, Js), self.method).solve(np.concatenate([HARD_WEIGHT * bh, bs]))
+
+    @staticmethod
+    def _stack(Jh, Js):
+        return sp.vstack([HARD_WEIGHT * sp.csr_matrix(Jh), sp.csr_matrix(Js)]).tocsr()
+
+    def stacked(self, R, u, t):
+        """(Fh, Jh, Fs, Js, Ft, factor) at (R, u, t): ``evaluate``'s rows and the factor of the stacked rows that
+        :meth:`step` solves with (:data:`HARD_WEIGHT` on the hard ones). The last state's are kept: a step that is
+        retried shorter (halved, or capped by :data:`MAX_TURN`) starts from the same state, and only its right-hand
+        side changes."""
+        key = self._stacked
+        if key is not None and key[0] is R and key[1] is u and key[2] == t:
+            return key[3]
+        Fh, Jh, Fs, Js, Ft = self.evaluate(R, u, t)[:5]
+        out = (Fh, Jh, Fs, Js, Ft, Jacobian(self._stack(Jh, Js), self.method))
+        self._stacked = (R, u, t, out)
+        return out
 
     def step(self, R, u, t, h=None, lag=None):
         """The predictor from (R, u) at time ``t`` (s) over a step ``h`` (s): body increments (6N) whose fold-angle
         changes are the aim's change over the step plus h / ``lag`` (at most 1) of the gap aim(t) - rho, projected
-        onto the free motions of the hard rows (``solve``, minimum norm), scaled down to at most :data:`MAX_TURN`
-        of any driven crease (``self.last_turn``: the largest turn before the cap, rad). Without ``h``: the whole
-        gap at ``t`` (a Gauss-Newton step, for ``settle``)."""
-        Fh, Jh, Fs, Js, Ft = self.evaluate(R, u, t)[:5]
+        onto the free motions of the hard rows (:meth:`solve`, by the factor of :meth:`stacked`), scaled down to at most
+        :data:`MAX_TURN` of any driven crease (``self.last_turn``: the largest turn before the cap, rad). Without
+        ``h``: the whole gap at ``t`` (a Gauss-Newton step, for ``settle``)."""
+        Fh, Jh, Fs, Js, Ft, jac = self.stacked(R, u, t)
         want = -Fs if h is None else -h * Ft - min(1.0, h / lag) * Fs
-        d = self.solve(Jh, Js, -Fh, want)
+        d = jac.solve(np.concatenate([-HARD_WEIGHT * Fh, want]))
         turn = self.last_turn = float(np.abs(Js @ d).max(initial=0.0))
         return d * (MAX_TURN / turn) if turn > MAX_TURN else d
 
@@ -253,7 +270,7 @@ class _Split:
 
         for k in range(SETTLE_ITER):
             d = self.step(R, u, t)
-            Js = self.evaluate(R, u, t)[3]
+            Js = self.stacked(R, u, t)[3]
             turn = float(np.abs(Js @ d).max(initial=0.0))
             stuck = 0 if turn < 0.5 * least else stuck + 1
             least = min(least, turn)
