@@ -300,9 +300,10 @@ def test_tower_scene_load_panels(tmp_path):
     assert p.returncode == 2 and "panel 1 does not hold top vertex 7 (panels 7, 11, 12 do)" in p.stderr
 
 
-def test_readme_lists_the_exit_codes():
-    """The README's exit-code table is the one of the command line (app.EXIT_CODES), code for code."""
-    rows = [line.split("|")[1:3] for line in (ROOT / "README.md").read_text().splitlines()
+def test_the_manual_lists_the_exit_codes():
+    """The manual's exit-code table (docs/reference/exit-codes.md) is the one of the command line (app.EXIT_CODES),
+    code for code."""
+    rows = [line.split("|")[1:3] for line in (ROOT / "docs" / "reference" / "exit-codes.md").read_text().splitlines()
             if line.startswith("| ") and line.split("|")[1].strip().isdigit()]
     assert [int(code) for code, _ in rows] == sorted(cli.EXIT_CODES)
     assert "not determined" in dict((int(c), t) for c, t in rows)[cli.EXIT_INDETERMINATE]

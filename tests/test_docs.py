@@ -111,3 +111,110 @@ def test_the_architecture_recipes_run_as_written(tmp_path):
             assert "12 panels, 16 hinges" in r.stdout, r.stdout
         else:
             assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.stderr
+
+
+# ------------------------------------------------------------------ the README and the manual's pages
+ROOT = DOCS.parent
+README = ROOT / "README.md"
+
+#: every section of the README before it moved into the manual -> (page, the heading it has there)
+MOVED = {
+    "chrono-origami (what it is)": ("index.md", "# chrono-origami"),
+    "Quick start": ("tutorial/cantilever.md", "# Tutorial: the paper's cantilever"),
+    "Quick start: run the tests": ("install.md", "# Install and run the tests"),
+    "Your own pattern": ("tutorial/your-pattern.md", "# Your own pattern"),
+    "An Origami Simulator example end to end": ("tutorial/your-pattern.md",
+                                                "## An Origami Simulator example end to end"),
+    "Where no design is isostatic: elastic hinges": ("howto/elastic-hinges.md",
+                                                     "# Where no design is isostatic: elastic hinges"),
+    "Scenes and the output contract": ("tutorial/cantilever.md", "## Scenes and the output contract"),
+    "Commands": ("reference/command-line.md", "# The command line at a glance"),
+    "Folding your pattern": ("howto/fold-and-design.md", "## Folding your pattern"),
+    "Supports and loads": ("howto/supports-and-loads.md", "# Supports and loads"),
+    "Supports and loads: exit codes": ("reference/exit-codes.md", "# Exit codes and errors"),
+    "In Python": ("howto/python.md", "# In Python"),
+    "In your own Chrono script": ("howto/chrono-script.md", "# In your own Chrono script"),
+    "Engines": ("howto/engines.md", "# Engines"),
+    "Folding, design, modes": ("howto/fold-and-design.md", "## Folding, design, modes"),
+    "Modes of your structure": ("howto/modes.md", "# Modes of your structure"),
+    "Thick panels: placement and contact": ("howto/thickness-and-contact.md", "# Thick panels: placement and contact"),
+    "Deployment: actuator torques and hinge forces along the fold": (
+        "howto/deployment.md", "# Deployment: actuator torques and hinge forces along the fold"),
+    "Dynamics": ("howto/dynamics.md", "# Dynamics"),
+    "Fabrication tolerances": ("howto/tolerances.md", "# Fabrication tolerances"),
+    "Parametric sweeps on Dask": ("howto/sweeps.md", "# Parametric sweeps on Dask"),
+    "Results page in the browser": ("howto/results-page.md", "# Results page in the browser"),
+    "Export: panels for the workshop, results for ParaView": (
+        "howto/export.md", "# Export: panels for the workshop, results for ParaView"),
+    "Scale": ("scale.md", "# Scale and benchmarks"),
+    "Threads": ("scale.md", "## Threads"),
+    "Conventions": ("reference/conventions.md", "# Conventions"),
+    "Layout (data flows one way)": ("architecture.md", "## Layers (data flows one way)"),
+}
+
+
+def test_every_section_of_the_old_readme_is_a_page_of_the_manual(built):
+    index = (built / "index.html").read_text()
+    for old, (page, heading) in MOVED.items():
+        assert heading in (DOCS / page).read_text().splitlines(), (old, page, heading)
+        html_page = page[:-3] + ".html"
+        assert (built / html_page).is_file(), (old, page)
+        assert page == "index.md" or f'href="{html_page}"' in index, (old, page)   # one click from the index
+
+
+def test_the_readme_is_short_and_links_into_the_manual():
+    text = README.read_text()
+    assert len(text.splitlines()) < 250
+    links = re.findall(r"\]\((docs/[^)#]*)", text)
+    assert len(links) >= 25
+    assert [link for link in links if not (ROOT / link).exists()] == []
+    assert "python3 -m pip install -e '.[test]' && python3 -m pytest -q -rs" in text
+    assert "python3 -m pip install -e '.[test]' && python3 scenes/miura_cantilever.py --out out/miura_cantilever" in text
+    assert "python3 -m pip install -e '.[docs]' && python3 -m sphinx -W -b html docs docs/_build/html" in text
+    rows = re.findall(r"^\| `(\w+)` \|", text, re.M)         # one line per command, every command
+    assert sorted(rows) == sorted(name for name, _ in co_reference.command_helps() if name is not None)
+
+
+def test_the_readmes_journey_is_the_tested_walk_through():
+    """The README's commands on your own file are those of the manual's walk-through, which
+    tests/test_readme_walkthrough.py runs, checking every line it quotes."""
+    from readme_blocks import code_block, section
+
+    page, part = section("Your own pattern")
+    assert page == DOCS / "tutorial" / "your-pattern.md"
+    text = README.read_text()
+    part = text[text.index("## Your own pattern in five commands"):]
+    journey = re.search(r"```\n(.*?)```", part, re.S).group(1).splitlines()
+    assert journey == [command for command, _ in code_block("Your own pattern")]
+
+
+def _dollar_blocks():
+    """(page, the heading above it) of every code block of the manual and the README with a ``$`` command."""
+    found = []
+    for page in [*sorted(DOCS.glob("**/*.md")), README]:
+        heading, inside, has = None, False, False
+        for line in page.read_text().splitlines():
+            if line.startswith("```"):
+                if inside and has:
+                    found.append((page.relative_to(ROOT).as_posix(), heading))
+                inside, has = not inside, False
+            elif inside:
+                has = has or line.startswith("$ ")
+            elif re.match(r"#+ ", line):
+                heading = line.lstrip("#").strip()
+    return found
+
+
+#: the blocks with a ``$`` prompt no test runs: the modal walk needs the scene's Chrono equilibrium file
+NOT_RUN = {("docs/howto/modes.md", "Modes of your structure")}
+
+
+def test_every_dollar_block_is_run_by_a_test():
+    """Each block of ``$`` commands sits under a heading that a test reads it by (``code_block``, ``section``,
+    ``readme_block``), as the README's were."""
+    sources = "\n".join(p.read_text() for p in sorted((ROOT / "tests").glob("test_*.py")) if p.name != "test_docs.py")
+    titles = {t.lstrip("#").strip() for t in re.findall(r'"(#{0,4} ?[A-Z][^"\n]{6,})"', sources)}
+    blocks = _dollar_blocks()
+    assert len(blocks) >= 7
+    unread = {(page, heading) for page, heading in blocks if not any(heading.startswith(t) for t in titles)}
+    assert unread == NOT_RUN

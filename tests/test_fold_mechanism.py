@@ -411,9 +411,10 @@ def test_check_names_the_vertices_whose_signs_fit_no_folding_branch(capsys):
 
 
 def readme_block(title):
-    """The command-line block of the README's section ``title``: its lines."""
-    text = open(os.path.join(os.path.dirname(__file__), "..", "README.md")).read()
-    part = text[text.index(title):]
+    """The command-line block of the manual's section ``title`` (``readme_blocks.section``): its lines."""
+    from readme_blocks import section
+
+    part = section(title)[1]
     return part[part.index("```") + 4:part.index("```", part.index("```") + 3)].splitlines()
 
 

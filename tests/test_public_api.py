@@ -15,7 +15,9 @@ from chrono_origami.patterns import kresling, miura, simple, tessellations, yosh
 from chrono_origami.report import tables
 
 ROOT = Path(__file__).resolve().parents[1]
-README_BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(), re.S | re.M)
+#: the Python examples of the manual's how-to guides "In Python" and "In your own Chrono script", in that order
+README_BLOCKS = [b for page in ("python.md", "chrono-script.md")
+                 for b in re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "howto" / page).read_text(), re.S | re.M)]
 
 
 def test_the_public_names_are_the_package_objects():
