@@ -1,5 +1,5 @@
 """Chrono's compliant hinges in its own static solver against the linear theory of elastic hinges (the numbers the
-README's "Where no design is isostatic" quotes).
+manual's "Where no design is isostatic" quotes, docs/howto/elastic-hinges.md).
 
 Two compliant hinge elements of Chrono 10, each solved by ``ChStaticNonLinearAnalysis`` (Newton) and compared with
 the reference engine's linear elastic answer (``static --elastic --engine reference``) of the same stiffness:

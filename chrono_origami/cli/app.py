@@ -25,7 +25,7 @@ EXIT_INDETERMINATE = 3
 #: Ctrl-C (SIGINT): the shell's code, 128 + 2 (not a result: not in :data:`EXIT_CODES`)
 EXIT_INTERRUPTED = 130
 
-#: exit code -> what it means (printed by ``--help`` and listed in the README)
+#: exit code -> what it means (printed by ``--help`` and listed in the manual, docs/reference/exit-codes.md)
 EXIT_CODES = {
     EXIT_OK: "done (static: the structure is isostatic, or --min-norm was given)",
     EXIT_INPUT: "bad input or failed analysis: a malformed FOLD file (a hinge, vertex or panel number in the file "

@@ -5,7 +5,7 @@ small dense operations (per-hinge blocks, SVDs of a few hundred columns,
 Newton steps of small systems) and sparse factorisations whose dense fronts
 are small. Measured on this project's 2-core machine with the other core
 not idle, as users' laptops are not (``benchmarks/threads.py``, figures in
-the README, "Threads"): no analysis gains from a second thread; dense
+the manual's "Scale and benchmarks", docs/scale.md, "Threads"): no analysis gains from a second thread; dense
 counts, statics, folds, design searches and modal analyses lose 7 to 16
 times, sparse ones 1.2 to 2.8 times (a waiting OpenBLAS thread spins on the
 core others need); the reference dynamics is even.
