@@ -21,7 +21,8 @@ def section(heading):
     """(page, text from the line of ``heading`` on): ``heading`` as ``### Title`` or ``Title``; a heading that is
     exactly the title first, else the first that begins with it."""
     title = heading.lstrip("#").strip()
-    for line in (re.compile(r"^#+ " + re.escape(title) + r"[ \t]*$", re.M), re.compile(r"^#+ " + re.escape(title), re.M)):
+    exact = re.compile(r"^#+ " + re.escape(title) + r"[ \t]*$", re.M)
+    for line in (exact, re.compile(r"^#+ " + re.escape(title), re.M)):
         for page in pages():
             text = page.read_text()
             m = line.search(text)

@@ -212,7 +212,8 @@ NOT_RUN = {("docs/howto/modes.md", "Modes of your structure")}
 def test_every_dollar_block_is_run_by_a_test():
     """Each block of ``$`` commands sits under a heading that a test reads it by (``code_block``, ``section``,
     ``readme_block``), as the README's were."""
-    sources = "\n".join(p.read_text() for p in sorted((ROOT / "tests").glob("test_*.py")) if p.name != "test_docs.py")
+    sources = "\n".join(p.read_text() for p in sorted((ROOT / "tests").glob("test_*.py"))
+                        if p.name != "test_docs.py")
     titles = {t.lstrip("#").strip() for t in re.findall(r'"(#{0,4} ?[A-Z][^"\n]{6,})"', sources)}
     blocks = _dollar_blocks()
     assert len(blocks) >= 7
