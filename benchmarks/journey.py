@@ -1,10 +1,10 @@
 """Time of each step of a user's journey on a flat n x n Miura-ori drawn in Origami Simulator's SVG style.
 
-The journey of the manual's "Your own pattern" (docs/tutorial/your-pattern.md), at scale: the pattern is written
-as Illustrator writes Origami Simulator's examples (one path per colour, coordinates with 3 decimals, so Kawasaki
-is missed by ~1e-5 rad at most vertices; zig-zag targets at ``--zigzag`` degrees as stroke opacity x 180, the straight creases' targets
-their closed form tan(rho_h / 2) = cos(gamma) tan(rho_z / 2), 4-digit opacities). Each step does what its
-command does, in this process (the command line adds ~1 s of imports to each):
+The journey of the manual's "Your own pattern" (docs/tutorial/your-pattern.md), at scale: the pattern is written as
+Illustrator writes Origami Simulator's examples (one path per colour, coordinates with 3 decimals, so Kawasaki is
+missed by ~1e-5 rad at most vertices; zig-zag targets at ``--zigzag`` degrees as stroke opacity x 180, the straight
+creases' targets their closed form tan(rho_h / 2) = cos(gamma) tan(rho_z / 2), 4-digit opacities). Each step does
+what its command does, in this process (the command line adds ~1 s of imports to each):
 
 * open: ``read_structure`` of the SVG (lines merged and split, faces found);
 * check: ``pattern_check.diagnose`` (Kawasaki, Maekawa, the quadrilateral mesh's multiplier closure);
