@@ -1,5 +1,6 @@
 """The manual (docs/): it builds with warnings as errors (broken links and references fail), and its command
 reference, generated from the argparse parsers, is what every command's ``--help`` prints."""
+import fcntl
 import html
 import os
 import re
@@ -21,13 +22,20 @@ from docutils import nodes  # noqa: E402
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The manual built as the README says, into a temporary folder: -W, every page read afresh (-E)."""
-    out = tmp_path_factory.mktemp("html")
-    doctrees = tmp_path_factory.mktemp("doctrees")
-    r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-E", "-q", "-b", "html",
-                        "-d", str(doctrees), str(DOCS), str(out)], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stderr.strip() == "", r.stderr
+    """The manual built as the README says, into a temporary folder: -W, every page read afresh (-E). Built once
+    per run: xdist's workers share it (the first to take the lock builds; the folder is the run's own)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent                 # the run's folder, above each worker's
+    out = shared / "docs-html"
+    with open(shared / "docs-html.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "index.html").is_file():
+            doctrees = shared / "docs-doctrees"
+            r = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-E", "-q", "-b", "html",
+                                "-d", str(doctrees), str(DOCS), str(out)], capture_output=True, text=True, timeout=60)
+            assert r.returncode == 0, r.stdout + r.stderr
+            assert r.stderr.strip() == "", r.stderr
     return out
 
 
