@@ -32,6 +32,7 @@ import numpy as np
 
 from .. import engines
 from ..crease.pattern import hinge_rotations
+from ..engines.protocol import HELD_MOTORS
 from ..results.count import number_ranges
 from ..results.deploy import Deployment
 from ..structure import hinges
@@ -237,18 +238,25 @@ def smallest_singular(counts):
     return float(x) if np.isfinite(x) else 0.0
 
 
-def frame_statics(held, elastic=False, stiffness=None, rtol=RANK_RTOL, linalg="auto", frame=None):
-    """(StaticResult, status, sigma_min_rel, (M, S)) of a held structure at one frame (reference engine):
-    "determined" (rigid statics) or, with ``elastic``, "elastic" at every frame (an isostatic frame's elastic
+def frame_statics(held, elastic=False, stiffness=None, rtol=RANK_RTOL, linalg="auto", frame=None, motors=None):
+    """(StaticResult, status, sigma_min_rel, (M, S)) of a held structure at one frame, counted by the reference
+    engine: "determined" (rigid statics) or, with ``elastic``, "elastic" at every frame (an isostatic frame's elastic
     answer is the determined one, whatever the stiffness); without it an undetermined frame raises ``IndeterminateError``
-    (exit 3) naming ``design`` and ``--elastic``."""
+    (exit 3) naming ``design`` and ``--elastic``. ``motors``: (engine with ``HELD_MOTORS``, actuators, hinge kinds)
+    solves a determined frame with the actuators held by that engine's motors (Chrono) instead of the reference
+    engine's held rows."""
     from . import static as analysis
 
     eng = engines.get("reference", notice=False)
     counts = analysis.count(held, eng, rtol=rtol, linalg=linalg)
     sigma = smallest_singular(counts)
     if counts.isostatic and not elastic:
-        res = analysis.static(held, eng, counts=counts, rtol=rtol, linalg=linalg)
+        if motors is not None:
+            by, actuators, kinds = motors
+            where = f"{held.name}, frame {frame}" if frame is not None else held.name
+            res = by.held_static(held, actuators, counts, kinds, label=where)
+        else:
+            res = analysis.static(held, eng, counts=counts, rtol=rtol, linalg=linalg)
         return res, "determined", sigma, (counts.M, counts.S)
     if not elastic:
         where = f"frame {frame}" if frame is not None else "a frame"
@@ -334,13 +342,14 @@ def deployment(history, structure=None, actuators=None, elastic=False, stiffness
         dep.notes.append(f"the actuators leave {free} of the {counts.M} mechanisms free at frame {k_mid}: "
                          f"{'elastic hinges carry' if elastic else 'the forces are not determined there without'} "
                          f"{'them' if elastic else '--elastic'}")
-    if eng.name == "chrono":
+    if HELD_MOTORS in eng.capabilities:
         if elastic:
             raise UsageError("the forces of elastic hinges along the fold are the reference engine's: --elastic "
                              "with --engine reference (Chrono solves the determined frames, with motors)")
-        from ..engines.chrono.deploy import frame_solver
+        motors = (eng, list(actuators), structure.hinge_kinds)
 
-        solve = frame_solver(structure, actuators, rtol, linalg)
+        def solve(held, k):
+            return frame_statics(held, False, None, rtol, linalg, frame=k, motors=motors)
     else:
         def solve(held, k):
             return frame_statics(held, elastic, stiffness, rtol, linalg, frame=k)

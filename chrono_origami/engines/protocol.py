@@ -21,7 +21,10 @@ LINEAR_THEORY = "linear_theory"
 NONLINEAR_ELASTIC = "nonlinear_elastic"
 #: works on its own systems (:class:`ChronoSystems`: a PyChrono ``ChSystem``)
 CHRONO_SYSTEMS = "chrono_systems"
-CAPABILITIES = (FOLDS_SINGULAR_STARTS, FOLD_TO_TARGETS, LINEAR_THEORY, NONLINEAR_ELASTIC, CHRONO_SYSTEMS)
+#: rigid statics with hinges held by rotation motors at their angle (:class:`HeldMotors`: the forces along a fold)
+HELD_MOTORS = "held_motors"
+CAPABILITIES = (FOLDS_SINGULAR_STARTS, FOLD_TO_TARGETS, LINEAR_THEORY, NONLINEAR_ELASTIC, CHRONO_SYSTEMS,
+                HELD_MOTORS)
 
 
 @runtime_checkable
@@ -49,10 +52,11 @@ class Engine(Protocol):
         without ``start`` = (t0 s, vertices) needs :data:`FOLDS_SINGULAR_STARTS`."""
 
     def modal(self, structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate",
-              compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None):
+              compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None, held=()):
         """The linearised equations at the static equilibrium (``results.modal.Linearised``); stiffness in
         N m/rad (crease) and N/m (slide), damping in N m s/rad; ``hinge_form``, ``max_iterations`` are
-        Chrono's (the reference engine linearises at the pattern configuration and checks it)."""
+        Chrono's (the reference engine linearises at the pattern configuration and checks it); ``held``: 0-based
+        door hinges whose motors hold their angle, preloaded (the reference engine's; Chrono refuses them)."""
 
     def dynamics(self, structure, *, time, dt, integrator=None, motors=(), springs=(), initial=None,
                  output_interval=None, progress=None, **options):
@@ -120,5 +124,17 @@ class ChronoSystems(Protocol):
         """Switch the constraint tangent stiffness Kc of every link of ``system`` on or off."""
 
 
+@runtime_checkable
+class HeldMotors(Protocol):
+    """:data:`HELD_MOTORS`: the statics of a held structure (``analysis.deploy``: its tables' kinds, an actuated
+    door hinge joined) whose ``actuators`` (0-based hinges) are held at their angle by motors, the system built with
+    the hinges of ``kinds`` (the actuated ones of their own kind); ``counts``: the held structure's M and S, counted
+    by the caller, which asks only for determined ones; ``label`` names the state in errors."""
+
+    def held_static(self, structure, actuators, counts, kinds, label=None):
+        """A ``results.static.StaticResult`` ("determined"); each held hinge's action includes its motor's."""
+
+
 #: capability -> the protocol of the members it brings
-CAPABILITY_PROTOCOLS = {FOLD_TO_TARGETS: TargetFolding, LINEAR_THEORY: LinearTheory, CHRONO_SYSTEMS: ChronoSystems}
+CAPABILITY_PROTOCOLS = {FOLD_TO_TARGETS: TargetFolding, LINEAR_THEORY: LinearTheory, CHRONO_SYSTEMS: ChronoSystems,
+                        HELD_MOTORS: HeldMotors}

@@ -49,7 +49,7 @@ class ChronoEngine:
     ``fold`` a ``start`` (no ``FOLDS_SINGULAR_STARTS``)."""
 
     name = "chrono"
-    capabilities = frozenset({_p.NONLINEAR_ELASTIC, _p.CHRONO_SYSTEMS})
+    capabilities = frozenset({_p.NONLINEAR_ELASTIC, _p.CHRONO_SYSTEMS, _p.HELD_MOTORS})
 
     @property
     def colors(self):
@@ -65,6 +65,12 @@ class ChronoEngine:
         from .. import get
 
         return get, (self.name, False)
+
+    def held_static(self, structure, actuators, counts, kinds, label=None):
+        """Rigid statics with ``actuators`` held by ``ChLinkMotorRotationAngle`` motors (``deploy.held_static``)."""
+        from .deploy import held_static
+
+        return held_static(structure, actuators, counts, kinds, label)
 
     def count(self, structure, **options):
         """M and S from Chrono's constraint Jacobian (``statics.count``: ``hinge_form``/``form``, ``rtol``,
@@ -100,13 +106,18 @@ class ChronoEngine:
         return _fold(problem, start=start, **options)
 
     def modal(self, structure, crease_stiffness=0.0, slide_stiffness=0.0, damping=0.0, hinge_form="mate",
-              compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None):
+              compare=True, use_tangent_stiffness=True, equilibrium=True, max_iterations=None, held=()):
         """The structure built with crease springs, at its static equilibrium: its linearised equations with Kc
-        (and without it when ``compare``), a ``results.modal.Linearised`` (``statics.linearise``)."""
+        (and without it when ``compare``), a ``results.modal.Linearised`` (``statics.linearise``). ``held``
+        (hinges held by preloaded motors) is refused: Chrono's springs sit at rest and sag under the loads."""
         import numpy as np
 
         from ...results.modal import Linearised
         from ...tools.errors import StructureError
+
+        if len(held):
+            raise StructureError("hinges held by motors at their angle (preloaded) are the reference engine's: "
+                                 "give engine='reference'")
         from .links import set_tangent_stiffness
         from .springs import add_crease_springs
         from .static import linearise

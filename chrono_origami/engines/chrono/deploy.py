@@ -12,15 +12,12 @@ own link's reaction plus the motor's, read from Chrono (``links.wrench_about`` o
 the tables and the torque (``analysis.deploy.torques``: tau = -M_q . t_p, FOLD sign) are those of the reference
 engine's held hinge. ``GetMotorTorque`` is recorded beside it (``info["motor_torques"]``).
 
-Rigid statics only: a frame whose held structure is not determined (the counts of the reference engine's operator
-of the same held structure) raises ``IndeterminateError`` as the reference engine does; elastic hinges along the
-fold are the reference engine's (``--elastic``).
+Rigid statics only: the caller (``analysis.deploy``) counts the held structure and refuses a frame that is not
+determined before it asks Chrono; elastic hinges along the fold are the reference engine's (``--elastic``).
 """
 import pychrono as chrono
 
 from ...results.static import StaticResult, hinge_actions
-from ...tools.errors import IndeterminateError
-from ...tools.linalg import RANK_RTOL
 from . import links as lk
 from .static import hinge_wrenches, static_analysis, support_reactions
 from .system import build_system
@@ -43,43 +40,29 @@ def add_motors(built, actuators):
     return motors
 
 
-def frame_solver(structure, actuators, rtol=RANK_RTOL, linalg="auto"):
-    """``solve(held, k)`` for ``analysis.deploy.frame_loop``: (StaticResult of the held structure, "determined",
-    sigma_min_rel, (M, S)) by Chrono's static analysis with motors at ``actuators`` (module doc). ``structure``:
-    the structure before holding (its kinds are built; the motors hold)."""
-    from ... import engines
-    from ...analysis import static as analysis
-    from ...analysis.deploy import smallest_singular
-
-    kinds = structure.hinge_kinds
-
-    def solve(held, k):
-        counts = analysis.count(held, engines.get("reference", notice=False), rtol=rtol, linalg=linalg)
-        sigma = smallest_singular(counts)
-        if not counts.isostatic:
-            raise IndeterminateError(
-                f"{held.name}: the forces at frame {k} are not determined with the actuators held (M = {counts.M}, "
-                f"S = {counts.S}): --elastic gives the forces of elastic hinges (reference engine); design makes "
-                f"the structure isostatic (the kinematics are written)", counts.M, counts.S)
-        st = held.with_hinge_kinds(kinds)
-        built = build_system(st, visual=False)
-        motors = add_motors(built, actuators)
-        L = st.pattern.size or 1.0
-        eq = static_analysis(built.system, "linear", "sparse_lu", length=L)
-        eq.check(f"{st.name}, frame {k} (Chrono's linear static analysis with {len(motors)} motor"
-                 f"{'s' if len(motors) != 1 else ''})")
-        wrenches = [[F, M] for _, F, M in hinge_wrenches(built)]
-        for h, m in zip(actuators, motors):
-            mid = 0.5 * (st.pattern.vertices[st.pattern.hinges[h].vertices[0]] +
-                         st.pattern.vertices[st.pattern.hinges[h].vertices[1]])
-            F, M = lk.wrench_about(m, 1, mid)
-            wrenches[h][0] = wrenches[h][0] + F
-            wrenches[h][1] = wrenches[h][1] + M
-        actions = hinge_actions(held.pattern, held.hinge_kinds, [tuple(w) for w in wrenches])
-        info = {"method": "linear", "solver": "sparse_lu", "constraint_violation": eq.violation,
-                "motor_torques": [float(m.GetMotorTorque()) for m in motors], "gap": counts.gap}
-        res = StaticResult(held, "chrono", "determined", counts.M, counts.S, actions, support_reactions(built),
-                           eq.residual, info=info)
-        return res, "determined", sigma, (counts.M, counts.S)
-
-    return solve
+def held_static(structure, actuators, counts, kinds, label=None):
+    """The static answer of the held ``structure`` (its geometry the reference configuration; its hinge kinds those
+    of the tables, an actuated door hinge joined) with its ``actuators`` (0-based hinges) held by rotation motors at
+    their angle, by Chrono's linear static analysis (module doc): a ``StaticResult`` ("determined"), each held
+    hinge's action its link's plus its motor's. The system is built with the hinges of ``kinds`` (the actuated ones
+    of their own kind: the motors hold them). ``counts``: the held structure's M and S (the caller's count; this
+    solves determined structures only); ``label``: how errors name the state (default the structure's name)."""
+    st = structure.with_hinge_kinds(kinds)
+    built = build_system(st, visual=False)
+    motors = add_motors(built, actuators)
+    L = st.pattern.size or 1.0
+    eq = static_analysis(built.system, "linear", "sparse_lu", length=L)
+    eq.check(f"{label or structure.name} (Chrono's linear static analysis with {len(motors)} motor"
+             f"{'s' if len(motors) != 1 else ''})")
+    wrenches = [[F, M] for _, F, M in hinge_wrenches(built)]
+    pat = st.pattern
+    for h, m in zip(actuators, motors):
+        mid = 0.5 * (pat.vertices[pat.hinges[h].vertices[0]] + pat.vertices[pat.hinges[h].vertices[1]])
+        F, M = lk.wrench_about(m, 1, mid)
+        wrenches[h][0] = wrenches[h][0] + F
+        wrenches[h][1] = wrenches[h][1] + M
+    actions = hinge_actions(structure.pattern, structure.hinge_kinds, [tuple(w) for w in wrenches])
+    info = {"method": "linear", "solver": "sparse_lu", "constraint_violation": eq.violation,
+            "motor_torques": [float(m.GetMotorTorque()) for m in motors], "gap": counts.gap}
+    return StaticResult(structure, "chrono", "determined", counts.M, counts.S, actions, support_reactions(built),
+                        eq.residual, info=info)
