@@ -94,11 +94,11 @@ def stiffness_sensitivity(structure, result, eng, stiffness, nonlinear=False, **
     """{stiffness: {"F": largest change of |F| over hinge sides / the largest |F|, "M": the same of |M|}} when that
     stiffness alone is doubled: "KIND k_t" and "KIND k_r" the translational and rotational stiffness of the hinges
     of each kind present (``HingeStiffness.doubled``), "crease" and "slide" the springs of the free directions where
-    they are used (``engines.compliance.resultant_changes``: moments below round-off of the largest |F| x L are
+    they are used (``results.static.resultant_changes``: moments below round-off of the largest |F| x L are
     measured against it). Each is a second solve. (Doubling every stiffness at once changes no force: supports
     are rigid.) An isostatic structure's answer does not depend on the stiffness: every entry is 0 (not
     solved)."""
-    from ..engines.compliance import resultant_changes
+    from ..results.static import resultant_changes
 
     kinds = list(dict.fromkeys(structure.hinge_kinds))
     names = [(k, w) for k in kinds for w in ("k_t", "k_r")]

@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from ..results.static import ROUNDOFF_RTOL, resultant_changes  # noqa: F401 (the rule lives with the results)
 from ..structure import tolerance as imp
 from ..structure.hinges import HingeKind
 from ..tools.errors import SolverError
@@ -92,23 +93,6 @@ DOUBLINGS = (("k_t", 2.0, 1.0), ("k_r", 1.0, 2.0), ("both", 2.0, 2.0))
 #: sheet's solve, 9 s beside 6.7 s at 10,000 panels, measured on the loaded 2-core machine)
 EVERY_HINGE = 64
 HINGE_SAMPLE = 16
-#: a moment resultant below this fraction of (largest |F|) x L is round-off (:func:`resultant_changes`)
-ROUNDOFF_RTOL = 1e-12
-
-
-def resultant_changes(F0, M0, F1, M1, L):
-    """(largest |F1 - F0| / largest |F0|, largest |M1 - M0| / largest |M0|) over the rows of the resultants of
-    two answers: |F| (n,) and |M| (n,) per hinge (side) or (k, n) for k answers at once. A largest |M0| below
-    :data:`ROUNDOFF_RTOL` x largest |F0| x ``L`` is round-off: the change is measured against that instead, and
-    an answer without forces or moments at all changes by 0 (over its own largest, when the other has some)."""
-    F0, M0, F1, M1 = (np.asarray(a, float) for a in (F0, M0, F1, M1))
-    bigF = float(F0.max(initial=0.0))
-    bigM = max(float(M0.max(initial=0.0)), ROUNDOFF_RTOL * bigF * L)
-    dF = np.abs(F1 - F0).max(axis=-1, initial=0.0)
-    dM = np.abs(M1 - M0).max(axis=-1, initial=0.0)
-    return (dF / bigF if bigF > 0 else np.where(dF > 0, 1.0, 0.0),
-            dM / bigM if bigM > 0 else np.where(dM > 0, 1.0, 0.0))
-
 
 class HingeResultants:
     """|F| and |M| of every hinge for multipliers of ``model`` (either side: action and reaction; the moment about the

@@ -278,3 +278,21 @@ def sensitivity_text(sens, hinge=None):
 
     return (line + f"; doubling one hinge's stiffness (k_t, k_r or both) changes |F| by up to {at('F')} and |M| by "
             f"up to {at('M')}: {hinge['method']}")
+
+
+#: a moment resultant below this fraction of (largest |F|) x L is round-off (:func:`resultant_changes`)
+ROUNDOFF_RTOL = 1e-12
+
+
+def resultant_changes(F0, M0, F1, M1, L):
+    """(largest |F1 - F0| / largest |F0|, largest |M1 - M0| / largest |M0|) over the rows of the resultants of
+    two answers: |F| (n,) and |M| (n,) per hinge (side) or (k, n) for k answers at once. A largest |M0| below
+    :data:`ROUNDOFF_RTOL` x largest |F0| x ``L`` is round-off: the change is measured against that instead, and
+    an answer without forces or moments at all changes by 0 (over its own largest, when the other has some)."""
+    F0, M0, F1, M1 = (np.asarray(a, float) for a in (F0, M0, F1, M1))
+    bigF = float(F0.max(initial=0.0))
+    bigM = max(float(M0.max(initial=0.0)), ROUNDOFF_RTOL * bigF * L)
+    dF = np.abs(F1 - F0).max(axis=-1, initial=0.0)
+    dM = np.abs(M1 - M0).max(axis=-1, initial=0.0)
+    return (dF / bigF if bigF > 0 else np.where(dF > 0, 1.0, 0.0),
+            dM / bigM if bigM > 0 else np.where(dM > 0, 1.0, 0.0))
