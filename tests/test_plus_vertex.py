@@ -167,8 +167,8 @@ def test_the_crossing_lines_close_the_loop_and_meet_the_second_order_row(theta):
         assert loop(both) == pytest.approx(2 * abs(np.sin(np.radians(theta))) * e * e / 2, rel=1e-2)
 
 
-def test_the_issue_s_vertex_folds_its_valley_line(tmp_path, capsys):
-    """Issue 40's vertex: lines crossing at 90 deg, one mountain-valley, the other valley-valley, written so that its
+def test_the_plus_vertex_of_two_lines_at_90_deg_folds_its_valley_line(tmp_path, capsys):
+    """The vertex verification found refused: lines crossing at 90 deg, one mountain-valley, the other valley-valley, written so that its
     crease 2 is the valley of the mountain-valley line. The fold used to refuse ('on every branch found, crease 2 turns
     against its assignment': the search driven by crease 1 took the valley line with crease 1 turning at 5e-11, then
     drove crease 1). It folds the valley line to 108 deg at 60 % and says why the other stays flat."""
