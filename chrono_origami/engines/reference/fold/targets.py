@@ -106,6 +106,11 @@ SETTLE_RAD = 1e-14
 SLOW_RAD = 1e-10
 #: largest number of settling steps
 SETTLE_ITER = 200
+#: relative change of the misfit that the settling cannot resolve (the corrector's residual moves it that much);
+#: a step within it is taken only where it shortens the next Gauss-Newton step: a misfit that stays can make the
+#: full step overshoot along a direction the misses curve (the iteration's rate beyond -1, e.g. -1.008 on
+#: Origami Simulator's bird base at 60 %), and those steps would creep away from the stationary point
+SETTLE_FLAT = 1e-12
 
 
 def _wrap(angle):
@@ -252,21 +257,37 @@ class _Split:
 
     def settle(self, R, u, t, tol):
         """At the end of the fold (the aim fixed at ``t``): Gauss-Newton steps along the free motions (``step``),
-        each projected onto the hard rows, halved until the misfit does not grow and the corrector does not jump,
-        and doubled while the misfit keeps falling (a misfit that stays makes Gauss-Newton converge linearly and
+        each projected onto the hard rows, halved until the misfit does not grow (where it changes by less than
+        :data:`SETTLE_FLAT`, until the next step is shorter) and the corrector does not jump, and doubled while the
+        misfit keeps falling (a misfit that stays makes Gauss-Newton converge linearly and
         its steps short), until the projected step is below :data:`SETTLE_RAD`, or below :data:`SLOW_RAD` without
         halving, or below 1e3 :data:`SLOW_RAD` without shrinking by a tenth (round-off): the
         stationary point of the misfit that the mechanism reaches continuously from (R, u). Returns (R, u, steps)."""
         f, last, least, stuck = self.misfit(R, u, t), np.inf, np.inf, 0
+
+        def gn_turn(R, u):
+            return float(np.abs(self.stacked(R, u, t)[3] @ self.step(R, u, t)).max(initial=0.0))
 
         def attempt(d):
             Rp, up = exp_update(R, u, d.reshape(-1, 6))
             Rn, un, _, res, ok = self.correct(Rp, up, t, tol)
             if ok and not jumped(self.C, R, u, Rp, up, Rn, un, tol):
                 fn = self.misfit(Rn, un, t)
-                if fn <= f * (1 + 1e-12):
-                    return reorthonormalize(Rn), un, fn
+                if fn <= f * (1 - SETTLE_FLAT):
+                    return reorthonormalize(Rn), un, fn, None
+                if fn <= f * (1 + SETTLE_FLAT):             # the misfit cannot tell: the step must shrink
+                    Rn = reorthonormalize(Rn)
+                    tn = gn_turn(Rn, un)
+                    if tn < turn:
+                        return Rn, un, fn, tn
             return None
+
+        def better(a, b):
+            if a[2] < b[2] * (1 - SETTLE_FLAT) or a[2] > b[2] * (1 + SETTLE_FLAT):
+                return a[2] < b[2]
+            ta = a[3] if a[3] is not None else gn_turn(a[0], a[1])
+            tb = b[3] if b[3] is not None else gn_turn(b[0], b[1])
+            return ta < tb
 
         for k in range(SETTLE_ITER):
             d = self.step(R, u, t)
@@ -288,10 +309,10 @@ class _Split:
             scale = 1.0
             while scale * turn < MAX_TURN / 2:
                 more = attempt(2 * scale * d)
-                if more is None or more[2] >= got[2]:
+                if more is None or not better(more, got):
                     break
                 got, scale = more, 2 * scale
-            R, u, f = got
+            R, u, f = got[:3]
         return R, u, SETTLE_ITER
 
 
