@@ -308,3 +308,26 @@ def test_the_hanging_panel_closed_form_holds_for_any_spring_thickness_density_an
 
     assert hypothesis
     check()
+
+
+@pytest.mark.chrono
+def test_the_manuals_modes_walk_prints_what_it_quotes(tmp_path):
+    """The manual's "Modes of your structure" block, run as written in a fresh folder: the scene writes its
+    cantilever's mode to m.fold, and ``modal`` on that file's frame 0 prints the quoted Kc comparison."""
+    import shlex
+    import subprocess
+    import sys
+
+    from readme_blocks import assert_quoted_lines_printed, code_block
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    steps = code_block("Modes of your structure")
+    assert [c.split()[1] for c, _ in steps] == ["scenes/miura_modes.py", "-m"]
+    for command, quoted in steps:
+        argv = shlex.split(command)
+        argv = [sys.executable] + [os.path.join(root, a) if a.startswith("scenes/") else a for a in argv[1:]]
+        done = subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (command, done.stderr)
+        assert_quoted_lines_printed(command, quoted, done.stdout + done.stderr)
+    assert (tmp_path / "m" / "modes.csv").exists()
+
