@@ -308,7 +308,8 @@ def test_fold_slider_draws_the_frames_of_the_fold(chromium, tmp_path):
     slider.focus()
     visit.page.keyboard.press("End")                                 # the last frame, as a user moves it
     assert visit.api("a => a.state") == 4
-    assert visit.page.locator("#statelabel").inner_text().startswith("frame 4 of 4 (100 %): t = 1 s")
+    # labelled by the percent of the targets the frame reached (FoldHistory.frame_percents), not of the frames
+    assert visit.page.locator("#statelabel").inner_text().startswith("frame 4 of 4 (100 % of the targets): t = 1 s")
     hover(visit, 1)                                                  # the hinge's fold angle (deg) at this frame
     assert float(visit.page.locator("#tipangle").inner_text()) == pytest.approx(90, abs=0.05)
     _, last = read_csv(tmp_path / "F" / "vertices.csv")              # the folded state the fold wrote
@@ -819,3 +820,13 @@ def test_a_row_click_selects_its_hinge_and_a_pick_selects_its_row(chromium, cant
     assert visit.api("a => a.selected") == seen
     assert set(table.locator("tbody tr.sel td:first-child").all_inner_texts()) == {str(seen)}
     loaded_cleanly(visit)
+
+
+def test_fold_frames_are_labelled_by_the_percent_of_the_targets_they_reached(tmp_path):
+    """A fold to 50 % in 4 frames: the page's frames read 0, 12.5, 25, 37.5 and 50 % of the targets (one crease,
+    turned at a constant rate), not the share of the frames (the last one read 100 %)."""
+    (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
+    run("-m", "chrono_origami", "fold", "pair.fold", "--percent", "50", "--frames", "4", "--quiet", "--out", "F",
+        "--html", "fold.html", cwd=tmp_path)
+    labels = re.findall(r"frame \d of 4 \(([\d.]+) % of the targets\)", (tmp_path / "fold.html").read_text())
+    assert [float(x) for x in labels] == [0.0, 12.5, 25.0, 37.5, 50.0]

@@ -241,8 +241,13 @@ def fold_data(history):
     ``data["contact"]`` with its panels' triangles (vertex indices), which the page draws red on that frame."""
     st = history.problem.structure
     n = len(history.times) - 1
-    states = [_state(f"frame {k} of {n} ({100 * k / max(n, 1):.4g} %): t = {t:g} s", X, structure=st)
-              for k, (t, X) in enumerate(zip(history.times, history.vertices))]
+    reached = getattr(history, "frame_percents", None)     # the percent of the targets each frame reached
+
+    def label(k, t):
+        where = f" ({reached[k]:.4g} % of the targets)" if reached is not None else ""
+        return f"frame {k} of {n}{where}: t = {t:g} s"
+
+    states = [_state(label(k, t), X, structure=st) for k, (t, X) in enumerate(zip(history.times, history.vertices))]
     counts = {"frames": len(history.times), "engine": history.engine,
               "largest residual": _num(history.max_residual), "status": "fold"}
     steps = table("stored frames", ("frame", "time", "residual", "sigma ratio"),
