@@ -389,25 +389,6 @@ def run(structure, args, out=None):
     return app.EXIT_OK
 
 
-def _text_table(header, rows, title):
-    """A fixed-width table of mixed cells: integers as they are, numbers to 6 digits, text as it is."""
-    def cell(x):
-        if isinstance(x, str):
-            return x
-        if isinstance(x, (int, np.integer)):
-            return str(int(x))
-        return f"{float(x) + 0.0:.6g}"
-
-    cells = [list(header)] + [[cell(x) for x in r] for r in rows]
-    widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
-    lines = [title]
-    for k, c in enumerate(cells):
-        lines.append("  ".join(s.rjust(w) for s, w in zip(c, widths)))
-        if k == 0:
-            lines.append("  ".join("-" * w for w in widths))
-    return "\n".join(lines)
-
-
 def actuate_option(structure, args):
     """The 0-based hinges of ``--actuate`` (None: the default choice); a hinge the structure lacks or one that is
     not a door or sliding hinge is a usage error naming it (exit 2)."""
@@ -441,8 +422,8 @@ def run_forces(structure, hist, args, actuators, out):
         [f"torque {h + 1}" for h in actuators] + ["largest |F|", "status"]
     rows = [(f, p, *np.degrees(a), *t, b, s) for f, p, a, t, b, s in zip(dep.frames, dep.percents, dep.angles,
                                                                          dep.torques, big, dep.statuses)]
-    print(_text_table(head, rows, f"actuator torques (N m, FOLD sign: positive drives the fold angle up; "
-                                        f"{dep.engine} engine)"), file=out)
+    print(tables.mixed_text_table(head, rows, f"actuator torques (N m, FOLD sign: positive drives the fold angle up; "
+                                             f"{dep.engine} engine)"), file=out)
     amp = dep.amplifications()
     k0, least = dep.least_amplification()
     for k in dep.near_singular:
@@ -462,7 +443,7 @@ def run_forces(structure, hist, args, actuators, out):
     title = "envelope: each hinge side's largest actions over the path (|F| largest at frame, percent)"
     if len(top) < len(env):
         title += f": the {len(top)} largest |F| of {len(env)} sides"
-    print(_text_table(dep.envelope_table().columns, top, title), file=out)
+    print(tables.mixed_text_table(dep.envelope_table().columns, top, title), file=out)
     if args.out:
         paths = inputs.write_tables(dep.tables(), args)
         print(f"wrote {', '.join(os.path.basename(p) for p in paths)} to {args.out}", file=out)
@@ -503,6 +484,7 @@ def run_modes(structure, hist, args, actuators, out):
     :class:`~chrono_origami.results.modal.PathModes`."""
     from ..analysis import deploy
     from ..analysis.modal import modal
+    from ..report import tables
     from ..results.modal import PathModes
 
     actuators, _ = path_actuators(structure, hist, args, actuators, out)
@@ -535,9 +517,9 @@ def run_modes(structure, hist, args, actuators, out):
     rows = [(f, p, *[(a.frequencies_hz[j] if j < len(a.modes) else "-") for j in range(n)], len(a.zero_modes))
             for f, p, a in zip(pm.frames, pm.percents, pm.analyses)]
     held = ", ".join(f"{h + 1}" for h in actuators) or "none"
-    print(_text_table(head, rows, f"lowest frequencies along the fold, with Kc (reference engine; hinges held by "
-                                  f"motors: {held}, servo stiffness {k_act:g} N m/rad; crease springs "
-                                  f"{args.crease_stiffness:g} N m/rad)"), file=out)
+    title = (f"lowest frequencies along the fold, with Kc (reference engine; hinges held by motors: {held}, servo "
+             f"stiffness {k_act:g} N m/rad; crease springs {args.crease_stiffness:g} N m/rad)")
+    print(tables.mixed_text_table(head, rows, title), file=out)
     low = pm.lowest()
     if low is None:
         print("no modes along the fold: rigid panels on ideal hinges with the actuators held cannot move, and "

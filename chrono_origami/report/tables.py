@@ -37,9 +37,9 @@ def _printed(rows):
     return [[str(int(x)) if i < 2 else value(x) for i, x in enumerate(r)] for r in rows]
 
 
-def text_table(header, rows, title=None):
-    """Fixed-width table like the paper's."""
-    cells = [list(header)] + _printed(rows)
+def _fixed_width(header, cells, title=None):
+    """The lines of a fixed-width table of printed ``cells`` (strings) under ``header``, right-aligned."""
+    cells = [list(header)] + cells
     widths = [max(len(c[i]) for c in cells) for i in range(len(header))]
     lines = [title] if title else []
     for k, c in enumerate(cells):
@@ -47,6 +47,23 @@ def text_table(header, rows, title=None):
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def text_table(header, rows, title=None):
+    """Fixed-width table like the paper's."""
+    return _fixed_width(header, _printed(rows), title)
+
+
+def mixed_text_table(header, rows, title=None):
+    """A fixed-width table of mixed cells: integers as they are, numbers to 6 digits, text as it is."""
+    def cell(x):
+        if isinstance(x, str):
+            return x
+        if isinstance(x, (int, np.integer)):
+            return str(int(x))
+        return f"{float(x) + 0.0:.6g}"
+
+    return _fixed_width(header, [[cell(x) for x in r] for r in rows], title)
 
 
 def markdown_table(header, rows):
