@@ -120,7 +120,18 @@ def structure_mass_properties(structure):
     where its placement puts the volume (``structure.solids``): mid, the prism on the mid-surface
     (:func:`panels_mass_properties`); offset, that prism moved by (z_lo + z_hi) / 2 along the panel normal (the
     same mass and inertia about the centre of mass); tapered, the bevelled solid (:func:`polytope_mass_properties`).
+    Computed once per structure (a frozen record: its loads, potential and statics at one fold frame ask for them
+    several times) and returned as copies.
     """
+    cached = structure.__dict__.get("_mass_properties")
+    if cached is None:
+        cached = _mass_properties(structure)
+        object.__setattr__(structure, "_mass_properties", cached)
+    return tuple(a.copy() for a in cached)
+
+
+def _mass_properties(structure):
+    """:func:`structure_mass_properties`, computed."""
     from .solids import placement_of, panel_solids
 
     pat, pl = structure.pattern, placement_of(structure)
