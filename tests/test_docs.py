@@ -176,12 +176,22 @@ def test_the_readme_is_short_and_links_into_the_manual():
     links = re.findall(r"\]\((docs/[^)#]*)", text)
     assert len(links) >= 25
     assert [link for link in links if not (ROOT / link).exists()] == []
-    assert "python3 -m pip install -e '.[test]' && python3 -m pytest -q -rs" in text
+    assert "python3 -m pip install --no-compile -e '.[test]' && python3 -m pytest -q -rs" in text
     assert ("python3 -m pip install -e '.[test]' && python3 scenes/miura_cantilever.py --out out/miura_cantilever"
             in text)
     assert "python3 -m pip install -e '.[docs]' && python3 -m sphinx -W -b html docs docs/_build/html" in text
     rows = re.findall(r"^\| `(\w+)` \|", text, re.M)         # one line per command, every command
     assert sorted(rows) == sorted(name for name, _ in co_reference.command_helps() if name is not None)
+
+
+def test_ci_runs_the_readmes_test_command():
+    """``.ci/run`` runs the README's test command (pip's ``-q`` aside), both with and without PyChrono."""
+    text = README.read_text()
+    command = re.search(r"^python3 -m pip install .*python3 -m pytest.*$", text, re.M).group(0)
+    ci = (ROOT / ".ci" / "run").read_text()
+    body = re.search(r"readme_tests\(\) \{\n\s*(.*)\n\}", ci).group(1)
+    assert body.replace("pip install -q ", "pip install ") == command
+    assert len(re.findall(r"^\s*readme_tests\b(?!\(\))", ci, re.M)) == 2     # once with, once without PyChrono
 
 
 def test_the_readmes_journey_is_the_tested_walk_through():
