@@ -160,6 +160,15 @@ except ImportError:   # pragma: no cover
     _GSTRS = None
 
 
+def _scale_columns(A, s):
+    """A's columns times s, in place (A CSC)."""
+    try:
+        from scipy.sparse import _sparsetools
+        _sparsetools.csr_scale_rows(A.shape[1], A.shape[0], A.indptr, A.indices, A.data, s)   # A^T's rows
+    except (ImportError, AttributeError, TypeError, ValueError):
+        A.data *= np.repeat(s, np.diff(A.indptr))
+
+
 #: Blocks of at least this many right-hand sides are solved by dense row blocks of R (:class:`_RowBlocks`).
 BLOCK_RHS = 32
 
@@ -233,26 +242,44 @@ class Triangular:
     zeros on the diagonal (dead columns) are replaced by eps x the largest.
     """
 
-    def __init__(self, R):
-        R = sp.csc_matrix(R, dtype=float)
+    def __init__(self, R, overwrite=False):
+        R = sp.csc_matrix(R, dtype=float, copy=not overwrite)
         q = R.shape[0]
         R.sort_indices()
         self.q = q
-        d = R.diagonal().copy()
+        ip, ix = R.indptr, R.indices
+        last = ip[1:] - 1
+        upper = R.nnz == 0 or bool(np.all(ix[np.maximum(last, 0)][ip[1:] > ip[:-1]] <= np.arange(q)[ip[1:] > ip[:-1]]))
+        if upper:         # R upper triangular, rows sorted: a column's diagonal entry is its last
+            at = np.nonzero((ip[1:] > ip[:-1]) & (ix[np.maximum(last, 0)] == np.arange(q)))[0]
+            d = np.zeros(q)
+            d[at] = R.data[last[at]]
+        else:
+            d = R.diagonal().copy()
         scale = float(np.abs(d).max()) if d.size else 1.0
         tiny = np.finfo(float).eps * max(scale, np.finfo(float).tiny)
         d[np.abs(d) < tiny] = tiny
         self.d = d
         self._lu = None
-        if _GSTRS is None:
+        if _GSTRS is None or not upper:
             self._R = (R - sp.diags(R.diagonal()) + sp.diags(d)).tocsc()
             self._lu = spla.splu(self._R, permc_spec="NATURAL", diag_pivot_thresh=0.0,
                                  options=dict(SymmetricMode=False))
             return
-        cols = np.repeat(np.arange(q), np.diff(R.indptr))
-        data = R.data / d[cols]
-        data[R.indices == cols] = 0.0            # the unit diagonal is implied
-        self.U = (R.nnz, data, np.ascontiguousarray(R.indices, np.intc), np.ascontiguousarray(R.indptr, np.intc))
+        # U = R D^-1 - I in R's own arrays (a copy of R unless ``overwrite``): columns scaled in place, the
+        # diagonal entries set to zero (the unit diagonal is implied)
+        data = R.data
+        _scale_columns(R, 1.0 / d)
+        data[last[at]] = 0.0
+        self.U = (R.nnz, data, np.ascontiguousarray(ix, np.intc), np.ascontiguousarray(ip, np.intc))
+        # and U's transpose with rows and columns reversed, W = J U^T J (J the reversal; upper triangular): the
+        # solve with I + U as SuperLU's transposed solve with I + W, which reads R by columns (a gather per unknown)
+        # where the solve with I + U scatters each unknown into the rows above it (twice as slow)
+        Ut = sp.csr_matrix((data, ix, ip), shape=(q, q)).tocsc()     # the CSC arrays of U^T
+        self._W = (R.nnz, np.ascontiguousarray(Ut.data[::-1]),
+                   np.ascontiguousarray((q - 1) - Ut.indices[::-1], np.intc),
+                   np.ascontiguousarray(R.nnz - Ut.indptr[::-1], np.intc))
+        del Ut
         self._L = (q, np.ones(q), np.arange(q, dtype=np.intc), np.arange(q + 1, dtype=np.intc))
         self._blocks = None
 
@@ -267,12 +294,18 @@ class Triangular:
     def nbytes(self):
         if self._lu is not None:
             return 12 * (self._lu.nnz + self._R.nnz)
-        return sum(a.nbytes for a in self.U[1:]) + self.d.nbytes
+        return sum(a.nbytes for a in self.U[1:] + self._W[1:]) + self.d.nbytes
 
     def _diag(self, x):
         return self.d if x.ndim == 1 else self.d[:, None]
 
     def _gstrs(self, trans, b):
+        """(I + U)^-1 b for "N", (I + U)^-T b for "T" (b: Fortran order; the "T" solve overwrites it)."""
+        if trans == "N":           # (I + U) x = b  <=>  (I + W)^T (J x) = J b
+            x, info = _GSTRS("T", self.q, *self._L, self.q, *self._W, np.array(b[::-1], order="F", copy=True))
+            if info:
+                raise SolverError(f"triangular solve failed (SuperLU info {info})")
+            return x[::-1]
         x, info = _GSTRS(trans, self.q, *self._L, self.q, *self.U, b)
         if info:
             raise SolverError(f"triangular solve failed (SuperLU info {info})")
@@ -286,9 +319,8 @@ class Triangular:
         b = np.asarray(b, dtype=float)
         if self._many(b):
             return self._row_blocks().solve(b) / self._diag(b)
-        b = np.array(b, order="F", copy=True)
         if self._lu is not None:
-            return self._lu.solve(b)
+            return self._lu.solve(np.array(b, order="F", copy=True))
         return self._gstrs("N", b) / self._diag(b)
 
     def solve_T(self, b):
@@ -466,7 +498,7 @@ def factor(A, delta=0.0, side="auto", keep_q=True, what=None):
     del B
     if R.shape[0] != q:       # R is p x q with its rows beyond q empty: the same arrays, q x q
         R = sp.csc_matrix((R.data, R.indices, R.indptr), shape=(q, q)) if R.indices.max(initial=-1) < q else R[:q]
-    return SparseQR((m, n), transposed, Triangular(R), perm, Q, stats)
+    return SparseQR((m, n), transposed, Triangular(R, overwrite=True), perm, Q, stats)
 
 
 def largest_singular_value(A, tol=1e-6):
