@@ -50,7 +50,10 @@ at most rtol * sigma_max are dropped.
   the complement. On large flat patterns some null directions leave no pivot
   that small (a fold line across a 173 x 173 box pleat: |R_jj| up to 1e4
   delta), so the next candidates by |R_jj| follow in batches of a fifth as
-  many, on the complement, while a batch finds null directions.
+  many, on the complement, while a batch finds null directions. With
+  :data:`BLOCK` candidates or fewer (a folded pattern's few mechanisms and
+  rigid motions) the block method runs on them alone, no batches: a few
+  solves where a Lanczos round of :data:`BLOCK` eigenpairs takes some 30.
 * Lanczos (ARPACK) rounds on the complement of the null vectors found then
   look for what is left: each round asks :data:`BLOCK` eigenpairs (doubled
   after a round that finds only null directions) until a round finds no null
@@ -133,8 +136,8 @@ from .suitesparse import ORDERING, _quiet_stdout, suitesparse
 
 #: The regularisation delta of :func:`rank`, in units of the rank tolerance rtol * sigma_max.
 DELTA_FACTOR = 10.0
-#: Eigenpairs asked by the first Lanczos round of :func:`rank`; the block method runs first when more columns
-#: than this are null candidates.
+#: Eigenpairs asked by the first Lanczos round of :func:`rank` when no column is a null candidate; with more
+#: candidates than this, the block method is followed by further candidate batches.
 BLOCK = 8
 #: Random columns added to the block method's start (more than the candidates, so that the block can show a gap).
 EXTRA = 8
@@ -234,12 +237,16 @@ class Triangular:
 
     Solves with R and R^T by SuperLU's compiled triangular solve (``gstrs``,
     the solve that ``scipy.sparse.linalg.spsolve_triangular`` calls) with unit
-    triangular factors L = I and I + U: no LU, no copy of R beyond U itself;
+    triangular factors L = I and I + U: no LU; U is made in R's arrays, and
+    its reversed transpose W = J U^T J is kept beside it so that both solves
+    read R column by column (SuperLU's transposed solve; its solve with U
+    scatters, twice as slow);
     blocks of at least :data:`BLOCK_RHS` right-hand sides by dense row blocks
     of R (:class:`_RowBlocks`, made on first use: 5 times faster on 160
     right-hand sides of the box pleat's out-of-plane factor). Without ``gstrs``
     (SciPy < 1.15), by a SuperLU factorisation of R in its own order. Exact
     zeros on the diagonal (dead columns) are replaced by eps x the largest.
+    ``overwrite``: R's arrays may be used for U (the factor's own R).
     """
 
     def __init__(self, R, overwrite=False):
@@ -385,17 +392,22 @@ class SparseQR:
         """Q^T x (x of length p; needs ``keep_q``)."""
         return self.Q.rmatvec(np.ascontiguousarray(x, dtype=float))
 
-    def inverse_gram(self, deflate=None):
-        """LinearOperator x -> (R^T R)^-1 x, optionally restricted to the complement of the orthonormal columns ``deflate``."""
+    def inverse_gram(self, deflate=None, before=True):
+        """LinearOperator x -> (R^T R)^-1 x, optionally restricted to the complement of the orthonormal columns
+        ``deflate``: P (R^T R)^-1 P, P = I - V V^T; ``before`` False: (R^T R)^-1 then P only, for a Krylov method
+        whose vectors already lie in range(P) -- they are combinations of its start, projected, and of earlier
+        products, projected (a round-off component eps along V comes back at most eps / delta^2 in size, which P
+        does not remove: the operator's error, against the null directions' 1 / delta^2)."""
         q = self.q
+        project = deflate is not None and deflate.shape[1]
 
         def mv(x):
             x = np.asarray(x, float).ravel()
-            if deflate is not None and deflate.shape[1]:
+            if project and before:
                 x = x - deflate @ (deflate.T @ x)
             y = self.gram_solve(x)
-            if deflate is not None and deflate.shape[1]:
-                y = y - deflate @ (deflate.T @ y)
+            if project:
+                y -= deflate @ (deflate.T @ y)
             return y
 
         return spla.LinearOperator((q, q), matvec=mv, dtype=float)
@@ -786,8 +798,8 @@ def _lanczos(qr, k, deflate):
     k = min(k, q - deflate.shape[1] - 1)
     if k <= 0:
         return np.zeros(0), np.zeros((q, 0))
-    op = qr.inverse_gram(deflate)
-    v0 = np.random.default_rng(0).standard_normal(q)
+    op = qr.inverse_gram(deflate, before=False)     # the start is projected: every Lanczos vector lies in range(P)
+    v0 = _deflated(np.random.default_rng(0).standard_normal(q), deflate)
     vals, vecs = spla.eigsh(op, k=k, which="LA", tol=1e-10, ncv=min(q, max(2 * k + 1, 20)), v0=v0)
     keep = vals > 0                        # the deflated directions come back as zeros
     vals, vecs = vals[keep], vecs[:, keep]
@@ -961,6 +973,12 @@ def rank(A, rtol, sigma_max=None, side="auto", block=BLOCK, stage=None, columns=
                 seen = kept_ritz
             if V.shape[1] == found:
                 break
+        ask = 1
+    elif first > 0:
+        # a few candidates: the block method on them alone (a few solves, where a Lanczos round of ``block``
+        # eigenpairs takes some 30: on the 10^4-panel Miura patch, 7 candidates, 7 null directions), then
+        # one-eigenpair rounds on the complement
+        V, dropped, seen = _block_null(qr, order[:first], tol, delta, V, stage, what)
         ask = 1
     while True:
         stage(f"Lanczos on R: {V.shape[1]} null directions so far")
