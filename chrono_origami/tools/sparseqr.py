@@ -143,6 +143,8 @@ BLOCK = 8
 EXTRA = 8
 #: The block method iterates while a Ritz value lies between the tolerance and GAP times it.
 GAP = 1e3
+#: Blocks of up to this many columns have their largest Ritz value from their Gram matrix, wider ones by Lanczos.
+GRAM_RITZ = 512
 #: Most subspace-iteration steps of one block.
 BLOCK_STEPS = 6
 
@@ -853,17 +855,23 @@ def _ritz(qr, X, delta):
 
 
 def _largest_ritz(Y):
-    """Largest singular value of the dense q x p block Y (LAPACK's SVD when p is small, else the largest
-    eigenvalue of the p x p Gram matrix Y^T Y: absolute error about p eps |Y|^2 in sigma^2)."""
+    """Largest singular value of the dense q x p block Y: LAPACK's SVD when p is small; up to :data:`GRAM_RITZ`
+    columns the largest eigenvalue of the p x p Gram matrix Y^T Y (absolute error about p eps |Y|^2 in sigma^2);
+    beyond, Lanczos on Y^T Y (a Gram matrix of 2,000 columns costs more than 20 products with Y)."""
     p = Y.shape[1]
     if p <= 64:
         return float(np.linalg.svd(Y, compute_uv=False)[0]) if p else 0.0
-    from scipy.linalg import eigh
-    from scipy.linalg.blas import dsyrk
+    if p <= GRAM_RITZ:
+        from scipy.linalg import eigh
+        from scipy.linalg.blas import dsyrk
 
-    G = dsyrk(1.0, np.asfortranarray(Y), trans=1, lower=0)
-    top = eigh(G, lower=False, eigvals_only=True, subset_by_index=[p - 1, p - 1], check_finite=False)[0]
-    return float(np.sqrt(max(top, 0.0)))
+        Y = np.ascontiguousarray(Y)
+        G = dsyrk(1.0, Y.T, trans=0, lower=0)
+        top = eigh(G, lower=False, eigvals_only=True, subset_by_index=[p - 1, p - 1], check_finite=False)[0]
+        return float(np.sqrt(max(top, 0.0)))
+    op = spla.LinearOperator((p, p), matvec=lambda x: Y.T @ (Y @ x), dtype=float)
+    v0 = np.random.default_rng(2).standard_normal(p)
+    return float(np.sqrt(max(spla.eigsh(op, k=1, which="LA", tol=1e-8, v0=v0, return_eigenvectors=False)[0], 0.0)))
 
 
 def _orthonormal(X):
@@ -876,14 +884,14 @@ def _orthonormal(X):
     q, p = X.shape
     if p == 0 or p > q:
         return np.linalg.qr(X)[0]
-    Q = np.array(X, dtype=float, order="F", copy=True)
+    Q = np.array(X, dtype=float, order="C", copy=True)     # Q.T: Fortran order, p x q, for BLAS without copies
     try:
         for step in range(2):
-            G = dsyrk(1.0, Q, trans=1, lower=0)
+            G = dsyrk(1.0, Q.T, trans=0, lower=0)                # Q^T Q, upper triangle
             if step == 1 and np.abs(np.triu(G) - np.eye(p)).max() > 0.5:
                 raise np.linalg.LinAlgError("lost orthogonality")
             R = cholesky(G, lower=False, overwrite_a=True, check_finite=False)
-            Q = dtrsm(1.0, R, Q, side=1, lower=0, overwrite_b=1)
+            Q = dtrsm(1.0, R, Q.T, side=0, lower=0, trans_a=1, overwrite_b=1).T     # (R^-T Q^T)^T = Q R^-1
         if not np.all(np.isfinite(Q)):
             raise np.linalg.LinAlgError("not finite")
         return Q
