@@ -343,6 +343,26 @@ def test_triangular_solves_on_random_sparse_factors(q, density, seed, k):
         assert np.allclose(T.matvec(b), before @ b, rtol=0, atol=4 * q * eps * (M @ np.abs(b)).max())
 
 
+@pytest.mark.parametrize("log_kappa", [0, 4, 7, 12])
+def test_orthonormal_bases_of_the_block_method(log_kappa):
+    """Cholesky QR twice gives an orthonormal basis of span(X) to round-off (|Q^T Q - I| <= 10 p eps, X = Q Q^T X
+    to 10 p eps kappa) while X's condition kappa allows; beyond (kappa 1e12: the second Gram matrix is far from I)
+    Householder QR takes over, with the same guarantees. The largest Ritz value of a block wider than 64 columns
+    (its Gram matrix) agrees with the SVD's to p eps relative."""
+    rng = np.random.default_rng(log_kappa)
+    q, p = 3000, 120
+    U = np.linalg.qr(rng.standard_normal((q, p)))[0]
+    W = np.linalg.qr(rng.standard_normal((p, p)))[0]
+    X = (U * np.logspace(0, -log_kappa, p)) @ W
+    Q = sparseqr._orthonormal(X)
+    eps = np.finfo(float).eps
+    assert Q.shape == (q, p)
+    assert np.abs(Q.T @ Q - np.eye(p)).max() <= 10 * p * eps
+    assert np.abs(X - Q @ (Q.T @ X)).max() <= 10 * p * eps * np.abs(X).max()
+    Y = rng.standard_normal((q, p)) * np.linspace(1, 3, p)
+    assert sparseqr._largest_ritz(Y) == pytest.approx(np.linalg.svd(Y, compute_uv=False)[0], rel=p * eps)
+
+
 def test_lanczos_projection_after_only_matches_both_sides():
     """The deflated (R^T R)^-1 applied with the projection after only (``before=False``, the Lanczos rounds of the
     rank) equals P (R^T R)^-1 P on vectors of range(P), to the round-off of a component eps along V amplified by
