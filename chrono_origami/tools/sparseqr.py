@@ -143,6 +143,9 @@ BLOCK = 8
 EXTRA = 8
 #: The block method iterates while a Ritz value lies between the tolerance and GAP times it.
 GAP = 1e3
+#: Random vectors of one step of (R^T R)^-1 after the block method on a few candidates, for null directions that
+#: leave no small pivot.
+PROBE = 2
 #: Blocks of up to this many columns have their largest Ritz value from their Gram matrix, wider ones by Lanczos.
 GRAM_RITZ = 512
 #: Most subspace-iteration steps of one block.
@@ -1031,6 +1034,21 @@ def rank(A, rtol, sigma_max=None, side="auto", block=BLOCK, stage=None, columns=
         # eigenpairs takes some 30: on the 10^4-panel Miura patch, 7 candidates, 7 null directions), then
         # one-eigenpair rounds on the complement
         V, dropped, seen = _block_null(qr, order[:first], tol, delta, V, stage, what)
+        # a null direction may leave no pivot that small (the 10^5-panel patch: 6 candidates for 7, the 7th at
+        # |R_jj| = 3.3e4 delta): one step of (R^T R)^-1 on PROBE random vectors on the complement, then
+        # Rayleigh-Ritz, finds those well apart from the kept values (a null one certain when at most the
+        # tolerance); the rest is left to the Lanczos rounds, as before
+        if q - V.shape[1] > PROBE:
+            X = _deflated(np.random.default_rng(3).standard_normal((q, PROBE)), V)
+            sig, Y = _ritz(qr, _orthonormal(_deflated(qr.gram_solve(X), V)), delta)
+            null = sig <= tol
+            if null.any():
+                # one more step on those found, so that their singular values are resolved as Lanczos's are
+                sig_n, Z = _ritz(qr, _orthonormal(_deflated(qr.gram_solve(Y[:, null]), V)), delta)
+                found = sig_n <= tol
+                dropped = max(dropped, float(sig_n[found].max(initial=0.0)))
+                V = _append(V, Z[:, found])
+                seen = np.hstack([seen, Y[:, ~null]])[:, :BLOCK]
         ask = 1
     while True:
         stage(f"Lanczos on R: {V.shape[1]} null directions so far")
