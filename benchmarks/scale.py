@@ -35,6 +35,13 @@ path is faster, against ``linalg.DENSE_LIMIT``.
 M = 2,011 and the flat 1 x 2,001 Miura-ori chain (``miura-chain``, M = 2,000),
 and the 10,000-panel strip built, counted and solved on the Chrono engine.
 
+``--count-cost``: the count of the 10,000-panel Miura-ori patch (``miura-door``, folded) and of the flat one
+(``miura-flat``) against one Q-less SuiteSparseQR factorisation of the same operator (its tall orientation,
+METIS, no regularisation), in the same process, twice each: wall and processor time, their ratio, the
+regularised factorisation [C; delta I] the count makes, and where the count's time goes (sigma_max, the split
+into blocks, SuiteSparseQR, the triangular factor, the block null-space method, the Lanczos rounds, the smallest
+kept singular value, the rest).
+
 ``--huge``: the reference engine at 3 x 10^4 and 10^5 panels (the patch and the
 box pleat counted, the strip counted and solved), one case at a time, with
 wall time and peak memory.
@@ -44,6 +51,7 @@ wall time and peak memory.
     python3 benchmarks/scale.py --huge                # 3 x 10^4 and 10^5 panels (up to 16 GB)
     python3 benchmarks/scale.py --crossover           # only the dense/sparse crossover
     python3 benchmarks/scale.py --targets             # the other scale targets (75 x 75 box pleat, 2,000 M)
+    python3 benchmarks/scale.py --count-cost          # the count against one factorisation, 10^4 panels
 """
 import argparse
 import json
@@ -207,6 +215,104 @@ def crossover():
               f"{linalg.DENSE_LIMIT}")
 
 
+#: the count-cost cases: (family, panels)
+COUNT_COST = (("miura-door", 10000), ("miura-flat", 10000))
+#: the parts of the count timed by --count-cost: (label, module attribute of tools.sparseqr or "qr" / "triangular")
+COUNT_PARTS = (("sigma_max", "largest_singular_value"), ("split", "blocks"), ("SuiteSparseQR", "qr"),
+               ("triangular", "triangular"), ("block null", "_block_null"), ("Lanczos", "_lanczos"),
+               ("smallest kept", "_smallest_kept"))
+
+
+def _clock():
+    return time.perf_counter(), time.process_time()
+
+
+def count_cost_one(family, panels):
+    """The count of ``family`` against one Q-less factorisation of its operator, twice, in this process; one JSON
+    line per run (seconds: wall and processor time)."""
+    import numpy as np
+    import scipy.sparse as sp
+
+    from chrono_origami.engines.reference import count as counting
+    from chrono_origami.engines.reference.model import assemble
+    from chrono_origami.tools import sparseqr
+    from chrono_origami.tools.suitesparse import suitesparse
+
+    lib = suitesparse()
+    st = make(family, panels)
+    model = assemble(st)
+    C = sp.csc_matrix(model.Cs)
+    B = C if C.shape[0] >= C.shape[1] else sp.csc_matrix(C.T)
+    spent = {}
+
+    def timed(key, fn):
+        def wrapper(*a, **k):
+            t0, c0 = _clock()
+            try:
+                return fn(*a, **k)
+            finally:
+                t1, c1 = _clock()
+                w = spent.setdefault(key, [0.0, 0.0])
+                w[0] += t1 - t0
+                w[1] += c1 - c0
+        return wrapper
+
+    plain_qr = lib.qr
+    for _, name in COUNT_PARTS:
+        if name == "qr":
+            lib.qr = timed(name, plain_qr)
+        elif name == "triangular":
+            init = sparseqr.Triangular.__init__
+            sparseqr.Triangular.__init__ = timed(name, init)
+        else:
+            setattr(sparseqr, name, timed(name, getattr(sparseqr, name)))
+    smax = sparseqr.largest_singular_value(C)
+    delta = sparseqr.DELTA_FACTOR * counting.RANK_RTOL * smax
+    for run in (1, 2):
+        row = dict(family=family, P=st.pattern.n_panels, shape=list(C.shape), run=run)
+        t0, c0 = _clock()
+        _, R, _, stats = plain_qr(B, -1.0)
+        t1, c1 = _clock()
+        row.update(qr=t1 - t0, qr_cpu=c1 - c0, nnz_R=int(R.nnz), qr_flops=stats.get("flops"))
+        del R
+        Breg = sp.vstack([B, delta * sp.identity(B.shape[1], format="csc")], format="csc")
+        t0, c0 = _clock()
+        _, R, _, stats = plain_qr(Breg, -1.0)
+        t1, c1 = _clock()
+        row.update(qr_reg=t1 - t0, qr_reg_cpu=c1 - c0, qr_reg_flops=stats.get("flops"))
+        del R, Breg
+        spent.clear()
+        t0, c0 = _clock()
+        c = counting.count(st, model=model, linalg="sparse")
+        t1, c1 = _clock()
+        row.update(count=t1 - t0, count_cpu=c1 - c0, M=c.M, S=c.S, kept=float(c.gap[0]),
+                   parts={k: spent.get(name, [0.0, 0.0]) for k, name in COUNT_PARTS})
+        row["parts"]["rest"] = [row["count"] - sum(w for w, _ in row["parts"].values()),
+                                row["count_cpu"] - sum(p for _, p in row["parts"].values())]
+        print(json.dumps(row), flush=True)
+    assert np.isfinite(row["count"])
+
+
+def count_cost():
+    """The count against one Q-less factorisation of the same operator (``--count-cost``)."""
+    print("the count against one Q-less SuiteSparseQR factorisation of its operator C (tall orientation, METIS), "
+          "same process; seconds, wall (processor):")
+    for family, panels in COUNT_COST:
+        out, err = _run(["--count-cost-one", family, str(panels)])
+        if err:
+            print(f"  {family} {panels}: failed: {err}", flush=True)
+            continue
+        for r in out:
+            print(f"  {r['family']} P = {r['P']:,} ({r['shape'][0]:,} x {r['shape'][1]:,}), run {r['run']}: "
+                  f"M = {r['M']:,}, S = {r['S']:,}; count {r['count']:.2f} ({r['count_cpu']:.2f}); "
+                  f"one factorisation of C {r['qr']:.2f} ({r['qr_cpu']:.2f}), R {r['nnz_R']:,} entries; "
+                  f"ratio {r['count'] / r['qr']:.2f} ({r['count_cpu'] / r['qr_cpu']:.2f}); "
+                  f"of [C; delta I] {r['qr_reg']:.2f} ({r['qr_reg_cpu']:.2f}), ratio "
+                  f"{r['count'] / r['qr_reg']:.2f} ({r['count_cpu'] / r['qr_reg_cpu']:.2f})", flush=True)
+            print("      count: " + ", ".join(f"{k} {w:.2f} ({c:.2f})" for k, (w, c) in r["parts"].items()),
+                  flush=True)
+
+
 def _command_count(path, engine, extra=()):
     """Wall time of ``chrono-origami count PATH --engine ENGINE`` (a fresh process, imports included) and its
     "M = .., S = .." line."""
@@ -269,6 +375,9 @@ def main(argv=None):
     ap.add_argument("--huge", action="store_true", help="3 x 10^4 and 10^5 panels, reference engine")
     ap.add_argument("--crossover", action="store_true", help="only the dense/sparse crossover")
     ap.add_argument("--targets", action="store_true", help="the scale targets outside --huge")
+    ap.add_argument("--count-cost", action="store_true",
+                    help="the count of 10^4 panels against one factorisation of its operator")
+    ap.add_argument("--count-cost-one", nargs=2, metavar=("FAMILY", "PANELS"), help=argparse.SUPPRESS)
     ap.add_argument("--one", nargs=3, metavar=("FAMILY", "PANELS", "ENGINE"), help=argparse.SUPPRESS)
     ap.add_argument("--crossover-one", metavar="FAMILY", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -283,6 +392,12 @@ def main(argv=None):
         return 0
     if args.targets:
         targets()
+        return 0
+    if args.count_cost_one:
+        count_cost_one(args.count_cost_one[0], int(args.count_cost_one[1]))
+        return 0
+    if args.count_cost:
+        count_cost()
         return 0
     families = [f for f in args.families.split(",") if f]
     if args.huge:

@@ -13,6 +13,9 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
+hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not installed (pip install -e '.[test]')")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 from chrono_origami.tools import linalg, sparseqr  # noqa: E402
 from chrono_origami.tools.errors import IndeterminateError, SolverError  # noqa: E402
@@ -311,6 +314,70 @@ def test_triangular_solves_need_no_lu(k):
         exact = sla.solve_triangular(M, b, lower=M is not R)
         assert np.abs(M @ x - b).max() <= 1e-13 * np.abs(M).max() * np.abs(x).max()
         assert np.abs(x - exact).max() <= 1e-8 * np.abs(exact).max()
+
+
+@given(q=st.integers(1, 60), density=st.floats(0.0, 0.6), seed=st.integers(0, 2 ** 31 - 1), k=st.integers(1, 4))
+@settings(max_examples=60)
+def test_triangular_solves_on_random_sparse_factors(q, density, seed, k):
+    """Triangular's solves (R by its reversed transpose, R^T by its columns) and product on random sparse upper
+    triangular R (pivots of either sign, spread over 4 decades) against the dense triangular solve: residuals at
+    round-off, |R x - b| <= 4 q eps |R| |x| entrywise (Higham's bound for substitution), and R left unchanged."""
+    import scipy.linalg as sla
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    U = sp.random(q, q, density=density, random_state=rng, format="csc")
+    d = rng.choice([-1.0, 1.0], q) * 10.0 ** rng.uniform(-2, 2, q)
+    R = sp.csc_matrix(sp.triu(U, 1) + sp.diags(d))
+    before = R.toarray()
+    T = sparseqr.Triangular(R)
+    assert np.array_equal(R.toarray(), before)
+    M = np.abs(before)
+    eps = np.finfo(float).eps
+    for b in (rng.standard_normal(q), rng.standard_normal((q, k))):
+        for x, A in ((T.solve(b), before), (T.solve_T(b), before.T)):
+            exact = sla.solve_triangular(A, b, lower=A is not before)
+            assert x.shape == exact.shape
+            Mx = (M if A is before else M.T) @ np.abs(x)
+            assert np.all(np.abs(A @ x - b) <= 4 * q * eps * Mx + 1e-300)
+        assert np.allclose(T.matvec(b), before @ b, rtol=0, atol=4 * q * eps * (M @ np.abs(b)).max())
+
+
+@pytest.mark.parametrize("log_kappa", [0, 4, 7, 12])
+def test_orthonormal_bases_of_the_block_method(log_kappa):
+    """Cholesky QR twice gives an orthonormal basis of span(X) to round-off (|Q^T Q - I| <= 10 p eps, X = Q Q^T X
+    to 10 p eps kappa) while X's condition kappa allows; beyond (kappa 1e12: the second Gram matrix is far from I)
+    Householder QR takes over, with the same guarantees. The largest Ritz value of a block wider than 64 columns
+    (its Gram matrix) agrees with the SVD's to p eps relative."""
+    rng = np.random.default_rng(log_kappa)
+    q, p = 3000, 120
+    U = np.linalg.qr(rng.standard_normal((q, p)))[0]
+    W = np.linalg.qr(rng.standard_normal((p, p)))[0]
+    X = (U * np.logspace(0, -log_kappa, p)) @ W
+    Q = sparseqr._orthonormal(X)
+    eps = np.finfo(float).eps
+    assert Q.shape == (q, p)
+    assert np.abs(Q.T @ Q - np.eye(p)).max() <= 10 * p * eps
+    assert np.abs(X - Q @ (Q.T @ X)).max() <= 10 * p * eps * np.abs(X).max()
+    Y = rng.standard_normal((q, p)) * np.linspace(1, 3, p)
+    assert sparseqr._largest_ritz(Y) == pytest.approx(np.linalg.svd(Y, compute_uv=False)[0], rel=p * eps)
+
+
+def test_lanczos_projection_after_only_matches_both_sides():
+    """The deflated (R^T R)^-1 applied with the projection after only (``before=False``, the Lanczos rounds of the
+    rank) equals P (R^T R)^-1 P on vectors of range(P), to the round-off of a component eps along V amplified by
+    at most |(R^T R)^-1| = 1 / sigma_min(R)^2."""
+    A = assemble(mi.miura_patch(5, 5)).Cs
+    r = sparseqr.rank(A, 1e-8, split=False)
+    qr, V = r.qr, r.ritz
+    assert V.shape[1] == 7
+    both, after = qr.inverse_gram(V), qr.inverse_gram(V, before=False)
+    x = np.random.default_rng(3).standard_normal(qr.q)
+    x -= V @ (V.T @ x)
+    norm = 1.0 / np.linalg.svd(qr.R.matvec(np.eye(qr.q)), compute_uv=False)[-1] ** 2
+    y1, y2 = both @ x, after @ x
+    assert np.abs(V.T @ y2).max() <= 100 * qr.q * np.finfo(float).eps * np.abs(y2).max()
+    assert np.linalg.norm(y1 - y2) <= 100 * qr.q * np.finfo(float).eps * norm * np.linalg.norm(x)
 
 
 def test_a_long_strip_nears_singularity_as_a_cantilever_beam():
