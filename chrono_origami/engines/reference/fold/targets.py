@@ -96,6 +96,11 @@ FLAT_RAD = 1e-9
 MAX_TURN = np.radians(10.0)
 #: Newton iterations of the projection onto the hard rows
 PROJECT_ITER = 12
+#: Tikhonov parameter (relative to the bound on sigma_max) that the projection's factor of the hard rows may take
+#: (``jacobian.Jacobian``'s ``tikhonov``: the Cholesky of their normal equations, the hard rows being rank-deficient
+#: along the mechanism): its Newton steps are then minimum-norm to about eps / PROJECT_TIKHONOV^2 = 1e-4 of their
+#: length, and the iteration converges linearly where a fresh factor's Newton step is inexact
+PROJECT_TIKHONOV = 1e-6
 #: residual ratios of successive Newton steps that mark a singular root (1/4: the error halves, the residual is
 #: quadratic in it), which ``_Split.project`` then extrapolates
 SINGULAR_RATIO = (0.15, 0.35)
@@ -213,7 +218,7 @@ class _Split:
         the doubled step is tried, and taken where its residual is smaller (Griewank's extrapolation: the error's
         singular part goes to zero instead of halving)."""
         Fh, Jh = self.evaluate(R, u, t)[:2]
-        jac, fresh = Jacobian(Jh, self.method), True
+        jac, fresh = self._hard(Jh), True
         res = float(np.abs(Fh).max(initial=0.0))
         it, ratios = 0, []
         for it in range(1, PROJECT_ITER + 1):
@@ -231,7 +236,7 @@ class _Split:
                     Rn, un, Fn, new = Rx, ux, Fx, nx
             if new > 0.5 * res:
                 if not fresh:
-                    jac, fresh = Jacobian(self.evaluate(R, u, t)[1], self.method), True
+                    jac, fresh = self._hard(self.evaluate(R, u, t)[1]), True
                     continue
                 if it > 2:
                     if new < res:
@@ -241,8 +246,12 @@ class _Split:
             ratios.append(new / res)
             R, u, Fh, res, fresh = Rn, un, Fn, new, False
             if slow and res > 1e-3 * tol:     # a chord that no longer gains a digit a step: a fresh factor
-                jac, fresh = Jacobian(self.evaluate(R, u, t)[1], self.method), True
+                jac, fresh = self._hard(self.evaluate(R, u, t)[1]), True
         return R, u, res, it
+
+    def _hard(self, Jh):
+        """The hard rows' :class:`~chrono_origami.tools.jacobian.Jacobian` for the projection's Newton steps."""
+        return Jacobian(Jh, self.method, tikhonov=PROJECT_TIKHONOV)
 
     def correct(self, R, u, t, tol):
         """The corrector of a step: the predicted state (R, u) brought back onto the hard rows by minimum-norm
