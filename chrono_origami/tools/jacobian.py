@@ -37,7 +37,7 @@ delta = :data:`SPARSE_DELTA` x ||J||_bound (sqrt(||J||_1 ||J||_inf) >= sigma_max
   solve whose steps do not converge to :data:`REFINE_RTOL` is made again by the QR. A rank-deficient J (delta^2
   its smallest eigenvalue, 1e-16 bound^2) thus goes to the QR, unless the caller asks a larger Tikhonov parameter
   (``tikhonov``: the corrector's minimum-norm Newton steps on the hard rows, where each step may be inexact).
-* sigma_max by Lanczos on J^T J (``sparseqr.largest_singular_value``);
+* sigma_max by Lanczos on J^T J (products with J and J^T);
   sigma_min by Lanczos on (R^T R)^-1 = (J^T J + delta^2 I)^-1 (two
   triangular solves per product), its Ritz vector refined by one step of
   inverse iteration, and sigma_min = |J x| for that unit vector x (a
@@ -101,13 +101,13 @@ def _analysis(J):
 def normal_cholesky(J, delta, rcond=CHOLESKY_RCOND):
     """The CHOLMOD factor of J^T J + delta^2 I (``suitesparse.NormalCholesky``) of the sorted CSR J, or None where
     CHOLMOD is not there, the matrix is not positive definite, or its smallest eigenvalue (three steps of inverse
-    iteration) is below ``rcond`` times bound^2 (module doc)."""
+    iteration) is below ``rcond`` times bound^2 (module doc); ``rcond`` None: no check (delta^2 is that large).""" 
     a = _analysis(J)
     if a is None:
         return None
     F = a.factorize(J.data, delta * delta)
-    if F is None:
-        return None
+    if F is None or rcond is None:
+        return F
     A = abs(J)
     bound2 = float(A.sum(axis=0).max() * A.sum(axis=1).max()) if J.nnz else 1.0
     v = np.random.default_rng(0).standard_normal(J.shape[1])
@@ -123,6 +123,13 @@ def normal_cholesky(J, delta, rcond=CHOLESKY_RCOND):
         return None
     F.lam_min, F.bound = lam, float(np.sqrt(bound2))
     return F
+
+
+def _perturbed(v):
+    """A Lanczos start near ``v``: v plus 1e-3 |v| of a fixed random vector, so that it has a part along every
+    eigenvector (a start that is an eigenvector of another eigenvalue would stop Lanczos there)."""
+    r = np.random.default_rng(1).standard_normal(len(v))
+    return v + 1e-3 * float(np.linalg.norm(v)) / float(np.linalg.norm(r)) * r
 
 
 class Jacobian:
@@ -166,7 +173,9 @@ class Jacobian:
             self._chol = False
             if CHOLESKY:
                 delta = max(SPARSE_DELTA, self.tikhonov or 0.0) * self._bound()
-                F = normal_cholesky(self.J, delta)
+                # a Tikhonov parameter that keeps the smallest eigenvalue above the check's: no check
+                checked = (self.tikhonov or 0.0) ** 2 < 1e3 * CHOLESKY_RCOND
+                F = normal_cholesky(self.J, delta, CHOLESKY_RCOND if checked else None)
                 if F is not None:
                     self._chol, self.delta = F, delta
         return self._chol or None
@@ -203,14 +212,16 @@ class Jacobian:
         return x
 
     # ------------------------------------------------------------------ API
-    def solve(self, b):
-        """Minimum-norm least-squares solution x of J x = b (module doc)."""
+    def solve(self, b, steps=None):
+        """Minimum-norm least-squares solution x of J x = b (module doc). ``steps``: on the sparse path, at most so
+        many refinement steps after the first Tikhonov step (default :data:`REFINE_STEPS`): an inexact solve, for a
+        Newton iteration that converges anyway."""
         b = np.asarray(b, float)
         if self.method == "dense":
             return np.linalg.lstsq(self.J, b, rcond=DENSE_RCOND)[0]
         x = self._tikhonov(b)
         last = np.inf
-        for _ in range(REFINE_STEPS):
+        for _ in range(REFINE_STEPS if steps is None else steps):
             d = self._tikhonov(b - self.J @ x)
             size = float(np.linalg.norm(d))
             if size <= REFINE_RTOL * np.linalg.norm(x):
@@ -266,28 +277,54 @@ class Jacobian:
             last = change
         return Z
 
-    def sigma_ratio(self):
-        """sigma_n / sigma_1 of J (0 when J has fewer rows than columns or is zero)."""
+    def sigma_ratio(self, start=None):
+        """sigma_n / sigma_1 of J (0 when J has fewer rows than columns or is zero). ``start``: the
+        :attr:`ratio_vectors` of a nearby state's Jacobian (the last frame's), from which the sparse path's Lanczos
+        starts instead of a fixed random vector: it converges in fewer products to the same tolerance."""
         m, n = self.shape
         if m < n:
             return 0.0
         if self.method == "dense":
             s = np.linalg.svd(self.J, compute_uv=False)
             return float(s[n - 1] / s[0]) if s[0] > 0 else 0.0
-        smax = sparseqr.largest_singular_value(self.J, tol=1e-8)
+        v = [None, None] if start is None else [_perturbed(x) for x in start]
+        smax = self._largest(v[0])
         if smax == 0:
             return 0.0
-        return self.smallest()[0] / smax
+        return self.smallest(v[1])[0] / smax
 
-    def smallest(self):
-        """(sigma_min, unit right singular vector) on the sparse path (module doc)."""
+    def _largest(self, v0=None):
+        """sigma_max of J by Lanczos on J^T J (relative accuracy about 1e-8; products with J, J^T J not formed),
+        from ``v0`` or a fixed random start; keeps its vector in :attr:`ratio_vectors`."""
+        n = self.shape[1]
+        if self.J.nnz == 0:
+            return 0.0
+        if n <= 2:
+            return float(np.linalg.norm(self.J.toarray(), 2))
+        op = spla.LinearOperator((n, n), matvec=lambda v: self.J.T @ (self.J @ np.asarray(v, float).ravel()),
+                                 dtype=float)
+        v0 = np.random.default_rng(0).standard_normal(n) if v0 is None else v0
+        lam, vec = spla.eigsh(op, k=1, which="LA", tol=1e-8, v0=v0)
+        self._vmax = vec[:, 0]
+        return float(np.sqrt(max(lam[0], 0.0)))
+
+    @property
+    def ratio_vectors(self):
+        """(largest, smallest) right singular vectors found by :meth:`sigma_ratio` (sparse path), or None."""
+        if getattr(self, "_vmax", None) is None or self._smallest is None:
+            return None
+        return self._vmax, self._smallest[1]
+
+    def smallest(self, v0=None):
+        """(sigma_min, unit right singular vector) on the sparse path (module doc); ``v0``: the Lanczos start
+        (default a fixed random vector)."""
         if self._smallest is None:
             m, n = self.shape
             if n < 3:    # too small for ARPACK
                 _, s, Vt = np.linalg.svd(self.J.toarray())
                 self._smallest = (float(s[-1]) if m >= n else 0.0, Vt[-1])
                 return self._smallest
-            v0 = np.random.default_rng(0).standard_normal(n)
+            v0 = np.random.default_rng(0).standard_normal(n) if v0 is None else v0
             op = spla.LinearOperator((n, n), matvec=lambda v: self._gram_solve(np.asarray(v, float).ravel()),
                                      dtype=float)
             _, vecs = spla.eigsh(op, k=1, which="LA", tol=1e-10, ncv=min(n, 20), v0=v0)
