@@ -125,3 +125,18 @@ def test_a_miura_patch_folds_to_the_closed_form_on_the_cholesky_path(n, method):
         T = miura.miura_vertices(n, n, fold_angle_deg=40.0 + 10.0 * t)
         R, d = best_rigid_alignment(X, T)
         assert float(np.linalg.norm(X @ R.T + d - T, axis=1).max()) <= 1e-12
+
+
+def test_a_cholesky_beyond_the_memory_is_a_one_line_error(monkeypatch):
+    """The Cholesky's size comes from CHOLMOD's analysis (24 bytes an entry of L): with 1 kB available the solve
+    stops with one line naming the factor and the operator's size, before any numeric factorisation."""
+    from chrono_origami.tools import memory
+    from chrono_origami.tools.errors import InsufficientMemoryError
+
+    J = _random_tall(200, 60, 9)
+    monkeypatch.setattr(memory, "available", lambda: 1000)
+    with pytest.raises(InsufficientMemoryError) as err:
+        Jacobian(J, "sparse").solve(np.ones(J.shape[0]))
+    text = str(err.value)
+    assert "\n" not in text
+    assert text.startswith("the Cholesky factor of the normal equations of the 260 x 60 operator")

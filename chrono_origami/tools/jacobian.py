@@ -57,7 +57,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from . import linalg, sparseqr
+from . import linalg, memory, sparseqr
 from .errors import SolverError
 
 #: sigma_min / sigma_max of a fold's J below which a configuration is singular (both engines' folds)
@@ -105,6 +105,9 @@ def normal_cholesky(J, delta, rcond=CHOLESKY_RCOND):
     a = _analysis(J)
     if a is None:
         return None
+    m, n = J.shape
+    memory.check(f"the Cholesky factor of the normal equations of the {m:,} x {n:,} operator (the constraint "
+                 f"Jacobian; analysis from its structure)", 24 * a.lnz)
     F = a.factorize(J.data, delta * delta)
     if F is None or rcond is None:
         return F

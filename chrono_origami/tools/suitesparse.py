@@ -234,8 +234,10 @@ class NormalAnalysis:
         cs, keep = self._wrap(A.data)
         with _quiet_stdout():
             self._symbolic = lib.cholmod.cholmod_analyze(ctypes.byref(cs), self._buf)
+        cc = _CholmodCommon.from_buffer(self._buf)
         if not self._symbolic:
-            raise OSError(f"CHOLMOD's analysis stopped (status {_CholmodCommon.from_buffer(self._buf).status})")
+            raise OSError(f"CHOLMOD's analysis stopped (status {cc.status})")
+        self.lnz = float(cc.lnz)       # entries of the factor L (its numeric factorisation needs 8 bytes each, and more)
 
     def matches(self, A):
         """Whether the CSR matrix A has this analysis' shape and pattern."""
@@ -261,9 +263,12 @@ class NormalAnalysis:
         b = (_c_double * 2)(float(beta), 0.0)
         with _quiet_stdout():
             self.lib.cholmod.cholmod_factorize_p(ctypes.byref(cs), b, None, 0, L, self._buf)
+        status = _CholmodCommon.from_buffer(self._buf).status
         head = _CholmodFactorHead.from_address(L.value)
-        if head.minor < head.n:
+        if status < 0 or head.minor < head.n:
             self.lib.cholmod.cholmod_free_factor(ctypes.byref(L), self._buf)
+            if status in (-2, -3):             # CHOLMOD_OUT_OF_MEMORY, CHOLMOD_TOO_LARGE
+                raise MemoryError("CHOLMOD ran out of memory factoring the normal equations")
             return None
         return NormalCholesky(self, L)
 
