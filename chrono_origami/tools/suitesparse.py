@@ -237,7 +237,7 @@ class NormalAnalysis:
         cc = _CholmodCommon.from_buffer(self._buf)
         if not self._symbolic:
             raise OSError(f"CHOLMOD's analysis stopped (status {cc.status})")
-        self.lnz = float(cc.lnz)       # entries of the factor L (its numeric factorisation needs 8 bytes each, and more)
+        self.lnz = float(cc.lnz)       # entries of the factor L (8 bytes each in its numeric factorisation, and more)
 
     def matches(self, A):
         """Whether the CSR matrix A has this analysis' shape and pattern."""
