@@ -113,8 +113,10 @@ def sheet(columns=31, rows=32, percent=90.0):
 def sheet_profile(columns=31, rows=32, percent=90.0):
     """Where the sheet's fold spends its processor time (cProfile on the process clock, its overhead included):
     the sparse QR factorisations (their number; SuiteSparseQR's ordering, analysis and numeric factorisation are one
-    call), the solves with them (Householder Q^T and triangular R, Lanczos' included), the Jacobian assembly, and the
-    rest (Python: the flat start's branch, the checks, the state updates). One JSON line."""
+    call), CHOLMOD's analyses of the normal equations (ordering and symbolic, once a pattern) and numeric Cholesky
+    factorisations (their numbers, and the conditioning check's inverse iteration), the solves with them
+    (Householder Q^T and triangular R, CHOLMOD's solves, Lanczos' included), the Jacobian assembly, and the rest
+    (Python: the flat start's branch, the checks, the state updates). One JSON line."""
     import cProfile
     import pstats
 
@@ -125,13 +127,26 @@ def sheet_profile(columns=31, rows=32, percent=90.0):
     with tempfile.TemporaryDirectory() as tmp:
         path, _ = styles().oripa_miura(os.path.join(tmp, "miura.fold"), columns, rows)
         s = foldfile.read_structure(path)
-    made, factor = [0], sparseqr.factor
+    from chrono_origami.tools import suitesparse
+
+    made, factor = [0, 0, 0], sparseqr.factor
+    analyse, numeric = suitesparse.NormalAnalysis.__init__, suitesparse.NormalAnalysis.factorize
 
     def counted(*a, **k):
         made[0] += 1
         return factor(*a, **k)
 
+    def counted_analysis(*a, **k):
+        made[1] += 1
+        return analyse(*a, **k)
+
+    def counted_numeric(*a, **k):
+        made[2] += 1
+        return numeric(*a, **k)
+
     sparseqr.factor = counted
+    suitesparse.NormalAnalysis.__init__ = counted_analysis
+    suitesparse.NormalAnalysis.factorize = counted_numeric
     prof = cProfile.Profile(time.process_time)
     prof.enable()
     H = fold_to_targets(s, percent=percent, progress=False, engine="reference")
@@ -143,11 +158,19 @@ def sheet_profile(columns=31, rows=32, percent=90.0):
 
     total = spent(lambda f, _, name: name == "fold_to_targets" and f.endswith(os.path.join("analysis", "fold.py")))
     parts = {"factorisations": spent(lambda f, _, name: name == "factor" and f.endswith("sparseqr.py")),
-             "solves": spent(lambda f, _, name: "q_multiply" in name or "gstrs" in name, own=True),
+             "analyses": spent(lambda f, _, name: name == "counted_analysis"),
+             "cholesky": spent(lambda f, _, name: name == "counted_numeric"),
+             "check": spent(lambda f, _, name: name == "normal_cholesky") - spent(lambda f, _, name: name in (
+                 "counted_numeric", "counted_analysis")),
+             "solves": spent(lambda f, _, name: "q_multiply" in name or "gstrs" in name, own=True)
+             + spent(lambda f, _, name: name == "solve" and f.endswith("suitesparse.py")),
              "assembly": spent(lambda f, _, name: f.endswith("constraints.py") and name in
                                ("evaluate", "hinge_rate_operator"))
              + spent(lambda f, _, name: f.endswith("_construct.py") and name == "vstack")}
-    print(json.dumps({"panels": s.pattern.n_panels, "cpu": total, "factors": made[0], "steps": len(H.steps),
+    parts["solves"] -= spent(lambda f, _, name: name == "normal_cholesky") - parts["check"] - parts["cholesky"] \
+        - parts["analyses"]     # the check's own solves are counted in "check"
+    print(json.dumps({"panels": s.pattern.n_panels, "cpu": total, "factors": made[0], "analysed": made[1],
+                      "choleskys": made[2], "steps": len(H.steps),
                       "iterations": sum(x[2] for x in H.steps), **parts, "rest": total - sum(parts.values()),
                       "load": os.getloadavg()[0]}))
 
@@ -177,23 +200,29 @@ def main():
     ap.add_argument("--walk", action="store_true",
                     help="also walk each file that folds at the first percent through support, design and static")
     ap.add_argument("--timeout", type=float, default=300.0, help="seconds a file may take (default 300)")
+    ap.add_argument("--columns", type=int, default=31,
+                    help="zigzag lines of the ORIPA Miura sheet (default 31: with 32 rows, 1,024 panels)")
+    ap.add_argument("--rows", type=int, default=32, help="rows of the sheet (default 32; 64 x 63: 4,096 panels, "
+                    "100 x 99: 10,000)")
     ap.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         if args.one[0] == "sheet":
-            return sheet()
+            return sheet(*map(int, args.one[1:3]))
         if args.one[0] == "profile":
-            return sheet_profile()
+            return sheet_profile(*map(int, args.one[1:3]))
         if args.one[0] == "walk":
             return walk_one(args.one[1], float(args.one[2]))
         return one(args.one[0], float(args.one[1]))
     if args.profile:
-        r = child("profile")
+        r = child("profile", args.columns, args.rows)
         if "panels" not in r:
             print(f"ORIPA Miura sheet: {r['outcome']}")
             return
         print(f"ORIPA Miura sheet, {r['panels']} panels, flat to 90 %, processor seconds (cProfile's included): "
-              f"{r['cpu']:.1f} in all: {r['factors']} sparse QR factorisations {r['factorisations']:.1f}, solves "
+              f"{r['cpu']:.1f} in all: {r['factors']} sparse QR factorisations {r['factorisations']:.1f}, "
+              f"{r['analysed']} normal-equation analyses {r['analyses']:.2f}, {r['choleskys']} Cholesky "
+              f"factorisations {r['cholesky']:.1f} (their conditioning checks {r['check']:.1f}), solves "
               f"{r['solves']:.1f}, Jacobian assembly {r['assembly']:.1f}, the rest {r['rest']:.1f}; {r['steps']} steps, "
               f"{r['iterations']} corrector iterations (load {r['load']:.1f})")
         return
@@ -214,7 +243,7 @@ def main():
                           flush=True)
     if args.no_sheet:
         return
-    r = child("sheet")
+    r = child("sheet", args.columns, args.rows)
     if "panels" in r:
         print(f"ORIPA Miura sheet, {r['panels']} panels, flat to 90 %: {r['time']:.1f} s ({r['cpu']:.1f} s of "
               f"processor time), {r['steps']} steps, peak "

@@ -46,6 +46,9 @@ HELD_SLIDING = "sliding, held"
 PLACE_RTOL = 1e-7
 #: a crease turns in the mechanisms when its rate is above this fraction of the fastest crease's
 TURNS_RTOL = 1e-6
+#: rates of the default actuators within this relative distance of the largest are a tie (``choose_actuators``):
+#: symmetric creases, equal to round-off, which the round-off of the fold would otherwise choose among
+TIE_RTOL = 1e-9
 
 
 @contextmanager
@@ -186,8 +189,9 @@ def hinge_rates(structure, counts):
 def choose_actuators(structure, counts):
     """The default actuators (0-based hinges, door or sliding): one per mechanism of the supported ``structure``
     (``counts``: its counts at the frame of choice), each the crease whose rate, orthogonal to those of the
-    creases taken, is largest (``support.mechanism_stops``' rule on hinge rates): held together they stop every
-    mechanism. [] when M = 0."""
+    creases taken, is largest (``support.mechanism_stops``' rule on hinge rates; rates within :data:`TIE_RTOL` of the
+    largest are a tie, symmetric creases equal to round-off, and the lowest-numbered crease is taken): held together
+    they stop every mechanism. [] when M = 0."""
     if counts.M == 0:
         return []
     A = hinge_rates(structure, counts)
@@ -198,7 +202,7 @@ def choose_actuators(structure, counts):
     while len(taken) < counts.M:
         resid = A - (A @ Q.T) @ Q
         norms = np.linalg.norm(resid, axis=1)
-        h = int(np.argmax(norms))
+        h = int(np.argmax(norms >= (1 - TIE_RTOL) * norms.max()))     # ties (symmetric creases): the first
         if not norms[h] > TURNS_RTOL * scale:
             break
         taken.append(h)

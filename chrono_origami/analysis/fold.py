@@ -81,10 +81,13 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geomet
     from ..structure.targets import file_targets
     from ..structure.pattern_check import prepare
 
+    from ..structure.pattern_check import diagnose
+
     in_file = file_targets(structure)
     targets = in_file if targets is None else targets
-    level = rounding_level(structure, percent) if targets == in_file else None
-    structure, note = prepare(structure, fix_geometry, keep_geometry, max_move)
+    report = diagnose(structure)                  # once: the rounding level and the geometry's preparation read it
+    level = rounding_level(structure, percent, report) if targets == in_file else None
+    structure, note = prepare(structure, fix_geometry, keep_geometry, max_move, report)
     eng = engines.get(engine, needs=FOLD_TO_TARGETS)
     hist = eng.fold_to_targets(structure, targets, percent, paths, **options)
     if note:
@@ -101,13 +104,13 @@ def fold_to_targets(structure, targets=None, percent=100.0, paths=(), fix_geomet
 NOT_RIGID = "the targets are not a rigid fold"
 
 
-def rounding_level(structure, percent=100.0):
+def rounding_level(structure, percent=100.0, report=None):
     """(deg, what) or None: how far the file's rounding alone can take its targets from a rigid fold.
 
     Twice the sum of the targets' step (``inputs.fold.target_rounding``, times percent / 100), the coordinates'
     step over the shortest crease (``coordinate_rounding``, rad) and the largest Kawasaki miss of a flat
     pattern (``structure.pattern_check``, rad), in degrees; ``what`` names them as the file wrote them. None when
-    the file is not rounded.
+    the file is not rounded. ``report``: the structure's ``pattern_check.diagnose`` when the caller has it.
     """
     import numpy as np
 
@@ -120,7 +123,7 @@ def rounding_level(structure, percent=100.0):
     coord = coordinate_rounding(structure)
     lengths = [float(np.linalg.norm(pat.vertices[a] - pat.vertices[b])) for a, b in (h.vertices for h in pat.hinges)]
     shortest = min((x for x in lengths if x > 0), default=0.0)
-    rep = diagnose(structure)
+    rep = diagnose(structure) if report is None else report
     kawasaki = max((x for x in rep.kawasaki if np.isfinite(x) and x <= NEAR), default=0.0) if rep.flat else 0.0
     level = 2.0 * (step + (np.degrees(coord / shortest) if shortest else 0.0) + np.degrees(kawasaki))
     what = [f"target angles to {written:.2g} deg" if step else "",

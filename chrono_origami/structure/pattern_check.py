@@ -535,15 +535,15 @@ def message(structure, rep):
             f"(as it is)")
 
 
-def prepare(structure, fix=False, keep=False, max_move=None):
+def prepare(structure, fix=False, keep=False, max_move=None, report=None):
     """(structure to fold from a flat start, note or None), module doc: as it is when exact or when no panel is
     constrained (a single vertex folds anyway) or with ``keep``; corrected when ``fix``; else
     :class:`GeometryError` naming the worst vertex. A quadrilateral mesh whose multipliers miss closing by more
     than a rounding (:attr:`Report.unfoldable_faces`) is refused at once, naming the panel and its vertices,
-    unless ``keep``."""
+    unless ``keep``. ``report``: ``structure``'s :func:`diagnose` when the caller has it."""
     if fix and keep:
         raise StructureError("fix_geometry=True and keep_geometry=True exclude each other")
-    rep = diagnose(structure)
+    rep = diagnose(structure) if report is None else report
     if not rep.flat:
         return structure, None
     if rep.unfoldable_faces and not keep:

@@ -62,6 +62,19 @@ class _CholmodSparse(ctypes.Structure):
                 ("itype", _c_int), ("xtype", _c_int), ("dtype", _c_int), ("sorted", _c_int), ("packed", _c_int)]
 
 
+class _CholmodDense(ctypes.Structure):
+    """``cholmod_dense`` (CHOLMOD 5)."""
+
+    _fields_ = [("nrow", _c_size_t), ("ncol", _c_size_t), ("nzmax", _c_size_t), ("d", _c_size_t), ("x", _c_void_p),
+                ("z", _c_void_p), ("xtype", _c_int), ("dtype", _c_int)]
+
+
+class _CholmodFactorHead(ctypes.Structure):
+    """The first fields of ``cholmod_factor``: its order and the column where a factorisation stopped."""
+
+    _fields_ = [("n", _c_size_t), ("minor", _c_size_t)]
+
+
 class _CholmodMethod(ctypes.Structure):
     _fields_ = [("lnz", _c_double), ("fl", _c_double), ("prune_dense", _c_double), ("prune_dense2", _c_double),
                 ("nd_oksep", _c_double), ("other_1", _c_double * 4), ("nd_small", _c_size_t),
@@ -125,6 +138,16 @@ class SuiteSparse:
         cholmod.cholmod_free_sparse.argtypes = [_P(S), _c_void_p]
         cholmod.cholmod_free.restype = _c_void_p
         cholmod.cholmod_free.argtypes = [_c_size_t, _c_size_t, _c_void_p, _c_void_p]
+        cholmod.cholmod_analyze.restype = _c_void_p
+        cholmod.cholmod_analyze.argtypes = [S, _c_void_p]
+        cholmod.cholmod_copy_factor.restype = _c_void_p
+        cholmod.cholmod_copy_factor.argtypes = [_c_void_p, _c_void_p]
+        cholmod.cholmod_factorize_p.restype = _c_int
+        cholmod.cholmod_factorize_p.argtypes = [S, _P(_c_double), _c_void_p, _c_size_t, _c_void_p, _c_void_p]
+        cholmod.cholmod_solve.restype = _P(_CholmodDense)
+        cholmod.cholmod_solve.argtypes = [_c_int, _c_void_p, _P(_CholmodDense), _c_void_p]
+        cholmod.cholmod_free_dense.argtypes = [_P(_P(_CholmodDense)), _c_void_p]
+        cholmod.cholmod_free_factor.argtypes = [_P(_c_void_p), _c_void_p]
 
     @contextlib.contextmanager
     def _common(self):
@@ -192,6 +215,100 @@ class SuiteSparse:
             fp = _c_void_p(f)
             self.spqr.SuiteSparseQR_C_free(ctypes.byref(fp), buf)
         return out
+
+
+class NormalAnalysis:
+    """CHOLMOD's ordering and symbolic analysis of the normal matrix A^T A of an m x n sparse A, made once for its
+    sparsity pattern (``pattern``: A's CSR indptr and indices) and reused by every numeric factorisation with that
+    pattern (:class:`NormalCholesky`). ``lib``: a :class:`SuiteSparse`. Raises OSError where CHOLMOD refuses."""
+
+    def __init__(self, lib, A):
+        A = sp.csr_matrix(A, dtype=float)
+        A.sort_indices()
+        self.lib, self.shape = lib, A.shape
+        self.indptr = np.ascontiguousarray(A.indptr, np.int32)
+        self.indices = np.ascontiguousarray(A.indices, np.int32)
+        self._buf = ctypes.create_string_buffer(_COMMON_BYTES)
+        lib.cholmod.cholmod_start(self._buf)
+        self._started = True
+        cs, keep = self._wrap(A.data)
+        with _quiet_stdout():
+            self._symbolic = lib.cholmod.cholmod_analyze(ctypes.byref(cs), self._buf)
+        cc = _CholmodCommon.from_buffer(self._buf)
+        if not self._symbolic:
+            raise OSError(f"CHOLMOD's analysis stopped (status {cc.status})")
+        self.lnz = float(cc.lnz)       # entries of the factor L (8 bytes each in its numeric factorisation, and more)
+
+    def matches(self, A):
+        """Whether the CSR matrix A has this analysis' shape and pattern."""
+        return (A.shape == self.shape and len(A.indices) == len(self.indices)
+                and np.array_equal(A.indptr, self.indptr) and np.array_equal(A.indices, self.indices))
+
+    def _wrap(self, data):
+        """A^T as a ``cholmod_sparse`` (n x m, unsymmetric: CHOLMOD then factors A^T (A^T)^T = A^T A): A's CSR
+        arrays are A^T's CSC arrays."""
+        data = np.ascontiguousarray(data, float)
+        m, n = self.shape
+        cs = _CholmodSparse(n, m, max(len(data), 1), self.indptr.ctypes.data, self.indices.ctypes.data, None,
+                            data.ctypes.data, None, 0, 0, 1, 0, 1, 1)
+        return cs, data
+
+    def factorize(self, data, beta):
+        """The factor L L^T = P (A^T A + beta I) P^T of A with these CSR ``data`` (:class:`NormalCholesky`); None
+        where A^T A + beta I is not positive definite in floating point."""
+        cs, keep = self._wrap(data)
+        L = _c_void_p(self.lib.cholmod.cholmod_copy_factor(self._symbolic, self._buf))
+        if not L:
+            raise MemoryError("CHOLMOD could not copy its analysis")
+        b = (_c_double * 2)(float(beta), 0.0)
+        with _quiet_stdout():
+            self.lib.cholmod.cholmod_factorize_p(ctypes.byref(cs), b, None, 0, L, self._buf)
+        status = _CholmodCommon.from_buffer(self._buf).status
+        head = _CholmodFactorHead.from_address(L.value)
+        if status < 0 or head.minor < head.n:
+            self.lib.cholmod.cholmod_free_factor(ctypes.byref(L), self._buf)
+            if status in (-2, -3):             # CHOLMOD_OUT_OF_MEMORY, CHOLMOD_TOO_LARGE
+                raise MemoryError("CHOLMOD ran out of memory factoring the normal equations")
+            return None
+        return NormalCholesky(self, L)
+
+    def __del__(self):
+        if getattr(self, "_started", False):
+            if getattr(self, "_symbolic", None):
+                L = _c_void_p(self._symbolic)
+                self.lib.cholmod.cholmod_free_factor(ctypes.byref(L), self._buf)
+            self.lib.cholmod.cholmod_finish(self._buf)
+            self._started = False
+
+
+class NormalCholesky:
+    """A numeric CHOLMOD factor of A^T A + beta I (:meth:`NormalAnalysis.factorize`): :meth:`solve`."""
+
+    def __init__(self, analysis, L):
+        self.analysis, self._L = analysis, L
+        self.n = analysis.shape[1]
+
+    def solve(self, b):
+        """x with (A^T A + beta I) x = b (b: n or n x k)."""
+        b = np.asarray(b, float)
+        B = np.asfortranarray(b.reshape(self.n, -1))
+        k = B.shape[1]
+        d = _CholmodDense(self.n, k, self.n * k, self.n, B.ctypes.data, None, 1, 0)
+        lib = self.analysis.lib.cholmod
+        X = lib.cholmod_solve(0, self._L, ctypes.byref(d), self.analysis._buf)
+        if not X:
+            raise MemoryError("CHOLMOD's solve stopped")
+        try:
+            x = np.ctypeslib.as_array(ctypes.cast(X.contents.x, _P(_c_double)), (k * self.n,)).copy()
+        finally:
+            lib.cholmod_free_dense(ctypes.byref(X), self.analysis._buf)
+        x = x.reshape(k, self.n).T
+        return x[:, 0] if b.ndim == 1 else x
+
+    def __del__(self):
+        if getattr(self, "_L", None):
+            self.analysis.lib.cholmod.cholmod_free_factor(ctypes.byref(self._L), self.analysis._buf)
+            self._L = None
 
 
 _SUITESPARSE = []

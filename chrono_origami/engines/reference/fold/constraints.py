@@ -11,7 +11,7 @@ omega_i x x + w_i. It is the exact derivative of the functions below (checked
 against finite differences in the tests), unlike the paper's symmetrised
 c_1 = (t_1.m_2 + t_2.m_1)/2 whose derivative vanishes at t_1 = t_2 (see
 ``engines.reference.operators``). For hinge h with first panel p (body 1) and second
-panel q (body 2), t, m, n its reference frame in p (``model.hinge_geometry``)
+panel q (body 2), t, m, n its reference frame in p (``structure.hinges.hinge_frames``)
 and P its midpoint:
 
 * hinge: the exact constraints of its kind, ``HingeKind.residual``
@@ -31,7 +31,7 @@ paper's operators (eqs. 4, 6).
 import numpy as np
 import scipy.sparse as sp
 
-from ....structure.hinges import hinge_geometry
+from ....structure.hinges import hinge_frames
 from ....tools.geometry import rotation_angle, skew
 
 
@@ -62,10 +62,11 @@ class FoldConstraints:
         self.Xs = (X - self.x0) / self.L
         self.n_bodies = pat.n_panels
         self.hinges = []   # (h, p, q, t, m, n, P, kind)
+        frames = hinge_frames(pat)        # (t, m, n, midpoint) of every hinge at once
         for h, kind in enumerate(problem.structure.kinds):
-            t, m, n, mid, _, _ = hinge_geometry(pat, h)
             p, q = pat.hinges[h].panels
-            self.hinges.append((h, p, q, t, m, n, (mid - self.x0) / self.L, kind))
+            self.hinges.append((h, p, q, frames[0][h], frames[1][h], frames[2][h], (frames[3][h] - self.x0) / self.L,
+                                kind))
         nh = len(self.hinges)
         self.hp = np.array([hh[1] for hh in self.hinges], int)
         self.hq = np.array([hh[2] for hh in self.hinges], int)

@@ -178,7 +178,7 @@ def fold(problem, frame_interval=None, dt=None, dt_max=None, dt_min=None, tol=TO
         Rn = reorthonormalize(Rn)
         Fn, Jn, _ = C.evaluate(Rn, un, t + h)
         jac_n = Jacobian(Jn, method)
-        ratio = jac_n.sigma_ratio()
+        ratio = jac_n.sigma_ratio(jac.ratio_vectors)       # Lanczos from the last state's singular vectors
         if ratio < singular_rtol:
             bar.close()
             hist.record(t + h, C.vertices(Rn, un), C.drive_values(Rn, un), float(np.abs(Fn).max()), ratio, it, h)
