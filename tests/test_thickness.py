@@ -533,3 +533,44 @@ def test_the_html_page_of_a_thick_fold_marks_the_first_contact(capsys, tmp_path)
     text = html.read_text()
     assert "first contact: panels 1 and 2 at 69.44 % of the targets" in text
     assert '"contact":{"frame":25,"panels":[1,2]' in text.replace(" ", "")
+
+
+@pytest.mark.parametrize("placement", [None, Placement("offset"), Placement("tapered", taper_deg=150.0)])
+def test_a_frames_mass_properties_are_the_structures_moved_with_each_panel(placement):
+    """A Miura-ori patch (2 x 3 panels, sector 60 deg) at fold angles 40 and 55 deg (the closed form: a rigid
+    fold, each panel turned about its own axis): the mass properties of the 55-deg state moved from the 40-deg
+    ones panel by panel (``moved_mass_properties``, as a deployment's frames take them) are those computed from the
+    55-deg solids, to round-off of the closed-form vertices (1e-13 of the size); a frame given them does not
+    rebuild them."""
+    from chrono_origami.analysis.deploy import frame_structure
+    from chrono_origami.patterns import miura
+    from chrono_origami.structure.properties import moved_mass_properties, panel_motions
+
+    def thick(s):
+        return Structure(s.pattern, s.hinge_kinds, T, 2.0, name=s.name, placement=placement)
+
+    st = thick(miura.miura_patch(2, 3, fold_angle_deg=40.0))
+    X = miura.miura_patch(2, 3, fold_angle_deg=55.0).pattern.vertices
+    R, t = panel_motions(st.pattern, X)
+    assert np.abs(R @ np.swapaxes(R, 1, 2) - np.eye(3)).max() < 1e-14 and np.all(np.linalg.det(R) > 0)
+    L = np.ptp(X, axis=0).max()
+    for p, loop in enumerate(st.pattern.panels):
+        np.testing.assert_allclose(st.pattern.vertices[list(loop)] @ R[p].T + t[p], X[list(loop)], atol=1e-13 * L)
+    turned = np.degrees(np.arccos(np.clip((np.trace(R, axis1=1, axis2=2) - 1) / 2, -1, 1)))
+    assert turned.max() > 1.0                    # the panels truly turn between the two states
+    m, c, J = moved_mass_properties(st, X)
+    m1, c1, J1 = structure_mass_properties(thick(miura.miura_patch(2, 3, fold_angle_deg=55.0)))
+    np.testing.assert_allclose(m, m1, rtol=1e-13)
+    np.testing.assert_allclose(c, c1, atol=1e-13 * L)
+    np.testing.assert_allclose(J, J1, atol=1e-13 * np.abs(J1).max())
+    frame = frame_structure(st, X)
+    import chrono_origami.structure.properties as props
+
+    def refuse(_):
+        raise AssertionError("a frame rebuilt its mass properties")
+
+    saved, props._mass_properties = props._mass_properties, refuse
+    try:
+        np.testing.assert_allclose(structure_mass_properties(frame)[1], c1, atol=1e-13 * L)
+    finally:
+        props._mass_properties = saved

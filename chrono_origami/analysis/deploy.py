@@ -88,8 +88,13 @@ def check_kinds(structure, actuators):
 
 # ------------------------------------------------------------------ frames
 def frame_structure(structure, X):
-    """The structure with the vertex positions ``X`` (V x 3)."""
-    return structure.with_pattern(structure.pattern.with_vertices(np.asarray(X, float)))
+    """The structure with the vertex positions ``X`` (V x 3) of a rigid fold's frame; its panels' mass properties
+    are the structure's moved with each panel (``properties.moved_mass_properties``), not rebuilt from the solids."""
+    from ..structure.properties import moved_mass_properties, with_mass_properties
+
+    X = np.asarray(X, float)
+    return with_mass_properties(structure.with_pattern(structure.pattern.with_vertices(X)),
+                                moved_mass_properties(structure, X))
 
 
 def place_frames(structure, frames):

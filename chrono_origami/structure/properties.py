@@ -130,6 +130,48 @@ def structure_mass_properties(structure):
     return tuple(a.copy() for a in cached)
 
 
+def panel_motions(pattern, X):
+    """Per panel the rotation R (P, 3, 3) and translation t (P, 3) that take its vertices from ``pattern``'s to
+    ``X`` (V x 3), x -> R x + t: the least-squares rigid motion of the panel's vertices (Kabsch; exact where the
+    panel moved rigidly, as in a rigid fold)."""
+    X0, X1 = np.asarray(pattern.vertices, float), np.asarray(X, float)
+    loops = pattern.panels
+    counts = np.array([len(loop) for loop in loops])
+    owner = np.repeat(np.arange(len(loops)), counts)
+    idx = np.concatenate([np.asarray(loop) for loop in loops])
+    c0 = np.zeros((len(loops), 3))
+    c1 = np.zeros((len(loops), 3))
+    np.add.at(c0, owner, X0[idx])
+    np.add.at(c1, owner, X1[idx])
+    c0 /= counts[:, None]
+    c1 /= counts[:, None]
+    a, b = X0[idx] - c0[owner], X1[idx] - c1[owner]
+    H = np.zeros((len(loops), 3, 3))
+    np.add.at(H, owner, a[:, :, None] * b[:, None, :])
+    U, _, Vt = np.linalg.svd(H)
+    d = np.sign(np.linalg.det(np.matmul(np.swapaxes(Vt, 1, 2), np.swapaxes(U, 1, 2))))
+    D = np.broadcast_to(np.eye(3), H.shape).copy()
+    D[:, 2, 2] = d
+    R = np.swapaxes(Vt, 1, 2) @ D @ np.swapaxes(U, 1, 2)
+    return R, c1 - np.einsum("pij,pj->pi", R, c0)
+
+
+def moved_mass_properties(structure, X):
+    """:func:`structure_mass_properties` of ``structure`` with its vertices at ``X`` (V x 3), each panel moved
+    rigidly (:func:`panel_motions`): mass unchanged, centre R c + t, inertia R J R^T. A panel's solid is rigid (its
+    bevels come from the structure's taper angles, not from the frame), so a fold's frames need not rebuild it."""
+    mass, com, J = structure_mass_properties(structure)
+    R, t = panel_motions(structure.pattern, X)
+    return mass, np.einsum("pij,pj->pi", R, com) + t, R @ J @ np.swapaxes(R, 1, 2)
+
+
+def with_mass_properties(structure, props):
+    """``structure`` (a frozen record) given its mass properties ``props`` (as :func:`structure_mass_properties`
+    returns them), so that they are not computed again; returns it."""
+    object.__setattr__(structure, "_mass_properties", tuple(np.asarray(a, float) for a in props))
+    return structure
+
+
 def _mass_properties(structure):
     """:func:`structure_mass_properties`, computed."""
     from .solids import placement_of, panel_solids
