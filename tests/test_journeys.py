@@ -8,7 +8,7 @@ the README's commands, each step reading the files the step before wrote (in the
 command of each journey, and the ``design && static`` chain, as subprocesses, as a user types them
 (``python -m chrono_origami``: the exit code the shell sees, stderr with no traceback); the others through the
 same ``cli.main`` in this process (0.7 s of interpreter start-up each spared; a traceback there fails the test),
-all as subprocesses with ``CHRONO_ORIGAMI_JOURNEYS_AS_TYPED=1``:
+all as subprocesses with ``CHRONO_ORIGAMI_CLI_SUBPROCESS=1``:
 
     fold FILE --percent P --out F        -> F/fold.fold (a history)
     support F/fold.fold --frame last     -> the proposal, what is still free, the supports that stop it
@@ -36,36 +36,16 @@ import numpy as np
 import pytest
 
 import journey_files as jf
+from cli_inprocess import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
 
-#: every command as a subprocess (module doc)
-AS_TYPED = bool(os.environ.get("CHRONO_ORIGAMI_JOURNEYS_AS_TYPED"))
-
-
 def co(cwd, *args, typed=False):
-    """``python -m chrono_origami ARGS`` in ``cwd``: a subprocess, as a user runs it, when ``typed`` (or
-    :data:`AS_TYPED`); otherwise ``cli.main(ARGS)`` in this process with ``cwd`` the working folder, its stdout and
-    stderr captured (argparse's refusals exit: their code is the return code). (returncode, stdout, stderr) as
-    ``subprocess.run`` gives them."""
-    if typed or AS_TYPED:
-        return subprocess.run([sys.executable, "-m", "chrono_origami", *map(str, args)], cwd=cwd, env=ENV,
-                              capture_output=True, text=True, timeout=900)
-    import contextlib
-    import io
-
-    from chrono_origami.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            code = main([str(a) for a in args])
-        except SystemExit as e:
-            code = e.code
-    return subprocess.CompletedProcess(["chrono_origami", *map(str, args)], code or 0, out.getvalue(),
-                                       err.getvalue())
+    """``python -m chrono_origami ARGS`` in ``cwd``: a subprocess, as a user runs it, when ``typed``; otherwise
+    ``cli.main`` in this process (``cli_inprocess.run_cli``)."""
+    return run_cli(cwd, *args, typed=typed)
 
 
 def ok(r):
