@@ -1,4 +1,4 @@
-"""The command line run in this process, read as a subprocess's run reads (issue 42: the tests' cost).
+"""The command line run in this process, read as a subprocess's run reads (the tests' processor time).
 
 ``python -m chrono_origami ARGS`` costs 0.7 s of processor time in interpreter start-up and imports before the
 command starts (1.5 s where PyChrono is imported). Tests that check what a command prints and writes, rather than
