@@ -100,7 +100,8 @@ def test_a_thick_miura_sheet_tapered_to_its_targets_folds_to_them_free():
 def polygon_gaps(flat, X, pairs):
     """Per panel pair (p, q): the largest separation of the two flat panels (zero thickness) over the
     separating axes (their normals, in-plane edge normals, edge-edge cross products): a lower bound of their
-    distance, positive apart, negative when they cross."""
+    distance, positive apart, negative when they cross. Each panel's axes are made once, and the pairs go to
+    ``penetration`` as one batch (pairs of panels with as many corners each)."""
     from chrono_origami.structure.solids import penetration
     from chrono_origami.tools.geometry import newell_normal
 
@@ -112,11 +113,16 @@ def polygon_gaps(flat, X, pairs):
         e /= np.linalg.norm(e, axis=1)[:, None]
         return P, np.vstack([m, np.cross(m, e)]), e
 
-    out = []
-    for p, q in pairs:
-        (VA, NA, EA), (VB, NB, EB) = flat_polytope(p), flat_polytope(q)
-        out.append(-penetration(VA[None], NA[None], EA[None], VB[None], NB[None], EB[None])[0])
-    return np.array(out)
+    poly = {p: flat_polytope(p) for p in sorted({p for pair in pairs for p in pair})}
+    out = np.empty(len(pairs))
+    by_shape = {}
+    for k, (p, q) in enumerate(pairs):
+        by_shape.setdefault((len(flat.panels[p]), len(flat.panels[q])), []).append(k)
+    for ks in by_shape.values():
+        A = [np.array([poly[pairs[k][0]][i] for k in ks]) for i in range(3)]
+        B = [np.array([poly[pairs[k][1]][i] for k in ks]) for i in range(3)]
+        out[ks] = -penetration(*A, *B)
+    return out
 
 
 def test_a_thick_yoshimura_strip_closes_on_itself_earlier_the_thicker_it_is():

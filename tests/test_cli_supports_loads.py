@@ -24,6 +24,7 @@ import pytest
 from chrono_origami import cli
 from chrono_origami.patterns import kresling, miura, simple
 
+from cli_inprocess import run_cli
 from test_cli import HINGES, SUPPORTS, check_outputs, close, hand_fold, read_csv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,9 +32,11 @@ ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHO
 OS_CREATOR = "Origami Simulator: http://git.amandaghassaei.com/OrigamiSimulator/"
 
 
-def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "chrono_origami", *map(str, args)], cwd=cwd or ROOT, env=ENV,
-                          capture_output=True, text=True, timeout=600)
+def run(*args, cwd=None, typed=False):
+    """``python -m chrono_origami ARGS`` in ``cwd`` (default the repository): ``cli.main`` in this process, or a
+    subprocess as a user types it when ``typed`` (``cli_inprocess.run_cli``: the manual's block; the
+    ``design && static`` chain is a shell line)."""
+    return run_cli(cwd or ROOT, *args, typed=typed, timeout=600)
 
 
 def write(path, d):
@@ -194,7 +197,7 @@ def test_the_manuals_bad_values_print_what_it_quotes(tmp_path):
     assert len(steps) == 2
     for command, quoted in steps:
         assert command.startswith("chrono-origami static pair.fold ")
-        r = run(*command.split()[1:], cwd=tmp_path)
+        r = run(*command.split()[1:], cwd=tmp_path, typed=True)
         assert r.returncode == 2, (command, r.stderr)
         assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
         assert_quoted_lines_printed(command, quoted, r.stdout + r.stderr)

@@ -2,9 +2,6 @@
 checks, the force method, isostatic structures, mechanisms on springs, equilibrium of every panel, the command line's
 labelling and bad input."""
 import json
-import os
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,11 +20,11 @@ from chrono_origami.structure.foldfile import write_fold
 from chrono_origami.structure.tolerance import HingeStiffness, ToleranceError, parse_stiffness
 from chrono_origami.structure.structure import Load, Structure, Support
 from chrono_origami.tools.errors import UsageError
+from cli_inprocess import run_cli
 from equilibrium import panel_balance
 from readme_blocks import assert_quoted_lines_printed, code_block
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 #: equilibrium of every panel, relative to the largest hinge force or load (the acceptance's 1e-9)
 BALANCE_RTOL = 1e-9
 
@@ -291,9 +288,10 @@ def test_elastic_and_min_norm_exclude_each_other_in_python():
 
 
 # ------------------------------------------------------------------ the command line
-def run(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, "-m", "chrono_origami", *map(str, args)], cwd=cwd, env=ENV,
-                          capture_output=True, text=True, timeout=300)
+def run(*args, cwd=ROOT, typed=False):
+    """``python -m chrono_origami ARGS`` in ``cwd``: ``cli.main`` in this process, or a subprocess as a user types
+    it when ``typed`` (``cli_inprocess.run_cli``: the one-line refusal below, and the README walk's first step)."""
+    return run_cli(cwd, *args, typed=typed, timeout=300)
 
 
 @pytest.fixture
@@ -455,7 +453,7 @@ def test_the_readme_elastic_walkthrough_prints_what_it_quotes(tmp_path):
     (tmp_path / "docs" / "figures").mkdir(parents=True)
     shutil.copy(ROOT / "docs" / "miura-sheet.svg", tmp_path / "docs")
     for command, quoted in steps:
-        r = run(*command.split()[3:], cwd=tmp_path)
+        r = run(*command.split()[3:], cwd=tmp_path, typed=command == steps[0][0])
         assert r.returncode == (3 if command.split()[3] == "design" else 0), (command, r.stderr)
         assert_quoted_lines_printed(command, quoted, r.stdout + r.stderr)
     made = mpimg.imread(tmp_path / "docs" / "figures" / "miura-sheet-elastic.png")
@@ -477,7 +475,7 @@ def test_supports_that_leave_a_piece_free_are_refused_in_one_line(tmp_path):
 
     path = styles.two_squares_fold(tmp_path / "two.fold")
     out = run("static", str(path), "--support", "1:xyz", "--support", "3:yz", "--support", "4:z", "--elastic",
-              "--engine", "reference", "--load", "all:0,0,-1", cwd=tmp_path)
+              "--engine", "reference", "--load", "all:0,0,-1", cwd=tmp_path, typed=True)
     lines = [x for x in out.stderr.splitlines() if x.startswith("error")]
     assert out.returncode == 2 and len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
     assert ("the supports leave 1 of the structure's 2 pieces (panels joined by hinges) free to move as a rigid "

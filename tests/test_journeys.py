@@ -4,7 +4,11 @@ Every file is made by ``tests/journey_files.py`` from closed forms computed ther
 chrono_origami's writer), as the other tools write them: Origami Simulator SVGs (Illustrator paths, coordinates
 rounded to 3 decimals, opacity for the target angles), a FOLD example in the spec's style with two frames, a
 crease-pattern editor's faceless file, an Origami Simulator FOLD export with yellow facet lines. Each journey runs
-the README's commands as subprocesses, as a user types them, each step reading the files the step before wrote:
+the README's commands, each step reading the files the step before wrote (in the journey's folder): the first
+command of each journey, and the ``design && static`` chain, as subprocesses, as a user types them
+(``python -m chrono_origami``: the exit code the shell sees, stderr with no traceback); the others through the
+same ``cli.main`` in this process (0.7 s of interpreter start-up each spared; a traceback there fails the test),
+all as subprocesses with ``CHRONO_ORIGAMI_CLI_SUBPROCESS=1``:
 
     fold FILE --percent P --out F        -> F/fold.fold (a history)
     support F/fold.fold --frame last     -> the proposal, what is still free, the supports that stop it
@@ -32,15 +36,16 @@ import numpy as np
 import pytest
 
 import journey_files as jf
+from cli_inprocess import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 
 
-def co(cwd, *args):
-    """``python -m chrono_origami ARGS`` in ``cwd``, as a user runs it."""
-    return subprocess.run([sys.executable, "-m", "chrono_origami", *map(str, args)], cwd=cwd, env=ENV,
-                          capture_output=True, text=True, timeout=900)
+def co(cwd, *args, typed=False):
+    """``python -m chrono_origami ARGS`` in ``cwd``: a subprocess, as a user runs it, when ``typed``; otherwise
+    ``cli.main`` in this process (``cli_inprocess.run_cli``)."""
+    return run_cli(cwd, *args, typed=typed)
 
 
 def ok(r):
@@ -220,7 +225,7 @@ def test_miura_svg_rounded_from_file_to_hinge_forces(tmp_path):
     1e-5 rad at its 3 interior vertices; opacity 4 digits), zig-zag target 90 degrees."""
     svg, X, edges, letters, angles = jf.miura_svg(tmp_path / "miura.svg", 4, 2, width=600 / 7, height=460 / 6)
     # open: check names the inexact vertices and the way on (exit 1)
-    r = co(tmp_path, "check", "miura.svg")
+    r = co(tmp_path, "check", "miura.svg", typed=True)
     assert r.returncode == 1 and "3 interior vertices" in r.stdout and "0 exact (<= 1e-09 rad), 3 inexact" in r.stdout
     assert "fold with --fix-geometry" in r.stdout
     # fold to 100 % of the file's angles, the geometry corrected in memory
@@ -285,7 +290,8 @@ def test_an_exact_miura_svg_reaches_every_target(tmp_path):
     _, X, edges, letters, angles = jf.miura_svg(tmp_path / "m.svg", 4, 2, width=600 / 7, height=460 / 6, digits=12,
                                                 opacity_digits=15, stroke_opacity=True)
     assert 'stroke-opacity="0.5"' in (tmp_path / "m.svg").read_text()
-    text = ok(co(tmp_path, "fold", "m.svg", "--out", "F", "--quiet"))
+    text = ok(co(tmp_path, "fold", "m.svg", "--out", "F", "--quiet",
+                 typed=True))
     assert float(re.search(r"every target reached: largest miss (\S+) deg", text).group(1)) < 1e-9
     frames = frames_of(tmp_path / "F" / "fold.fold")
     order = [int(np.argmin(np.linalg.norm(frames[0][:, :2] - x, axis=1))) for x in X]
@@ -299,8 +305,8 @@ def test_waterbomb_fold_example_with_two_frames(tmp_path):
     folded form in file_frames. The fold from the crease pattern reaches the file's own folded form."""
     path, targets, folded = jf.waterbomb_fold(tmp_path / "waterbomb.fold", diagonal_deg=-120.0, angle_digits=None)
     # a file of two frames without --frame: one line listing them, exit 2
-    one_line_error(co(tmp_path, "fold", "waterbomb.fold"), 2, "waterbomb.fold has 2 frames: 0 (creasePattern), "
-                   "1 (foldedForm; Waterbomb base: folded)", "--frame")
+    one_line_error(co(tmp_path, "fold", "waterbomb.fold", typed=True), 2,
+                   "waterbomb.fold has 2 frames: 0 (creasePattern), 1 (foldedForm; Waterbomb base: folded)", "--frame")
     one_line_error(co(tmp_path, "count", "waterbomb.fold", "--frame", "5"), 2, "--frame 5", "no frame 5")
     # option values argparse refuses: one line naming the option, exit 2 (not the whole usage)
     for argv, option in ((["fold", "waterbomb.fold", "--frame", "0", "--frames", "0"], "argument --frames"),
@@ -340,7 +346,7 @@ def test_yoshimura_faceless_editor_file(tmp_path):
     solved."""
     path, X, edges, letters, angles = jf.yoshimura_editor(tmp_path / "yoshimura.fold", 3, 2, horizontal_deg=60.0,
                                                           angle_digits=None)
-    text = ok(co(tmp_path, "check", "yoshimura.fold"))
+    text = ok(co(tmp_path, "check", "yoshimura.fold", typed=True))
     assert "CreasePattern(13 vertices, 14 panels, 16 hinges, 10 boundary edges)" in text   # rows of 2 x 3 + 1
     text = ok(co(tmp_path, "fold", "yoshimura.fold", "--out", "Y", "--quiet"))
     assert float(re.search(r"every target reached: largest miss (\S+) deg", text).group(1)) < 1e-9
@@ -365,7 +371,7 @@ def test_origami_simulator_fold_export_with_facet_lines(tmp_path):
     """Origami Simulator's FOLD export of a 3 x 2 Miura-ori folded to 60 % of its zig-zag angle, each panel
     split by a yellow facet line: read as 6 rigid panels (said in one note line), folded on to 100 %."""
     path, X3, X, edges, letters, targets = jf.simulator_export(tmp_path / "miura.fold", 3, 2, percent=60.0)
-    text = ok(co(tmp_path, "count", "miura.fold", "--engine", "reference"))
+    text = ok(co(tmp_path, "count", "miura.fold", "--engine", "reference", typed=True))
     assert "note: miura.fold was written by Origami Simulator (file_creator): its \"F\" lines are read as facet " \
            "lines inside rigid faces (--facets facet; --facets crease reads them as flat creases)" in text
     assert "P = 6 panels, H = 7 hinges" in text
@@ -391,7 +397,7 @@ def test_the_classic_square_twist_is_not_rigidly_foldable(tmp_path):
     at its 4 vertices, but their fold-angle multipliers do not close around the central square: no rigid fold.
     check and fold say so in one line naming the panel and its vertices, exit 1, before any fold step."""
     _, X, edges, letters = jf.square_twist_svg(tmp_path / "twist.svg")
-    r = co(tmp_path, "check", "twist.svg")
+    r = co(tmp_path, "check", "twist.svg", typed=True)
     assert r.returncode == 1 and "4 exact (<= 1e-09 rad), 0 inexact" in r.stdout
     assert "closing around 1 panel): 0 close" in r.stdout
     line = next(x for x in r.stdout.splitlines() if "not rigidly foldable" in x)
@@ -411,8 +417,9 @@ def test_a_miura_sheet_stops_at_design_with_the_reason(tmp_path):
     design && static stops there."""
     jf.miura_svg(tmp_path / "sheet.svg", 4, 4, width=600 / 7, height=460 / 6)
     # its 4 inner panels depend on the rounded vertices: the fold refuses them at once, naming the worst vertex
-    one_line_error(co(tmp_path, "fold", "sheet.svg", "--percent", "80"), 1, "sheet: not rigidly foldable as drawn: "
-                   "vertex", "misses Kawasaki's condition by 1e-05 rad", "--fix-geometry", "--keep-geometry")
+    one_line_error(co(tmp_path, "fold", "sheet.svg", "--percent", "80", typed=True), 1,
+                   "sheet: not rigidly foldable as drawn: vertex", "misses Kawasaki's condition by 1e-05 rad",
+                   "--fix-geometry", "--keep-geometry")
     ok(co(tmp_path, "fold", "sheet.svg", "--fix-geometry", "--percent", "80", "--out", "F", "--quiet"))
     text = ok(co(tmp_path, "support", "F/fold.fold", "--frame", "last", "--engine", "reference"))
     E_b, P, V_i, H = 16, 16, 9, 24

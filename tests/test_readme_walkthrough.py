@@ -3,21 +3,20 @@ the repository's docs/miura-strip.svg (an Origami Simulator-style SVG written by
 output line it quotes found in what the command printed (a line ending in " ..." by its beginning; "..." stands
 for lines left out), the exit codes the text states, and the figure the last command draws the same as
 docs/figures/miura-strip-forces.png. The static step runs on Chrono's engine, the default when PyChrono imports,
-as the quoted "engine: chrono" line says.
+as the quoted "engine: chrono" line says. The first command runs as a subprocess, as typed; the others through
+``cli.main`` in this process (``tests/cli_inprocess.py``; all as subprocesses with ``CHRONO_ORIGAMI_CLI_SUBPROCESS=1``).
 """
 import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_inprocess import run_cli
 from readme_blocks import assert_quoted_lines_printed, code_block
 
 ROOT = Path(__file__).resolve().parents[1]
-ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
 #: exit codes the walk-through states: check exits 1 on rounded geometry, the others 0
 EXIT = {"check": 1}
 
@@ -36,9 +35,10 @@ def test_the_readme_walkthrough_prints_what_it_quotes(tmp_path):
     assert [c.split()[3] for c, _ in steps] == ["check", "fold", "support", "design", "static"]
     for command, quoted in steps:
         assert command.startswith("python3 -m chrono_origami ")
-        argv = [sys.executable, "-m", "chrono_origami"] + command.split()[3:]
-        r = subprocess.run(argv, cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=600)
-        assert r.returncode == EXIT.get(argv[3], 0), (command, r.stdout[-2000:], r.stderr)
+        argv = command.split()[3:]
+        # the first command as typed (a subprocess); the others through cli.main in this process (cli_inprocess)
+        r = run_cli(tmp_path, *argv, typed=command == steps[0][0], timeout=600)
+        assert r.returncode == EXIT.get(argv[0], 0), (command, r.stdout[-2000:], r.stderr)
         assert_quoted_lines_printed(command, quoted, r.stdout + r.stderr)
     # the figure the README shows is the one the last command draws
     import matplotlib.image as mpimg

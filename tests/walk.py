@@ -14,11 +14,11 @@ import re
 STOP = re.compile(r"to stop (?:it|them): (--support auto(?: --support \S+)*)")
 
 
-def walk(run, path, out_dir, percent=60):
-    """Fold, support, design and static on ``path`` in ``out_dir``: a dict with ``stage`` (the last command run:
-    fold, design or static), ``code`` (its exit code), ``design_code``, ``supports`` (the arguments used),
-    ``elastic`` (whether static ran with --elastic), ``table`` (the hinge table's head: its title, column names,
-    rule and first row) and ``text`` (the last command's stdout and stderr)."""
+def walk(run, path, out_dir, percent=60, design_args=()):
+    """Fold, support, design (``design_args`` added to its command) and static on ``path`` in ``out_dir``: a dict
+    with ``stage`` (the last command run: fold, design or static), ``code`` (its exit code), ``design_code``,
+    ``supports`` (the arguments used), ``elastic`` (whether static ran with --elastic), ``table`` (the hinge table's
+    head: its title, column names, rule and first row) and ``text`` (the last command's stdout and stderr)."""
     fold_dir = os.path.join(out_dir, "fold")
     code, out, err = run("fold", path, "--fix-geometry", "--percent", percent, "--quiet", "--out", fold_dir)
     if code:
@@ -30,7 +30,7 @@ def walk(run, path, out_dir, percent=60):
     m = STOP.search(out)
     supports = m.group(1).split() if m else ["--support", "auto"]
     designed = os.path.join(out_dir, "designed.fold")
-    design_code, out, err = run("design", folded, "--frame", "last", *supports, "-o", designed,
+    design_code, out, err = run("design", folded, "--frame", "last", *supports, *design_args, "-o", designed,
                                 "--report", os.path.join(out_dir, "design.txt"))
     if design_code not in (0, 3) or not os.path.exists(designed):
         return {"stage": "design", "code": design_code, "design_code": design_code, "supports": supports,

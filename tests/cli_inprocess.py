@@ -1,0 +1,39 @@
+"""The command line run in this process, read as a subprocess's run reads (the tests' processor time).
+
+``python -m chrono_origami ARGS`` costs 0.7 s of processor time in interpreter start-up and imports before the
+command starts (1.5 s where PyChrono is imported). Tests that check what a command prints and writes, rather than
+how the interpreter starts, call :func:`run_cli`: ``cli.main(ARGS)`` in ``cwd`` with stdout and stderr captured,
+returned as ``subprocess.run(..., capture_output=True, text=True)`` returns them (argparse's refusals exit: their
+code is the return code). An exception that the command line would print as a traceback propagates and fails the
+test. Each module that uses it keeps some commands as subprocesses, as a user types them (the exit code the shell
+sees, stderr without a traceback); ``CHRONO_ORIGAMI_CLI_SUBPROCESS=1`` runs every command as a subprocess.
+"""
+import contextlib
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+#: every command as a subprocess (module doc)
+ALL_TYPED = bool(os.environ.get("CHRONO_ORIGAMI_CLI_SUBPROCESS"))
+
+
+def run_cli(cwd, *args, typed=False, timeout=900):
+    """(returncode, stdout, stderr) of ``python -m chrono_origami ARGS`` in ``cwd``, as ``subprocess.run`` gives
+    them: a subprocess when ``typed`` (or :data:`ALL_TYPED`), else ``cli.main`` in this process (module doc)."""
+    argv = [str(a) for a in args]
+    if typed or ALL_TYPED:
+        return subprocess.run([sys.executable, "-m", "chrono_origami", *argv], cwd=cwd, env=ENV,
+                              capture_output=True, text=True, timeout=timeout)
+    from chrono_origami.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(argv)
+        except SystemExit as e:
+            code = e.code
+    return subprocess.CompletedProcess(["chrono_origami", *argv], code or 0, out.getvalue(), err.getvalue())
