@@ -21,6 +21,17 @@ ENV = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHO
 ALL_TYPED = bool(os.environ.get("CHRONO_ORIGAMI_CLI_SUBPROCESS"))
 
 
+@contextlib.contextmanager
+def _chdir(path):
+    """``contextlib.chdir`` (Python 3.11) for Python 3.10."""
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
 def run_cli(cwd, *args, typed=False, timeout=900):
     """(returncode, stdout, stderr) of ``python -m chrono_origami ARGS`` in ``cwd``, as ``subprocess.run`` gives
     them: a subprocess when ``typed`` (or :data:`ALL_TYPED`), else ``cli.main`` in this process (module doc)."""
@@ -31,7 +42,7 @@ def run_cli(cwd, *args, typed=False, timeout=900):
     from chrono_origami.cli import main
 
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with _chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
         except SystemExit as e:
