@@ -113,7 +113,7 @@ def test_a_flat_operator_splits_into_its_out_of_plane_and_in_plane_blocks():
 def test_two_thousand_mechanisms_are_counted():
     """A flat Miura-ori chain with 2,000 mechanisms and a flat Yoshimura wedge with 590: no limit, the closed
     forms (the dense count agrees at the sizes above and in test_sparse's 1 x 450 chain). The wedge with 2,011
-    mechanisms (10 s): ``benchmarks/flat_mechanisms.py`` asserts the same there."""
+    mechanisms (10 s): ``benchmarks/large_counts.py`` asserts the same there."""
     s = wedge(32)
     c = counting.count(s)
     assert c.linalg == "sparse"
