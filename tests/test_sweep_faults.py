@@ -484,12 +484,20 @@ def test_random_tolerance_options_never_give_a_traceback(options, fold_path, cap
         assert len([x for x in err.splitlines() if x.startswith("error")]) == 1
 
 
+def _ctrl_c_as_in_a_terminal():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_in_a_monte_carlo_run_is_one_line(fold_path, tmp_path):
-    """SIGINT to ``tolerance --samples`` while its samples run: ``error: interrupted``, exit 130, no traceback."""
+    """SIGINT to ``tolerance --samples`` while its samples run: ``error: interrupted``, exit 130, no traceback.
+
+    The command starts with SIGINT's default action, as from a terminal: a test run started in the background
+    (``pytest ... &``) ignores SIGINT, and a child inherits that (Python then installs no handler of its own)."""
     log = open(tmp_path / "err.txt", "w")
     proc = subprocess.Popen([sys.executable, "-m", "chrono_origami", "tolerance", fold_path, "--tol", "1e-4",
                              "--samples", "100000", "--engine", "reference", "--scheduler", "serial"], env=ENV,
-                            stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True,
+                            preexec_fn=_ctrl_c_as_in_a_terminal)
     try:
         first = proc.stdout.readline()              # the closed form's line: the samples run after it
         assert "M = 0, S = 3" in first, first
