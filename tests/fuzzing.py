@@ -3,7 +3,8 @@
 ``CHRONO_ORIGAMI_FUZZ_EXAMPLES`` (default 1000, derandomised so CI is reproducible) and
 ``CHRONO_ORIGAMI_FUZZ_SEED=<int>`` (a new random set). The contract of a file read on the command line
 (:func:`count_contract`): an exit code of :data:`~chrono_origami.cli.app.EXIT_CODES` and, on failure, one line
-``error: ...``; never a traceback.
+``error: ...``; never a traceback. The command line's parser is built once per process (``tests/one_parser.py``):
+building it is most of an example's cost, and the fuzz is of the files, not of the (same) options.
 """
 import contextlib
 import io
@@ -15,6 +16,7 @@ from hypothesis import HealthCheck, seed, settings
 
 from chrono_origami import cli
 from chrono_origami.cli.app import EXIT_CODES
+from one_parser import one_parser
 
 EXAMPLES = int(os.environ.get("CHRONO_ORIGAMI_FUZZ_EXAMPLES", "1000"))
 SEED = os.environ.get("CHRONO_ORIGAMI_FUZZ_SEED")
@@ -34,7 +36,8 @@ def count_contract(path, data):
     with open(path, "wb") as f:
         f.write(data)
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings(), \
+            one_parser():
         warnings.simplefilter("ignore")
         code = cli.main(["count", str(path), "--engine", "reference"])
     assert code in EXIT_CODES

@@ -1,11 +1,17 @@
 """The ``tolerance`` command and ``scenes/tolerance_study.py`` as a user runs them: a FOLD file written by hand (another
 tool's style), measured errors from a CSV file, the printed table and the CSV files, and bad input (one line, exit 2).
+The command runs in this process (:func:`run`; its warnings reach its stderr), the scene script and the run on the
+default local Dask cluster in child processes.
 """
+import contextlib
 import csv
+import io
 import json
 import os
 import subprocess
 import sys
+import types
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -49,12 +55,37 @@ def strip(tmp_path):
     return path
 
 
-def run(*args, cwd=ROOT):
-    """The tolerance command; its stderr without the engine rule's note (printed only where PyChrono is missing)."""
-    p = subprocess.run([sys.executable, "-m", "chrono_origami", "tolerance", *map(str, args)], cwd=cwd, env=ENV,
-                       capture_output=True, text=True, timeout=300)
-    p.stderr = without_engine_note(p.stderr)
-    return p
+def run(*args):
+    """The tolerance command (returncode, stdout, stderr); its stderr without the engine rule's note (printed only
+    where PyChrono is missing).
+
+    It runs in this process (``cli.main``, a child process's start-up is most of a run's cost here), with every
+    warning it raises written to stderr as an interpreter would print it, so that "no warning" stays checked;
+    ``--samples`` on the default scheduler (a local Dask cluster) runs in a child process, as a user runs it."""
+    args = [str(a) for a in args]
+    if "--samples" in args and "--scheduler" not in args:
+        p = subprocess.run([sys.executable, "-m", "chrono_origami", "tolerance", *args], cwd=ROOT, env=ENV,
+                           capture_output=True, text=True, timeout=300)
+        return types.SimpleNamespace(returncode=p.returncode, stdout=p.stdout,
+                                     stderr=without_engine_note(p.stderr))
+    from chrono_origami.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                code = main(["tolerance", *args])
+            except SystemExit as e:                     # argparse's refusals
+                code = e.code
+    finally:
+        os.chdir(here)
+    text = err.getvalue() + "".join(warnings.formatwarning(w.message, w.category, w.filename, w.lineno, w.line)
+                                    for w in caught)
+    return types.SimpleNamespace(returncode=code or 0, stdout=out.getvalue(), stderr=without_engine_note(text))
 
 
 def read_csv(path):

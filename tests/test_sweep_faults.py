@@ -19,6 +19,8 @@ Hypothesis: random TOML values and types in a sweep spec, random option values o
 traceback, an exit code of 0, 1 or 2, and an error in one line. Structures are small (a 4-panel cantilever,
 12- to 16-panel sheets): each test takes 3 to 20 s on two busy cores, the module about three minutes.
 """
+import contextlib
+import io
 import json
 import os
 import resource
@@ -30,8 +32,10 @@ import time
 
 import pytest
 
-from chrono_origami.cli import app
+from chrono_origami.cli import app, main
 from chrono_origami.report import sweep as rep
+from cli_output import run
+from one_parser import one_parser
 from sweep_processes import ENV, cli, part_rows, stop, wait_for_parts
 
 distributed = pytest.importorskip("distributed", reason="the sweep's fault tests need dask.distributed "
@@ -164,9 +168,11 @@ def resumed(spec_path, out, kept):
     before = part_files(out)
     rows = part_rows(out)
     assert len(rows) == kept and len({r["case_id"] for r in rows}) == kept
-    code, stdout, err = cli("sweep", spec_path, "--out", out, "--scheduler", "serial")
-    assert code == 0, err
-    assert f"{kept} already in {out}, {N_CASES - kept} to run" in stdout
+    stdout, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(err):       # in this process: no start-up
+        code = main(["sweep", spec_path, "--out", out, "--scheduler", "serial"])
+    assert code == 0, err.getvalue()
+    assert f"{kept} already in {out}, {N_CASES - kept} to run" in stdout.getvalue()
     after = part_files(out)
     assert {n: after[n] for n in before} == before
     ids = [r["case_id"] for r in part_rows(out)]
@@ -176,23 +182,30 @@ def resumed(spec_path, out, kept):
 
 
 # ------------------------------------------------------------------ a scheduler that is not Dask's
-@pytest.mark.parametrize("server, what", [(SILENT, "sent nothing within 2 s"), (HTTP, "sent nothing within 2 s"),
-                                          (HTTP_400, "are not a Dask message")],
+#: the connect timeout given to the servers that never answer (the commands wait that long): short, since the
+#: handshake's check is one socket read; those that answer at once get 2 s, so that a loaded machine cannot turn their
+#: answer into a timeout
+WAIT = 1
+
+
+@pytest.mark.parametrize("server, what, wait", [(SILENT, f"sent nothing within {WAIT} s", WAIT),
+                                                (HTTP, f"sent nothing within {WAIT} s", WAIT),
+                                                (HTTP_400, "are not a Dask message", 2)],
                          indirect=["server"], ids=["silent", "http", "http-400"])
-def test_a_server_that_is_not_a_dask_scheduler_is_one_line_within_the_timeout(server, what, spec_path, fold_path,
-                                                                             tmp_path):
+def test_a_server_that_is_not_a_dask_scheduler_is_one_line_within_the_timeout(server, what, wait, spec_path,
+                                                                             fold_path, tmp_path, capsys):
+    """Both commands run in this process (the server is the other process): the wait is the timeout, not more."""
     out = tmp_path / "out"
-    t0 = time.monotonic()
-    code, _, err = cli("sweep", spec_path, "--out", out, "--scheduler", server, "--connect-timeout", "2", timeout=60)
-    took = time.monotonic() - t0
-    line = last_line(err)
-    assert code == app.EXIT_USAGE, err
-    assert line.startswith(f"error: {server} is not a Dask scheduler: ") and what in line
-    assert took < 30                                    # the wait is the 2 s timeout (and Python's start)
-    assert not out.exists()                             # no .lock, no empty parts/
-    code, _, err = cli("tolerance", fold_path, "--tol", "1e-4", "--samples", "4", "--engine", "reference",
-                       "--scheduler", server, "--connect-timeout", "2", timeout=60)
-    assert code == app.EXIT_USAGE and last_line(err).startswith(f"error: {server} is not a Dask scheduler: ")
+    for argv in (["sweep", spec_path, "--out", out], ["tolerance", fold_path, "--tol", "1e-4", "--samples", "4",
+                                                      "--engine", "reference"]):
+        t0 = time.monotonic()
+        code, _, err = run(capsys, *argv, "--scheduler", server, "--connect-timeout", wait)
+        took = time.monotonic() - t0
+        assert code == app.EXIT_USAGE, err
+        assert said(err) == [last_line(err)], err
+        assert last_line(err).startswith(f"error: {server} is not a Dask scheduler: ") and what in last_line(err)
+        assert took < wait + 10                         # the timeout, and the loaded machine's margin
+        assert not out.exists()                         # no .lock, no empty parts/
 
 
 @pytest.mark.parametrize("server, what", [(CLOSING, "it accepted the connection, then connection closed"),
@@ -200,28 +213,28 @@ def test_a_server_that_is_not_a_dask_scheduler_is_one_line_within_the_timeout(se
                                                         "a Dask message")],
                          indirect=["server"], ids=["closing", "zero-length"])
 def test_a_listener_that_closes_or_sends_an_empty_message_is_not_a_dask_scheduler(server, what, spec_path,
-                                                                                 tmp_path):
+                                                                                 tmp_path, capsys):
     """A listener that closes the connection at once is named so at once (not after the timeout as a silent
     one); 8 zero bytes, a message of length 0, are no Dask handshake (Dask's first message is never empty)."""
     t0 = time.monotonic()
-    code, _, err = cli("sweep", spec_path, "--out", tmp_path / "out", "--scheduler", server, "--connect-timeout",
-                       "2", timeout=60)
+    code, _, err = run(capsys, "sweep", spec_path, "--out", tmp_path / "out", "--scheduler", server,
+                       "--connect-timeout", "30")
     assert code == app.EXIT_USAGE, err
     assert last_line(err) == f"error: {server} is not a Dask scheduler: {what}"
-    assert time.monotonic() - t0 < 30
+    assert time.monotonic() - t0 < 20                   # at once: well within the 30 s timeout
     assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("server", [SILENT], indirect=True, ids=["silent"])
-def test_an_address_without_its_scheme_is_checked_as_tcp(server, spec_path, tmp_path):
+def test_an_address_without_its_scheme_is_checked_as_tcp(server, spec_path, tmp_path, capsys):
     """``--scheduler 127.0.0.1:PORT`` is a TCP address as Dask reads it: a silent listener there is named within
     the timeout too."""
     address = server.removeprefix("tcp://")
-    code, _, err = cli("sweep", spec_path, "--out", tmp_path / "out", "--scheduler", address, "--connect-timeout",
-                       "2", timeout=60)
+    code, _, err = run(capsys, "sweep", spec_path, "--out", tmp_path / "out", "--scheduler", address,
+                       "--connect-timeout", WAIT)
     assert code == app.EXIT_USAGE, err
     assert last_line(err) == f"error: {address} is not a Dask scheduler: it accepted the connection but sent " \
-                             f"nothing within 2 s"
+                             f"nothing within {WAIT} s"
 
 
 def test_the_local_cluster_takes_a_free_http_port_without_a_warning(spec_path, tmp_path):
@@ -306,7 +319,7 @@ def scheduler(tmp_path):
         yield address, procs
     finally:
         for p in reversed(procs):
-            stop(p)
+            stop(p, wait=2)         # a worker whose scheduler is gone takes 10 s to close on SIGTERM: killed sooner
         for f in logs:
             f.close()
 
@@ -354,14 +367,14 @@ def _no_writes():
     resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))   # Python ignores SIGXFSZ: EFBIG
 
 
-def test_a_part_file_that_cannot_be_written_is_one_line_and_loses_nothing(spec_path, tmp_path):
+def test_a_part_file_that_cannot_be_written_is_one_line_and_loses_nothing(spec_path, tmp_path, capsys):
     """The first 4 cases run and are kept; then the spec grows to 12 and ``parts/`` cannot be written (read-only,
     and no file may grow): the run stops at its first part file in one line naming it, exit 2, and keeps the 4;
     writable again, the next run runs the other 8."""
     out = str(tmp_path / "out")
     first = tmp_path / "first.toml"
     first.write_text(SPEC.replace("columns = [6, 7, 8]", "columns = 6"))
-    code, _, err = cli("sweep", first, "--out", out, "--scheduler", "serial")
+    code, _, err = run(capsys, "sweep", first, "--out", out, "--scheduler", "serial")     # in this process
     assert code == 0, err
     before = part_files(out)
     parts = os.path.join(out, "parts")
@@ -383,8 +396,6 @@ def test_a_part_file_that_cannot_be_written_is_one_line_and_loses_nothing(spec_p
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not installed (pip install -e '.[test]')")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-
-from chrono_origami.cli import main  # noqa: E402
 
 KEYS = {"sweep": ["mode", "samples", "seed", "engine"],
         "pattern": ["family", "rows", "columns", "fold_angle", "sector_angle", "a", "supports", "thickness"],
@@ -436,7 +447,8 @@ def test_random_sweep_specs_never_give_a_traceback(text, tmp_path_factory, capsy
     folder = tmp_path_factory.mktemp("spec")
     path = folder / "spec.toml"
     path.write_text(text)
-    code = main(["sweep", str(path), "--out", str(folder / "out"), "--dry-run"])
+    with one_parser():                      # the parser built once: the spec is what varies
+        code = main(["sweep", str(path), "--out", str(folder / "out"), "--dry-run"])
     err = capsys.readouterr().err
     assert code in (0, 2), (text, err)
     if code:
@@ -461,7 +473,8 @@ def test_random_tolerance_options_never_give_a_traceback(options, fold_path, cap
     if not any(k == "--tol" for k, _ in options):
         argv += ["--tol", "1e-4"]
     try:
-        code = main(argv)
+        with one_parser():                  # one parser per process; argparse's namespace is new each time
+            code = main(argv)
     except SystemExit as e:                 # argparse: a bad option value
         code = e.code
     err = capsys.readouterr().err
@@ -471,12 +484,20 @@ def test_random_tolerance_options_never_give_a_traceback(options, fold_path, cap
         assert len([x for x in err.splitlines() if x.startswith("error")]) == 1
 
 
+def _ctrl_c_as_in_a_terminal():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_in_a_monte_carlo_run_is_one_line(fold_path, tmp_path):
-    """SIGINT to ``tolerance --samples`` while its samples run: ``error: interrupted``, exit 130, no traceback."""
+    """SIGINT to ``tolerance --samples`` while its samples run: ``error: interrupted``, exit 130, no traceback.
+
+    The command starts with SIGINT's default action, as from a terminal: a test run started in the background
+    (``pytest ... &``) ignores SIGINT, and a child inherits that (Python then installs no handler of its own)."""
     log = open(tmp_path / "err.txt", "w")
     proc = subprocess.Popen([sys.executable, "-m", "chrono_origami", "tolerance", fold_path, "--tol", "1e-4",
                              "--samples", "100000", "--engine", "reference", "--scheduler", "serial"], env=ENV,
-                            stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True)
+                            stdout=subprocess.PIPE, stderr=log, text=True, start_new_session=True,
+                            preexec_fn=_ctrl_c_as_in_a_terminal)
     try:
         first = proc.stdout.readline()              # the closed form's line: the samples run after it
         assert "M = 0, S = 3" in first, first
