@@ -1,4 +1,4 @@
-"""The fold's cheaper linear algebra (issue 46): the Cholesky of the normal equations against the QR, the QR kept where
+"""The fold's cheaper linear algebra: the Cholesky of the normal equations against the QR, the QR kept where
 the Cholesky is not accurate, and folds on the Cholesky path against their closed forms.
 
 Every comparison is against the QR path (``jacobian.CHOLESKY`` off), a dense LAPACK solve, or the closed-form rigid
