@@ -572,5 +572,8 @@ def test_a_frames_mass_properties_are_the_structures_moved_with_each_panel(place
     saved, props._mass_properties = props._mass_properties, refuse
     try:
         np.testing.assert_allclose(structure_mass_properties(frame)[1], c1, atol=1e-13 * L)
+        held = frame.with_supports(Support(0, 0, "xyz")).with_loads(Load(1, (0.0, 0.0, -1.0)))
+        held = held.with_hinge_kinds(held.hinge_kinds)          # the same solids: not rebuilt either
+        np.testing.assert_allclose(structure_mass_properties(held)[2], J1, atol=1e-13 * np.abs(J1).max())
     finally:
         props._mass_properties = saved

@@ -127,7 +127,16 @@ class Structure:
         return sum(k == SLIDING for k in self.hinge_kinds)
 
     def with_hinge_kinds(self, kinds):
-        return replace(self, hinge_kinds=tuple(kinds))
+        return self._same_solids(replace(self, hinge_kinds=tuple(kinds)))
+
+    def _same_solids(self, other):
+        """``other``, a copy of this structure with the same panels, thickness, density, placement and target
+        angles (its solids), given this one's mass properties if they were computed
+        (``properties.structure_mass_properties``), so that they are not computed again."""
+        cached = self.__dict__.get("_mass_properties")
+        if cached is not None:
+            object.__setattr__(other, "_mass_properties", cached)
+        return other
 
     def with_pattern(self, pattern):
         return replace(self, pattern=pattern)
@@ -173,7 +182,7 @@ class Structure:
         origins[what] = (() if replace_them else self.origins(what)) + (origin,) * len(new)
         notes["origins"] = origins
         kept = () if replace_them else getattr(self, what)
-        return replace(self, **{what: tuple(kept) + tuple(new)}, notes=notes)
+        return self._same_solids(replace(self, **{what: tuple(kept) + tuple(new)}, notes=notes))
 
     def with_self_weight(self, gravity=(0.0, 0.0, -9.81), thickness=None, density=None):
         """A new structure whose panels weigh density x thickness x area under ``gravity`` (acceleration, global
