@@ -79,6 +79,14 @@ CHOLESKY_RCOND = 1e-15
 _ANALYSES = []
 
 
+def norm_bound(J):
+    """sqrt(||J||_1 ||J||_inf) of the sparse J, a bound on its largest singular value (1 when J has no entry)."""
+    if not J.nnz:
+        return 1.0
+    A = abs(J)
+    return float(np.sqrt(A.sum(axis=0).max() * A.sum(axis=1).max()))
+
+
 def _analysis(J):
     """CHOLMOD's analysis of J^T J for the pattern of the CSR matrix J (made once a pattern, the last few kept)."""
     from .suitesparse import NormalAnalysis, suitesparse
@@ -111,8 +119,7 @@ def normal_cholesky(J, delta, rcond=CHOLESKY_RCOND):
     F = a.factorize(J.data, delta * delta)
     if F is None or rcond is None:
         return F
-    A = abs(J)
-    bound2 = float(A.sum(axis=0).max() * A.sum(axis=1).max()) if J.nnz else 1.0
+    bound2 = norm_bound(J) ** 2
     v = np.random.default_rng(0).standard_normal(J.shape[1])
     lam = np.inf
     for _ in range(3):
@@ -166,9 +173,7 @@ class Jacobian:
 
     # ------------------------------------------------------------------ sparse
     def _bound(self):
-        A = abs(self.J)
-        bound = float(np.sqrt(A.sum(axis=0).max() * A.sum(axis=1).max())) if self.J.nnz else 1.0
-        return bound or 1.0
+        return norm_bound(self.J) or 1.0
 
     def _cholesky(self):
         """The Cholesky factor of the normal equations (module doc), or None where the QR serves."""
