@@ -20,7 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ..results.static import ROUNDOFF_RTOL, resultant_changes  # noqa: F401 (the rule lives with the results)
+from ..results.static import resultant_changes
 from ..structure import tolerance as imp
 from ..structure.hinges import HingeKind
 from ..tools.errors import SolverError

@@ -111,13 +111,8 @@ def too_thin(structure, L, live):
 
 def _corner_pair(pattern, live):
     """The first pair (p, q) of live panels that share exactly one vertex, or None."""
-    at = {}
-    for p, P in enumerate(pattern.panels):
-        if live[p]:
-            for v in P:
-                at.setdefault(v, []).append(p)
-    for v in sorted(at):
-        ps = at[v]
+    for ps in pattern.vertex_panels:
+        ps = [p for p in ps if live[p]]
         for i, p in enumerate(ps):
             for q in ps[i + 1:]:
                 if len(set(pattern.panels[p]) & set(pattern.panels[q])) == 1:
