@@ -293,7 +293,7 @@ def test_thin_panels_are_refused_by_chrono_and_checked_by_the_reference_engine()
     closed form."""
     from chrono_origami.engines.chrono.contact import depth_tolerance
     from chrono_origami.patterns import miura
-    from chrono_origami.tools.errors import OrigamiError
+    from chrono_origami.tools.errors import OrigamiError, ThinPanelError
 
     flat = miura.miura_pattern(4, 4, fold_angle_deg=0.0)
     notes, hist, a = folded(flat, foldfile.fold_angles(flat, miura.miura_vertices(4, 4, fold_angle_deg=170.0)),
@@ -304,7 +304,9 @@ def test_thin_panels_are_refused_by_chrono_and_checked_by_the_reference_engine()
         st = Structure(flat, thickness=r * L, notes=notes)
         with pytest.raises(OrigamiError) as e:
             chrono_solids(st)
-        assert e.value.too_thin and "\n" not in str(e.value) and "use --contact-engine reference" in str(e.value)
+        assert isinstance(e.value, ThinPanelError) and "\n" not in str(e.value)
+        assert str(e.value) == (e.value.reason
+                                + ": use --contact-engine reference (separating axes: depths above 1e-9 L)")
         assert ("of the pattern's size" if r < 1.5e-5 else "of the largest panel's size") in str(e.value), r
         with pytest.raises(OrigamiError):
             fold_contacts(hist, 1.0, "chrono", st)

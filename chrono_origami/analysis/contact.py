@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .. import engines
 from ..structure.solids import placement_of
+from ..tools.errors import ThinPanelError
 
 
 
@@ -77,12 +78,11 @@ def fold_contacts(history, percent=None, engine=None, structure=None):
     st = st.with_pattern(st.pattern.with_vertices(history.vertices[0]))
     try:
         solids = engines.get(engine).panel_solids(st)
-    except Exception as e:
-        if not (getattr(e, "too_thin", False) and engine in (None, "auto")):
+    except ThinPanelError as e:
+        if engine not in (None, "auto"):
             raise
-        print(f"note: {str(e).split(': use --contact-engine')[0]}: the contact check runs on the reference "
-              f"engine", file=sys.stderr)
-        solids = engines.get("reference").panel_solids(st)
+        print(f"note: {e.reason}: the contact check runs on the reference engine", file=sys.stderr)
+        solids = e.solids if e.solids is not None else engines.get("reference").panel_solids(st)
     T = float(history.problem.duration)
     percents = None if percent is None else (
         list(history.frame_percents) if getattr(history, "frame_percents", None) is not None

@@ -53,6 +53,19 @@ class GeometryError(OrigamiError):
         self.report = report
 
 
+class ThinPanelError(OrigamiError):
+    """Chrono's contact check refuses panels too thin for it to resolve (``engines.chrono.contact.too_thin``).
+
+    ``reason``: why, without the advice to use the reference engine that ends the message; ``solids``: the
+    panels' reference solids (``structure.solids.PanelSolids``) already built, which the automatic engine choice
+    checks with instead."""
+
+    def __init__(self, message, reason, solids=None):
+        super().__init__(message)
+        self.reason = reason
+        self.solids = solids
+
+
 class StructureError(OrigamiError):
     """A structure (hinge kinds, supports, loads) is malformed."""
 

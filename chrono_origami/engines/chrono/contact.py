@@ -33,7 +33,7 @@ import numpy as np
 import pychrono as chrono
 
 from ...structure.solids import PanelSolids, face_loops, halfspaces, polytope
-from ...tools.errors import OrigamiError
+from ...tools.errors import OrigamiError, ThinPanelError
 from .links import arr, chframe, rotation, vec
 
 #: the pattern's size in Chrono's contact check (its lengths scaled): Bullet's tolerances are absolute, set for
@@ -81,9 +81,9 @@ def thinnest_resolved(L):
 def too_thin(structure, L, live):
     """None, or the one line refusing Chrono's contact check of ``structure`` (pattern size ``L``; ``live``: per
     panel whether it has a solid) because its thinnest panel is below :func:`thinnest_resolved`, or below
-    :data:`THIN_PANEL_RTOL` of the largest panel's diameter while two panels share only a vertex. The
-    ``OrigamiError`` raised with it carries ``too_thin = True`` (the automatic engine choice then takes the reference
-    engine)."""
+    :data:`THIN_PANEL_RTOL` of the largest panel's diameter while two panels share only a vertex, as ``(reason,
+    advice)``: the line is ``f"{reason}: {advice}"``, raised as ``ThinPanelError`` (the automatic engine choice then
+    takes the reference engine and says the reason)."""
     th = np.asarray(structure.thickness, float)
     live = np.asarray(live, bool) & (th > 0)
     if not live.any():
@@ -94,7 +94,7 @@ def too_thin(structure, L, live):
         return (f"{structure.name}: panel {p + 1}'s thickness {th[p]:.4g} is {th[p] / L:.2g} of the pattern's size "
                 f"{L:.4g}: Chrono's contact check resolves depths of {depth_tolerance(L):.2g} ({DEPTH_SQRT_EPS:g} "
                 f"sqrt(eps) L) and needs panels at least {thinnest_resolved(L) / L:.2g} L = "
-                f"{thinnest_resolved(L):.3g} thick: {use}")
+                f"{thinnest_resolved(L):.3g} thick", use)
     pat = structure.pattern
     X = np.asarray(pat.vertices, float)
     a = max(float(np.max(np.linalg.norm(X[list(P)][:, None] - X[list(P)][None], axis=2))) for P in pat.panels)
@@ -106,7 +106,7 @@ def too_thin(structure, L, live):
     return (f"{structure.name}: panel {p + 1}'s thickness {th[p]:.4g} is {th[p] / a:.2g} of the largest panel's "
             f"size {a:.4g}, and panels {corner[0] + 1} and {corner[1] + 1} share only a vertex: Chrono's contact "
             f"check (Bullet's EPA) misplaces such a pair's depth by up to 1e-4 of the panel's size below "
-            f"{THIN_PANEL_RTOL:g} of it ({THIN_PANEL_RTOL * a:.3g} thick): {use}")
+            f"{THIN_PANEL_RTOL:g} of it ({THIN_PANEL_RTOL * a:.3g} thick)", use)
 
 
 def _corner_pair(pattern, live):
@@ -181,17 +181,15 @@ class ChronoPanelSolids:
     def __init__(self, structure):
         self.solids = S = PanelSolids(structure)
         self.L = S.L
+        refusal = too_thin(structure, self.L, S.live)
+        if refusal:
+            raise ThinPanelError(": ".join(refusal), refusal[0], S)
         self.system = sys_ = chrono.ChSystemNSC()
         sys_.SetCollisionSystemType(chrono.ChCollisionSystem.Type_BULLET)
         material = chrono.ChContactMaterialNSC()
         O0, F0 = S.frames0
         self.insets = insets(structure)
         self.tol = depth_tolerance(self.L)
-        refusal = too_thin(structure, self.L, S.live)
-        if refusal:
-            err = OrigamiError(refusal)
-            err.too_thin = True
-            raise err
         self.unit = SIZE / self.L         # Chrono's lengths are the pattern's times this
         self.bodies, self.panel_of = [], {}
         for p, (A, b) in enumerate(halfspaces(structure)):
