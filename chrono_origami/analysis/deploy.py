@@ -31,7 +31,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from .. import engines
-from ..crease.pattern import hinge_rotations
+from ..crease.pattern import fold_angles
 from ..engines.protocol import HELD_MOTORS
 from ..results.count import number_ranges
 from ..results.deploy import Deployment
@@ -160,12 +160,6 @@ def load_total(structure):
     """The loads' total magnitude sum |P| (dead loads and weights; force units) at the structure's state: the
     scale of a frame's amplification (``results.deploy``)."""
     return float(sum(np.linalg.norm(F) for _, _, F in structure.panel_loads()))
-
-
-def fold_angles(structure, hs, vertices=None):
-    """Fold angles (rad, FOLD sign: valley positive) of hinges ``hs`` at the structure's state (or at
-    ``vertices``)."""
-    return -hinge_rotations(structure.pattern, vertices, hinges=list(hs))
 
 
 def torques(result, actuators):
@@ -314,7 +308,7 @@ def frame_percents(structure, frames, times, duration=None):
         T = duration or (times[-1] if times and times[-1] else 1.0)
         return [100.0 * t / T for t in times]
     aim = np.array([tg[h] for h in hs])
-    return [float(100.0 * np.dot(fold_angles(structure, hs, X), aim) / np.dot(aim, aim)) for X in frames]
+    return [float(100.0 * np.dot(fold_angles(structure.pattern, X, list(hs)), aim) / np.dot(aim, aim)) for X in frames]
 
 
 def deployment(history, structure=None, actuators=None, elastic=False, stiffness=None, percents=None,
@@ -369,7 +363,7 @@ def deployment(history, structure=None, actuators=None, elastic=False, stiffness
         dep.statuses.append(status)
         dep.sigmas.append(sigma)
         dep.counts.append(ms)
-        dep.angles.append(fold_angles(st, actuators))
+        dep.angles.append(fold_angles(st.pattern, None, list(actuators)))
         dep.torques.append(torques(res, actuators))
         dep.results.append(res)
         dep.potentials.append(potential(st))

@@ -366,6 +366,12 @@ def hinge_rotations(pattern, vertices=None, hinges=None):
     return rotation_angle(t, N[[row[hg.panels[0]] for hg in H]], N[[row[hg.panels[1]] for hg in H]])
 
 
+def fold_angles(pattern, vertices=None, hinges=None):
+    """FOLD fold angle (rad, ``edges_foldAngle``'s sign: valley positive, mountain negative) of each hinge
+    (0-based ``hinges``, default all) at ``vertices`` (default the pattern's): minus :func:`hinge_rotations`."""
+    return -hinge_rotations(pattern, vertices, hinges)
+
+
 def _loop_edges(loop):
     n = len(loop)
     return [(loop[i], loop[(i + 1) % n]) for i in range(n)]

@@ -386,7 +386,7 @@ def _state_mesh(structure, X, actions=None, reactions=None, stats=None):
     or None), ``reactions`` (SupportReaction list or None)."""
     import meshio
 
-    from ..crease.pattern import hinge_rotations
+    from ..crease.pattern import fold_angles
 
     pat = structure.pattern
     H, P = len(pat.hinges), pat.n_panels
@@ -417,7 +417,7 @@ def _state_mesh(structure, X, actions=None, reactions=None, stats=None):
           "thickness": data(np.asarray(structure.thickness, float)),
           "hinge": data(hinge_values=np.arange(1, H + 1, dtype=float)),
           "kind": data(hinge_values=np.array([KIND_CODES.get(_kind(k), 0) for k in structure.hinge_kinds], float)),
-          "fold_angle": data(hinge_values=0.0 - np.degrees(hinge_rotations(pat, X)) if H else None)}
+          "fold_angle": data(hinge_values=np.degrees(fold_angles(pat, X)) if H else None)}
     if actions is not None:
         side = np.zeros((2, H), int)
         vals = np.full((2, H, 6), np.nan)

@@ -161,19 +161,15 @@ def _draw_solids(structure, data):
         data["contact"]["triangles"] = [int(v) for t in fans([x - 1 for x in data["contact"]["panels"]]) for v in t]
 
 
-def fold_angles_deg(structure, vertices):
-    """Each hinge's fold angle (deg, FOLD sign: valley > 0, mountain < 0) at ``vertices`` (V x 3)."""
-    from ..crease.pattern import hinge_rotations
-
-    return -np.degrees(np.asarray(hinge_rotations(structure.pattern, np.asarray(vertices, float)), float))
-
-
 def _state(label, vertices, kinds=None, tables=(), colorings=None, counts=None, note="", structure=None):
-    """A state of the page; with ``structure``, its hinges' fold angles (``angles``, deg: the tooltip, M/V)."""
+    """A state of the page; with ``structure``, its hinges' fold angles (``angles``, deg, FOLD sign: valley > 0;
+    the tooltip, M/V)."""
     s = {"label": label, "vertices": _b64(np.asarray(vertices, float).reshape(-1, 3), "f4"), "tables": list(tables),
          "colorings": colorings or {}, "note": note}
     if structure is not None:
-        s["angles"] = _b64(fold_angles_deg(structure, vertices), "f8")
+        from ..crease.pattern import fold_angles
+
+        s["angles"] = _b64(np.degrees(fold_angles(structure.pattern, np.asarray(vertices, float))), "f8")
     if kinds is not None:
         s["kinds"] = [getattr(k, "name", str(k)) for k in kinds]
     if counts is not None:
@@ -204,14 +200,13 @@ def static_data(result):
               "equilibrium residual": _num(result.equilibrium_residual)}
     caveats = []
     if result.status == "elastic":          # as the command line says it (report.tables): stiffness, sensitivity
-        from .tables import LARGE_DISPLACEMENT, displacement_text
+        from .tables import displacement_large, displacement_text
 
         caveats.append(elastic_label(result))
         moved = displacement_text(result)
         if moved:
             caveats.append(moved)
-            counts["displacement warning"] = ("large" if (result.info.get("displacement_relative") or 0)
-                                              > LARGE_DISPLACEMENT else "none")
+            counts["displacement warning"] = "large" if displacement_large(result) else "none"
     elif label:
         caveats.append(label)
     data = {"kind": "static", "counts": counts, "caveats": caveats,

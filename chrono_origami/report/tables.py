@@ -107,7 +107,7 @@ def displacement_text(result):
     if d is None:
         return ""
     line = f"largest vertex displacement {d:.3g} (length units) = {rel:.3g} of the structure's size"
-    if rel > LARGE_DISPLACEMENT:
+    if displacement_large(result):
         line += ("; large: the linear theory is not accurate there (a mechanism carries the loads on its springs; "
                  "--nonlinear solves it in Chrono)" if not info.get("nonlinear") else " (geometrically nonlinear)")
     return line
@@ -115,6 +115,13 @@ def displacement_text(result):
 
 #: an elastic answer whose largest displacement exceeds this fraction of the structure's size is flagged large
 LARGE_DISPLACEMENT = 1e-2
+
+
+def displacement_large(result):
+    """Whether an elastic answer's largest displacement exceeds :data:`LARGE_DISPLACEMENT` of the structure's
+    size (False without one)."""
+    rel = result.info.get("displacement_relative")
+    return rel is not None and rel > LARGE_DISPLACEMENT
 
 
 def write_results(result, out_dir, counts=None, fmt=write.DEFAULT_FORMAT):
@@ -228,7 +235,6 @@ def inputs_text(structure, max_rows=INPUT_ROWS):
                   for r in rows]
         lines += tail(len(loads))
     if structure.gravity is not None:
-        pat = structure.pattern
         weight = float(structure_mass_properties(structure)[0].sum())
         th = sorted(set(structure.thickness))
         thick = f"{th[0]:g}" if len(th) == 1 else f"{th[0]:g} .. {th[-1]:g}"

@@ -98,7 +98,8 @@ import numpy as np
 
 from ..crease import faces as facelib
 from ..crease import DRAWINGS, is_drawing, read_drawing
-from ..crease.pattern import COINCIDENCE_RTOL, CreasePattern, hinge_rotations
+from ..crease.pattern import COINCIDENCE_RTOL, CreasePattern
+from ..crease.pattern import fold_angles as crease_fold_angles
 from ..tools.errors import MAX_MAGNITUDE, FoldFileError, PatternError, StructureError
 from . import hinges
 from .hinges import DOOR
@@ -1123,13 +1124,13 @@ def fold_angles(pattern, vertices=None, file_letters=None):
     """Fold angle (degrees) of every edge, in ``pattern.edges`` order; 0 on boundary edges.
 
     FOLD sign: positive valley (the two face normals point into each other),
-    negative mountain; the magnitude is the angle between the normals: minus
-    the hinge's relative rotation (``crease.pattern.hinge_rotations``) in degrees.
+    negative mountain; the magnitude is the angle between the normals: ``crease.pattern.fold_angles``
+    (minus the hinge's relative rotation) in degrees.
     A crease folded flat onto itself (within :data:`FLAT_DEG` of +-180 deg, where the normals cannot tell a
     valley from a mountain) takes the sign of its "M" or "V" in ``file_letters`` (per edge), when given.
     """
-    rot = dict(zip((tuple(sorted(h.vertices)) for h in pattern.hinges), hinge_rotations(pattern, vertices)))
-    out = [math.degrees(-rot[e]) if e in rot else 0.0 for e in pattern.edges]
+    fold = dict(zip((tuple(sorted(h.vertices)) for h in pattern.hinges), crease_fold_angles(pattern, vertices)))
+    out = [math.degrees(fold[e]) if e in fold else 0.0 for e in pattern.edges]
     if file_letters is not None:
         out = [(180.0 if f == "V" else -180.0) if f in ("M", "V") and abs(abs(x) - 180.0) <= FLAT_DEG else x
                for x, f in zip(out, file_letters)]

@@ -325,12 +325,14 @@
     const i = Math.min(Math.floor(fraction(c, x) * n), n - 1);
     return [lut[3 * i] / 255, lut[3 * i + 1] / 255, lut[3 * i + 2] / 255];
   }
-  function hingeColor(h) {
+  // the colour of hinge h (0-based) under the colouring chosen now: made once a drawing, not once a hinge
+  function hingeColors() {
     const c = coloring();
-    if (c) return mapColor(scaled(c), c.vals[h]);
-    if (colorBy === 'mv') return MV[mvOf(h)];
-    return G.kind_styles[G.kind_names[states[current].kindIdx[h]]].color;
+    if (c) { const sc = scaled(c); return h => mapColor(sc, c.vals[h]); }
+    if (colorBy === 'mv') return h => MV[mvOf(h)];
+    return h => G.kind_styles[G.kind_names[states[current].kindIdx[h]]].color;
   }
+  function hingeColor(h) { return hingeColors()(h); }
   API.hingeColor = h => hingeColor(h - 1);
   API.hingeValue = h => { const c = coloring(); return c ? c.vals[h - 1] : null; };   // the colouring's value
 
@@ -378,9 +380,9 @@
         if ((style === 'dashed') === dashed && hingeShown(h)) list.push(h);
       }
       if (!list.length) continue;
-      const p = new Float32Array(6 * list.length), c = new Float32Array(6 * list.length);
+      const p = new Float32Array(6 * list.length), c = new Float32Array(6 * list.length), colorOf = hingeColors();
       list.forEach((h, k) => {
-        const a = hingeV[2 * h], b = hingeV[2 * h + 1], col = hingeColor(h);
+        const a = hingeV[2 * h], b = hingeV[2 * h + 1], col = colorOf(h);
         for (let d = 0; d < 3; d++) {
           p[6 * k + d] = X[3 * a + d]; p[6 * k + 3 + d] = X[3 * b + d];
           c[6 * k + d] = c[6 * k + 3 + d] = col[d];
@@ -418,8 +420,7 @@
     headMesh.visible = shafts.visible = !hidden.has('loads');
     if (displaced) displaced.visible = !hidden.has('displaced');
     drawHinges();
-    drawLabels();
-    requestRender();
+    requestRender();          // the draw writes the labels (or clears them when hidden)
   }
   function setLayer(name, shown) {
     if (shown) hidden.delete(name); else hidden.add(name);
@@ -467,7 +468,7 @@
     renderer.render(scene, camera);
     if (API.renderTimes.push(performance.now()) > 200) API.renderTimes.shift();
     drawTriad();
-    if (!hidden.has('labels')) drawLabels();
+    drawLabels();
     API.renders++;
     if (!API.ready && !API.firstFrame) {        // ready once the first frame has been presented
       API.firstFrame = true;
@@ -783,9 +784,9 @@
     if (!down || Math.hypot(e.clientX - down[0], e.clientY - down[1]) > 3) return;   // a drag, not a click
     const r = canvas.getBoundingClientRect(), x = e.clientX - r.left, y = e.clientY - r.top;
     const h = pick(x, y);
-    pinnedHinge = h;
-    showTip(h, x, y);
-    if (h >= 0) selectHinge(h, false);
+    if (h >= 0) { selectHinge(h, false); return; }    // pins it and shows its tooltip at the hinge
+    pinnedHinge = -1;
+    showTip(-1);
   });
   // where a hinge's midpoint is drawn: page coordinates (CSS px), for a pointer to go there
   API.hingeScreen = h1 => {
