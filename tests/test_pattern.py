@@ -81,12 +81,13 @@ def test_planarity_tolerance_is_a_parameter():
 
 @pytest.mark.parametrize("alpha, theta", [(60.0, 50.0), (45.0, 120.0), (75.0, 10.0)])
 def test_fold_angles_of_a_miura_vertex_from_coordinates_match_the_closed_form(alpha, theta):
-    """The one fold angle from coordinates (``hinge_rotations``) and its two readings, FOLD's (degrees, valley
-    positive: ``foldfile.fold_angles``) and the drive's (rad, minus FOLD's: ``inputs.fold.hinge_angle``), at the
+    """The one fold angle from coordinates (``hinge_rotations``) and its two readings, FOLD's (valley positive:
+    ``crease.pattern.fold_angles`` in rad by hinge, ``foldfile.fold_angles`` in degrees by edge) and the drive's (rad, minus FOLD's: ``inputs.fold.hinge_angle``), at the
     interior vertex of a folded 2 x 2 Miura-ori: the straight creases fold by theta with opposite signs (the
     module's closed form, tan beta = sin(theta / 2) tan alpha), the zigzag creases by pi - C with one sign, C the
     dihedral of the spherical triangle with sides alpha, pi - alpha and the angle gamma between the straight
     segments (cos gamma = -cos 2 beta): cos C = (cos^2 alpha - cos 2 beta) / sin^2 alpha."""
+    from chrono_origami.crease.pattern import fold_angles as crease_fold_angles
     from chrono_origami.crease.pattern import hinge_rotations
     from chrono_origami.inputs.fold import hinge_angle
     from chrono_origami.patterns import miura
@@ -112,4 +113,6 @@ def test_fold_angles_of_a_miura_vertex_from_coordinates_match_the_closed_form(al
         e = tuple(sorted(h.vertices))
         assert hinge_angle(flat, X, h.index) == rot[h.index] == pytest.approx(-np.radians(fold[e]), abs=1e-15)
     np.testing.assert_array_equal(hinge_rotations(flat), 0.0)
+    np.testing.assert_array_equal(crease_fold_angles(flat, X), -rot)             # the FOLD sign, in radians
+    np.testing.assert_array_equal(crease_fold_angles(flat, X, [3, 1]), -rot[[3, 1]])
     assert foldfile.fold_angles(flat, X)[flat.edges.index(flat.boundary_edges[0])] == 0.0
