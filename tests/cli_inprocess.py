@@ -52,26 +52,28 @@ def run_cli(cwd, *args, typed=False, timeout=900):
 
 
 def run_scene(path, *args, typed=False, env=None, timeout=300):
-    """(returncode, stdout, stderr) of ``python SCENE.py ARGS`` (``path``: a script of ``scenes/`` whose ``main(argv)``
-    parses ``argv`` and exits), as ``subprocess.run`` gives them: a subprocess when ``typed`` (or :data:`ALL_TYPED`;
-    ``env`` its environment, default :data:`ENV`), else the script loaded as a module and ``main(ARGS)`` called in this
-    process, its exit code the return code (module doc)."""
-    import importlib.util
+    """(returncode, stdout, stderr) of ``python SCENE.py ARGS`` (``path``: a script of ``scenes/``), as
+    ``subprocess.run`` gives them: a subprocess when ``typed`` (or :data:`ALL_TYPED`; ``env`` its environment, default
+    :data:`ENV`), else the script run as ``__main__`` in this process with ``sys.argv`` set, its exit code the return
+    code (module doc)."""
+    import runpy
 
     argv = [str(a) for a in args]
     if typed or ALL_TYPED:
         return subprocess.run([sys.executable, str(path), *argv], env=env or ENV, capture_output=True, text=True,
                               timeout=timeout)
-    spec = importlib.util.spec_from_file_location(f"_scene_{Path(path).stem}", path)
-    scene = importlib.util.module_from_spec(spec)
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        spec.loader.exec_module(scene)
-        try:
-            code = scene.main(argv)
-        except SystemExit as e:
-            code = e.code
-            if isinstance(code, str):            # sys.exit("message"): the message on stderr, exit 1
-                print(code, file=sys.stderr)
-                code = 1
+    out, err, saved = io.StringIO(), io.StringIO(), sys.argv
+    sys.argv = [str(path), *argv]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                runpy.run_path(str(path), run_name="__main__")
+                code = 0
+            except SystemExit as e:
+                code = e.code
+                if isinstance(code, str):            # sys.exit("message"): the message on stderr, exit 1
+                    print(code, file=sys.stderr)
+                    code = 1
+    finally:
+        sys.argv = saved
     return subprocess.CompletedProcess([str(path), *argv], code or 0, out.getvalue(), err.getvalue())
