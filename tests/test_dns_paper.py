@@ -132,14 +132,14 @@ def test_six_body_linkage_counts_motion_and_energy():
 
 
 def _scene(name, out, *args, typed=False):
-    """The scene run as a user types it (``typed``: a subprocess) or its ``main`` in this process (``run_scene``)."""
+    """The scene run as a user types it (``typed``: a subprocess) or as ``__main__`` in this process (``run_scene``)."""
     env = dict(os.environ, PYTHONPATH=ROOT, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
     return run_scene(os.path.join(ROOT, "scenes", f"{name}.py"), "--out", out, *args, typed=typed, env=env)
 
 
 def test_scenes_write_their_files(tmp_path):
     """Each paper scene writes its files; the first as a user types it (a subprocess: the exit code the shell sees),
-    the others through their ``main`` in this process; a bad value is one line, exit 2."""
+    the others as ``__main__`` in this process; a bad value is one line, exit 2."""
     r = _scene("gyro_top", tmp_path / "g", "--dt", "0.01", "--time", "0.1", typed=True)
     assert r.returncode == 0, r.stderr
     com = np.loadtxt(tmp_path / "g" / "com.csv", delimiter=",", skiprows=1)
