@@ -1,7 +1,7 @@
 """The ``tolerance`` command and ``scenes/tolerance_study.py`` as a user runs them: a FOLD file written by hand (another
 tool's style), measured errors from a CSV file, the printed table and the CSV files, and bad input (one line, exit 2).
-The command runs in this process (:func:`run`; its warnings reach its stderr), the scene script and the run on the
-default local Dask cluster in child processes.
+The command runs in this process (:func:`run`; its warnings reach its stderr), the scene script's study and the run on
+the default local Dask cluster in child processes (the scene's refusals in this process).
 """
 import contextlib
 import csv
@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cli_inprocess import run_scene
 from cli_output import without_engine_note
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -202,27 +203,33 @@ def test_statistics_outputs(strip, tmp_path):
     assert (tmp_path / "h.png").stat().st_size > 1000
 
 
-def test_plot_tolerance(strip, tmp_path):
+def test_plot_tolerance(strip, tmp_path, monkeypatch):
     """--plot-tolerance: the figure is written, and the data it draws (``analysis.tolerance.force_against_tolerance``
-    for the command's tolerances, 1e-3 to 1e2 times --tol, the same seeded errors scaled): the linear theory's
-    largest locked-in actions are linear in the tolerance (to 1e-9), Chrono's assembly (where PyChrono imports)
-    equals it to 1e-4 at the smallest tolerance and departs from it with the tolerance."""
+    for the command's tolerances, 1e-3 to 1e2 times --tol, the same seeded errors scaled; taken from the command's
+    call of ``report.tolerance.force_tolerance_plot``): the linear theory's largest locked-in actions are linear in
+    the tolerance (to 1e-9), Chrono's assembly (where PyChrono imports) equals it to 1e-4 at the smallest tolerance
+    and departs from it with the tolerance."""
     from chrono_origami import engines
-    from chrono_origami.analysis import tolerance as tl
     from chrono_origami.report import tolerance as rep
-    from chrono_origami.structure import tolerance as imp
     from chrono_origami.structure.foldfile import read_structure
 
+    drawn, plot = [], rep.force_tolerance_plot
+
+    def spy(tols, curves, path, **kw):
+        drawn.append((np.array(tols), {k: np.array(v) for k, v in curves.items()}, kw))
+        return plot(tols, curves, path, **kw)
+
+    monkeypatch.setattr(rep, "force_tolerance_plot", spy)
     png = tmp_path / "force.png"
     p = run(strip, "--tol", "1e-4", "--plot-tolerance", png, "--top", "1")
     assert p.returncode == 0, p.stderr
     assert f"force against tolerance written to {png}" in p.stdout
     assert png.stat().st_size > 1000
     st = read_structure(str(strip))
-    tols = 1e-4 * np.logspace(-3, 2, 11)
-    engs = ("reference", "chrono") if engines.chrono_available() else ("reference",)
-    curves, _ = tl.force_against_tolerance(st, imp.ToleranceSpec(1e-4, distribution="normal", seed=0), tols,
-                                           engines_=engs)
+    (tols, curves, kw), = drawn
+    assert kw == {"title": st.name}                  # the public function, called as a user would call it
+    np.testing.assert_allclose(tols, 1e-4 * np.logspace(-3, 2, 11), rtol=1e-15)
+    assert set(curves) == ({"reference", "chrono"} if engines.chrono_available() else {"reference"})
     ref = curves["reference"]
     live = ref[0] > 1e-9 * ref[0].max()
     assert live.sum() >= 3 and np.all(np.isfinite(ref))
@@ -230,9 +237,6 @@ def test_plot_tolerance(strip, tmp_path):
     if "chrono" in curves:
         dev = np.abs(curves["chrono"] - ref)[:, live] / ref[:, live]
         assert dev[0].max() < 1e-4 and np.nanmax(dev[-1]) > 100 * dev[0].max()
-    again = tmp_path / "again.png"
-    rep.force_tolerance_plot(tols, curves, str(again), title=st.name)
-    assert again.stat().st_size > 1000
 
 
 @pytest.mark.parametrize("args, message", [
@@ -339,8 +343,8 @@ def test_measured_errors_of_a_hinge_or_side_the_structure_does_not_have_exit_2(s
 
 @pytest.mark.parametrize("value", ["-1e-4", "nan"])
 def test_scene_bad_tolerance_one_line_exit_2(value):
-    p = subprocess.run([sys.executable, str(ROOT / "scenes" / "tolerance_study.py"), "--tol", value], cwd=ROOT,
-                       env=ENV, capture_output=True, text=True, timeout=300)
+    """The scene run in this process (``run_scene``; test_scene_tolerance_study runs it as a user types it)."""
+    p = run_scene(ROOT / "scenes" / "tolerance_study.py", "--tol", value)
     assert p.returncode == 2
     assert p.stderr.strip().startswith("error: --tol must be a positive number of metres") and \
         len(p.stderr.strip().splitlines()) == 1

@@ -24,6 +24,7 @@ from chrono_origami.patterns import miura
 from chrono_origami.results.deploy import NEAR_SINGULAR, WORK_RTOL
 from chrono_origami.structure import foldfile
 
+from cli_inprocess import run_cli
 from cli_output import run
 from readme_blocks import assert_quoted_lines_printed, code_block
 
@@ -172,21 +173,34 @@ def test_a_miura_strip_needs_the_torque_that_raises_its_potential_energy(tmp_pat
     assert np.abs(tau[2:-2] - (4 * D1[1:-1] - D2) / 3).max() < 0.5 * err1.max()   # Richardson does better
 
 
-def test_the_work_check_falls_as_the_trapezoid_rule(tmp_path, capsys):
+def strip_forces(tmp, frames, capsys=None):
+    """``fold --forces`` of the strip (``strip_file``) to 90 % with ``frames`` frames, JSON tables in ``tmp``/out:
+    (stdout, the actuation table's work check)."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    path, support = strip_file(tmp / "strip.fold")
+    argv = ["fold", path, "--percent", "90", "--quiet", "--frames", frames, *support, "--self-weight", "--forces", *FE,
+            "--out", tmp / "out", "--format", "json", "--engine", "reference"]
+    if capsys is None:
+        r = run_cli(tmp, *argv)
+        code, out, err = r.returncode, r.stdout, r.stderr
+    else:
+        code, out, err = run(capsys, *argv)
+    assert code == 0, err
+    return out, json.loads((tmp / "out" / "actuation.json").read_text())["meta"]["work_check"]
+
+
+@pytest.fixture(scope="module")
+def strip_20_frames(tmp_path_factory):
+    """The strip's fold with forces and 20 frames (``strip_forces``), shared by the work-check tests (read only)."""
+    return strip_forces(tmp_path_factory.mktemp("strip20"), 20)
+
+
+def test_the_work_check_falls_as_the_trapezoid_rule(tmp_path, capsys, strip_20_frames):
     """The actuators' work against the rise of the potential energy: below 1e-3 of the work with 20 frames, and
-    4 times smaller (+-50 %) with 40."""
-    path, support = strip_file(tmp_path / "strip.fold")
+    4 times smaller (+-50 %) with 40; one line on screen, and the table's mismatch is the work less the rise."""
     rel = []
-    for n in (20, 40):
-        code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--frames", n, *support,
-                             "--self-weight", "--forces", *FE, "--out", tmp_path / str(n), "--engine", "reference")
-        assert code == 0, err
-        line = [x for x in out.splitlines() if x.startswith("work check:")]
-        assert len(line) == 1
-        code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--frames", n, *support,
-                             "--self-weight", "--forces", *FE, "--out", tmp_path / f"{n}j", "--format", "json",
-                             "--engine", "reference")
-        meta = json.loads((tmp_path / f"{n}j" / "actuation.json").read_text())["meta"]["work_check"]
+    for out, meta in (strip_20_frames, strip_forces(tmp_path, 40, capsys)):
+        assert len([x for x in out.splitlines() if x.startswith("work check:")]) == 1
         assert meta["mismatch"] == pytest.approx(meta["work"] - meta["potential_change"], abs=1e-12)
         rel.append(abs(meta["mismatch"]) / abs(meta["work"]))
     assert rel[0] < 1e-3
@@ -278,19 +292,14 @@ def test_a_tent_closing_under_a_sideways_load_is_flagged_where_its_forces_grow_l
     assert len(line) == 1 and "286 times the loads' sum |P| (the path's least 1, frame 0)" in line[0]
 
 
-def test_the_work_check_says_when_the_frames_are_too_few(tmp_path, capsys):
+def test_the_work_check_says_when_the_frames_are_too_few(tmp_path, capsys, strip_20_frames):
     """The strip with 2 frames: the mismatch is above WORK_RTOL of the work, and the line says the torques cannot
     be trusted and names more frames (the trapezoid rule's sqrt(mismatch / WORK_RTOL) times as many), which bring
     it below; with 20 frames the line gives no such advice."""
     path, support = strip_file(tmp_path / "strip.fold")
     lines = {}
-    for n in (2, 20):
-        code, out, err = run(capsys, "fold", path, "--percent", "90", "--quiet", "--frames", n, *support,
-                             "--self-weight", "--forces", *FE, "--out", tmp_path / str(n), "--format", "json",
-                             "--engine", "reference")
-        assert code == 0, err
+    for n, (out, meta) in ((2, strip_forces(tmp_path / "2", 2, capsys)), (20, strip_20_frames)):
         lines[n] = [x for x in out.splitlines() if x.startswith("work check:")][0]
-        meta = json.loads((tmp_path / str(n) / "actuation.json").read_text())["meta"]["work_check"]
         assert meta["too_few_frames"] == (meta["relative"] > WORK_RTOL)
         if n == 2:
             assert meta["relative"] > WORK_RTOL

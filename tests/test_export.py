@@ -112,17 +112,17 @@ def test_dxf_of_an_origami_simulator_pattern_has_one_crease_line_per_hinge(capsy
 
 def test_the_readme_walk_through_writes_files_a_viewer_opens(tmp_path):
     """The README's Export lines as a new user runs them, on Origami Simulator's waterbomb base: the quoted lines
-    printed, the DXF read by ezdxf (8 closed outlines, 8 crease lines), the STL by trimesh (8 closed bodies)."""
-    import subprocess
-    import sys
-
+    printed, the DXF read by ezdxf (8 closed outlines, 8 crease lines), the STL by trimesh (8 closed bodies). The
+    first command as a user types it (a subprocess), the next ones, reading what it wrote, through ``cli.main`` in
+    this process (``cli_inprocess.run_cli``: a traceback fails the test)."""
+    from cli_inprocess import run_cli
     from readme_blocks import assert_quoted_lines_printed, code_block
 
     shutil.copy(os.path.join(os.path.dirname(__file__), "data", "origami_simulator", "waterbombBase.svg"), tmp_path)
-    for command, quoted in code_block("### Export: panels"):
+    for k, (command, quoted) in enumerate(code_block("### Export: panels")):
         argv = command.split()
         assert argv[:3] == ["python3", "-m", "chrono_origami"]
-        p = subprocess.run([sys.executable, *argv[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        p = run_cli(tmp_path, *argv[3:], typed=k == 0, timeout=120)
         assert p.returncode == 0, p.stderr
         assert_quoted_lines_printed(command, quoted, p.stdout + p.stderr)
     doc = ezdxf.readfile(tmp_path / "panels.dxf")

@@ -183,6 +183,8 @@ def test_closed_form_equals_monte_carlo_normal():
     st = HYPERSTATIC["miura cantilever all door"]()
     spec = imp.ToleranceSpec(1e-4, seed=0)
     ex = tl.locked_in_statistics(st, spec, method="exact")
+    # 2000 samples, not fewer: the percentiles' standard errors (a central-difference density) understate their
+    # spread below that (at 1000, 5 of the 160 p95 entries lie beyond 3 of them: the 2 % rule would need re-deriving)
     mc = tl.monte_carlo(st, spec, 2000, engine="reference", seed=100)
     live = ex.sd > 0
     assert live.sum() > 100 and np.all(mc.sd[~live] <= 1e-9 * ex.sd.max())
@@ -200,12 +202,15 @@ def test_closed_form_equals_monte_carlo_normal():
 
 def test_uniform_errors_standard_deviation_and_monte_carlo():
     """Uniform errors: the closed form gives the standard deviations (exact for any distribution), not the
-    percentiles; Monte Carlo agrees within 3 standard errors."""
+    percentiles; Monte Carlo agrees within 3 standard errors (the thresholds are in standard errors of the sample
+    count: the same false-failure probability for any count). 500 samples: the standard error of a standard
+    deviation is about 1 / sqrt(2 n) = 3 % of it, so a closed form off by 10 % on every entry fails (z ~ 3 at each);
+    one taking the uniform errors (sd tol / sqrt(3)) for normal ones (sd tol / 3) is off by 42 %."""
     st = HYPERSTATIC["kresling tower 2 doors"]()
     spec = imp.ToleranceSpec(1e-3, distribution="uniform")
     ex = tl.locked_in_statistics(st, spec)
     assert np.all(np.isnan(ex.p95))
-    mc = tl.monte_carlo(st, spec, 1500, engine="reference", seed=7)
+    mc = tl.monte_carlo(st, spec, 500, engine="reference", seed=7)
     live = ex.sd > 0
     z = np.abs(ex.sd - mc.sd)[live] / mc.se_sd[live]
     assert z.max() < 4.5 and (z > 3).mean() <= 0.02
