@@ -175,9 +175,10 @@ def test_the_default_local_cluster_gives_the_same_table_on_a_free_http_port_with
     assert without_time(rep.read_table(out)) == without_time(serial_table)
 
 
-def test_a_sweep_through_the_scheduler_equals_the_serial_run(dask_cluster, spec_path, serial_table, tmp_path):
+def test_a_sweep_through_the_scheduler_equals_the_serial_run(dask_cluster, spec_path, serial_table, tmp_path, capsys):
+    """In this process (the same ``main``); the sweeps killed below run it in child processes."""
     out = str(tmp_path / "out")
-    code, stdout, err = cli("sweep", spec_path, "--out", out, "--scheduler", dask_cluster.address)
+    code, stdout, err = run(capsys, "sweep", spec_path, "--out", out, "--scheduler", dask_cluster.address)
     assert code == 0, err
     assert f"running on {dask_cluster.address}" in stdout
     table = rep.read_table(out)
