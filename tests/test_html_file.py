@@ -54,7 +54,8 @@ def test_command_line_is_the_one_typed():
 def test_browser_tests_skip_with_the_reason_without_a_browser(tmp_path):
     env = dict(os.environ, CHROMIUM=str(tmp_path / "no-such-chromium"),
                PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+    # one process (-n 0): the module's skips are the same under xdist, without starting its workers
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-n", "0", "-p", "no:cacheprovider",
                         str(ROOT / "tests" / "test_html_page.py")], cwd=ROOT, env=env, capture_output=True,
                        text=True, timeout=120)
     assert p.returncode == 0, p.stdout[-2000:]

@@ -1,12 +1,15 @@
 """The results page (``--html FILE``, ``co.report.html``) in a real browser: a headless system Chromium driven by
 Playwright (``tests/browser.py``; skipped with the reason where no browser can be had).
 
-Each page is written the way a user writes it (the command line, or ``co.report.html``) and checked as a user
+Each page is written the way a user writes it (the command line, run in this process through ``cli.main`` as
+``python -m chrono_origami`` runs it, the README's scene script in a child process; or ``co.report.html``) and
+checked as a user
 sees it: it loads from its file with no console error and no request for anything else, its 3-D view is drawn
 (pixels of a screenshot), hovering over a hinge shows the rows of hinges.csv for it, character for character,
 the fold slider moves the drawn structure to the frame the fold wrote, and a failed analysis's NaN shows as
 ``nan`` in a colour on neither map.
 """
+import contextlib
 import csv
 import io
 import json
@@ -32,10 +35,23 @@ pytestmark = pytest.mark.skipif(REASON is not None, reason=REASON or "")
 
 
 def run(*args, cwd=ROOT):
+    """A script run in a child process (the README's scene): its completed process; exit 0 asserted."""
     p = subprocess.run([sys.executable, *map(str, args)], cwd=cwd, env=ENV, capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr
     return p
+
+
+def cli(*args, cwd):
+    """``python -m chrono_origami ARGS`` run in ``cwd`` in this process (``cli.main``, what ``__main__`` calls: the
+    same parser, command and page, without a child interpreter's start-up); its stdout. Exit 0 asserted."""
+    from chrono_origami.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(cwd), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([str(a) for a in args])
+    assert code == 0, out.getvalue()[-3000:] + err.getvalue()
+    return out.getvalue()
 
 
 def read_csv(path):
@@ -66,6 +82,12 @@ def cantilever(tmp_path_factory):
     return here / "out" / "miura_cantilever"
 
 
+@pytest.fixture(scope="module")
+def cantilever_visit(chromium, cantilever):
+    """The cantilever's page, opened once for the tests that only read it (no click, no hover, no switch)."""
+    return br.open_page(chromium, cantilever / "page.html")
+
+
 def shown(visit):
     """What the page drew: its canvas as an RGB array."""
     from PIL import Image
@@ -74,18 +96,27 @@ def shown(visit):
     return np.asarray(Image.open(io.BytesIO(png)).convert("RGB")).astype(int)
 
 
+def click_and_draw(visit, box):
+    """Click ``box`` (a switch that changes the drawing) and wait until the page has drawn the change: its draw count
+    (``renders``) went up, and two animation frames later that draw is on the screen."""
+    n = visit.api("a => a.renders")
+    box.click()
+    visit.page.wait_for_function(f"window.chronoOrigami.renders > {n}")
+    visit.page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
 def loaded_cleanly(visit):
     assert visit.errors == [], visit.errors
     assert visit.requests == [], visit.requests
 
 
-def test_static_page_offline_drawn_and_counted(chromium, cantilever):
+def test_static_page_offline_drawn_and_counted(cantilever_visit, cantilever):
     page = cantilever / "page.html"
     size = page.stat().st_size
     assert size < 2_000_000                                      # the 660 KB library, a 12-panel structure
     text = page.read_text()
     assert not re.search(r"<(script|link|img|iframe)\b[^>]*\b(src|href)\s*=", text)   # every script inlined
-    visit = br.open_page(chromium, page)
+    visit = cantilever_visit
     loaded_cleanly(visit)
     pixels = shown(visit)
     white = (pixels == 255).all(axis=2)
@@ -128,13 +159,17 @@ def hover(visit, hinge):
     tip = visit.page.locator("#tooltip")
     tip.wait_for(state="visible")
     visit.page.wait_for_function(f"document.getElementById('tooltip').dataset.hinge === '{hinge}'")
+    # the cells' innerText (what Locator.inner_text reads), every cell of a table read in one call
     if tip.locator("table.transposed").count():     # a wide table: one row per column, one column per side
-        lines = tip.locator("table.transposed tr").all()
-        header = [r.locator("th").inner_text() for r in lines]
-        cols = [[c.inner_text() for c in r.locator("td:not(.unit)").all()] for r in lines]
-        return header, [list(side) for side in zip(*cols)]
-    rows = [[c.inner_text() for c in r.locator("td").all()] for r in tip.locator("tr.side").all()]
-    header = [c.inner_text() for c in tip.locator("tr.names th").all()]
+        lines = tip.locator("table.transposed tr").evaluate_all(
+            "rows => rows.map(r => [[...r.querySelectorAll('th')].map(c => c.innerText),"
+            " [...r.querySelectorAll('td:not(.unit)')].map(c => c.innerText)])")
+        assert all(len(th) == 1 for th, _ in lines), lines          # one name a row
+        header = [th[0] for th, _ in lines]
+        return header, [list(side) for side in zip(*(cols for _, cols in lines))]
+    rows = tip.locator("tr.side").evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('td')].map(c => c.innerText))")
+    header = tip.locator("tr.names th").all_inner_texts()
     return header, rows
 
 
@@ -201,13 +236,13 @@ def test_tables_sort_by_a_column(chromium, cantilever):
     loaded_cleanly(visit)
 
 
-def test_numbers_are_written_as_the_csv_files_write_them(chromium, cantilever):
+def test_numbers_are_written_as_the_csv_files_write_them(cantilever_visit):
     """The page's number text (``pyRepr``) is Python's repr, the CSV cell, for every magnitude."""
     rng = np.random.default_rng(3)
     xs = [float(x) for x in rng.standard_normal(300) * 10.0 ** rng.integers(-30, 30, 300)]
     xs += [0.1, 1e16, 1e-5, 1e-4, 123456789012345.6, 5e-324, 1.7976931348623157e308, 2.0, -0.5, 1e22, 1e21]
-    visit = br.open_page(chromium, cantilever / "page.html")
-    assert visit.api("(a, xs) => xs.map(a.pyRepr)", xs) == [repr(x) for x in xs]
+    assert cantilever_visit.api("(a, xs) => xs.map(a.pyRepr)", xs) == [repr(x) for x in xs]
+    loaded_cleanly(cantilever_visit)
 
 
 # ------------------------------------------------------------------ a failed analysis written anyway
@@ -296,7 +331,7 @@ def pair_fold():
 
 def test_fold_slider_draws_the_frames_of_the_fold(chromium, tmp_path):
     (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
-    run("-m", "chrono_origami", "fold", "pair.fold", "--frames", "4", "--quiet", "--out", "F", "--html", "fold.html",
+    cli("fold", "pair.fold", "--frames", "4", "--quiet", "--out", "F", "--html", "fold.html",
         cwd=tmp_path)
     visit = br.open_page(chromium, tmp_path / "fold.html")
     loaded_cleanly(visit)
@@ -335,7 +370,7 @@ def test_a_fold_page_colours_mountains_and_valleys_apart(chromium, tmp_path):
              "edges_vertices": [[0, 1], [1, 2], [2, 3], [3, 7], [7, 6], [6, 5], [5, 4], [4, 0], [1, 5], [2, 6]],
              "edges_assignment": ["B"] * 8 + ["V", "M"], "edges_foldAngle": [0] * 8 + [60, -60]}
     (tmp_path / "strip.fold").write_text(json.dumps(strip))
-    run("-m", "chrono_origami", "fold", "strip.fold", "--frames", "2", "--quiet", "--html", "fold.html", cwd=tmp_path)
+    cli("fold", "strip.fold", "--frames", "2", "--quiet", "--html", "fold.html", cwd=tmp_path)
     visit = br.open_page(chromium, tmp_path / "fold.html")
     loaded_cleanly(visit)
     assert visit.page.locator("#colorby").input_value() == "mv"
@@ -371,10 +406,10 @@ def test_a_thick_fold_page_marks_its_first_contact(chromium, tmp_path):
     x in [0, 2], y in [0, 1], z in [-t/2, t/2], and the top faces stop t / (2 tan 60 deg) short of the crease
     x = 1."""
     (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
-    p = run("-m", "chrono_origami", "fold", "pair.fold", "--frames", "10", "--quiet", "--thickness", "0.1",
+    stdout = cli("fold", "pair.fold", "--frames", "10", "--quiet", "--thickness", "0.1",
             "--placement", "tapered", "--taper-deg", "60", "--engine", "reference", "--html", "fold.html",
             cwd=tmp_path)
-    assert "first at frame 7 (70 % of the targets): panels 1 and 2" in p.stdout
+    assert "first at frame 7 (70 % of the targets): panels 1 and 2" in stdout
     visit = br.open_page(chromium, tmp_path / "fold.html")
     loaded_cleanly(visit)
     assert visit.api("a => [a.nStates, a.state, a.contact]") == [8, 0, None]
@@ -410,7 +445,7 @@ def test_design_page_before_and_after(chromium, tmp_path):
     import chrono_origami as co
 
     co.write_fold(co.miura.miura_cantilever().with_hinge_kinds((co.DOOR,) * 16), tmp_path / "cantilever.fold")
-    run("-m", "chrono_origami", "design", "cantilever.fold", "-o", "designed.fold", "--html", "design.html",
+    cli("design", "cantilever.fold", "-o", "designed.fold", "--html", "design.html",
         cwd=tmp_path)
     designed = co.read_structure(tmp_path / "designed.fold")
     sliding = designed.n_sliding
@@ -420,7 +455,7 @@ def test_design_page_before_and_after(chromium, tmp_path):
     assert kinds_shown(visit) == {"sliding": f"sliding hinges solid ({sliding})",
                                   "door": f"door hinges dashed ({16 - sliding})"}
     # after: the designed structure's hinge actions, those static writes for the design file
-    run("-m", "chrono_origami", "static", "designed.fold", "--out", "R", cwd=tmp_path)
+    cli("static", "designed.fold", "--out", "R", cwd=tmp_path)
     header, rows = read_csv(tmp_path / "R" / "hinges.csv")
     assert visit.page.locator("#colorby").input_value() == "|F|"
     every_digit(visit)
@@ -444,7 +479,7 @@ def test_tolerance_page_shows_the_locked_in_distribution(chromium, tmp_path):
     from test_cli_tolerance import strip_fold
 
     (tmp_path / "strip.fold").write_text(json.dumps(strip_fold()))
-    run("-m", "chrono_origami", "tolerance", "strip.fold", "--tol", "1e-4", "--out", "T", "--html", "tol.html",
+    cli("tolerance", "strip.fold", "--tol", "1e-4", "--out", "T", "--html", "tol.html",
         cwd=tmp_path)
     header, rows = read_csv(tmp_path / "T" / "locked_in.csv")
     visit = br.open_page(chromium, tmp_path / "tol.html")
@@ -470,7 +505,7 @@ def test_tolerance_page_shows_the_locked_in_distribution(chromium, tmp_path):
 
 def test_dynamics_page_frames_and_hinge_actions(chromium, tmp_path):
     (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
-    run("-m", "chrono_origami", "dynamics", "pair.fold", "--engine", "reference", "--thickness", "0.01", "--density",
+    cli("dynamics", "pair.fold", "--engine", "reference", "--thickness", "0.01", "--density",
         "1000", "--time", "0.2", "--dt", "0.01", "--output-interval", "0.05", "--motor", "1:torque:0.5", "--out",
         "D", "--html", "motion.html", cwd=tmp_path)
     header, rows = read_csv(tmp_path / "D" / "hinges_t.csv")
@@ -565,7 +600,7 @@ def test_modal_page_animates_the_mode_chosen_from_its_list(chromium, tmp_path):
     pat = miura.miura_patch(2, 2).pattern
     tp = CreasePattern(pat.vertices, [t for a, b, c, d in pat.panels for t in ((a, b, c), (a, c, d))])
     write_fold(Structure(tp, (DOOR,) * len(tp.hinges), 0.01, 1000.0, name="patch"), tmp_path / "patch.fold")
-    run("-m", "chrono_origami", "modal", "patch.fold", "--engine", "reference", "--crease-stiffness", "1",
+    cli("modal", "patch.fold", "--engine", "reference", "--crease-stiffness", "1",
         "--modes", "3", "--frames", "6", "--out", "M", "--html", "modes.html", cwd=tmp_path)
     _, rows = read_csv(tmp_path / "M" / "modes.csv")
     visit = br.open_page(chromium, tmp_path / "modes.html")
@@ -602,7 +637,7 @@ def si_cantilever(tmp_path, kinds=None):
 
 
 def test_units_on_the_colour_bar_headers_and_tooltip_and_the_tooltip_inside_the_view(chromium, tmp_path):
-    run("-m", "chrono_origami", "static", si_cantilever(tmp_path), "--engine", "reference", "--html", "si.html",
+    cli("static", si_cantilever(tmp_path), "--engine", "reference", "--html", "si.html",
         cwd=tmp_path)
     visit = br.open_page(chromium, tmp_path / "si.html", width=1100, height=700)
     loaded_cleanly(visit)
@@ -634,9 +669,9 @@ def test_units_on_the_colour_bar_headers_and_tooltip_and_the_tooltip_inside_the_
 def test_an_elastic_page_states_its_stiffness_sensitivity_and_displacement(chromium, tmp_path):
     import chrono_origami as co
 
-    p = run("-m", "chrono_origami", "static", si_cantilever(tmp_path, (co.DOOR,) * 16), "--engine", "reference",
+    stdout = cli("static", si_cantilever(tmp_path, (co.DOOR,) * 16), "--engine", "reference",
             "--elastic", "--html", "el.html", cwd=tmp_path)
-    said = [line for line in p.stdout.splitlines() if line.startswith(("elastic hinges", "largest vertex displ"))]
+    said = [line for line in stdout.splitlines() if line.startswith(("elastic hinges", "largest vertex displ"))]
     assert len(said) == 2
     visit = br.open_page(chromium, tmp_path / "el.html")
     loaded_cleanly(visit)
@@ -654,14 +689,14 @@ def test_an_elastic_mechanism_on_soft_springs_warns_large_and_draws_its_displace
     import chrono_origami as co
     from chrono_origami.report.tables import LARGE_DISPLACEMENT
 
-    p = run("-m", "chrono_origami", "static", si_cantilever(tmp_path, (co.SLIDING,) * 16), "--engine", "reference",
+    stdout = cli("static", si_cantilever(tmp_path, (co.SLIDING,) * 16), "--engine", "reference",
             "--elastic", "--hinge-stiffness", "crease:20", "--hinge-stiffness", "slide:20", "--figure", "el.png",
             "--html", "el.html", cwd=tmp_path)
-    said = [line for line in p.stdout.splitlines() if line.startswith(("elastic hinges", "largest vertex displ"))]
+    said = [line for line in stdout.splitlines() if line.startswith(("elastic hinges", "largest vertex displ"))]
     assert len(said) == 2 and "; large: the linear theory is not accurate there" in said[1]
     rel = float(re.search(r"= (\S+) of the structure's size", said[1]).group(1))
     assert LARGE_DISPLACEMENT < rel < 0.1                        # large, yet drawn magnified (scale > 1)
-    caption = [line for line in p.stdout.splitlines() if line.startswith("displaced shape")]
+    caption = [line for line in stdout.splitlines() if line.startswith("displaced shape")]
     assert len(caption) == 1 and "true scale" not in caption[0]  # the figure's, printed with it
     visit = br.open_page(chromium, tmp_path / "el.html")
     loaded_cleanly(visit)
@@ -679,12 +714,10 @@ def test_an_elastic_mechanism_on_soft_springs_warns_large_and_draws_its_displace
     box = visit.page.locator('#layers input[data-layer="displaced"]')
     assert box.is_checked()
     before = shown(visit)
-    box.click()
-    visit.page.wait_for_timeout(120)
+    click_and_draw(visit, box)
     without = shown(visit)
     assert (np.abs(without - before).sum(axis=2) > 30).sum() > 50
-    box.click()
-    visit.page.wait_for_timeout(120)
+    click_and_draw(visit, box)
     assert (np.abs(shown(visit) - before).sum(axis=2) > 30).mean() < 1e-4
     loaded_cleanly(visit)
 
@@ -696,7 +729,6 @@ def test_hiding_each_layer_changes_the_drawing_and_showing_it_restores_it(chromi
     assert sorted(layers) == sorted(["panels", "kind:door", "kind:sliding", "supports", "loads", "labels"])
 
     def drawn():
-        visit.page.wait_for_timeout(120)
         return visit.page.locator("#view").screenshot()
 
     from PIL import Image
@@ -708,10 +740,10 @@ def test_hiding_each_layer_changes_the_drawing_and_showing_it_restores_it(chromi
     for layer in layers:
         box = visit.page.locator(f'#layers input[data-layer="{layer}"]')
         was = box.is_checked()
-        box.click()                                                  # hidden (labels: shown)
+        click_and_draw(visit, box)                                   # hidden (labels: shown)
         other = pixels(drawn())
         assert (np.abs(other - base).sum(axis=2) > 30).sum() > 20, layer
-        box.click()
+        click_and_draw(visit, box)
         assert box.is_checked() == was
         back = pixels(drawn())
         assert (np.abs(back - base).sum(axis=2) > 30).mean() < 1e-4, layer       # restored
@@ -763,11 +795,11 @@ def test_the_readme_strips_door_hinge_behind_another_is_picked_only_when_seen_an
     along it picks 14, the one in front; from the back it picks 16; "go to hinge 16" finds it from any view."""
     import chrono_origami as co
 
-    run("-m", "chrono_origami", "fold", ROOT / "docs" / "miura-strip.svg", "--fix-geometry", "--out", "fold",
+    cli("fold", ROOT / "docs" / "miura-strip.svg", "--fix-geometry", "--out", "fold",
         cwd=tmp_path)
-    run("-m", "chrono_origami", "design", "fold/fold.fold", "--frame", "last", "--support", "auto", "--support",
+    cli("design", "fold/fold.fold", "--frame", "last", "--support", "auto", "--support",
         "21:x:p12", "-o", "designed.fold", cwd=tmp_path)
-    run("-m", "chrono_origami", "static", "designed.fold", "--load", "interior:0,0,-1", "--engine", "reference",
+    cli("static", "designed.fold", "--load", "interior:0,0,-1", "--engine", "reference",
         "--html", "strip.html", cwd=tmp_path)
     st = co.read_structure(tmp_path / "designed.fold")
     assert [h + 1 for h, k in enumerate(st.hinge_kinds) if k == co.DOOR] == [16]
@@ -826,7 +858,7 @@ def test_fold_frames_are_labelled_by_the_percent_of_the_targets_they_reached(tmp
     """A fold to 50 % in 4 frames: the page's frames read 0, 12.5, 25, 37.5 and 50 % of the targets (one crease,
     turned at a constant rate), not the share of the frames (the last one read 100 %)."""
     (tmp_path / "pair.fold").write_text(json.dumps(pair_fold()))
-    run("-m", "chrono_origami", "fold", "pair.fold", "--percent", "50", "--frames", "4", "--quiet", "--out", "F",
+    cli("fold", "pair.fold", "--percent", "50", "--frames", "4", "--quiet", "--out", "F",
         "--html", "fold.html", cwd=tmp_path)
     labels = re.findall(r"frame \d of 4 \(([\d.]+) % of the targets\)", (tmp_path / "fold.html").read_text())
     assert [float(x) for x in labels] == [0.0, 12.5, 25.0, 37.5, 50.0]

@@ -26,6 +26,7 @@ from chrono_origami.cli import app, main
 from chrono_origami.analysis.design import _evaluate
 from chrono_origami.tools.linalg import RANK_RTOL
 from chrono_origami.report import sweep as rep
+from cli_output import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.path.join(ROOT, "tests", "data")
@@ -216,15 +217,17 @@ def test_bad_specs_are_one_line_naming_the_key_its_table_and_line(tmp_path, caps
     assert not (tmp_path / "out").exists()
 
 
-def test_bad_tolerances_and_unknown_keys_through_the_command_line(tmp_path):
-    """In a child process, as a user runs it: one line on stderr, exit code 2."""
-    for text, message in (("[pattern]\nfamily = 'miura'\n[tolerance]\ntol = -1e-4\n",
+def test_bad_tolerances_and_unknown_keys_through_the_command_line(tmp_path, capsys):
+    """The first in a child process, as a user runs it, the others in this process (the same ``main``): one line on
+    stderr, exit code 2."""
+    for k, (text, message) in enumerate((("[pattern]\nfamily = 'miura'\n[tolerance]\ntol = -1e-4\n",
                            "spec.toml line 4: [tolerance] tol must be a finite number >= 0, got -0.0001"),
                           ("[pattern]\nfamily = 'miura'\n[tolerance]\ntol = nan\n",
                            "spec.toml line 4: [tolerance] tol must be a finite number >= 0, got nan"),
                           ("[[pattern]]\nfamily = 'miura'\ncolums = 3\n",
-                           "spec.toml line 3: unknown key 'colums' in [[pattern]] table 1 (family miura)")):
-        code, _, err = cli("sweep", write(tmp_path, text), "--out", str(tmp_path / "out"))
+                           "spec.toml line 3: unknown key 'colums' in [[pattern]] table 1 (family miura)"))):
+        argv = ("sweep", write(tmp_path, text), "--out", str(tmp_path / "out"))
+        code, _, err = cli(*argv) if k == 0 else run(capsys, *argv)
         assert code == app.EXIT_USAGE and message in err and len(err.splitlines()) == 1, err
 
 
@@ -421,7 +424,8 @@ def test_torn_and_damaged_part_files_are_ignored_and_their_cases_run_again(tmp_p
     assert any("unreadable part file ignored" in m and parts[1].name in m for m in messages)
 
 
-def test_a_second_sweep_on_the_same_folder_is_refused(tmp_path):
+def test_a_second_sweep_on_the_same_folder_is_refused(tmp_path, capsys):
+    """The lock held through another open file (flock: another open file description, refused in this process too)."""
     import fcntl
 
     out = tmp_path / "out"
@@ -429,7 +433,7 @@ def test_a_second_sweep_on_the_same_folder_is_refused(tmp_path):
     fd = os.open(out / ".lock", os.O_RDWR | os.O_CREAT)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:
-        code, _, err = cli("sweep", write(tmp_path, SMALL), "--out", str(out), "--scheduler", "serial")
+        code, _, err = run(capsys, "sweep", write(tmp_path, SMALL), "--out", str(out), "--scheduler", "serial")
     finally:
         os.close(fd)
     assert code == app.EXIT_USAGE and "is in use by another sweep" in err and len(err.splitlines()) == 1
@@ -451,15 +455,16 @@ def test_progress_bar_on_a_terminal_only(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------------------ the command line
-def test_sweep_command_end_to_end_and_again(tmp_path):
+def test_sweep_command_end_to_end_and_again(tmp_path, capsys):
+    """The first run in a child process, as a user runs it; run again and dry, in this process (the same ``main``)."""
     spec = write(tmp_path, SMALL)
     out = str(tmp_path / "out")
     code, stdout, err = cli("sweep", spec, "--out", out, "--scheduler", "serial", "--plot", "x=columns,y=max_N")
     assert code == 0, err
     assert "10 cases (grid); 0 already in" in stdout and "10 of 10 cases in the table" in stdout
-    code, stdout, err = cli("sweep", spec, "--out", out, "--scheduler", "serial")
+    code, stdout, err = run(capsys, "sweep", spec, "--out", out, "--scheduler", "serial")
     assert code == 0 and "10 already in" in stdout and "0 to run" in stdout and "(0 run now, 10 already done)" in stdout
-    code, stdout, _ = cli("sweep", spec, "--out", out, "--dry-run")
+    code, stdout, _ = run(capsys, "sweep", spec, "--out", out, "--dry-run")
     assert code == 0 and "10 cases (grid); designs: door, isostatic; load cases: family" in stdout
 
 
@@ -468,8 +473,8 @@ def test_sweep_command_end_to_end_and_again(tmp_path):
     (["--plot", "x=fold_angle,y=design"], "y='design' is a text column"),
     (["--scheduler", "udp"], "scheduler 'udp': expected 'local', 'serial' or an address"),
 ])
-def test_bad_options_are_one_line(tmp_path, args, message):
-    code, _, err = cli("sweep", write(tmp_path, SMALL), "--out", str(tmp_path / "o"), *args)
+def test_bad_options_are_one_line(tmp_path, capsys, args, message):
+    code, _, err = run(capsys, "sweep", write(tmp_path, SMALL), "--out", str(tmp_path / "o"), *args)
     assert code == app.EXIT_USAGE and message in err and len(err.splitlines()) == 1
 
 
@@ -482,17 +487,17 @@ def test_an_unreachable_scheduler_is_named_after_a_bounded_wait(tmp_path):
     address = f"tcp://127.0.0.1:{port}"
     t0 = time.monotonic()
     code, _, err = cli("sweep", write(tmp_path, SMALL), "--out", str(tmp_path / "o"), "--scheduler", address,
-                       "--connect-timeout", "2")
+                       "--connect-timeout", "1")                # the option's, not the default's 5 s
     took = time.monotonic() - t0
     assert code == app.EXIT_USAGE, err
-    assert err.startswith(f"error: cannot reach the Dask scheduler at {address} within 2 s")
+    assert err.startswith(f"error: cannot reach the Dask scheduler at {address} within 1 s")
     assert len(err.splitlines()) == 1 and took < 30
     with pytest.raises(SchedulerError, match=f"at {address} within 1 s"):
         co.sweep({"pattern": {"family": "miura"}}, scheduler=address, timeout=1)
 
 
-def test_missing_spec_file(tmp_path):
-    code, _, err = cli("sweep", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "o"))
+def test_missing_spec_file(tmp_path, capsys):
+    code, _, err = run(capsys, "sweep", str(tmp_path / "nope.toml"), "--out", str(tmp_path / "o"))
     assert code == app.EXIT_USAGE and "nope.toml: no such sweep spec" in err
 
 
@@ -535,7 +540,8 @@ def test_monte_carlo_through_the_executor_map_equals_the_builtin_map():
     np.testing.assert_array_equal(a.max_p99, b.max_p99)
 
 
-def test_tolerance_command_monte_carlo_on_a_scheduler(tmp_path):
+def test_tolerance_command_monte_carlo_on_a_scheduler(tmp_path, capsys):
+    """In a child process, as a user runs it; the unreachable scheduler in this process (the same ``main``)."""
     from chrono_origami.patterns import miura
 
     fold = str(tmp_path / "c.fold")
@@ -544,8 +550,8 @@ def test_tolerance_command_monte_carlo_on_a_scheduler(tmp_path):
                          "--engine", "reference", "--out", str(tmp_path / "t"))
     assert code == 0, err
     assert "Monte Carlo (20, reference)" in out
-    code, _, err = cli("tolerance", fold, "--tol", "1e-4", "--samples", "20", "--scheduler", "tcp://127.0.0.1:1",
-                       "--connect-timeout", "1")
+    code, _, err = run(capsys, "tolerance", fold, "--tol", "1e-4", "--samples", "20", "--scheduler",
+                       "tcp://127.0.0.1:1", "--connect-timeout", "1")
     assert code == app.EXIT_USAGE and "cannot reach the Dask scheduler at tcp://127.0.0.1:1 within 1 s" in err
 
 

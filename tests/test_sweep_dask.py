@@ -4,13 +4,15 @@ A module fixture starts ``dask scheduler`` (port 0: the system picks a free one,
 scheduler file; no dashboard) and two ``dask worker`` processes (one thread each, no nanny), all on
 127.0.0.1 and in their own process groups, and stops them at the end (SIGTERM, then SIGKILL). Every wait
 is bounded. The tests: the table through ``--scheduler`` equals the serial one; the default local cluster
-gives it too; a worker killed in the middle of a sweep loses no case and duplicates none; a sweep
-process killed (SIGKILL) in the middle and started again resumes without recomputing a finished case and
-without a partial row; Monte Carlo samples on the cluster equal the serial ones.
+gives it too (its HTTP server on a free port, without Dask's warning, when 8787 is taken); a worker killed
+in the middle of a sweep loses no case and duplicates none; a sweep process killed (SIGKILL) in the middle
+and started again resumes without recomputing a finished case and without a partial row; Monte Carlo
+samples on the cluster equal the serial ones.
 """
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -23,6 +25,7 @@ from chrono_origami.analysis import tolerance as tl
 from chrono_origami.structure import tolerance as imp
 from chrono_origami.tools import cluster
 from chrono_origami.report import sweep as rep
+from cli_output import run
 from sweep_processes import ENV, cli, part_rows, stop, wait_for_parts
 
 distributed = pytest.importorskip("distributed", reason="the sweep's Dask tests need dask.distributed "
@@ -151,9 +154,31 @@ def without_time(rows):
 
 
 
-def test_a_sweep_through_the_scheduler_equals_the_serial_run(dask_cluster, spec_path, serial_table, tmp_path):
+# first in the module: it needs no scheduler of the module's (the module's cluster starts after it, not idle during it)
+def test_the_default_local_cluster_gives_the_same_table_on_a_free_http_port_without_a_warning(spec_path,
+                                                                                             serial_table, tmp_path):
+    """The local cluster (one worker; test_sweep_faults.py's Ctrl-C test runs one of two) gives the serial table.
+    Port 8787 (Dask's default dashboard) taken: it starts its HTTP server on a free port, without Dask's warning
+    block."""
     out = str(tmp_path / "out")
-    code, stdout, err = cli("sweep", spec_path, "--out", out, "--scheduler", dask_cluster.address)
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", 8787))
+            s.listen(1)
+        except OSError:
+            pass                                        # taken already: the same situation
+        code, stdout, err = cli("sweep", spec_path, "--out", out, "--workers", "1")
+    assert code == 0, err
+    assert "running on local cluster of 1 worker" in stdout.splitlines(), stdout      # the line, singular
+    assert "Warning" not in err and "8787" not in err and "Perhaps you already have a cluster" not in err
+    assert without_time(rep.read_table(out)) == without_time(serial_table)
+
+
+def test_a_sweep_through_the_scheduler_equals_the_serial_run(dask_cluster, spec_path, serial_table, tmp_path, capsys):
+    """In this process (the same ``main``); the sweeps killed below run it in child processes."""
+    out = str(tmp_path / "out")
+    code, stdout, err = run(capsys, "sweep", spec_path, "--out", out, "--scheduler", dask_cluster.address)
     assert code == 0, err
     assert f"running on {dask_cluster.address}" in stdout
     table = rep.read_table(out)
@@ -211,7 +236,8 @@ def test_a_worker_killed_in_the_middle_loses_no_case_and_duplicates_none(dask_cl
 
 
 def test_a_killed_sweep_resumes_without_recomputing_or_a_partial_row(dask_cluster, spec_path, serial_table,
-                                                                     tmp_path):
+                                                                     tmp_path, capsys):
+    """Killed (SIGKILL) in a child process; started again in this process (the same ``main``)."""
     import pyarrow.parquet as pq
 
     out = str(tmp_path / "out")
@@ -235,7 +261,7 @@ def test_a_killed_sweep_resumes_without_recomputing_or_a_partial_row(dask_cluste
         r = dict(r, case=reference[r["case_id"]]["case"])
         assert r == reference[r["case_id"]]
     # started again: the finished cases are skipped, the others run, the table is whole
-    code, stdout, err = cli("sweep", spec_path, "--out", out, "--scheduler", dask_cluster.address)
+    code, stdout, err = run(capsys, "sweep", spec_path, "--out", out, "--scheduler", dask_cluster.address)
     assert code == 0, err
     assert f"{len(done)} already in {out}, {N_CASES - len(done)} to run" in stdout
     assert f"({N_CASES - len(done)} run now, {len(done)} already done)" in stdout
@@ -244,12 +270,4 @@ def test_a_killed_sweep_resumes_without_recomputing_or_a_partial_row(dask_cluste
     assert {n: after[n] for n in before} == before                       # the finished rows were not rewritten
     ids = [r["case_id"] for r in part_rows(out)]
     assert len(ids) == len(set(ids)) == N_CASES                          # nothing recomputed, nothing lost
-    assert without_time(rep.read_table(out)) == without_time(serial_table)
-
-
-def test_the_default_local_cluster_gives_the_same_table(spec_path, serial_table, tmp_path):
-    out = str(tmp_path / "out")
-    code, stdout, err = cli("sweep", spec_path, "--out", out, "--workers", "2")
-    assert code == 0, err
-    assert "running on local cluster of 2 workers" in stdout
     assert without_time(rep.read_table(out)) == without_time(serial_table)

@@ -25,7 +25,6 @@ import json
 import os
 import resource
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -237,37 +236,19 @@ def test_an_address_without_its_scheme_is_checked_as_tcp(server, spec_path, tmp_
                              f"nothing within {WAIT} s"
 
 
-def test_the_local_cluster_takes_a_free_http_port_without_a_warning(spec_path, tmp_path):
-    """Port 8787 (Dask's default dashboard) taken: the local cluster starts its HTTP server on a free port,
-    without Dask's warning block."""
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", 8787))
-            s.listen(1)
-        except OSError:
-            pass                                        # taken already: the same situation
-        path = tmp_path / "one.toml"
-        path.write_text(SPEC.replace("columns = [6, 7, 8]", "columns = 2").replace("[30.0, 40.0, 50.0, 60.0]",
-                                                                                   "30.0"))
-        code, stdout, err = cli("sweep", path, "--out", tmp_path / "out", "--workers", "1")
-    assert code == 0, err
-    assert "running on local cluster of 1 worker" in stdout
-    assert "Warning" not in err and "8787" not in err and "Perhaps you already have a cluster" not in err
-
-
 # ------------------------------------------------------------------ signals to the sweep's process
 @pytest.mark.parametrize("signum, where", [(signal.SIGINT, "serial"), (signal.SIGTERM, "serial"),
                                            (signal.SIGINT, "local")],
                          ids=["SIGINT", "SIGTERM", "Ctrl-C-local-cluster"])
 def test_a_signal_to_the_sweep_keeps_the_finished_rows_in_one_line(signum, where, spec_path, tmp_path):
     """To the sweep's process (serial), or Ctrl-C as a terminal sends it, to the whole process group with a local
-    cluster's worker processes in it (which leave it to the sweep: no traceback of theirs)."""
+    cluster's worker processes in it (which leave it to the sweep: no traceback of theirs); the local cluster says
+    it has 2 workers (test_sweep_dask.py runs one of 1)."""
     out = str(tmp_path / "out")
-    log = open(tmp_path / "err.txt", "w")
+    log, said_out = open(tmp_path / "err.txt", "w"), open(tmp_path / "out.txt", "w")
     how = ["--scheduler", "serial"] if where == "serial" else ["--workers", "2"]
     proc = subprocess.Popen([sys.executable, "-m", "chrono_origami", "sweep", spec_path, "--out", out, *how,
-                             "--flush", "0"], env=ENV, stdout=subprocess.DEVNULL, stderr=log,
+                             "--flush", "0"], env=ENV, stdout=said_out, stderr=log,
                             start_new_session=True)
     try:
         wait_for_parts(out, 3, proc)
@@ -279,9 +260,12 @@ def test_a_signal_to_the_sweep_keeps_the_finished_rows_in_one_line(signum, where
     finally:
         stop(proc)
         log.close()
+        said_out.close()
     err = (tmp_path / "err.txt").read_text()
     kept = len(part_rows(out))
     assert code == 128 + signum, err
+    if where == "local":
+        assert "running on local cluster of 2 workers" in (tmp_path / "out.txt").read_text().splitlines()
     assert last_line(err) == (f"error: interrupted ({signal.Signals(signum).name}): {kept} of {N_CASES} cases are "
                               f"kept in {out}; run the same command again to resume the other {N_CASES - kept}")
     assert 3 <= kept < N_CASES
@@ -319,7 +303,7 @@ def scheduler(tmp_path):
         yield address, procs
     finally:
         for p in reversed(procs):
-            stop(p, wait=2)         # a worker whose scheduler is gone takes 10 s to close on SIGTERM: killed sooner
+            stop(p, wait=0.5)       # a worker whose scheduler is gone takes 10 s to close on SIGTERM: killed sooner
         for f in logs:
             f.close()
 
