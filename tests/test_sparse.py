@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not installed (pip install -e '.[test]')")
@@ -500,3 +501,80 @@ def test_an_exact_flat_miura_on_the_sparse_path_has_no_near_singular_note(tmp_pa
     assert "nearly singular" not in out + err
     c = counting.count(Structure(mi.miura_pattern(6, 6, fold_angle_deg=0.0)), linalg="sparse")
     assert c.gap[1] < 1e-2 * c.rtol
+
+
+def _diagonal_with(values_at, q=400):
+    """A 2q x q diagonal operator (q x q diagonal over q zero rows, values in [0.5, 1]) with some diagonal values
+    replaced, given by their position in METIS's order of its pattern (which the values do not change): its singular
+    values are the |diagonal| and its null or near-null directions unit vectors."""
+    d = np.random.default_rng(0).uniform(0.5, 1.0, q)
+    A = sp.vstack([sp.diags(d), sp.csc_matrix((q, q))], format="csc")
+    order = sparseqr.suitesparse().metis(A)
+    for at, value in values_at.items():
+        d[order[at]] = value
+    return sp.vstack([sp.diags(d), sp.csc_matrix((q, q))], format="csc"), d
+
+
+def test_the_count_regularises_only_the_root_separators():
+    """The count's factor is of [B; delta I_S], S the last SEPARATOR sqrt(q) columns of METIS's order (the root
+    separators): R^T R = B^T B + delta^2 I_S (permuted) to c n eps ||B||^2, as a backward-stable QR promises
+    (Higham, Thm 19.4; c = 10), and the rank, the gap and the null space are those of the factor of [B; delta I]
+    (every column regularised): the null vectors are found and checked on B itself, the proof that none is left
+    holds for any S (sigma_i(B)^2 <= lambda_i(R^T R) <= sigma_i(B)^2 + delta^2)."""
+    A = assemble(mi.miura_patch(12, 12)).Cs
+    smax = sparseqr.largest_singular_value(A)
+    delta = sparseqr.DELTA_FACTOR * 1e-8 * smax
+    qr, order = sparseqr.rank_factor(A, delta)
+    q = qr.q
+    k = int(np.ceil(sparseqr.SEPARATOR * np.sqrt(q)))
+    assert qr.partial and int(qr.regularised.sum()) == k < q
+    assert set(np.asarray(qr.perm)[qr.regularised]) == set(order[q - k:])
+    B = A.toarray()[:, qr.perm]
+    R = qr.R.matvec(np.eye(q))
+    eps = np.finfo(float).eps
+    assert np.abs(R.T @ R - B.T @ B - delta ** 2 * np.diag(qr.regularised)).max() <= 10 * q * eps * smax ** 2
+    partial = sparseqr.rank(A, 1e-8)
+    assert partial.qr.partial
+    sparseqr_full = sparseqr.SEPARATOR
+    try:
+        sparseqr.SEPARATOR = 1e9                       # every column regularised
+        full = sparseqr.rank(A, 1e-8)
+    finally:
+        sparseqr.SEPARATOR = sparseqr_full
+    assert not full.qr.partial
+    assert (partial.rank, partial.nullity) == (full.rank, full.nullity) == (q - 7, 7)
+    # the smallest kept singular value by Rayleigh-Ritz on B in both: to Lanczos's 1e-10, squared
+    assert partial.gap[0] == pytest.approx(full.gap[0], rel=1e-9)
+    assert partial.gap[1] <= 1e-9 and full.gap[1] <= 1e-9       # clear decisions (the tolerance is 1e-8)
+    assert subspace_distance(partial.null_vectors, full.null_vectors) < 1e-8
+
+
+def test_a_column_dependent_outside_the_separators_regularises_every_column():
+    """A null direction whose column comes before S in the order leaves a pivot of round-off (here e_j, B e_j =
+    1e-30 e_j): the partly regularised R would be singular, so every column is regularised, in the same order."""
+    A, d = _diagonal_with({0: 1e-30})
+    smax = float(np.abs(d).max())
+    qr, order = sparseqr.rank_factor(A, sparseqr.DELTA_FACTOR * 1e-8 * smax)
+    assert not qr.partial and order is not None
+    assert np.abs(qr.R.d).min() == pytest.approx(sparseqr.DELTA_FACTOR * 1e-8 * smax, rel=1e-12)
+    r = sparseqr.rank(A, 1e-8, split=False)
+    assert (r.rank, r.nullity) == (len(d) - 1, 1)
+
+
+def test_a_singular_value_between_the_tolerance_and_delta_is_decided_on_every_column():
+    """sigma = 3 tol (kept) on a column outside S, and a null direction in S: the partly regularised factor is
+    accepted (no pivot below FLOOR delta), but R^T R there is sigma^2 = 9 tol^2, below tol^2 + delta^2 = 101 tol^2,
+    so its Lanczos value sqrt(1 / lambda - delta^2) cannot tell it from a null one; B puts it above the tolerance,
+    so the decision is made again on [B; delta I], where it is sigma itself: kept. The dense SVD agrees."""
+    q = 400
+    k = int(np.ceil(sparseqr.SEPARATOR * np.sqrt(q)))
+    A, d = _diagonal_with({0: 3e-8, q - 1: 1e-30}, q)
+    smax = float(np.abs(d).max())
+    first, _ = sparseqr.rank_factor(A, sparseqr.DELTA_FACTOR * 1e-8 * smax)
+    assert first.partial and k < q
+    r = sparseqr.rank(A, 1e-8, split=False)
+    assert not r.qr.partial                            # decided on the factor of [B; delta I]
+    s = np.linalg.svd(A.toarray(), compute_uv=False)
+    assert r.rank == int(np.sum(s > 1e-8 * s[0])) == q - 1
+    assert r.gap[0] == pytest.approx(3e-8 / smax, rel=1e-9)
+    assert r.gap[1] <= 1e-9
