@@ -503,6 +503,11 @@ def test_an_exact_flat_miura_on_the_sparse_path_has_no_near_singular_note(tmp_pa
     assert c.gap[1] < 1e-2 * c.rtol
 
 
+needs_c_interface = pytest.mark.skipif(sparseqr.suitesparse() is None,
+                                       reason="SuiteSparseQR's C interface (pyspqr's library) did not load: the "
+                                              "count factors [C; delta I] through pyspqr")
+
+
 def _diagonal_with(values_at, q=400):
     """A 2q x q diagonal operator (q x q diagonal over q zero rows, values in [0.5, 1]) with some diagonal values
     replaced, given by their position in METIS's order of its pattern (which the values do not change): its singular
@@ -515,6 +520,7 @@ def _diagonal_with(values_at, q=400):
     return sp.vstack([sp.diags(d), sp.csc_matrix((q, q))], format="csc"), d
 
 
+@needs_c_interface
 def test_the_count_regularises_only_the_root_separators():
     """The count's factor is of [B; delta I_S], S the last SEPARATOR sqrt(q) columns of METIS's order (the root
     separators): R^T R = B^T B + delta^2 I_S (permuted) to c n eps ||B||^2, as a backward-stable QR promises
@@ -549,6 +555,7 @@ def test_the_count_regularises_only_the_root_separators():
     assert subspace_distance(partial.null_vectors, full.null_vectors) < 1e-8
 
 
+@needs_c_interface
 def test_a_column_dependent_outside_the_separators_regularises_every_column():
     """A null direction whose column comes before S in the order leaves a pivot of round-off (here e_j, B e_j =
     1e-30 e_j): the partly regularised R would be singular, so every column is regularised, in the same order."""
@@ -561,6 +568,7 @@ def test_a_column_dependent_outside_the_separators_regularises_every_column():
     assert (r.rank, r.nullity) == (len(d) - 1, 1)
 
 
+@needs_c_interface
 def test_a_singular_value_between_the_tolerance_and_delta_is_decided_on_every_column():
     """sigma = 3 tol (kept) on a column outside S, and a null direction in S: the partly regularised factor is
     accepted (no pivot below FLOOR delta), but R^T R there is sigma^2 = 9 tol^2, below tol^2 + delta^2 = 101 tol^2,

@@ -1229,6 +1229,26 @@ def rank(A, rtol, sigma_max=None, side="auto", block=BLOCK, stage=None, columns=
     return SparseRank(q - nz, smax, (kept / smax, dropped / smax), nz, V, qr, None, A, columns, rtol)
 
 
+def _probe(qr, V, tol, dropped, seen):
+    """One step towards null(B) (:meth:`SparseQR.null_step`) on :data:`PROBE` random vectors on the complement of V,
+    then Rayleigh-Ritz: finds null directions that leave no small pivot, when they lie well apart from the kept
+    values (a null one certain when at most the tolerance); the rest is left to the Lanczos rounds. Returns (V,
+    dropped, seen, whether any was found)."""
+    q = qr.q
+    if q - V.shape[1] <= PROBE:
+        return V, dropped, seen, False
+    X = _deflated(np.random.default_rng(3).standard_normal((q, PROBE)), V)
+    sig, Y = qr.ritz(_orthonormal(_deflated(qr.null_step(X), V)))
+    null = sig <= tol
+    if not null.any():
+        return V, dropped, seen, False
+    # one more step on those found, so that their singular values are resolved as Lanczos's are
+    sig_n, Z = qr.ritz(_orthonormal(_deflated(qr.null_step(Y[:, null]), V)))
+    found = sig_n <= tol
+    dropped = max(dropped, float(sig_n[found].max(initial=0.0)))
+    return _append(V, Z[:, found]), dropped, np.hstack([seen, Y[:, ~null]])[:, :BLOCK], bool(found.any())
+
+
 def _null_search(qr, A, tol, smax, block, stage, what):
     """The null directions of the factored B (:func:`rank`, after the factor): (V, largest dropped sigma, smallest
     kept sigma). With a partly regularised factor (:attr:`SparseQR.partial`) a Lanczos value sqrt(1 / lambda -
@@ -1245,8 +1265,10 @@ def _null_search(qr, A, tol, smax, block, stage, what):
     if first > block:
         V, dropped, seen = _block_null(qr, order[:first], tol, delta, V, stage, what)
         # on large patterns some null directions leave no pivot that small: the next candidates (by |R_jj|), a
-        # fifth as many a batch, while a batch finds some
-        pos = first
+        # fifth as many a batch, while a batch finds some -- when the probe finds any (the flat 10^4-panel Miura
+        # patch: none, where a batch of 40 took 0.45 s to find none)
+        V, dropped, seen, probed = _probe(qr, V, tol, dropped, seen)
+        pos = first if probed else q
         while pos < q - V.shape[1] - 1:
             batch = order[pos:pos + max(2 * EXTRA, first // 5)]
             pos += len(batch)
@@ -1264,20 +1286,8 @@ def _null_search(qr, A, tol, smax, block, stage, what):
         # one-eigenpair rounds on the complement
         V, dropped, seen = _block_null(qr, order[:first], tol, delta, V, stage, what)
         # a null direction may leave no pivot that small (the 10^5-panel patch: 6 candidates for 7, the 7th at
-        # |R_jj| = 3.3e4 delta): one step of (R^T R)^-1 on PROBE random vectors on the complement, then
-        # Rayleigh-Ritz, finds those well apart from the kept values (a null one certain when at most the
-        # tolerance); the rest is left to the Lanczos rounds, as before
-        if q - V.shape[1] > PROBE:
-            X = _deflated(np.random.default_rng(3).standard_normal((q, PROBE)), V)
-            sig, Y = _ritz(qr, _orthonormal(_deflated(qr.null_step(X), V)), delta)
-            null = sig <= tol
-            if null.any():
-                # one more step on those found, so that their singular values are resolved as Lanczos's are
-                sig_n, Z = _ritz(qr, _orthonormal(_deflated(qr.null_step(Y[:, null]), V)), delta)
-                found = sig_n <= tol
-                dropped = max(dropped, float(sig_n[found].max(initial=0.0)))
-                V = _append(V, Z[:, found])
-                seen = np.hstack([seen, Y[:, ~null]])[:, :BLOCK]
+        # |R_jj| = 3.3e4 delta)
+        V, dropped, seen, _ = _probe(qr, V, tol, dropped, seen)
         ask = 1
     while True:
         stage(f"Lanczos on R: {V.shape[1]} null directions so far")
