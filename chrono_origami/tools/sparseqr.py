@@ -979,6 +979,8 @@ def _block_rank(A, parts, rtol, smax, side, block, stage, columns, what, groups=
 
 #: Most steps of the one-eigenpair Lanczos of :func:`_lanczos` before ARPACK takes over from its Ritz vector.
 LANCZOS_STEPS = 40
+#: Its test: the Ritz pair's residual at most LANCZOS_TOL times the value (ARPACK's tol in the other rounds).
+LANCZOS_TOL = 1e-10
 
 
 def _lanczos(qr, k, deflate):
@@ -998,7 +1000,7 @@ def _lanczos(qr, k, deflate):
     op = qr.inverse_gram(deflate, before=False)     # the start is projected: every Lanczos vector lies in range(P)
     v0 = _deflated(np.random.default_rng(0).standard_normal(q), deflate)
     if k == 1:
-        val, vec = _lanczos_top(op.matvec, v0, 1e-10, min(LANCZOS_STEPS, q - deflate.shape[1]))
+        val, vec = _lanczos_top(op.matvec, v0, LANCZOS_TOL, min(LANCZOS_STEPS, q - deflate.shape[1]))
         if val is not None:
             vals, vecs = np.array([val]), vec[:, None]
         else:
