@@ -586,3 +586,11 @@ def test_a_singular_value_between_the_tolerance_and_delta_is_decided_on_every_co
     assert r.rank == int(np.sum(s > 1e-8 * s[0])) == q - 1
     assert r.gap[0] == pytest.approx(3e-8 / smax, rel=1e-9)
     assert r.gap[1] <= 1e-9
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 1000, 1001])
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 18])
+def test_the_reversal_in_place_by_chunks_is_exact(n, chunk):
+    a = np.arange(n, dtype=float)
+    sparseqr._reverse(a, chunk)
+    assert np.array_equal(a, np.arange(n, dtype=float)[::-1])
