@@ -594,3 +594,36 @@ def test_the_reversal_in_place_by_chunks_is_exact(n, chunk):
     a = np.arange(n, dtype=float)
     sparseqr._reverse(a, chunk)
     assert np.array_equal(a, np.arange(n, dtype=float)[::-1])
+
+
+@needs_c_interface
+@pytest.mark.parametrize("t, weight", [(1.0, 0.5), (100.0, 1e-4)])
+def test_a_null_direction_held_too_little_by_the_delta_rows_is_decided_on_every_column(t, weight):
+    """Column b = t x column a, b in S (last in the order), a first: the null direction (t e_a - e_b) / sqrt(1 + t^2)
+    has R^T R = delta^2 / (1 + t^2) along it. At t = 100, below WEIGHT delta^2: (R^T R)^-1 along it (1e4 / delta^2)
+    would amplify round-off beyond the kept directions' scale, so the search asks for every column regularised
+    (:class:`_Undecided`); at t = 1 it is held (delta^2 / 2) and the partly regularised factor decides (in the
+    order given: 0, 1, ..., q - 1). rank gives nullity 1 either way."""
+    q = 400
+    d = np.random.default_rng(0).uniform(0.5, 1.0, q)
+    a, b = 0, q - 1
+    A = sp.lil_matrix((2 * q, q))
+    A.setdiag(d)
+    A[b, b] = 0.0
+    A[a, b] = t * d[a]
+    A = sp.csc_matrix(A)
+    A.eliminate_zeros()
+    smax = sparseqr.largest_singular_value(A)
+    tol = 1e-8 * smax
+    qr, _ = sparseqr.rank_factor(A, sparseqr.DELTA_FACTOR * tol, order=np.arange(q))
+    assert qr.partial
+    V = None
+    if weight < sparseqr.WEIGHT:
+        with pytest.raises(sparseqr._Undecided):
+            sparseqr._null_search(qr, A, tol, smax, sparseqr.BLOCK, lambda what: None, "test operator")
+    else:
+        V, dropped, kept = sparseqr._null_search(qr, A, tol, smax, sparseqr.BLOCK, lambda what: None, "test operator")
+        RV = qr.R.matvec(V)
+        assert V.shape[1] == 1 and (RV.T @ RV)[0, 0] / qr.delta ** 2 == pytest.approx(weight, rel=1e-6)
+    r = sparseqr.rank(A, 1e-8, split=False)                 # in METIS's own order
+    assert (r.rank, r.nullity) == (q - 1, 1)
