@@ -250,9 +250,15 @@ class _RowBlocks:
             for r0 in range(a, b, cap):
                 r1 = min(r0 + cap, b)
                 k, lo, hi = r1 - r0, ip[r0], ip[r1]
-                cols = np.unique(ix[lo:hi])          # the block's columns: r0..r1-1, then those beyond
+                # the block's columns: r0..r1-1, then those beyond -- row r0's own (sorted), since each next row's
+                # pattern is the one before without its first column (checked: else their union)
+                cols = ix[lo:ip[r0 + 1]]
+                at = np.searchsorted(cols, ix[lo:hi])
+                if not np.array_equal(cols[np.minimum(at, len(cols) - 1)], ix[lo:hi]):
+                    cols = np.unique(ix[lo:hi])
+                    at = np.searchsorted(cols, ix[lo:hi])
                 D = np.zeros((k, len(cols)))
-                D[np.repeat(np.arange(k), n[r0:r1]), np.searchsorted(cols, ix[lo:hi])] = M.data[lo:hi]
+                D[np.repeat(np.arange(k), n[r0:r1]), at] = M.data[lo:hi]
                 self.blocks.append((r0, r1, np.asfortranarray(D[:, :k]), np.ascontiguousarray(D[:, k:]), cols[k:]))
 
     @property
