@@ -1350,9 +1350,9 @@ def range_residual(r, B, g, steps=8):
     """g - B x, x the least-squares solution of B x = g, B the matrix factored by :func:`rank` (A, or A^T when
     ``r.transposed``), with its regularised factor.
 
-    x starts as the regularised solution (B^T B + delta^2 I)^-1 B^T g and is
-    refined ``steps`` times; each step shrinks the error along a singular
-    direction sigma by delta^2 / (sigma^2 + delta^2).
+    x starts as the regularised solution (R^T R)^-1 B^T g (R^T R = B^T B + delta^2 I, or B^T B + delta^2 I_S for
+    the count's partly regularised factor) and is refined ``steps`` times; each step shrinks the residual's error
+    along a singular direction sigma by at most delta^2 / (sigma^2 + delta^2).
     """
     qr, perm = r.qr, r.qr.perm
     if B.shape[1] != qr.q:
