@@ -129,7 +129,8 @@ def test_two_thousand_mechanisms_are_counted():
 def test_null_directions_that_leave_no_small_pivot_are_found():
     """On larger flat patterns some null directions leave no pivot of R below sqrt(delta sigma_max) (a fold line
     across the sheet spreads over many columns): on the 50 x 50 box pleat 99 pivots for 101 null directions of its
-    out-of-plane block. The next candidates by |R_jj| find the other two: M = 2 (n - 1), S = 4 (n - 1)^2."""
+    out-of-plane block. A probe (one step towards the null space from random vectors) finds some of the others, so
+    the next candidates by |R_jj| are searched too: M = 2 (n - 1), S = 4 (n - 1)^2."""
     n = 50
     s = ts.box_pleat(n)
     model = assemble(s)

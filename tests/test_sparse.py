@@ -11,6 +11,7 @@ import sys
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 pytest.importorskip("pyspqr", reason="the sparse path needs pyspqr (pip install pyspqr)")
 hypothesis = pytest.importorskip("hypothesis", reason="hypothesis is not installed (pip install -e '.[test]')")
@@ -500,3 +501,129 @@ def test_an_exact_flat_miura_on_the_sparse_path_has_no_near_singular_note(tmp_pa
     assert "nearly singular" not in out + err
     c = counting.count(Structure(mi.miura_pattern(6, 6, fold_angle_deg=0.0)), linalg="sparse")
     assert c.gap[1] < 1e-2 * c.rtol
+
+
+needs_c_interface = pytest.mark.skipif(sparseqr.suitesparse() is None,
+                                       reason="SuiteSparseQR's C interface (pyspqr's library) did not load: the "
+                                              "count factors [C; delta I] through pyspqr")
+
+
+def _diagonal_with(values_at, q=400):
+    """A 2q x q diagonal operator (q x q diagonal over q zero rows, values in [0.5, 1]) with some diagonal values
+    replaced, given by their position in METIS's order of its pattern (which the values do not change): its singular
+    values are the |diagonal| and its null or near-null directions unit vectors."""
+    d = np.random.default_rng(0).uniform(0.5, 1.0, q)
+    A = sp.vstack([sp.diags(d), sp.csc_matrix((q, q))], format="csc")
+    order = sparseqr.suitesparse().metis(A)
+    for at, value in values_at.items():
+        d[order[at]] = value
+    return sp.vstack([sp.diags(d), sp.csc_matrix((q, q))], format="csc"), d
+
+
+@needs_c_interface
+def test_the_count_regularises_only_the_root_separators():
+    """The count's factor is of [B; delta I_S], S the last SEPARATOR sqrt(q) columns of METIS's order (the root
+    separators): R^T R = B^T B + delta^2 I_S (permuted) to c n eps ||B||^2, as a backward-stable QR promises
+    (Higham, Thm 19.4; c = 10), and the rank, the gap and the null space are those of the factor of [B; delta I]
+    (every column regularised): the null vectors are found and checked on B itself, the proof that none is left
+    holds for any S (sigma_i(B)^2 <= lambda_i(R^T R) <= sigma_i(B)^2 + delta^2)."""
+    A = assemble(mi.miura_patch(12, 12)).Cs
+    smax = sparseqr.largest_singular_value(A)
+    delta = sparseqr.DELTA_FACTOR * 1e-8 * smax
+    qr, order = sparseqr.rank_factor(A, delta)
+    q = qr.q
+    k = int(np.ceil(sparseqr.SEPARATOR * np.sqrt(q)))
+    assert qr.partial and int(qr.regularised.sum()) == k < q
+    assert set(np.asarray(qr.perm)[qr.regularised]) == set(order[q - k:])
+    B = A.toarray()[:, qr.perm]
+    R = qr.R.matvec(np.eye(q))
+    eps = np.finfo(float).eps
+    assert np.abs(R.T @ R - B.T @ B - delta ** 2 * np.diag(qr.regularised)).max() <= 10 * q * eps * smax ** 2
+    partial = sparseqr.rank(A, 1e-8)
+    assert partial.qr.partial
+    sparseqr_full = sparseqr.SEPARATOR
+    try:
+        sparseqr.SEPARATOR = 1e9                       # every column regularised
+        full = sparseqr.rank(A, 1e-8)
+    finally:
+        sparseqr.SEPARATOR = sparseqr_full
+    assert not full.qr.partial
+    assert (partial.rank, partial.nullity) == (full.rank, full.nullity) == (q - 7, 7)
+    # the smallest kept singular value by Rayleigh-Ritz on B in both: to Lanczos's 1e-10, squared
+    assert partial.gap[0] == pytest.approx(full.gap[0], rel=1e-9)
+    assert partial.gap[1] <= 1e-9 and full.gap[1] <= 1e-9       # clear decisions (the tolerance is 1e-8)
+    assert subspace_distance(partial.null_vectors, full.null_vectors) < 1e-8
+
+
+@needs_c_interface
+def test_a_column_dependent_outside_the_separators_regularises_every_column():
+    """A null direction whose column comes before S in the order leaves a pivot of round-off (here e_j, B e_j =
+    1e-30 e_j): the partly regularised R would be singular, so every column is regularised, in the same order."""
+    A, d = _diagonal_with({0: 1e-30})
+    smax = float(np.abs(d).max())
+    qr, order = sparseqr.rank_factor(A, sparseqr.DELTA_FACTOR * 1e-8 * smax)
+    assert not qr.partial and order is not None
+    assert np.abs(qr.R.d).min() == pytest.approx(sparseqr.DELTA_FACTOR * 1e-8 * smax, rel=1e-12)
+    r = sparseqr.rank(A, 1e-8, split=False)
+    assert (r.rank, r.nullity) == (len(d) - 1, 1)
+
+
+@needs_c_interface
+def test_a_singular_value_between_the_tolerance_and_delta_is_decided_on_every_column():
+    """sigma = 3 tol (kept) on a column outside S, and a null direction in S: the partly regularised factor is
+    accepted (no pivot below FLOOR delta), but R^T R there is sigma^2 = 9 tol^2, below tol^2 + delta^2 = 101 tol^2,
+    so its Lanczos value sqrt(1 / lambda - delta^2) cannot tell it from a null one; B puts it above the tolerance,
+    so the decision is made again on [B; delta I], where it is sigma itself: kept. The dense SVD agrees."""
+    q = 400
+    k = int(np.ceil(sparseqr.SEPARATOR * np.sqrt(q)))
+    A, d = _diagonal_with({0: 3e-8, q - 1: 1e-30}, q)
+    smax = float(np.abs(d).max())
+    first, _ = sparseqr.rank_factor(A, sparseqr.DELTA_FACTOR * 1e-8 * smax)
+    assert first.partial and k < q
+    r = sparseqr.rank(A, 1e-8, split=False)
+    assert not r.qr.partial                            # decided on the factor of [B; delta I]
+    s = np.linalg.svd(A.toarray(), compute_uv=False)
+    assert r.rank == int(np.sum(s > 1e-8 * s[0])) == q - 1
+    assert r.gap[0] == pytest.approx(3e-8 / smax, rel=1e-9)
+    assert r.gap[1] <= 1e-9
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 1000, 1001])
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 18])
+def test_the_reversal_in_place_by_chunks_is_exact(n, chunk):
+    a = np.arange(n, dtype=float)
+    sparseqr._reverse(a, chunk)
+    assert np.array_equal(a, np.arange(n, dtype=float)[::-1])
+
+
+@needs_c_interface
+@pytest.mark.parametrize("t, weight", [(1.0, 0.5), (100.0, 1e-4)])
+def test_a_null_direction_held_too_little_by_the_delta_rows_is_decided_on_every_column(t, weight):
+    """Column b = t x column a, b in S (last in the order), a first: the null direction (t e_a - e_b) / sqrt(1 + t^2)
+    has R^T R = delta^2 / (1 + t^2) along it. At t = 100, below WEIGHT delta^2: (R^T R)^-1 along it (1e4 / delta^2)
+    would amplify round-off beyond the kept directions' scale, so the search asks for every column regularised
+    (:class:`_Undecided`); at t = 1 it is held (delta^2 / 2) and the partly regularised factor decides (in the
+    order given: 0, 1, ..., q - 1). rank gives nullity 1 either way."""
+    q = 400
+    d = np.random.default_rng(0).uniform(0.5, 1.0, q)
+    a, b = 0, q - 1
+    A = sp.lil_matrix((2 * q, q))
+    A.setdiag(d)
+    A[b, b] = 0.0
+    A[a, b] = t * d[a]
+    A = sp.csc_matrix(A)
+    A.eliminate_zeros()
+    smax = sparseqr.largest_singular_value(A)
+    tol = 1e-8 * smax
+    qr, _ = sparseqr.rank_factor(A, sparseqr.DELTA_FACTOR * tol, order=np.arange(q))
+    assert qr.partial
+    V = None
+    if weight < sparseqr.WEIGHT:
+        with pytest.raises(sparseqr._Undecided):
+            sparseqr._null_search(qr, A, tol, smax, sparseqr.BLOCK, lambda what: None, "test operator")
+    else:
+        V, dropped, kept = sparseqr._null_search(qr, A, tol, smax, sparseqr.BLOCK, lambda what: None, "test operator")
+        RV = qr.R.matvec(V)
+        assert V.shape[1] == 1 and (RV.T @ RV)[0, 0] / qr.delta ** 2 == pytest.approx(weight, rel=1e-6)
+    r = sparseqr.rank(A, 1e-8, split=False)                 # in METIS's own order
+    assert (r.rank, r.nullity) == (q - 1, 1)
