@@ -192,22 +192,36 @@ def check_viz_run(r, result):
     assert "viewer closed after 3 frames" in r.stdout.splitlines()
 
 
-@needs_xvfb
-def test_viz_window_opens_renders_and_closes(tmp_path):
-    result = tmp_path / "viz.json"
-    check_viz_run(xvfb([sys.executable, "-c", viz_script(result)]), result)
-
-
-@needs_xvfb
-def test_data_folder_without_colormaps_and_logo_is_one_notice_and_keeps_stdout_clean(tmp_path):
-    """A Chrono data folder with fonts only: one notice names what is missing; stdout holds only our lines."""
+@pytest.fixture(scope="module")
+def viz_run(tmp_path_factory):
+    """One run of :func:`viz_script` under xvfb-run, checked two ways by the two tests below: on a Chrono data folder
+    with fonts only when Chrono's own is found (the fonts copied from it), else on the default. Returns (the
+    CompletedProcess, the JSON file, the data folder or None)."""
+    if XVFB is None:
+        pytest.skip("xvfb-run is not installed (apt-get install xvfb xauth)")
+    tmp = tmp_path_factory.mktemp("viz")
     found = viewer.chrono_data_path()
-    if found is None:
+    data = None if found is None else tmp / "data"
+    extra = {}
+    if data is not None:
+        shutil.copytree(os.path.join(found, "fonts"), data / "fonts")
+        extra["CHRONO_DATA_PATH"] = str(data)
+    result = tmp / "viz.json"
+    return xvfb([sys.executable, "-c", viz_script(result)], **extra), result, data
+
+
+@needs_xvfb
+def test_viz_window_opens_renders_and_closes(viz_run):
+    r, result, _ = viz_run
+    check_viz_run(r, result)
+
+
+@needs_xvfb
+def test_data_folder_without_colormaps_and_logo_is_one_notice_and_keeps_stdout_clean(viz_run):
+    """A Chrono data folder with fonts only: one notice names what is missing; stdout holds only our lines."""
+    r, result, data = viz_run
+    if data is None:
         pytest.skip("no Chrono data folder with fonts/ to copy the fonts from")
-    data = tmp_path / "data"
-    shutil.copytree(os.path.join(found, "fonts"), data / "fonts")
-    result = tmp_path / "viz.json"
-    r = xvfb([sys.executable, "-c", viz_script(result)], CHRONO_DATA_PATH=str(data))
     check_viz_run(r, result)
     # Chrono's own "Cannot open colormap data file ..." went to neither stream; our notice, once per view
     assert r.stdout.splitlines() == ["viewer closed after 3 frames"]
@@ -217,7 +231,7 @@ def test_data_folder_without_colormaps_and_logo_is_one_notice_and_keeps_stdout_c
               "drawing without them")
     assert r.stderr.splitlines().count(notice) == 2, r.stderr
     # nothing missing: no notice
-    assert viewer.missing_data_files(found) == []
+    assert viewer.missing_data_files(viewer.chrono_data_path()) == []
 
 
 @needs_xvfb
@@ -317,13 +331,15 @@ def _wedge_fold(tmp_path):
     return path
 
 
+#: the wedge folded by 1 rad in 3 frames, by the reference engine (the viewer draws what any engine folded; Chrono's
+#: fold of the command line: tests/test_fold_targets.py, of this fold: tests/test_folding.py)
 FOLD_ARGS = ["--drive", "1-15", "--rate", "0.05", "--time", "20", "--hold", "6", "--along", "2,4,8,10,12-16:x",
-             "--block", "14:xy", "--from-singular", "--frames", "4", "--quiet"]
+             "--block", "14:xy", "--from-singular", "--frames", "2", "--quiet", "--engine", "reference"]
 
 
 @needs_xvfb
 def test_fold_played_as_irrlicht_png_frames_and_from_its_fold_file(tmp_path):
-    """The Yoshimura wedge folded by 1 rad: 5 Irrlicht frames, the wedge's tip moved where the camera puts it.
+    """The Yoshimura wedge folded by 1 rad: 3 Irrlicht frames, the wedge's tip moved where the camera puts it.
 
     ``play`` of the written fold.fold draws the same pictures below the title.
     """
@@ -331,12 +347,12 @@ def test_fold_played_as_irrlicht_png_frames_and_from_its_fold_file(tmp_path):
     r = xvfb([sys.executable, "-m", "chrono_origami", "fold", wedge, *FOLD_ARGS, "--out", tmp_path / "out",
               "--png-frames", tmp_path / "irr", "--png-renderer", "irrlicht"])
     assert r.returncode == 0, r.stderr
-    assert f"wrote 5 Irrlicht PNG frames to {tmp_path / 'irr'}" in r.stdout
+    assert f"wrote 3 Irrlicht PNG frames to {tmp_path / 'irr'}" in r.stdout
     names = sorted(os.listdir(tmp_path / "irr"))
-    assert names == [f"frame_{k:04d}.png" for k in range(5)]
+    assert names == [f"frame_{k:04d}.png" for k in range(3)]
     imgs = [load_png(tmp_path / "irr" / n) for n in names]
     structure, frames, times = viewer.fold_file_frames(tmp_path / "out" / "fold.fold")
-    assert times == pytest.approx([0, 5, 10, 15, 20]) and len(frames) == 5
+    assert times == pytest.approx([0, 10, 20]) and len(frames) == 3
     for img in imgs:
         assert img.shape == (H, W, 3) and not viewer.is_blank(img)
         assert len(np.unique(img.reshape(-1, 3), axis=0)) > 200
@@ -378,15 +394,15 @@ def test_fold_viz_window_plays_the_frames(tmp_path):
         "played = []\n"
         "def play(*a, **k):\n"
         "    played.append(len(a[1]))\n"
-        "    return real(*a, **dict(k, max_frames=12))\n"
+        "    return real(*a, **dict(k, max_frames=6))\n"
         "real, viewer.play = viewer.play, play\n"
         f"rc = main(['fold', {str(wedge)!r}] + {FOLD_ARGS!r} + ['--viz'])\n"
         "print('rc', rc, 'frames', played)\n")
     r = xvfb([sys.executable, "-c", script])
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
-    assert "viewer closed after 12 frames" in lines and lines.index("viewer closed after 12 frames") < \
-        lines.index("rc 0 frames [5]")
+    assert "viewer closed after 6 frames" in lines and lines.index("viewer closed after 6 frames") < \
+        lines.index("rc 0 frames [3]")
 
 
 def test_play_errors_are_one_line(tmp_path):
@@ -396,8 +412,21 @@ def test_play_errors_are_one_line(tmp_path):
     assert r.returncode == 2 and r.stderr.strip() == "error: play: give --viz and/or --png-frames DIR"
 
 
+@pytest.fixture(scope="module")
+def force_screenshot(tmp_path_factory):
+    """``static --screenshot --color-by F`` of the Miura-ori cantilever, under xvfb-run: (the CompletedProcess, the
+    PNG), checked by the two tests below (read-only)."""
+    if XVFB is None:
+        pytest.skip("xvfb-run is not installed (apt-get install xvfb xauth)")
+    tmp = tmp_path_factory.mktemp("forces")
+    fold, png = tmp / "miura.fold", tmp / "forces.png"
+    write_fold(miura.miura_cantilever(), fold)
+    return xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png,
+                 "--color-by", "F"]), png
+
+
 @needs_xvfb
-def test_screenshot_colours_hinges_by_force_with_the_figures_map(tmp_path):
+def test_screenshot_colours_hinges_by_force_with_the_figures_map(force_screenshot):
     """static --screenshot --color-by F: each hinge glyph in the viridis colour of its |F| (the figure's map and
     scale): the largest (hinge 16 of the Miura cantilever, 13.81) in the map's end colour, yellow, the others
     (0 .. 0.041 of it) dark purple; the colour bar at the right edge runs from the end colour (top) to the start
@@ -406,11 +435,7 @@ def test_screenshot_colours_hinges_by_force_with_the_figures_map(tmp_path):
     from chrono_origami.report import hinge_colors
 
     structure = miura.miura_cantilever()
-    fold = tmp_path / "miura.fold"
-    write_fold(structure, fold)
-    png = tmp_path / "forces.png"
-    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png,
-              "--color-by", "F"])
+    r, png = force_screenshot
     assert r.returncode == 0, r.stderr
     coloring = hinge_colors.coloring(analysis.static(structure, "reference"), "|F|")
     top, value = coloring.largest()
@@ -439,7 +464,7 @@ def test_screenshot_colours_hinges_by_force_with_the_figures_map(tmp_path):
 
 
 @needs_xvfb
-def test_screenshot_default_is_the_figures_colouring(tmp_path):
+def test_screenshot_default_is_the_figures_colouring(tmp_path, force_screenshot):
     """Without --color-by the viewer colours hinges as --figure does: by |F| when the statics is determined (the
     same picture as --color-by F, and the same caption), by kind when it is not (the Kresling tower with door
     hinges under the proposed support: M = 0, S = 9, exit 3, door blue glyphs and the one-line notice)."""
@@ -447,11 +472,10 @@ def test_screenshot_default_is_the_figures_colouring(tmp_path):
 
     fold = tmp_path / "miura.fold"
     write_fold(miura.miura_cantilever(), fold)
-    pics = {}
-    for name, extra in (("default", []), ("F", ["--color-by", "F"])):
-        pics[name] = tmp_path / f"{name}.png"
-        r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot",
-                  pics[name], *extra])
+    pics = {"default": tmp_path / "default.png", "F": force_screenshot[1]}
+    default = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot",
+                    pics["default"]])
+    for r in (default, force_screenshot[0]):
         assert r.returncode == 0, r.stderr
         assert ("hinges coloured by force resultant |F|, viridis from 0 to 13.81; largest |F| = 13.81 at hinge 16"
                 in r.stdout)
