@@ -222,11 +222,19 @@ def test_the_viewer_draws_the_solids_and_marks_the_first_contact(tmp_path):
         pytest.skip("xvfb-run is not installed (apt-get install xvfb xauth)")
     path = tmp_path / "pair.fold"
     path.write_text(json.dumps(row_fold(2, "V", [180.0], "pair")))
+    runs = (("thick", ["--thickness", T, "--placement", "tapered", "--taper-deg", 120]), ("bare", []))
+    # both commands in one interpreter under one xvfb-run: the command line's main, as python -m chrono_origami runs it
+    script = "from chrono_origami.cli import main\n"
+    for name, extra in runs:
+        argv = [str(a) for a in ("fold", path, "--frames", 4, "--quiet", "--engine", "reference", "--png-frames",
+                                 tmp_path / name, "--png-renderer", "irrlicht", *extra)]
+        script += f"print({name!r}, main({argv!r}))\n"
+    r = xvfb([sys.executable, "-c", script])
+    assert r.returncode == 0, r.stderr
+    assert [line for line in r.stdout.splitlines() if line.split()[0] in ("thick", "bare")] == ["thick 0", "bare 0"], \
+        r.stdout + r.stderr
     red = []
-    for name, extra in (("thick", ["--thickness", T, "--placement", "tapered", "--taper-deg", 120]), ("bare", [])):
-        r = xvfb([sys.executable, "-m", "chrono_origami", "fold", path, "--frames", 4, "--quiet", "--engine",
-                  "reference", "--png-frames", tmp_path / name, "--png-renderer", "irrlicht", *extra])
-        assert r.returncode == 0, r.stderr
+    for name, _ in runs:
         img = load_png(sorted((tmp_path / name).iterdir())[-1])[BAND:] / 255.0
         hsv = rgb_to_hsv(img)
         reddish = (hsv[..., 0] < 15 / 360) | (hsv[..., 0] > 345 / 360)
