@@ -405,11 +405,11 @@ def test_fold_viz_window_plays_the_frames(tmp_path):
         lines.index("rc 0 frames [3]")
 
 
-def test_play_errors_are_one_line(tmp_path):
-    wedge = _wedge_fold(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "chrono_origami", "play", str(wedge)], capture_output=True, text=True,
-                       timeout=300, cwd=ROOT, env=env())
-    assert r.returncode == 2 and r.stderr.strip() == "error: play: give --viz and/or --png-frames DIR"
+def test_play_errors_are_one_line(tmp_path, capsys):
+    from cli_output import run
+
+    code, _, err = run(capsys, "play", _wedge_fold(tmp_path))          # the command line's main, in this process
+    assert code == 2 and err.strip() == "error: play: give --viz and/or --png-frames DIR"
 
 
 @pytest.fixture(scope="module")
