@@ -114,7 +114,9 @@ def polygon_gaps(flat, Xs, pairs):
         group = [p for p in used if len(flat.panels[p]) == k]
         P = Xs[:, [list(flat.panels[p]) for p in group]]                     # (F, panels, k, 3)
         m = newell_normal(P)
-        m /= np.linalg.norm(m, axis=-1, keepdims=True)
+        # each normal's length as np.linalg.norm of one vector takes it (its dot product): the gaps bitwise those of
+        # one panel at a time
+        m /= np.sqrt([v @ v for v in m.reshape(-1, 3)]).reshape(m.shape[:-1] + (1,))
         e = np.roll(P, -1, axis=-2) - P
         e /= np.linalg.norm(e, axis=-1)[..., None]
         axes = np.concatenate([m[..., None, :], np.cross(m[..., None, :], e)], axis=-2)
