@@ -145,15 +145,39 @@ def test_scene_screenshot_kresling_module(tmp_path):
         assert m["load"][10:74, 10:133].mean() > 0.05
 
 
-@needs_xvfb
-def test_cli_screenshot_miura_cantilever(tmp_path):
-    structure = miura.miura_cantilever()
-    fold = tmp_path / "miura.fold"
-    write_fold(structure, fold)
-    png = tmp_path / "miura.png"
-    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png,
-              "--color-by", "kind"])
+#: the Miura-ori cantilever's screenshots of ``static --screenshot``: by force (--color-by F), the default, by kind
+MIURA_SHOTS = {"F": ["--color-by", "F"], "default": [], "kind": ["--color-by", "kind"]}
+
+
+@pytest.fixture(scope="module")
+def miura_screenshots(tmp_path_factory):
+    """``static FILE --engine reference --screenshot`` of the Miura-ori cantilever with each of :data:`MIURA_SHOTS`,
+    under one xvfb-run: the command line's main run once per picture in one interpreter (as ``python -m
+    chrono_origami`` runs it). Returns {name: (exit code, what that run printed, the PNG)}, read-only, checked by
+    the three tests that use it."""
+    if XVFB is None:
+        pytest.skip("xvfb-run is not installed (apt-get install xvfb xauth)")
+    tmp = tmp_path_factory.mktemp("miura_shots")
+    fold = tmp / "miura.fold"
+    write_fold(miura.miura_cantilever(), fold)
+    script = "import sys\nfrom chrono_origami.cli import main\n"
+    for name, extra in MIURA_SHOTS.items():
+        argv = ["static", str(fold), "--engine", "reference", "--screenshot", str(tmp / f"{name}.png"), *extra]
+        script += f"print('== {name}', flush=True)\nprint('exit {name}', main({argv!r}), flush=True)\n"
+    r = xvfb([sys.executable, "-c", script])
     assert r.returncode == 0, r.stderr
+    shots = {}
+    for name in MIURA_SHOTS:
+        out = r.stdout.split(f"== {name}\n", 1)[1].split(f"exit {name} ", 1)
+        shots[name] = (int(out[1].split("\n", 1)[0]), out[0], tmp / f"{name}.png")
+    return shots
+
+
+@needs_xvfb
+def test_cli_screenshot_miura_cantilever(miura_screenshots):
+    structure = miura.miura_cantilever()
+    code, out, png = miura_screenshots["kind"]
+    assert code == 0, out
     img = load_png(png)
     m, body, X, eye = check_picture(img, structure)
     # 15 sliding hinges (red) and 1 door hinge (blue), each drawn at its own hinge
@@ -412,21 +436,8 @@ def test_play_errors_are_one_line(tmp_path, capsys):
     assert code == 2 and err.strip() == "error: play: give --viz and/or --png-frames DIR"
 
 
-@pytest.fixture(scope="module")
-def force_screenshot(tmp_path_factory):
-    """``static --screenshot --color-by F`` of the Miura-ori cantilever, under xvfb-run: (the CompletedProcess, the
-    PNG), checked by the two tests below (read-only)."""
-    if XVFB is None:
-        pytest.skip("xvfb-run is not installed (apt-get install xvfb xauth)")
-    tmp = tmp_path_factory.mktemp("forces")
-    fold, png = tmp / "miura.fold", tmp / "forces.png"
-    write_fold(miura.miura_cantilever(), fold)
-    return xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png,
-                 "--color-by", "F"]), png
-
-
 @needs_xvfb
-def test_screenshot_colours_hinges_by_force_with_the_figures_map(force_screenshot):
+def test_screenshot_colours_hinges_by_force_with_the_figures_map(miura_screenshots):
     """static --screenshot --color-by F: each hinge glyph in the viridis colour of its |F| (the figure's map and
     scale): the largest (hinge 16 of the Miura cantilever, 13.81) in the map's end colour, yellow, the others
     (0 .. 0.041 of it) dark purple; the colour bar at the right edge runs from the end colour (top) to the start
@@ -435,12 +446,12 @@ def test_screenshot_colours_hinges_by_force_with_the_figures_map(force_screensho
     from chrono_origami.report import hinge_colors
 
     structure = miura.miura_cantilever()
-    r, png = force_screenshot
-    assert r.returncode == 0, r.stderr
+    code, out, png = miura_screenshots["F"]
+    assert code == 0, out
     coloring = hinge_colors.coloring(analysis.static(structure, "reference"), "|F|")
     top, value = coloring.largest()
     assert top == 15 and abs(value - 13.81) < 0.01
-    assert coloring.caption() in r.stdout
+    assert coloring.caption() in out
     img = load_png(png)
     cmap = hinge_colors.colormap(hinge_colors.SEQUENTIAL)
     left, bar_top, right, bottom = viewer.bar_box((W, H))
@@ -464,22 +475,18 @@ def test_screenshot_colours_hinges_by_force_with_the_figures_map(force_screensho
 
 
 @needs_xvfb
-def test_screenshot_default_is_the_figures_colouring(tmp_path, force_screenshot):
+def test_screenshot_default_is_the_figures_colouring(tmp_path, miura_screenshots):
     """Without --color-by the viewer colours hinges as --figure does: by |F| when the statics is determined (the
     same picture as --color-by F, and the same caption), by kind when it is not (the Kresling tower with door
     hinges under the proposed support: M = 0, S = 9, exit 3, door blue glyphs and the one-line notice)."""
     from chrono_origami.structure.structure import Structure
 
-    fold = tmp_path / "miura.fold"
-    write_fold(miura.miura_cantilever(), fold)
-    pics = {"default": tmp_path / "default.png", "F": force_screenshot[1]}
-    default = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot",
-                    pics["default"]])
-    for r in (default, force_screenshot[0]):
-        assert r.returncode == 0, r.stderr
+    for name in ("default", "F"):
+        code, out, _ = miura_screenshots[name]
+        assert code == 0, out
         assert ("hinges coloured by force resultant |F|, viridis from 0 to 13.81; largest |F| = 13.81 at hinge 16"
-                in r.stdout)
-    a, b = load_png(pics["default"]), load_png(pics["F"])
+                in out)
+    a, b = load_png(miura_screenshots["default"][2]), load_png(miura_screenshots["F"][2])
     assert a.shape == b.shape and np.abs(a.astype(int) - b.astype(int)).max() <= 2
     tower = tmp_path / "tower.fold"
     write_fold(Structure(kresling.kresling_tower(2, door_module=None).pattern), tower)
