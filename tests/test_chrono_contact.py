@@ -97,31 +97,39 @@ def test_a_thick_miura_sheet_tapered_to_its_targets_folds_to_them_free():
     print("Miura-ori sheet, tapered to its targets: no contact up to 100 % for t/a = 0.02, 0.05, 0.1")
 
 
-def polygon_gaps(flat, X, pairs):
-    """Per panel pair (p, q): the largest separation of the two flat panels (zero thickness) over the
+def polygon_gaps(flat, Xs, pairs):
+    """Per frame and panel pair (p, q): the largest separation of the two flat panels (zero thickness) over the
     separating axes (their normals, in-plane edge normals, edge-edge cross products): a lower bound of their
-    distance, positive apart, negative when they cross. Each panel's axes are made once, and the pairs go to
-    ``penetration`` as one batch (pairs of panels with as many corners each)."""
+    distance, positive apart, negative when they cross. ``Xs``: the frames' vertices (F, V, 3); returns (F, pairs).
+    The panels' axes are made for every frame at once, one stack per number of corners, and the pairs of every frame
+    go to ``penetration`` as one batch per shape (pairs of panels with as many corners each)."""
     from chrono_origami.structure.solids import penetration
     from chrono_origami.tools.geometry import newell_normal
 
-    def flat_polytope(p):
-        P = X[list(flat.panels[p])]
+    Xs = np.asarray(Xs, float)
+    F = len(Xs)
+    used = sorted({p for pair in pairs for p in pair})
+    poly = {}                                        # panel -> (vertices, axes, edges), each (F, ., 3)
+    for k in sorted({len(flat.panels[p]) for p in used}):
+        group = [p for p in used if len(flat.panels[p]) == k]
+        P = Xs[:, [list(flat.panels[p]) for p in group]]                     # (F, panels, k, 3)
         m = newell_normal(P)
-        m /= np.linalg.norm(m)
-        e = np.roll(P, -1, axis=0) - P
-        e /= np.linalg.norm(e, axis=1)[:, None]
-        return P, np.vstack([m, np.cross(m, e)]), e
-
-    poly = {p: flat_polytope(p) for p in sorted({p for pair in pairs for p in pair})}
-    out = np.empty(len(pairs))
+        # each normal's length as np.linalg.norm of one vector takes it (its dot product): the gaps bitwise those of
+        # one panel at a time
+        m /= np.sqrt([v @ v for v in m.reshape(-1, 3)]).reshape(m.shape[:-1] + (1,))
+        e = np.roll(P, -1, axis=-2) - P
+        e /= np.linalg.norm(e, axis=-1)[..., None]
+        axes = np.concatenate([m[..., None, :], np.cross(m[..., None, :], e)], axis=-2)
+        for j, p in enumerate(group):
+            poly[p] = (P[:, j], axes[:, j], e[:, j])
+    out = np.empty((F, len(pairs)))
     by_shape = {}
-    for k, (p, q) in enumerate(pairs):
-        by_shape.setdefault((len(flat.panels[p]), len(flat.panels[q])), []).append(k)
+    for i, (p, q) in enumerate(pairs):
+        by_shape.setdefault((len(flat.panels[p]), len(flat.panels[q])), []).append(i)
     for ks in by_shape.values():
-        A = [np.array([poly[pairs[k][0]][i] for k in ks]) for i in range(3)]
-        B = [np.array([poly[pairs[k][1]][i] for k in ks]) for i in range(3)]
-        out[ks] = -penetration(*A, *B)
+        A = [np.stack([poly[pairs[i][0]][c] for i in ks], axis=1).reshape(F * len(ks), -1, 3) for c in range(3)]
+        B = [np.stack([poly[pairs[i][1]][c] for i in ks], axis=1).reshape(F * len(ks), -1, 3) for c in range(3)]
+        out[:, ks] = -penetration(*A, *B).reshape(F, len(ks))
     return out
 
 
@@ -153,7 +161,7 @@ def test_a_thick_yoshimura_strip_closes_on_itself_earlier_the_thicker_it_is():
     notes, hist, a = folded(flat, ang, 76.0, 304)
     far = [(p, q) for p in range(flat.n_panels) for q in range(p + 1, flat.n_panels)
            if not set(flat.panels[p]) & set(flat.panels[q])]
-    gaps = np.array([polygon_gaps(flat, X, far) for X in hist.vertices])       # (frames, pairs)
+    gaps = polygon_gaps(flat, hist.vertices, far)                               # (frames, pairs)
     crossed = int(np.argmax(gaps.min(axis=1) < 0))
     assert crossed > 0
     percents = []
@@ -216,11 +224,19 @@ def test_the_viewer_draws_the_solids_and_marks_the_first_contact(tmp_path):
         pytest.skip("xvfb-run is not installed (apt-get install xvfb xauth)")
     path = tmp_path / "pair.fold"
     path.write_text(json.dumps(row_fold(2, "V", [180.0], "pair")))
+    runs = (("thick", ["--thickness", T, "--placement", "tapered", "--taper-deg", 120]), ("bare", []))
+    # both commands in one interpreter under one xvfb-run: the command line's main, as python -m chrono_origami runs it
+    script = "from chrono_origami.cli import main\n"
+    for name, extra in runs:
+        argv = [str(a) for a in ("fold", path, "--frames", 4, "--quiet", "--engine", "reference", "--png-frames",
+                                 tmp_path / name, "--png-renderer", "irrlicht", *extra)]
+        script += f"print({name!r}, main({argv!r}))\n"
+    r = xvfb([sys.executable, "-c", script])
+    assert r.returncode == 0, r.stderr
+    assert [line for line in r.stdout.splitlines() if line.split()[0] in ("thick", "bare")] == ["thick 0", "bare 0"], \
+        r.stdout + r.stderr
     red = []
-    for name, extra in (("thick", ["--thickness", T, "--placement", "tapered", "--taper-deg", 120]), ("bare", [])):
-        r = xvfb([sys.executable, "-m", "chrono_origami", "fold", path, "--frames", 4, "--quiet", "--engine",
-                  "reference", "--png-frames", tmp_path / name, "--png-renderer", "irrlicht", *extra])
-        assert r.returncode == 0, r.stderr
+    for name, _ in runs:
         img = load_png(sorted((tmp_path / name).iterdir())[-1])[BAND:] / 255.0
         hsv = rgb_to_hsv(img)
         reddish = (hsv[..., 0] < 15 / 360) | (hsv[..., 0] > 345 / 360)

@@ -28,6 +28,7 @@ from chrono_origami.tools.geometry import rotation_about  # noqa: E402
 from chrono_origami.crease.pattern import CreasePattern  # noqa: E402
 from chrono_origami.patterns import simple  # noqa: E402
 from chrono_origami.structure.structure import Structure, Support  # noqa: E402
+from cli_output import run  # noqa: E402
 
 pytestmark = pytest.mark.chrono
 
@@ -292,7 +293,7 @@ def _run(args):
     return subprocess.run([sys.executable] + args, capture_output=True, text=True, env=env, cwd=ROOT)
 
 
-def test_cli_dynamics_writes_the_history(tmp_path):
+def test_cli_dynamics_writes_the_history(tmp_path, capsys):
     from chrono_origami.structure import foldfile
 
     s, _, _ = miura_deploy()
@@ -309,15 +310,50 @@ def test_cli_dynamics_writes_the_history(tmp_path):
         assert os.path.getsize(os.path.join(out, name)) > 0
     rows = open(os.path.join(out, "hinges_t.csv")).read().splitlines()
     assert rows[0] == "t,hinge,panel,MT,MP,MO,N,TP,TO" and len(rows) == 1 + 5 * 2 * len(s.pattern.hinges)
-    bad = _run(["-m", "chrono_origami", "dynamics", path, "--time", "0.2", "--dt", "1e-3", "--motor", "99:t"])
-    assert bad.returncode == 2 and bad.stderr.startswith("error: --motor '99:t':") and "hinge 99" in bad.stderr
-    bad = _run(["-m", "chrono_origami", "dynamics", path, "--time", "0.2", "--dt", "1e-3", "--motor", "1:x*t"])
-    assert bad.returncode == 2 and "--motor '1:x*t'" in bad.stderr and "unknown name 'x'" in bad.stderr
+    # refused options: one line, exit 2 (argument checks, run in this process)
+    code, _, err = run(capsys, "dynamics", path, "--time", "0.2", "--dt", "1e-3", "--motor", "99:t")
+    assert code == 2 and err.startswith("error: --motor '99:t':") and "hinge 99" in err
+    code, _, err = run(capsys, "dynamics", path, "--time", "0.2", "--dt", "1e-3", "--motor", "1:x*t")
+    assert code == 2 and "--motor '1:x*t'" in err and "unknown name 'x'" in err
 
 
-def test_scenes_run(tmp_path):
-    p = _run([os.path.join("scenes", "miura_deploy.py"), "--time", "0.3", "--dt", "2e-3", "--quiet",
-              "--out", str(tmp_path / "m")])
+XVFB = __import__("shutil").which("xvfb-run")
+
+
+def _xvfb(args):
+    """``python args`` under xvfb-run (``test_viewer.xvfb_run``: a display of this pytest-xdist worker's own)."""
+    from test_viewer import xvfb_run
+
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run(xvfb_run() + ["-s", "-screen 0 1280x1024x24", sys.executable] + args,
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+
+
+def _irrlicht():
+    try:
+        import pychrono.irrlicht  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def miura_deploy_scene(tmp_path_factory):
+    """One run of ``scenes/miura_deploy.py`` (0.3 s at dt 2e-3, frames every 0.1 s), shared read-only by
+    :func:`test_scenes_run` (what it prints) and :func:`test_motion_written_as_irrlicht_png_frames` (its frames):
+    with ``--png-frames`` under xvfb-run where xvfb-run and Irrlicht are there, else plain. Returns (the
+    CompletedProcess, its --out folder, its --png-frames folder or None)."""
+    tmp = tmp_path_factory.mktemp("miura_deploy")
+    out, png = tmp / "out", tmp / "png"
+    args = [os.path.join("scenes", "miura_deploy.py"), "--time", "0.3", "--dt", "2e-3", "--output-interval", "0.1",
+            "--quiet", "--out", str(out)]
+    if XVFB is not None and _irrlicht():
+        return _xvfb(args + ["--png-frames", str(png)]), out, png
+    return _run(args), out, None
+
+
+def test_scenes_run(miura_deploy_scene):
+    p = miura_deploy_scene[0]
     assert p.returncode == 0, p.stderr
     assert "peak |MO|" in p.stdout and "peak |N|" in p.stdout
     p = _run([os.path.join("scenes", "kresling_drop.py"), "--time", "0.01", "--quiet"])
@@ -325,31 +361,20 @@ def test_scenes_run(tmp_path):
     assert "static residual" in p.stdout
 
 
-XVFB = __import__("shutil").which("xvfb-run")
-
-
 @pytest.mark.skipif(XVFB is None, reason="xvfb-run is not installed (apt-get install xvfb xauth)")
-def test_motion_written_as_irrlicht_png_frames(tmp_path):
+def test_motion_written_as_irrlicht_png_frames(tmp_path, miura_deploy_scene):
     """The deployment's recorded frames drawn headless by Irrlicht; ``play motion.fold`` draws the same pictures."""
     pytest.importorskip("pychrono.irrlicht", exc_type=ImportError, reason="this PyChrono has no Irrlicht module")
     import matplotlib.image as mpimg
-    from test_viewer import xvfb_run
 
-    def xvfb(args):
-        env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        return subprocess.run(xvfb_run() + ["-s", "-screen 0 1280x1024x24", sys.executable] + args,
-                              capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
-
-    out, png = tmp_path / "out", tmp_path / "png"
-    r = xvfb([os.path.join("scenes", "miura_deploy.py"), "--time", "0.3", "--dt", "2e-3", "--output-interval", "0.1",
-              "--quiet", "--out", str(out), "--png-frames", str(png)])
+    r, out, png = miura_deploy_scene
     assert r.returncode == 0, r.stderr
     names = sorted(os.listdir(png))
     assert names == [f"frame_{k:04d}.png" for k in range(4)]
     imgs = [np.asarray(mpimg.imread(png / n))[..., :3] for n in names]
     for a, b in zip(imgs, imgs[1:]):
         assert a.std() > 0.01 and np.any(a[80:] != b[80:], axis=-1).mean() > 0.002    # drawn, and moving
-    r = xvfb(["-m", "chrono_origami", "play", str(out / "motion.fold"), "--png-frames", str(tmp_path / "play")])
+    r = _xvfb(["-m", "chrono_origami", "play", str(out / "motion.fold"), "--png-frames", str(tmp_path / "play")])
     assert r.returncode == 0, r.stderr
     for n, img in zip(names, imgs):
         assert np.array_equal(np.asarray(mpimg.imread(tmp_path / "play" / n))[80:, :, :3], img[80:]), n

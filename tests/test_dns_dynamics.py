@@ -134,9 +134,11 @@ def test_swinging_panel_agrees_with_chrono():
     assert np.abs(R - C).max() < 1e-2 * np.abs(C).max()
 
 
-def _miura_strip_motion():
+@pytest.fixture(scope="module")
+def miura_strip_motion():
     """The Miura-ori strip of scenes/miura_deploy.py (8 panels, closed loops, 9 sliding hinges, 3 supports) under
-    gravity, a torque motor and a damped crease spring, by the reference engine."""
+    gravity, a torque motor and a damped crease spring, by the reference engine: (structure, the dynamics keywords,
+    the history), shared read-only by the two tests below."""
     from chrono_origami.inputs.dynamics_examples import miura_deploy
 
     st, _, _ = miura_deploy(2)
@@ -145,9 +147,9 @@ def _miura_strip_motion():
     return st, kw, dynamics(st, "reference", dt=2e-3, **kw)
 
 
-def test_closed_loops_of_sliding_hinges_balance():
+def test_closed_loops_of_sliding_hinges_balance(miura_strip_motion):
     """The strip's energy balance closes, its constraints hold, and it moves."""
-    st, _, h = _miura_strip_motion()
+    st, _, h = miura_strip_motion
     assert h.info["mobility"] == 1
     assert np.abs(h.balance_error).max() < 1e-10 * h.energy_scale
     assert h.constraint_violation.max() < 1e-12
@@ -155,9 +157,9 @@ def test_closed_loops_of_sliding_hinges_balance():
 
 
 @pytest.mark.chrono
-def test_closed_loops_of_sliding_hinges_agree_with_chrono():
+def test_closed_loops_of_sliding_hinges_agree_with_chrono(miura_strip_motion):
     """Chrono's HHT at a tenth of the step gives the strip's motion and hinge actions."""
-    st, kw, h = _miura_strip_motion()
+    st, kw, h = miura_strip_motion
     c = dynamics(st, "chrono", dt=2e-4, **kw)
     assert np.abs(h.vertices[-1] - c.vertices[-1]).max() < 1e-6 * st.pattern.size
     A, B = np.array(h.hinge_rows(-1))[:, 2:], np.array(c.hinge_rows(-1))[:, 2:]

@@ -106,15 +106,28 @@ def test_the_command_line_falls_back_to_the_reference_engine(tmp_path, crashing_
     assert r.stderr.splitlines() == [line for line in r.stderr.splitlines() if line.startswith("note: ")]
     assert len(r.stderr.splitlines()) == 1 and CRASH in r.stderr and "using the reference engine" in r.stderr
     assert "Table" in r.stdout or "MT" in r.stdout
-    r = run("--engine", "chrono")
-    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1, r.stderr
-    assert r.stderr.startswith("error: the chrono engine needs PyChrono, which cannot be used here")
-    assert CRASH in r.stderr
-    # nor does the viewer of a reference run: one line, the usage exit code
-    r = run("--engine", "reference", "--viz")
-    assert r.returncode == 2 and len(r.stderr.splitlines()) == 1 and CRASH in r.stderr, r.stderr
-    assert r.stderr.startswith("error: Chrono's Irrlicht viewer (--viz, --screenshot, play) needs PyChrono")
-    assert "--figure" in r.stderr and "--engine" not in r.stderr         # what to do instead, not another engine
+    # the Chrono engine named, and the viewer of a reference run: one line each, the usage exit code (the command
+    # line's main twice in one interpreter, each run's exit code on a line "exit N" and its stderr ended by "--")
+    script = ("import sys\nfrom chrono_origami.cli import main\n"
+              f"for more in ({['--engine', 'chrono']!r}, {['--engine', 'reference', '--viz']!r}):\n"
+              "    try:\n"
+              f"        code = main([{'static'!r}, {str(path)!r}, *more])\n"
+              "    except SystemExit as e:\n"
+              "        code = e.code\n"
+              "    print('exit', code, flush=True)\n"
+              "    print('--', file=sys.stderr, flush=True)\n")
+    r = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=crashing_pychrono, capture_output=True,
+                       text=True, timeout=300)
+    codes = [line for line in r.stdout.splitlines() if line.startswith("exit ")]
+    assert r.returncode == 0 and codes == ["exit 2", "exit 2"], r.stdout + r.stderr
+    engine, viewer, rest = r.stderr.split("--\n")
+    assert rest == "" and len(engine.splitlines()) == 1, r.stderr
+    assert engine.startswith("error: the chrono engine needs PyChrono, which cannot be used here")
+    assert CRASH in engine
+    # nor does the viewer of a reference run
+    assert len(viewer.splitlines()) == 1 and CRASH in viewer, viewer
+    assert viewer.startswith("error: Chrono's Irrlicht viewer (--viz, --screenshot, play) needs PyChrono")
+    assert "--figure" in viewer and "--engine" not in viewer         # what to do instead, not another engine
     # the Chrono names of the public API raise instead of killing the interpreter
     r = subprocess.run([sys.executable, "-c", "import chrono_origami as co\ntry:\n    co.build_system\n"
                         "except ImportError as e:\n    print(type(e).__name__, e)\n"],

@@ -15,9 +15,6 @@ zero): the sparse path must give the dense SVD's M, S and gap wherever the
 dense SVD fits, and the closed forms beyond.
 """
 import json
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -32,8 +29,6 @@ from chrono_origami.engines.reference.model import assemble  # noqa: E402
 from chrono_origami.structure.structure import Structure  # noqa: E402
 from chrono_origami.tools import sparseqr  # noqa: E402
 from styles import box_pleat_simulator as origami_simulator_box_pleat  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def wedge(n):
@@ -146,20 +141,21 @@ def test_null_directions_that_leave_no_small_pivot_are_found():
 
 
 @pytest.mark.parametrize("engine", ["reference", pytest.param("chrono", marks=pytest.mark.chrono)])
-def test_an_origami_simulator_box_pleat_is_counted_from_the_command_line(tmp_path, engine):
+def test_an_origami_simulator_box_pleat_is_counted_from_the_command_line(tmp_path, engine, capsys):
     """Read as Origami Simulator means it (its "F" lines inside rigid faces: the 12 x 12 squares merge into a 7 x 7
     grid of rectangles whose 6 + 6 lines fold, M = 12, S = 5 H - (6 P - 6 - M) with H = 144 hinge segments) and
-    with --facets crease (every grid line a crease: M = 22, S = 484), on the sparse path."""
+    with --facets crease (every grid line a crease: M = 22, S = 484), on the sparse path (the command line's
+    ``main``, in this process)."""
+    from cli_output import run
+
     n = 12
     path = tmp_path / "BoxPleatTessellation.fold"
     path.write_text(json.dumps(origami_simulator_box_pleat(n)))
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     for extra, (M, S) in (([], (12, 5 * 144 - (6 * 49 - 6 - 12))),
                           (["--facets", "crease"], (2 * (n - 1), 4 * (n - 1) ** 2))):
-        r = subprocess.run([sys.executable, "-m", "chrono_origami", "count", str(path), "--engine", engine,
-                            "--linalg", "sparse"] + extra, capture_output=True, text=True, env=env, timeout=300)
-        assert r.returncode == 0, r.stderr
-        assert f"M = {M} mechanisms, S = {S} self-stress states" in r.stdout
+        code, out, err = run(capsys, "count", path, "--engine", engine, "--linalg", "sparse", *extra)
+        assert code == 0, err
+        assert f"M = {M} mechanisms, S = {S} self-stress states" in out
 
 
 def test_a_count_beyond_the_memory_ends_in_one_line(tmp_path, monkeypatch, capsys):

@@ -145,15 +145,39 @@ def test_scene_screenshot_kresling_module(tmp_path):
         assert m["load"][10:74, 10:133].mean() > 0.05
 
 
-@needs_xvfb
-def test_cli_screenshot_miura_cantilever(tmp_path):
-    structure = miura.miura_cantilever()
-    fold = tmp_path / "miura.fold"
-    write_fold(structure, fold)
-    png = tmp_path / "miura.png"
-    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png,
-              "--color-by", "kind"])
+#: the Miura-ori cantilever's screenshots of ``static --screenshot``: by force (--color-by F), the default, by kind
+MIURA_SHOTS = {"F": ["--color-by", "F"], "default": [], "kind": ["--color-by", "kind"]}
+
+
+@pytest.fixture(scope="module")
+def miura_screenshots(tmp_path_factory):
+    """``static FILE --engine reference --screenshot`` of the Miura-ori cantilever with each of :data:`MIURA_SHOTS`,
+    under one xvfb-run: the command line's main run once per picture in one interpreter (as ``python -m
+    chrono_origami`` runs it). Returns {name: (exit code, what that run printed, the PNG)}, read-only, checked by
+    the three tests that use it."""
+    if XVFB is None:
+        pytest.skip("xvfb-run is not installed (apt-get install xvfb xauth)")
+    tmp = tmp_path_factory.mktemp("miura_shots")
+    fold = tmp / "miura.fold"
+    write_fold(miura.miura_cantilever(), fold)
+    script = "import sys\nfrom chrono_origami.cli import main\n"
+    for name, extra in MIURA_SHOTS.items():
+        argv = ["static", str(fold), "--engine", "reference", "--screenshot", str(tmp / f"{name}.png"), *extra]
+        script += f"print('== {name}', flush=True)\nprint('exit {name}', main({argv!r}), flush=True)\n"
+    r = xvfb([sys.executable, "-c", script])
     assert r.returncode == 0, r.stderr
+    shots = {}
+    for name in MIURA_SHOTS:
+        out = r.stdout.split(f"== {name}\n", 1)[1].split(f"exit {name} ", 1)
+        shots[name] = (int(out[1].split("\n", 1)[0]), out[0], tmp / f"{name}.png")
+    return shots
+
+
+@needs_xvfb
+def test_cli_screenshot_miura_cantilever(miura_screenshots):
+    structure = miura.miura_cantilever()
+    code, out, png = miura_screenshots["kind"]
+    assert code == 0, out
     img = load_png(png)
     m, body, X, eye = check_picture(img, structure)
     # 15 sliding hinges (red) and 1 door hinge (blue), each drawn at its own hinge
@@ -192,22 +216,36 @@ def check_viz_run(r, result):
     assert "viewer closed after 3 frames" in r.stdout.splitlines()
 
 
-@needs_xvfb
-def test_viz_window_opens_renders_and_closes(tmp_path):
-    result = tmp_path / "viz.json"
-    check_viz_run(xvfb([sys.executable, "-c", viz_script(result)]), result)
-
-
-@needs_xvfb
-def test_data_folder_without_colormaps_and_logo_is_one_notice_and_keeps_stdout_clean(tmp_path):
-    """A Chrono data folder with fonts only: one notice names what is missing; stdout holds only our lines."""
+@pytest.fixture(scope="module")
+def viz_run(tmp_path_factory):
+    """One run of :func:`viz_script` under xvfb-run, checked two ways by the two tests below: on a Chrono data folder
+    with fonts only when Chrono's own is found (the fonts copied from it), else on the default. Returns (the
+    CompletedProcess, the JSON file, the data folder or None)."""
+    if XVFB is None:
+        pytest.skip("xvfb-run is not installed (apt-get install xvfb xauth)")
+    tmp = tmp_path_factory.mktemp("viz")
     found = viewer.chrono_data_path()
-    if found is None:
+    data = None if found is None else tmp / "data"
+    extra = {}
+    if data is not None:
+        shutil.copytree(os.path.join(found, "fonts"), data / "fonts")
+        extra["CHRONO_DATA_PATH"] = str(data)
+    result = tmp / "viz.json"
+    return xvfb([sys.executable, "-c", viz_script(result)], **extra), result, data
+
+
+@needs_xvfb
+def test_viz_window_opens_renders_and_closes(viz_run):
+    r, result, _ = viz_run
+    check_viz_run(r, result)
+
+
+@needs_xvfb
+def test_data_folder_without_colormaps_and_logo_is_one_notice_and_keeps_stdout_clean(viz_run):
+    """A Chrono data folder with fonts only: one notice names what is missing; stdout holds only our lines."""
+    r, result, data = viz_run
+    if data is None:
         pytest.skip("no Chrono data folder with fonts/ to copy the fonts from")
-    data = tmp_path / "data"
-    shutil.copytree(os.path.join(found, "fonts"), data / "fonts")
-    result = tmp_path / "viz.json"
-    r = xvfb([sys.executable, "-c", viz_script(result)], CHRONO_DATA_PATH=str(data))
     check_viz_run(r, result)
     # Chrono's own "Cannot open colormap data file ..." went to neither stream; our notice, once per view
     assert r.stdout.splitlines() == ["viewer closed after 3 frames"]
@@ -217,7 +255,7 @@ def test_data_folder_without_colormaps_and_logo_is_one_notice_and_keeps_stdout_c
               "drawing without them")
     assert r.stderr.splitlines().count(notice) == 2, r.stderr
     # nothing missing: no notice
-    assert viewer.missing_data_files(found) == []
+    assert viewer.missing_data_files(viewer.chrono_data_path()) == []
 
 
 @needs_xvfb
@@ -317,13 +355,15 @@ def _wedge_fold(tmp_path):
     return path
 
 
+#: the wedge folded by 1 rad in 3 frames, by the reference engine (the viewer draws what any engine folded; Chrono's
+#: fold of the command line: tests/test_fold_targets.py, of this fold: tests/test_folding.py)
 FOLD_ARGS = ["--drive", "1-15", "--rate", "0.05", "--time", "20", "--hold", "6", "--along", "2,4,8,10,12-16:x",
-             "--block", "14:xy", "--from-singular", "--frames", "4", "--quiet"]
+             "--block", "14:xy", "--from-singular", "--frames", "2", "--quiet", "--engine", "reference"]
 
 
 @needs_xvfb
 def test_fold_played_as_irrlicht_png_frames_and_from_its_fold_file(tmp_path):
-    """The Yoshimura wedge folded by 1 rad: 5 Irrlicht frames, the wedge's tip moved where the camera puts it.
+    """The Yoshimura wedge folded by 1 rad: 3 Irrlicht frames, the wedge's tip moved where the camera puts it.
 
     ``play`` of the written fold.fold draws the same pictures below the title.
     """
@@ -331,12 +371,12 @@ def test_fold_played_as_irrlicht_png_frames_and_from_its_fold_file(tmp_path):
     r = xvfb([sys.executable, "-m", "chrono_origami", "fold", wedge, *FOLD_ARGS, "--out", tmp_path / "out",
               "--png-frames", tmp_path / "irr", "--png-renderer", "irrlicht"])
     assert r.returncode == 0, r.stderr
-    assert f"wrote 5 Irrlicht PNG frames to {tmp_path / 'irr'}" in r.stdout
+    assert f"wrote 3 Irrlicht PNG frames to {tmp_path / 'irr'}" in r.stdout
     names = sorted(os.listdir(tmp_path / "irr"))
-    assert names == [f"frame_{k:04d}.png" for k in range(5)]
+    assert names == [f"frame_{k:04d}.png" for k in range(3)]
     imgs = [load_png(tmp_path / "irr" / n) for n in names]
     structure, frames, times = viewer.fold_file_frames(tmp_path / "out" / "fold.fold")
-    assert times == pytest.approx([0, 5, 10, 15, 20]) and len(frames) == 5
+    assert times == pytest.approx([0, 10, 20]) and len(frames) == 3
     for img in imgs:
         assert img.shape == (H, W, 3) and not viewer.is_blank(img)
         assert len(np.unique(img.reshape(-1, 3), axis=0)) > 200
@@ -378,26 +418,26 @@ def test_fold_viz_window_plays_the_frames(tmp_path):
         "played = []\n"
         "def play(*a, **k):\n"
         "    played.append(len(a[1]))\n"
-        "    return real(*a, **dict(k, max_frames=12))\n"
+        "    return real(*a, **dict(k, max_frames=6))\n"
         "real, viewer.play = viewer.play, play\n"
         f"rc = main(['fold', {str(wedge)!r}] + {FOLD_ARGS!r} + ['--viz'])\n"
         "print('rc', rc, 'frames', played)\n")
     r = xvfb([sys.executable, "-c", script])
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
-    assert "viewer closed after 12 frames" in lines and lines.index("viewer closed after 12 frames") < \
-        lines.index("rc 0 frames [5]")
+    assert "viewer closed after 6 frames" in lines and lines.index("viewer closed after 6 frames") < \
+        lines.index("rc 0 frames [3]")
 
 
-def test_play_errors_are_one_line(tmp_path):
-    wedge = _wedge_fold(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "chrono_origami", "play", str(wedge)], capture_output=True, text=True,
-                       timeout=300, cwd=ROOT, env=env())
-    assert r.returncode == 2 and r.stderr.strip() == "error: play: give --viz and/or --png-frames DIR"
+def test_play_errors_are_one_line(tmp_path, capsys):
+    from cli_output import run
+
+    code, _, err = run(capsys, "play", _wedge_fold(tmp_path))          # the command line's main, in this process
+    assert code == 2 and err.strip() == "error: play: give --viz and/or --png-frames DIR"
 
 
 @needs_xvfb
-def test_screenshot_colours_hinges_by_force_with_the_figures_map(tmp_path):
+def test_screenshot_colours_hinges_by_force_with_the_figures_map(miura_screenshots):
     """static --screenshot --color-by F: each hinge glyph in the viridis colour of its |F| (the figure's map and
     scale): the largest (hinge 16 of the Miura cantilever, 13.81) in the map's end colour, yellow, the others
     (0 .. 0.041 of it) dark purple; the colour bar at the right edge runs from the end colour (top) to the start
@@ -406,16 +446,12 @@ def test_screenshot_colours_hinges_by_force_with_the_figures_map(tmp_path):
     from chrono_origami.report import hinge_colors
 
     structure = miura.miura_cantilever()
-    fold = tmp_path / "miura.fold"
-    write_fold(structure, fold)
-    png = tmp_path / "forces.png"
-    r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot", png,
-              "--color-by", "F"])
-    assert r.returncode == 0, r.stderr
+    code, out, png = miura_screenshots["F"]
+    assert code == 0, out
     coloring = hinge_colors.coloring(analysis.static(structure, "reference"), "|F|")
     top, value = coloring.largest()
     assert top == 15 and abs(value - 13.81) < 0.01
-    assert coloring.caption() in r.stdout
+    assert coloring.caption() in out
     img = load_png(png)
     cmap = hinge_colors.colormap(hinge_colors.SEQUENTIAL)
     left, bar_top, right, bottom = viewer.bar_box((W, H))
@@ -439,23 +475,18 @@ def test_screenshot_colours_hinges_by_force_with_the_figures_map(tmp_path):
 
 
 @needs_xvfb
-def test_screenshot_default_is_the_figures_colouring(tmp_path):
+def test_screenshot_default_is_the_figures_colouring(tmp_path, miura_screenshots):
     """Without --color-by the viewer colours hinges as --figure does: by |F| when the statics is determined (the
     same picture as --color-by F, and the same caption), by kind when it is not (the Kresling tower with door
     hinges under the proposed support: M = 0, S = 9, exit 3, door blue glyphs and the one-line notice)."""
     from chrono_origami.structure.structure import Structure
 
-    fold = tmp_path / "miura.fold"
-    write_fold(miura.miura_cantilever(), fold)
-    pics = {}
-    for name, extra in (("default", []), ("F", ["--color-by", "F"])):
-        pics[name] = tmp_path / f"{name}.png"
-        r = xvfb([sys.executable, "-m", "chrono_origami", "static", fold, "--engine", "reference", "--screenshot",
-                  pics[name], *extra])
-        assert r.returncode == 0, r.stderr
+    for name in ("default", "F"):
+        code, out, _ = miura_screenshots[name]
+        assert code == 0, out
         assert ("hinges coloured by force resultant |F|, viridis from 0 to 13.81; largest |F| = 13.81 at hinge 16"
-                in r.stdout)
-    a, b = load_png(pics["default"]), load_png(pics["F"])
+                in out)
+    a, b = load_png(miura_screenshots["default"][2]), load_png(miura_screenshots["F"][2])
     assert a.shape == b.shape and np.abs(a.astype(int) - b.astype(int)).max() <= 2
     tower = tmp_path / "tower.fold"
     write_fold(Structure(kresling.kresling_tower(2, door_module=None).pattern), tower)
