@@ -128,6 +128,7 @@ def test_the_command_line_falls_back_to_the_reference_engine(tmp_path, crashing_
     assert len(viewer.splitlines()) == 1 and CRASH in viewer, viewer
     assert viewer.startswith("error: Chrono's Irrlicht viewer (--viz, --screenshot, play) needs PyChrono")
     assert "--figure" in viewer and "--engine" not in viewer         # what to do instead, not another engine
+    assert engine.count(engines.INSTALL) == viewer.count(engines.INSTALL) == 1        # how to install, once
     # the Chrono names of the public API raise instead of killing the interpreter
     r = subprocess.run([sys.executable, "-c", "import chrono_origami as co\ntry:\n    co.build_system\n"
                         "except ImportError as e:\n    print(type(e).__name__, e)\n"],
@@ -185,6 +186,17 @@ def probed(monkeypatch):
             monkeypatch.setitem(sys.modules, fake.__name__, fake)
 
     return answer
+
+
+@pytest.mark.parametrize("reason", [None, engines.NOT_INSTALLED,
+                                    f"PyChrono (/x) {CRASH}: probably a build for another processor; reinstall it "
+                                    f"({engines.INSTALL})"])
+def test_the_advice_names_the_install_command_once(probed, reason):
+    """``chrono_unavailable_advice``: the probe's reason with the install command, once, also when the reason
+    (a build that kills the interpreter) already says it; None where PyChrono imports."""
+    probed(reason)
+    advice = engines.chrono_unavailable_advice()
+    assert advice is None if reason is None else (advice.startswith(reason) and advice.count(engines.INSTALL) == 1)
 
 
 @pytest.mark.parametrize("reason", [None, engines.NOT_INSTALLED, "PyChrono (/x) " + CRASH])

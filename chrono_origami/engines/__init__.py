@@ -73,6 +73,12 @@ def chrono_unavailable_reason():
     return _probe()[1]
 
 
+def chrono_unavailable_advice():
+    """:func:`chrono_unavailable_reason` with how to install PyChrono (:data:`INSTALL`) said once, or None."""
+    reason = chrono_unavailable_reason()
+    return None if reason is None else reason if INSTALL in reason else f"{reason} ({INSTALL})"
+
+
 @functools.lru_cache(maxsize=None)
 def _probe():
     """(available, reason): the one place that decides whether PyChrono imports."""

@@ -69,7 +69,7 @@ try:
     _CHRONO = engines.get("chrono", notice=False)
 except ChronoUnavailable:
     raise ChronoUnavailable(f"Chrono's Irrlicht viewer (--viz, --screenshot, play) needs PyChrono, which cannot be "
-                            f"used here: {engines.chrono_unavailable_reason()} ({engines.INSTALL}); draw a "
+                            f"used here: {engines.chrono_unavailable_advice()}; draw a "
                             f"figure (--figure) or the results page (--html) instead") from None
 
 import pychrono as chrono  # noqa: E402,I001

@@ -24,20 +24,18 @@ at import (``engines.chrono_available`` probes it in a child interpreter
 first), it raises
 :class:`~chrono_origami.tools.errors.ChronoUnavailable` (an ``ImportError``).
 """
-from .. import chrono_available, chrono_unavailable_reason
+from .. import INSTALL, chrono_available, chrono_unavailable_advice
 from ...tools.errors import ChronoUnavailable
 
 if not chrono_available():    # probed in a child interpreter first: a bad build must not kill this one
-    _reason = chrono_unavailable_reason()
-    raise ChronoUnavailable(f"the chrono engine needs PyChrono, which cannot be used here: {_reason}"
-                            + ("" if "conda install" in _reason else " (conda install -c projectchrono pychrono)")
-                            + "; use the reference engine")
+    raise ChronoUnavailable(f"the chrono engine needs PyChrono, which cannot be used here: "
+                            f"{chrono_unavailable_advice()}; use the reference engine")
 try:
     import pychrono as _pychrono  # noqa: F401
 except ImportError as _e:  # pragma: no cover - depends on the machine
     raise ChronoUnavailable(
         "the chrono engine needs PyChrono, which does not import here "
-        f"({_e}); install it (conda install -c projectchrono pychrono) or use the reference engine") from _e
+        f"({_e}); install it ({INSTALL}) or use the reference engine") from _e
 
 from .. import protocol as _p
 
