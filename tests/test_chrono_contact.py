@@ -363,6 +363,7 @@ def test_origami_simulators_miura_thin_is_checked_by_the_reference_engine(capsys
         "error: miura-ori: panel 1's thickness 0.002 is 1.3e-06 of the pattern's size 1540: Chrono's contact check "
         "resolves depths of 0.0023 (100 sqrt(eps) L) and needs panels at least 1.5e-05 L = 0.0229 thick: use "
         "--contact-engine reference (separating axes: depths above 1e-9 L)"), err
+    assert out == "" and not (tmp_path / "c").exists(), out          # refused before the fold: nothing folded
     code, out, err = run(capsys, *args, "--out", tmp_path / "a")
     assert code == 0, err
     assert "the contact check runs on the reference engine" in err

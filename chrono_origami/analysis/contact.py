@@ -63,6 +63,17 @@ class Contacts:
                 for k, c in enumerate(self.pairs) if c]
 
 
+def check_engine(structure, engine):
+    """Refuse at once, before a fold is spent on it, a contact check by the engine named "chrono" that
+    :func:`fold_contacts` would refuse: PyChrono missing (``ChronoUnavailable``) or panels too thin for Chrono's
+    check (``ThinPanelError``, one line). Other engines and the automatic choice: nothing to check."""
+    if engine == "chrono":
+        engines.get("chrono")
+        from ..engines.chrono.contact import refuse_thin
+
+        refuse_thin(structure)
+
+
 def fold_contacts(history, percent=None, engine=None, structure=None):
     """:class:`Contacts` of every stored frame of a fold history (``results.fold.FoldHistory``); ``percent``: the
     fold percent of its last frame when it folds to target angles: frame k is labelled by the percent it reached

@@ -351,6 +351,9 @@ def run(structure, args, out=None):
     contact = inputs.wants_contact(structure, args)
     if contact:
         structure = inputs.with_placement(structure, args, check=True)
+        from ..analysis.contact import check_engine
+
+        check_engine(structure, args.contact_engine)
     elif getattr(args, "through_contact", False):
         raise app.UsageError("--through-contact lists the contacts of thick panels: give --thickness T (and "
                              "--placement)")

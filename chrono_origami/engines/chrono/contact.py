@@ -175,15 +175,22 @@ class _Report(chrono.ReportContactCallback):
         return True
 
 
+def refuse_thin(structure):
+    """The panels' reference solids (``structure.solids.PanelSolids``), or a ``ThinPanelError`` (one line,
+    :func:`too_thin`) when Chrono's contact check cannot resolve them."""
+    S = PanelSolids(structure)
+    refusal = too_thin(structure, S.L, S.live)
+    if refusal:
+        raise ThinPanelError(": ".join(refusal), refusal[0], S)
+    return S
+
+
 class ChronoPanelSolids:
     """The panels' solids of ``structure`` as Bullet convex shapes in a Chrono system (module doc)."""
 
     def __init__(self, structure):
-        self.solids = S = PanelSolids(structure)
+        self.solids = S = refuse_thin(structure)
         self.L = S.L
-        refusal = too_thin(structure, self.L, S.live)
-        if refusal:
-            raise ThinPanelError(": ".join(refusal), refusal[0], S)
         self.system = sys_ = chrono.ChSystemNSC()
         sys_.SetCollisionSystemType(chrono.ChCollisionSystem.Type_BULLET)
         material = chrono.ChContactMaterialNSC()
