@@ -119,7 +119,7 @@ def test_the_strip_s_gravity_stiffness_is_the_second_derivative_of_its_potential
     D(h) - V'' is the difference's truncation error, O(h^2): below 1e-2 of V'' here (20 frames), and Richardson's
     (4 D(h) - D(2h)) / 3 does better than D(h). Without Kc the gravity stiffness of the hinges' forces is missing
     and V'' is off by the order of itself."""
-    from chrono_origami.analysis.deploy import fold_angles
+    from chrono_origami.crease.pattern import fold_angles
     from chrono_origami.structure import foldfile
 
     path, support = strip_file(tmp_path / "strip.fold")
@@ -136,7 +136,7 @@ def test_the_strip_s_gravity_stiffness_is_the_second_derivative_of_its_potential
     d = json.loads(fold.read_text())
     frames = [d["vertices_coords"]] + [f["vertices_coords"] for f in d["file_frames"]]
     st = foldfile.read_structure(str(fold))
-    th = np.array([fold_angles(st, [hinge], np.asarray(X, float))[0] for X in frames])     # rad
+    th = np.array([fold_angles(st.pattern, np.asarray(X, float), [hinge])[0] for X in frames])     # rad
     V = potential(fold)
     D1, D2 = second_derivative(V, th, 1)[1:-1], second_derivative(V, th, 2)
     err1 = np.abs(Vpp[2:-2] - D1)

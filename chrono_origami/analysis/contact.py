@@ -68,10 +68,7 @@ def check_engine(structure, engine):
     :func:`fold_contacts` would refuse: PyChrono missing (``ChronoUnavailable``) or panels too thin for Chrono's
     check (``ThinPanelError``, one line). Other engines and the automatic choice: nothing to check."""
     if engine == "chrono":
-        engines.get("chrono")
-        from ..engines.chrono.contact import refuse_thin
-
-        refuse_thin(structure)
+        engines.get("chrono").check_panel_solids(structure)
 
 
 def fold_contacts(history, percent=None, engine=None, structure=None):

@@ -436,8 +436,11 @@ def run_forces(structure, hist, args, actuators, out):
                "its forces grow as the inverse of the singular value the loads see")
         by_load = (f"; its largest hinge |F| is {amp[k]:.3g} times the loads' sum |P| (the path's least "
                    f"{least:.3g}, frame {dep.frames[k0]})" if k0 is not None and np.isfinite(amp[k]) and not M else "")
-        print(f"frame {dep.frames[k]} is near-singular: smallest singular value {dep.sigmas[k]:.2g} of the largest "
-              f"(the path's best {max(dep.sigmas):.2g}){by_load}; {why}", file=out)
+        # with M > 0 the smallest singular value is zero to round-off: its digits are the processor's, not printed
+        sigma = ("zero to round-off" if M else
+                 f"{dep.sigmas[k]:.2g} of the largest")
+        print(f"frame {dep.frames[k]} is near-singular: smallest singular value {sigma} (the path's best "
+              f"{max(dep.sigmas):.2g}){by_load}; {why}", file=out)
     wc = dep.work_check()
     if wc is not None:
         print(wc.text(), file=out)

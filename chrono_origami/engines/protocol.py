@@ -70,6 +70,10 @@ class Engine(Protocol):
         """The panels' solids, with ``contacts(vertices) -> [(p, q, depth)]`` (0-based panels p < q, depth in
         length units, largest first)."""
 
+    def check_panel_solids(self, structure):
+        """Raise now, in one line, what ``panel_solids(structure)`` would refuse (Chrono's: panels too thin for
+        its contact check, ``ThinPanelError``), without building the engine's solids."""
+
 
 @runtime_checkable
 class TargetFolding(Protocol):

@@ -157,6 +157,13 @@ class ChronoEngine:
 
         return _locked_in(structure, errors, stiffness, loads)
 
+    def check_panel_solids(self, structure):
+        """A ``ThinPanelError`` (one line) where the panels are too thin for Chrono's contact check
+        (``contact.refuse_thin``), before any Chrono system is made."""
+        from .contact import refuse_thin
+
+        refuse_thin(structure)
+
     def panel_solids(self, structure):
         """The panels' solids as Bullet convex shapes in a Chrono system (``contact.ChronoPanelSolids``)."""
         from .contact import ChronoPanelSolids

@@ -97,6 +97,9 @@ class ReferenceEngine:
         stiffness = stiffness or HingeStiffness()
         return _locked_in(structure, errors, stiffness, loads, solver=cached_solver(structure, stiffness))
 
+    def check_panel_solids(self, structure):
+        """Nothing to refuse ahead: the separating axes resolve any thickness the structure accepts."""
+
     def panel_solids(self, structure):
         """The panels' convex solids, contacts by separating axes (``structure.solids.PanelSolids``)."""
         from ...structure.solids import PanelSolids
