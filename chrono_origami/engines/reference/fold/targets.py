@@ -331,7 +331,8 @@ class _Split:
 
 
 def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, frame_interval=None,
-                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None, _start=None):
+                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None, _start=None,
+                    _cache=None):
     """Fold ``structure`` from its configuration to ``percent`` % of ``targets`` (module doc): the reference
     engine's fold to target angles (``analysis.fold.fold_to_targets`` is what users call).
 
@@ -345,7 +346,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     """
     again = dict(structure=structure, targets=targets, percent=percent, paths=paths, duration=duration,
                  frame_interval=frame_interval, dt=dt, dt_max=dt_max, dt_min=dt_min, tol=tol, linalg=linalg,
-                 progress=progress, log=log)
+                 progress=progress, log=log, _cache={} if _cache is None else _cache)
     problem, start_angles = target_problem(structure, targets, percent, paths, duration)
     problem.name = f"{structure.name} to {check_percent(percent):g} % of its target angles"
     C = FoldConstraints(problem)
@@ -372,7 +373,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         rows = VertexRows(problem.structure.pattern)            # the flat start's vertex rows, built once
         try:
             first, branch_miss = _branch(problem, C, R, u, speeds, S.method,
-                                         None if _start is None else _start[0], rows)
+                                         None if _start is None else _start[0], rows, again["_cache"])
         except SolverError as e:
             raise SolverError(_no_branch(problem, C, S, R, u, e, rows)) from None
         if float(np.abs(Jh @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
@@ -645,7 +646,7 @@ def _no_branch(problem, C, S, R, u, error, rows=None):
             f"follow a branch of your choice")
 
 
-def _branch(problem, C, R, u, speeds, method, given=None, rows=None):
+def _branch(problem, C, R, u, speeds, method, given=None, rows=None, cache=None):
     """(velocity, miss): the velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
     with one exact drive, the assignment's signs and, as the wished rates, the vertex rows' branch nearest the
     targets (:func:`vertex_branch`), fitted on every hinge; where that finds none, the fold-angle multipliers' rates
@@ -655,7 +656,8 @@ def _branch(problem, C, R, u, speeds, method, given=None, rows=None):
     at the cost of a sparse factor per step. ``miss``: the largest of the vertex rows' misses of that branch
     (``VertexRows.misses``, relative to its largest rate), None where the multipliers' rates were taken.
     ``given``: FOLD rates (one a hinge) of a branch to leave on instead (``flat_branch.chord_rates``); ``rows``: the
-    pattern's ``flat_branch.VertexRows`` (made here when not given)."""
+    pattern's ``flat_branch.VertexRows`` (made here when not given); ``cache``: ``start.branch_tangent``'s (the null
+    spaces of the hinge rows, kept for a restart of the same fold on its pattern straightened in memory)."""
     from ....structure.flat_branch import VertexRows
     from .start import branch_tangent
 
@@ -677,7 +679,8 @@ def _branch(problem, C, R, u, speeds, method, given=None, rows=None):
     if wish[h0] * speeds[k] > 0:
         wish = wish * (speeds[k] / wish[h0])       # the exact drive's rate, which the velocities keep
     aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
-    v = branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact)
+    v = branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact,
+                       cache=cache)
     return v, miss
 
 
