@@ -114,6 +114,8 @@ SINGULAR_RATIO = (0.15, 0.35)
 #: misfit that stays: then the state is within about 1e-9 rad of the stationary point)
 SETTLE_RAD = 1e-14
 SLOW_RAD = 1e-10
+#: states whose stacked rows' factor ``_Split.stacked`` keeps (the settling's candidates)
+STACKED_KEPT = 3
 #: largest number of settling steps
 SETTLE_ITER = 200
 #: relative change of the misfit that the settling cannot resolve (the corrector's residual moves it that much);
@@ -146,7 +148,7 @@ class _Split:
         """Hold the driven creases ``held`` (indices into ``C.drive_hinge``) at their start angle: their rows move from
         the soft rows to the hard ones."""
         self.held = np.asarray(held, int)
-        self._stacked = None        # the last state's stacked rows and factor (``stacked``): their rows change here
+        self._stacked = []          # the last states' stacked rows and factors (``stacked``): their rows change here
         free = np.ones(len(self.C.drive_hinge), bool)
         free[self.held] = False
         self.free = np.nonzero(free)[0]
@@ -190,26 +192,28 @@ class _Split:
         """(Fh, Jh, Fs, Js, Ft, factor) at (R, u, t): ``evaluate``'s rows and the factor of the stacked rows that
         :meth:`step` solves with (:data:`HARD_WEIGHT` on the hard ones). The last state's are kept: a step that is
         retried shorter (halved, or capped by :data:`MAX_TURN`) starts from the same state, and only its right-hand
-        side changes."""
-        key = self._stacked
-        if key is not None and key[0] is R and key[1] is u and key[2] == t:
-            return key[3]
+        side changes. The last :data:`STACKED_KEPT` states' are kept: the settling compares two candidate states by
+        their Gauss-Newton steps and goes on from one of them."""
+        for key in self._stacked:
+            if key[0] is R and key[1] is u and key[2] == t:
+                return key[3]
         Fh, Jh, Fs, Js, Ft = self.evaluate(R, u, t)[:5]
         out = (Fh, Jh, Fs, Js, Ft, Jacobian(self._stack(Jh, Js), self.method))
-        self._stacked = (R, u, t, out)
+        self._stacked = [(R, u, t, out)] + self._stacked[:STACKED_KEPT - 1]
         return out
 
-    def step(self, R, u, t, h=None, lag=None):
+    def step(self, R, u, t, h=None, lag=None, cap=MAX_TURN):
         """The predictor from (R, u) at time ``t`` (s) over a step ``h`` (s): body increments (6N) whose fold-angle
         changes are the aim's change over the step plus h / ``lag`` (at most 1) of the gap aim(t) - rho, projected
         onto the free motions of the hard rows (:meth:`solve`, by the factor of :meth:`stacked`), scaled down to at most
-        :data:`MAX_TURN` of any driven crease (``self.last_turn``: the largest turn before the cap, rad). Without
+        ``cap`` (rad, default :data:`MAX_TURN`) of any driven crease (``self.last_turn``: the largest turn before the
+        cap, rad). Without
         ``h``: the whole gap at ``t`` (a Gauss-Newton step, for ``settle``)."""
         Fh, Jh, Fs, Js, Ft, jac = self.stacked(R, u, t)
         want = -Fs if h is None else -h * Ft - min(1.0, h / lag) * Fs
         d = jac.solve(np.concatenate([-HARD_WEIGHT * Fh, want]))
         turn = self.last_turn = float(np.abs(Js @ d).max(initial=0.0))
-        return d * (MAX_TURN / turn) if turn > MAX_TURN else d
+        return d * (cap / turn) if turn > cap else d
 
     def project(self, R, u, t, tol):
         """Newton on the hard rows alone to round-off, minimum-norm corrections: (R, u, max |F|, iterations), a
@@ -275,12 +279,22 @@ class _Split:
         :data:`SETTLE_FLAT`, until the next step is shorter) and the corrector does not jump, and doubled while the
         misfit keeps falling (a misfit that stays makes Gauss-Newton converge linearly and
         its steps short), until the projected step is below :data:`SETTLE_RAD`, or below :data:`SLOW_RAD` without
-        halving, or below 1e3 :data:`SLOW_RAD` without shrinking by a tenth (round-off): the
-        stationary point of the misfit that the mechanism reaches continuously from (R, u). Returns (R, u, steps)."""
+        halving, or below 1e3 :data:`SLOW_RAD` without shrinking by a tenth (round-off), or when the halving would
+        take a step below SLOW_RAD (round-off too: the Gauss-Newton turn of the states there is about SLOW_RAD, and
+        each try costs a projection and a factor): the stationary point of the misfit that the mechanism reaches
+        continuously from (R, u). Returns (R, u, steps)."""
         f, last, least, stuck = self.misfit(R, u, t), np.inf, np.inf, 0
+        steps = {}          # id(R): (R, Gauss-Newton step, its largest turn) of the states met, made once each
+
+        def gn_step(R, u):
+            got = steps.get(id(R))
+            if got is None or got[0] is not R:
+                d = self.step(R, u, t)
+                got = steps[id(R)] = (R, d, float(np.abs(self.stacked(R, u, t)[3] @ d).max(initial=0.0)))
+            return got[1], got[2]
 
         def gn_turn(R, u):
-            return float(np.abs(self.stacked(R, u, t)[3] @ self.step(R, u, t)).max(initial=0.0))
+            return gn_step(R, u)[1]
 
         def attempt(d):
             Rp, up = exp_update(R, u, d.reshape(-1, 6))
@@ -304,20 +318,21 @@ class _Split:
             return ta < tb
 
         for k in range(SETTLE_ITER):
-            d = self.step(R, u, t)
-            Js = self.stacked(R, u, t)[3]
-            turn = float(np.abs(Js @ d).max(initial=0.0))
+            d, turn = gn_step(R, u)
+            steps = {id(R): steps[id(R)]}          # only the current state's is needed again
             stuck = 0 if turn < 0.5 * least else stuck + 1
             least = min(least, turn)
             if turn <= SETTLE_RAD or (turn <= SLOW_RAD and turn > 0.5 * last) or (turn <= 1e3 * SLOW_RAD
                                                                                   and stuck >= 3):
                 return R, u, k
             last = turn
-            for _ in range(12):
+            for j in range(12):
                 got = attempt(d)
                 if got is not None:
                     break
                 d = d / 2
+                if turn / 2 ** (j + 1) < SLOW_RAD:
+                    return R, u, k          # a shorter step is round-off (a GN turn of about SLOW_RAD at any state)
             else:
                 return R, u, k
             scale = 1.0
