@@ -32,7 +32,12 @@ the free motions of the constraints (Js: the driven creases' relative angular
 rates, ``FoldConstraints.hinge_rate_operator``; the misses wrapped to
 (-pi, pi]). One sparse QR (or dense SVD) solve of the hard rows, weighted by
 :data:`HARD_WEIGHT`, stacked on the soft rows: no basis of the free motions
-is formed. The step turns no driven crease by more than :data:`MAX_TURN`. The
+is formed. The step turns no driven crease by more than a limit that follows
+the predictor's error (:func:`_turn_limit`: the turn at which the corrector
+would be :data:`ERROR_RATIO`, a quarter of the jump test's ratio, of the
+predictor, at least :data:`MAX_TURN`), so that smooth stretches take steps
+as long as the frames allow; a frame less than two steps away is reached in
+two equal steps, not a step and a short one. The
 corrector only brings the state back onto the constraints (minimum-norm
 Newton on the hard rows): nothing pulls it toward the aim, so the path is
 continuous by construction; a corrector longer than half the predictor
@@ -92,8 +97,16 @@ DENSE_COLUMNS = 300
 HARD_WEIGHT = 1e6
 #: a crease flatter than this (rad) counts as flat at the start
 FLAT_RAD = 1e-9
-#: largest change of a driven fold angle in one predictor (rad)
+#: largest change of a driven fold angle in one predictor (rad): the first steps' and the settling's; along the fold
+#: the limit follows the predictor's error (:data:`ERROR_RATIO`), between MAX_TURN and :data:`TURN_CEIL`
 MAX_TURN = np.radians(10.0)
+#: the fold's step-size control aims at a corrector this long against its predictor (both the largest vertex
+#: displacement / L, as ``newton.jumped`` measures them): a quarter of the jump test's ``newton.JUMP_RATIO``. The
+#: corrector (the predictor's error) grows as the square of the step, their ratio as the step: after each step the
+#: turn limit becomes the step's turn x ERROR_RATIO / ratio (at most doubled or halved a step)
+ERROR_RATIO = 0.25 * newton.JUMP_RATIO
+#: largest turn limit of the step-size control (rad)
+TURN_CEIL = np.radians(30.0)
 #: Newton iterations of the projection onto the hard rows
 PROJECT_ITER = 12
 #: Tikhonov parameter (relative to the bound on sigma_max) that the projection's factor of the hard rows may take
@@ -408,17 +421,21 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     t, fi = 0.0, 0
     free_noted = False
     midway = None            # a state along the way, to count the mechanism's free motions against the stop's
+    limit = MAX_TURN         # the predictor's turn limit (rad), from its error (ERROR_RATIO)
     while t < T - 1e-12 * T:
         target = frame_times[fi]
-        h = min(dt, target - t)
+        h = target - t if target - t <= dt * (1 + 1e-9) else dt        # a frame within rounding of a step: landed
+        split = h < target - t <= 2 * dt
+        if split:
+            h = (target - t) / 2                            # two equal steps to the frame, not a step and a short one
         final = t + h >= T * (1 - 1e-12)
         if first is not None and t == 0.0:
             d = h * first
         else:
-            d = S.step(R, u, t, h, dt_max)
+            d = S.step(R, u, t, h, dt_max, limit)
             turn = S.last_turn                              # the predictor's turn before its cap
-            if turn > 1.01 * MAX_TURN and h > dt_min:
-                dt = max(h * MAX_TURN / turn, dt_min)       # the aim runs ahead of the mechanism: shorter steps
+            if turn > 1.01 * limit and h > dt_min:
+                dt = max(h * limit / turn, dt_min)          # the aim runs ahead of the mechanism: shorter steps
                 continue
         Rp, up = exp_update(R, u, d.reshape(-1, 6))
         Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol)
@@ -450,6 +467,8 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                                   f"({reached:.3g} % of the targets reached): {why} even with step {h:.3g} s; "
                                   f"{_worst_miss(problem, S, Rp, up, t + h)}{tail}")
             continue
+        if first is None or t > 0.0:
+            limit = _turn_limit(C, R, u, Rp, up, Rn, un, min(turn, limit), limit, tol)
         Rn = reorthonormalize(Rn)
         if final:
             Rn, un, more = S.settle(Rn, un, T, tol)
@@ -470,7 +489,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         if midway is None and t >= T / 2:
             midway = (R, u, t)
         if it <= 8:                 # chord iterations of the projection: cheap, and linear
-            dt = min(1.5 * h if h == dt else dt, dt_max)
+            dt = min(1.5 * dt if h >= dt * (1 - 1e-9) or split else dt, dt_max)     # not after a short landing
         bar.update(t, f" residual {res:.1e}")
     bar.close()
     hist.final_poses = (R, u)
@@ -480,11 +499,15 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     miss = np.degrees(np.abs(_wrap(achieved - aim)))     # +-180 deg are one state
     k = int(np.argmax(np.round(miss, 9))) if len(miss) else 0      # ties (symmetric creases): the first
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
-    hist.percent_reached = _reached(C, R, u, percent) if len(miss) else float(percent)
     aim_change = C.drive_speed * T
     n2 = float(aim_change @ aim_change)
+    # the frames' drive values (rad, wrapped to (-pi, pi] state by state) made continuous along the fold: a crease
+    # that ends at +-180 deg to rounding reads the side it came from, not the other (-100 % for 100 %)
+    V = np.unwrap(np.asarray(hist.drive_values, float).reshape(len(hist.times), -1), axis=0)
     hist.frame_percents = [float(check_percent(percent)) * (float(v @ aim_change) / n2 if n2 > 0 else t / T)
-                           for v, t in zip(hist.drive_values, hist.times)]
+                           for v, t in zip(V, hist.times)]
+    hist.percent_reached = hist.frame_percents[-1] if len(miss) and n2 > 0 else (
+        _reached(C, R, u, percent) if len(miss) else float(percent))
     if hist.target_miss[0] <= REACHED_DEG:
         hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
     else:
@@ -496,6 +519,21 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                                       f" deg against {_deg(aim[j]):.6g} deg)" for j in worst)
                           + f"; {_other_branch(S, R, u, T, midway)}")
     return hist
+
+
+def _turn_limit(C, R, u, Rp, up, Rn, un, turn, limit, tol):
+    """The next predictor's turn limit (rad) after an accepted step from (R, u) that turned ``turn`` (rad) under the
+    limit ``limit``, predicted to (Rp, up) and corrected to (Rn, un): the turn at which the corrector would be
+    :data:`ERROR_RATIO` of the predictor (their ratio grows as the step: the corrector, the predictor's error, as its
+    square), at most doubled or halved, within [:data:`MAX_TURN`, :data:`TURN_CEIL`]: never below the fixed limit it
+    replaces (a larger error is the jump test's to judge, as before), longer where the predictor's error is small. A
+    corrector at round-off (1e3 ``tol``) doubles it."""
+    pred = newton._distance(C, R, u, Rp, up)
+    corr = newton._distance(C, Rp, up, Rn, un)
+    if not (pred > 0 and turn > 0):
+        return limit
+    aim = turn * ERROR_RATIO * pred / corr if corr > 1e3 * tol else np.inf
+    return float(min(max(aim, 0.5 * limit, MAX_TURN), 2 * limit, TURN_CEIL))
 
 
 def _deg(x):
