@@ -294,7 +294,7 @@ def test_a_near_miss_branch_falls_back_on_the_straight_lines_that_fold_alone():
     90 x 344 x 81^2 / (688 x 81^2 + 369 x 162^2) = 14.31 %. The lines' vertices are put on them in memory, moved
     by rounding only.
 
-    The suite folds in one frame (steps up to the whole fold, as MAX_TURN allows) and declares the stall at a step of
+    The suite folds in one frame (steps up to the whole fold, as the turn limit allows) and declares the stall at a step of
     1e-2 s rather than 1e-7 s: the same branch decision (under 1 % of the percent reached when the steps fail, at
     t = 0.01 s), 15 s of processor time less of creeping toward t = 0.04 s and of frames no assertion reads.
     ``CHRONO_ORIGAMI_ALL_EXAMPLES=1`` (``benchmarks/fold_outcomes.py``) folds with the defaults and asserts the same."""

@@ -198,6 +198,34 @@ def test_branch_tangent_is_the_same_on_both_paths(name):
     assert np.abs(vd / np.linalg.norm(vd) - vs / np.linalg.norm(vs)).max() < 1e-8
 
 
+@pytest.mark.parametrize("n", [4, 8])
+def test_the_null_spaces_kept_from_the_hinge_rows_are_the_jacobians_for_any_drive(n):
+    """``start._drives_null_space`` (a flat start's restarts): J's null spaces from those of its rows other than the
+    drive's, made once (N_B null(D N_B); the left one zero on the drive row), span the spaces ``linalg.null_space``
+    finds from J itself, for the first drive and, from the kept ones, for another: the sine of their largest
+    principal angle at most (|J N| + |J N'|) / sigma, sigma the smallest singular value J keeps (Wedin; both bases
+    null to round-off), and the same dimensions (flat n x n Miura: 2n - 3 mechanisms, 4 (n - 1)^2 self-stresses)."""
+    from chrono_origami.engines.reference.fold.start import NULL_RTOL, _drives_null_space
+
+    prob, _ = flat_miura_fold(n)
+    cache = {}
+    for k, h in enumerate((n - 1, 1)):          # the first straight crease, then hinge 2
+        p = FoldProblem(prob.structure, [Drive(h, rate=1.0)], (), 1.0)
+        C = FoldConstraints(p)
+        R, u = C.start()
+        J = C.evaluate(R, u, 0.0)[1]
+        kept = cache.get("base")
+        got = _drives_null_space(C, J, cache, None)
+        assert got is not None and (k == 0 or cache["base"] is kept)        # the second drive reuses the first's
+        ref = linalg.null_space(J, NULL_RTOL, "sparse", left=True)
+        assert got.dim == ref.dim == 2 * n - 3 and got.left.shape[1] == ref.left.shape[1] == 4 * (n - 1) ** 2
+        sigma = ref.gap[0] * ref.sigma_max
+        for A, X, Y in ((J, got.basis, ref.basis), (J.T, got.left, ref.left)):
+            residual = np.linalg.norm(A @ X, 2) + np.linalg.norm(A @ Y, 2)
+            sine = np.linalg.norm(X - Y @ (Y.T @ X), 2)
+            assert sine <= residual / sigma + X.shape[1] * np.finfo(float).eps, (sine, residual / sigma)   # orthonormal to eps k
+
+
 @pytest.mark.parametrize("n, method", [(14, "sparse"), (16, "auto")])
 def test_flat_miura_beyond_the_nullity_limit_folds_to_the_closed_form(n, method):
     """Flat 14 x 14 and 16 x 16 patches (S = 676 and 900 self-stress states, more than the 400 null directions

@@ -724,3 +724,27 @@ def test_a_folded_form_whose_letters_disagree_with_its_geometry_is_named(capsys,
     assert code == 0 and f"note: box: {note}" in out.splitlines(), out + err
     code, out, err = run(capsys, "check", tmp_path / "box" / "fold.fold", "--frame", "last")
     assert code == 0 and "against their file's" not in out, out
+
+
+def test_the_step_follows_the_predictors_error_and_reaches_each_frame_in_one_step(tmp_path, monkeypatch):
+    """The 7 x 8 ORIPA Miura sheet (64 panels) flat to 90 %: its aim runs ahead of the mechanism, so a step of one
+    frame (T/20) wants a turn of 10-11 deg, above the fixed 10 deg that made each frame a step and a short one (the
+    limit pinned at ``MAX_TURN``: more than 30 steps). Its corrector is 0.07-0.10 of the predictor there, under
+    ``ERROR_RATIO`` (0.125), so the limit that follows the error lets every frame from the third on be one step of
+    T/20 (the first frame: T/50 then 3T/100; the second: two equal steps). Both stop at the same stationary point
+    of the misfit: the settling leaves each within about 1e-9 rad of it (``SLOW_RAD``), so their percents reached
+    differ by at most 90 x 2e-9 / (0.9 pi) = 6.4e-8 (the percent is 90 (v . aim) / |aim|^2, |aim| >= 0.9 pi sqrt(m)
+    for m creases at +-180 deg)."""
+    from chrono_origami.engines.reference.fold import targets
+
+    path, _ = styles.oripa_miura(tmp_path / "miura.fold", 7, 8)
+    s = foldfile.read_structure(path)
+    H = fold_to_targets(s, percent=90.0, progress=False, engine="reference")
+    h = np.array([x[1] for x in H.steps])
+    t = np.array([x[0] for x in H.steps])
+    assert np.allclose(h[t > 0.1 + 1e-9], 0.05, rtol=1e-12, atol=0)
+    assert len(H.steps) == 22 and H.max_residual <= targets.TOL          # within the corrector's tolerance
+    monkeypatch.setattr(targets, "TURN_CEIL", targets.MAX_TURN)        # the fixed limit of before
+    F = fold_to_targets(s, percent=90.0, progress=False, engine="reference")
+    assert len(F.steps) > 30
+    assert abs(H.percent_reached - F.percent_reached) < 6.4e-8

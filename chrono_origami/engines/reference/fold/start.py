@@ -27,7 +27,7 @@ import numpy as np
 from ....structure.flat_branch import ACCEPT
 from ....tools import linalg
 from ....tools.errors import SolverError
-from ....tools.jacobian import Jacobian
+from ....tools.jacobian import Jacobian, norm_bound
 from .lie import exp_update
 
 #: relative singular value below which a direction of J counts as free
@@ -49,7 +49,56 @@ def hinge_rates(C, R, v):
     return C.hinge_rate_operator(R) @ v
 
 
-def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None, fit_all=False):
+def _drives_null_space(C, J, cache, left_limit):
+    """The null spaces of J (right, and left as ``linalg.null_space`` with ``left_limit`` gives it) from those of B,
+    J's rows other than the drives' (the hinges, holds and panel 1: the same for every choice of drive), made once
+    and kept in ``cache`` (a dict) for the next call on a state whose B differs by E, e = sqrt(|E|_1 |E|_inf) >=
+    |E|_2 (the restarts of a flat start on a pattern straightened in memory: rounding, e about 1e-11 sigma_max).
+    null(J) = N_B null(D N_B) (D: the drive rows); left null(J) = the left null space of B, zero on the drive rows,
+    where D N_B has full row rank. Kept only where the rank rule (``NULL_RTOL`` x sigma_max) decides as before:
+    B's kept and dropped singular values (its ``gap``) more than 2 e from the threshold (Weyl: e moves each by
+    at most e, so the rank is the same, and the kept basis x has |B x| <= dropped + e, null under the rule), and the
+    singular values of D N_B above 1e3 times the threshold with J's largest singular value bound. None where these
+    do not hold: the caller factors J itself."""
+    keep = np.ones(J.shape[0], bool)
+    keep[C.drive_row] = False
+    J = J.tocsr()
+    B, D = J[keep], J[C.drive_row]
+    old = cache.get("base")
+    nsB = None
+    if old is not None and old[0].shape == B.shape:
+        E = B - old[0]
+        e = norm_bound(E) if E.nnz else 0.0
+        smax = old[1].sigma_max
+        kept, dropped = old[1].gap
+        if (smax > 0 and np.isfinite(kept) and kept * smax - 2 * e > NULL_RTOL * (smax + e)
+                and dropped * smax + 2 * e < NULL_RTOL * (smax - e)):
+            nsB = old[1]
+    if nsB is None:
+        nsB = linalg.null_space(B, NULL_RTOL, "sparse", left=True, left_limit=left_limit)
+        cache["base"] = (B, nsB)
+    NB = nsB.basis
+    if NB.shape[1] < D.shape[0] or nsB.sigma_max <= 0:
+        return None
+    G = np.asarray(D @ NB)
+    _, s, Vt = np.linalg.svd(G)
+    bound = float(np.hypot(nsB.sigma_max, np.linalg.norm(D.toarray())))     # >= sigma_max(J)
+    if s.min(initial=np.inf) <= 1e3 * NULL_RTOL * bound:
+        return None
+    m = J.shape[0]
+    rank = nsB.rank + D.shape[0]
+    wants_left = m * (m - rank) <= linalg.LEFT_BASIS_ENTRIES and (left_limit is None or m - rank <= left_limit)
+    if wants_left != (nsB.left is not None):
+        return None
+    left = None
+    if nsB.left is not None:
+        left = np.zeros((m, nsB.left.shape[1]))
+        left[keep] = nsB.left
+    N = NB @ Vt[D.shape[0]:].T
+    return linalg.NullSpace(N, rank, bound, (np.nan, np.nan), left, "sparse")
+
+
+def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None, fit_all=False, cache=None):
     """Body velocity (6N) starting the folding branch whose hinge rates have the given ``signs``.
 
     signs : array over hinges of +1, -1 (the driven-angle convention of
@@ -62,7 +111,9 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None, fit_all=
     fit_all : fit the wished rates of every hinge, not only the signed ones
     (rates that already meet the second-order condition, e.g.
     ``structure.flat_branch.branch_rates``: the search then starts on the branch).
-    N, the null space of J, comes from ``linalg.null_space``. The
+    N, the null space of J, comes from ``linalg.null_space``; ``cache`` (a dict, sparse path): from the null
+    spaces of J's rows other than the drives', kept there for the next call (:func:`_drives_null_space`: a flat
+    start's restarts with another drive, on a pattern straightened in memory). The
     second-order residual is the part of w = d2F/dh2 outside range(J): on
     the dense path U0^T w (U0 an orthonormal basis of the left null space,
     by the SVD); on the sparse path r = w - J x, x the least-squares solution
@@ -77,8 +128,10 @@ def branch_tangent(C, R, u, signs, time=0.0, method="auto", rates=None, fit_all=
     jac = Jacobian(J, method)
     # sparse: the left null space's basis too where it holds at most LEFT_ENTRIES numbers (a tessellation's or a
     # kirigami's many free motions would make k range residuals per Gauss-Newton step the cost)
-    ns = linalg.null_space(J, NULL_RTOL, jac.method, left=True,
-                           left_limit=None if jac.method == "dense" else LEFT_ENTRIES // max(J.shape[0], 1))
+    left_limit = None if jac.method == "dense" else LEFT_ENTRIES // max(J.shape[0], 1)
+    ns = _drives_null_space(C, J, cache, left_limit) if cache is not None and jac.method == "sparse" else None
+    if ns is None:
+        ns = linalg.null_space(J, NULL_RTOL, jac.method, left=True, left_limit=left_limit)
     N = ns.basis
     if ns.left is not None:
         U0 = ns.left

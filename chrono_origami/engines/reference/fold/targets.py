@@ -32,7 +32,12 @@ the free motions of the constraints (Js: the driven creases' relative angular
 rates, ``FoldConstraints.hinge_rate_operator``; the misses wrapped to
 (-pi, pi]). One sparse QR (or dense SVD) solve of the hard rows, weighted by
 :data:`HARD_WEIGHT`, stacked on the soft rows: no basis of the free motions
-is formed. The step turns no driven crease by more than :data:`MAX_TURN`. The
+is formed. The step turns no driven crease by more than a limit that follows
+the predictor's error (:func:`_turn_limit`: the turn at which the corrector
+would be :data:`ERROR_RATIO`, a quarter of the jump test's ratio, of the
+predictor, at least :data:`MAX_TURN`), so that smooth stretches take steps
+as long as the frames allow; a frame less than two steps away is reached in
+two equal steps, not a step and a short one. The
 corrector only brings the state back onto the constraints (minimum-norm
 Newton on the hard rows): nothing pulls it toward the aim, so the path is
 continuous by construction; a corrector longer than half the predictor
@@ -92,8 +97,16 @@ DENSE_COLUMNS = 300
 HARD_WEIGHT = 1e6
 #: a crease flatter than this (rad) counts as flat at the start
 FLAT_RAD = 1e-9
-#: largest change of a driven fold angle in one predictor (rad)
+#: largest change of a driven fold angle in one predictor (rad): the first steps' and the settling's; along the fold
+#: the limit follows the predictor's error (:data:`ERROR_RATIO`), between MAX_TURN and :data:`TURN_CEIL`
 MAX_TURN = np.radians(10.0)
+#: the fold's step-size control aims at a corrector this long against its predictor (both the largest vertex
+#: displacement / L, as ``newton.jumped`` measures them): a quarter of the jump test's ``newton.JUMP_RATIO``. The
+#: corrector (the predictor's error) grows as the square of the step, their ratio as the step: after each step the
+#: turn limit becomes the step's turn x ERROR_RATIO / ratio (at most doubled or halved a step)
+ERROR_RATIO = 0.25 * newton.JUMP_RATIO
+#: largest turn limit of the step-size control (rad)
+TURN_CEIL = np.radians(30.0)
 #: Newton iterations of the projection onto the hard rows
 PROJECT_ITER = 12
 #: Tikhonov parameter (relative to the bound on sigma_max) that the projection's factor of the hard rows may take
@@ -114,6 +127,8 @@ SINGULAR_RATIO = (0.15, 0.35)
 #: misfit that stays: then the state is within about 1e-9 rad of the stationary point)
 SETTLE_RAD = 1e-14
 SLOW_RAD = 1e-10
+#: states whose stacked rows' factor ``_Split.stacked`` keeps (the settling's candidates)
+STACKED_KEPT = 3
 #: largest number of settling steps
 SETTLE_ITER = 200
 #: relative change of the misfit that the settling cannot resolve (the corrector's residual moves it that much);
@@ -146,7 +161,7 @@ class _Split:
         """Hold the driven creases ``held`` (indices into ``C.drive_hinge``) at their start angle: their rows move from
         the soft rows to the hard ones."""
         self.held = np.asarray(held, int)
-        self._stacked = None        # the last state's stacked rows and factor (``stacked``): their rows change here
+        self._stacked = []          # the last states' stacked rows and factors (``stacked``): their rows change here
         free = np.ones(len(self.C.drive_hinge), bool)
         free[self.held] = False
         self.free = np.nonzero(free)[0]
@@ -190,26 +205,28 @@ class _Split:
         """(Fh, Jh, Fs, Js, Ft, factor) at (R, u, t): ``evaluate``'s rows and the factor of the stacked rows that
         :meth:`step` solves with (:data:`HARD_WEIGHT` on the hard ones). The last state's are kept: a step that is
         retried shorter (halved, or capped by :data:`MAX_TURN`) starts from the same state, and only its right-hand
-        side changes."""
-        key = self._stacked
-        if key is not None and key[0] is R and key[1] is u and key[2] == t:
-            return key[3]
+        side changes. The last :data:`STACKED_KEPT` states' are kept: the settling compares two candidate states by
+        their Gauss-Newton steps and goes on from one of them."""
+        for key in self._stacked:
+            if key[0] is R and key[1] is u and key[2] == t:
+                return key[3]
         Fh, Jh, Fs, Js, Ft = self.evaluate(R, u, t)[:5]
         out = (Fh, Jh, Fs, Js, Ft, Jacobian(self._stack(Jh, Js), self.method))
-        self._stacked = (R, u, t, out)
+        self._stacked = [(R, u, t, out)] + self._stacked[:STACKED_KEPT - 1]
         return out
 
-    def step(self, R, u, t, h=None, lag=None):
+    def step(self, R, u, t, h=None, lag=None, cap=MAX_TURN):
         """The predictor from (R, u) at time ``t`` (s) over a step ``h`` (s): body increments (6N) whose fold-angle
         changes are the aim's change over the step plus h / ``lag`` (at most 1) of the gap aim(t) - rho, projected
         onto the free motions of the hard rows (:meth:`solve`, by the factor of :meth:`stacked`), scaled down to at most
-        :data:`MAX_TURN` of any driven crease (``self.last_turn``: the largest turn before the cap, rad). Without
+        ``cap`` (rad, default :data:`MAX_TURN`) of any driven crease (``self.last_turn``: the largest turn before the
+        cap, rad). Without
         ``h``: the whole gap at ``t`` (a Gauss-Newton step, for ``settle``)."""
         Fh, Jh, Fs, Js, Ft, jac = self.stacked(R, u, t)
         want = -Fs if h is None else -h * Ft - min(1.0, h / lag) * Fs
         d = jac.solve(np.concatenate([-HARD_WEIGHT * Fh, want]))
         turn = self.last_turn = float(np.abs(Js @ d).max(initial=0.0))
-        return d * (MAX_TURN / turn) if turn > MAX_TURN else d
+        return d * (cap / turn) if turn > cap else d
 
     def project(self, R, u, t, tol):
         """Newton on the hard rows alone to round-off, minimum-norm corrections: (R, u, max |F|, iterations), a
@@ -275,12 +292,22 @@ class _Split:
         :data:`SETTLE_FLAT`, until the next step is shorter) and the corrector does not jump, and doubled while the
         misfit keeps falling (a misfit that stays makes Gauss-Newton converge linearly and
         its steps short), until the projected step is below :data:`SETTLE_RAD`, or below :data:`SLOW_RAD` without
-        halving, or below 1e3 :data:`SLOW_RAD` without shrinking by a tenth (round-off): the
-        stationary point of the misfit that the mechanism reaches continuously from (R, u). Returns (R, u, steps)."""
+        halving, or below 1e3 :data:`SLOW_RAD` without shrinking by a tenth (round-off), or when the halving would
+        take a step below SLOW_RAD (round-off too: the Gauss-Newton turn of the states there is about SLOW_RAD, and
+        each try costs a projection and a factor): the stationary point of the misfit that the mechanism reaches
+        continuously from (R, u). Returns (R, u, steps)."""
         f, last, least, stuck = self.misfit(R, u, t), np.inf, np.inf, 0
+        steps = {}          # id(R): (R, Gauss-Newton step, its largest turn) of the states met, made once each
+
+        def gn_step(R, u):
+            got = steps.get(id(R))
+            if got is None or got[0] is not R:
+                d = self.step(R, u, t)
+                got = steps[id(R)] = (R, d, float(np.abs(self.stacked(R, u, t)[3] @ d).max(initial=0.0)))
+            return got[1], got[2]
 
         def gn_turn(R, u):
-            return float(np.abs(self.stacked(R, u, t)[3] @ self.step(R, u, t)).max(initial=0.0))
+            return gn_step(R, u)[1]
 
         def attempt(d):
             Rp, up = exp_update(R, u, d.reshape(-1, 6))
@@ -304,20 +331,21 @@ class _Split:
             return ta < tb
 
         for k in range(SETTLE_ITER):
-            d = self.step(R, u, t)
-            Js = self.stacked(R, u, t)[3]
-            turn = float(np.abs(Js @ d).max(initial=0.0))
+            d, turn = gn_step(R, u)
+            steps = {id(R): steps[id(R)]}          # only the current state's is needed again
             stuck = 0 if turn < 0.5 * least else stuck + 1
             least = min(least, turn)
             if turn <= SETTLE_RAD or (turn <= SLOW_RAD and turn > 0.5 * last) or (turn <= 1e3 * SLOW_RAD
                                                                                   and stuck >= 3):
                 return R, u, k
             last = turn
-            for _ in range(12):
+            for j in range(12):
                 got = attempt(d)
                 if got is not None:
                     break
                 d = d / 2
+                if turn / 2 ** (j + 1) < SLOW_RAD:
+                    return R, u, k          # a shorter step is round-off (a GN turn of about SLOW_RAD at any state)
             else:
                 return R, u, k
             scale = 1.0
@@ -331,7 +359,8 @@ class _Split:
 
 
 def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, frame_interval=None,
-                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None, _start=None):
+                    dt=None, dt_max=None, dt_min=None, tol=TOL, linalg="auto", progress=None, log=None, _start=None,
+                    _cache=None):
     """Fold ``structure`` from its configuration to ``percent`` % of ``targets`` (module doc): the reference
     engine's fold to target angles (``analysis.fold.fold_to_targets`` is what users call).
 
@@ -345,7 +374,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     """
     again = dict(structure=structure, targets=targets, percent=percent, paths=paths, duration=duration,
                  frame_interval=frame_interval, dt=dt, dt_max=dt_max, dt_min=dt_min, tol=tol, linalg=linalg,
-                 progress=progress, log=log)
+                 progress=progress, log=log, _cache={} if _cache is None else _cache)
     problem, start_angles = target_problem(structure, targets, percent, paths, duration)
     problem.name = f"{structure.name} to {check_percent(percent):g} % of its target angles"
     C = FoldConstraints(problem)
@@ -372,7 +401,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         rows = VertexRows(problem.structure.pattern)            # the flat start's vertex rows, built once
         try:
             first, branch_miss = _branch(problem, C, R, u, speeds, S.method,
-                                         None if _start is None else _start[0], rows)
+                                         None if _start is None else _start[0], rows, again["_cache"])
         except SolverError as e:
             raise SolverError(_no_branch(problem, C, S, R, u, e, rows)) from None
         if float(np.abs(Jh @ first).max(initial=0.0)) > 1e-8 * float(np.abs(first).max(initial=0.0)):
@@ -392,17 +421,21 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     t, fi = 0.0, 0
     free_noted = False
     midway = None            # a state along the way, to count the mechanism's free motions against the stop's
+    limit = MAX_TURN         # the predictor's turn limit (rad), from its error (ERROR_RATIO)
     while t < T - 1e-12 * T:
         target = frame_times[fi]
-        h = min(dt, target - t)
+        h = target - t if target - t <= dt * (1 + 1e-9) else dt        # a frame within rounding of a step: landed
+        split = h < target - t <= 2 * dt
+        if split:
+            h = (target - t) / 2                            # two equal steps to the frame, not a step and a short one
         final = t + h >= T * (1 - 1e-12)
         if first is not None and t == 0.0:
             d = h * first
         else:
-            d = S.step(R, u, t, h, dt_max)
+            d = S.step(R, u, t, h, dt_max, limit)
             turn = S.last_turn                              # the predictor's turn before its cap
-            if turn > 1.01 * MAX_TURN and h > dt_min:
-                dt = max(h * MAX_TURN / turn, dt_min)       # the aim runs ahead of the mechanism: shorter steps
+            if turn > 1.01 * limit and h > dt_min:
+                dt = max(h * limit / turn, dt_min)          # the aim runs ahead of the mechanism: shorter steps
                 continue
         Rp, up = exp_update(R, u, d.reshape(-1, 6))
         Rn, un, it, res, ok = S.correct(Rp, up, t + h, tol)
@@ -434,6 +467,8 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                                   f"({reached:.3g} % of the targets reached): {why} even with step {h:.3g} s; "
                                   f"{_worst_miss(problem, S, Rp, up, t + h)}{tail}")
             continue
+        if first is None or t > 0.0:
+            limit = _turn_limit(C, R, u, Rp, up, Rn, un, min(turn, limit), limit, tol)
         Rn = reorthonormalize(Rn)
         if final:
             Rn, un, more = S.settle(Rn, un, T, tol)
@@ -454,7 +489,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
         if midway is None and t >= T / 2:
             midway = (R, u, t)
         if it <= 8:                 # chord iterations of the projection: cheap, and linear
-            dt = min(1.5 * h if h == dt else dt, dt_max)
+            dt = min(1.5 * dt if h >= dt * (1 - 1e-9) or split else dt, dt_max)     # not after a short landing
         bar.update(t, f" residual {res:.1e}")
     bar.close()
     hist.final_poses = (R, u)
@@ -464,11 +499,15 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     miss = np.degrees(np.abs(_wrap(achieved - aim)))     # +-180 deg are one state
     k = int(np.argmax(np.round(miss, 9))) if len(miss) else 0      # ties (symmetric creases): the first
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
-    hist.percent_reached = _reached(C, R, u, percent) if len(miss) else float(percent)
     aim_change = C.drive_speed * T
     n2 = float(aim_change @ aim_change)
+    # the frames' drive values (rad, wrapped to (-pi, pi] state by state) made continuous along the fold: a crease
+    # that ends at +-180 deg to rounding reads the side it came from, not the other (-100 % for 100 %)
+    V = np.unwrap(np.asarray(hist.drive_values, float).reshape(len(hist.times), -1), axis=0)
     hist.frame_percents = [float(check_percent(percent)) * (float(v @ aim_change) / n2 if n2 > 0 else t / T)
-                           for v, t in zip(hist.drive_values, hist.times)]
+                           for v, t in zip(V, hist.times)]
+    hist.percent_reached = hist.frame_percents[-1] if len(miss) and n2 > 0 else (
+        _reached(C, R, u, percent) if len(miss) else float(percent))
     if hist.target_miss[0] <= REACHED_DEG:
         hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
     else:
@@ -480,6 +519,21 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                                       f" deg against {_deg(aim[j]):.6g} deg)" for j in worst)
                           + f"; {_other_branch(S, R, u, T, midway)}")
     return hist
+
+
+def _turn_limit(C, R, u, Rp, up, Rn, un, turn, limit, tol):
+    """The next predictor's turn limit (rad) after an accepted step from (R, u) that turned ``turn`` (rad) under the
+    limit ``limit``, predicted to (Rp, up) and corrected to (Rn, un): the turn at which the corrector would be
+    :data:`ERROR_RATIO` of the predictor (their ratio grows as the step: the corrector, the predictor's error, as its
+    square), at most doubled or halved, within [:data:`MAX_TURN`, :data:`TURN_CEIL`]: never below the fixed limit it
+    replaces (a larger error is the jump test's to judge, as before), longer where the predictor's error is small. A
+    corrector at round-off (1e3 ``tol``) doubles it."""
+    pred = newton._distance(C, R, u, Rp, up)
+    corr = newton._distance(C, Rp, up, Rn, un)
+    if not (pred > 0 and turn > 0):
+        return limit
+    aim = turn * ERROR_RATIO * pred / corr if corr > 1e3 * tol else np.inf
+    return float(min(max(aim, 0.5 * limit, MAX_TURN), 2 * limit, TURN_CEIL))
 
 
 def _deg(x):
@@ -645,7 +699,7 @@ def _no_branch(problem, C, S, R, u, error, rows=None):
             f"follow a branch of your choice")
 
 
-def _branch(problem, C, R, u, speeds, method, given=None, rows=None):
+def _branch(problem, C, R, u, speeds, method, given=None, rows=None, cache=None):
     """(velocity, miss): the velocity leaving a flat start on the branch nearest the targets' rates (module doc): ``start.branch_tangent``
     with one exact drive, the assignment's signs and, as the wished rates, the vertex rows' branch nearest the
     targets (:func:`vertex_branch`), fitted on every hinge; where that finds none, the fold-angle multipliers' rates
@@ -655,7 +709,8 @@ def _branch(problem, C, R, u, speeds, method, given=None, rows=None):
     at the cost of a sparse factor per step. ``miss``: the largest of the vertex rows' misses of that branch
     (``VertexRows.misses``, relative to its largest rate), None where the multipliers' rates were taken.
     ``given``: FOLD rates (one a hinge) of a branch to leave on instead (``flat_branch.chord_rates``); ``rows``: the
-    pattern's ``flat_branch.VertexRows`` (made here when not given)."""
+    pattern's ``flat_branch.VertexRows`` (made here when not given); ``cache``: ``start.branch_tangent``'s (the null
+    spaces of the hinge rows, kept for a restart of the same fold on its pattern straightened in memory)."""
     from ....structure.flat_branch import VertexRows
     from .start import branch_tangent
 
@@ -677,7 +732,8 @@ def _branch(problem, C, R, u, speeds, method, given=None, rows=None):
     if wish[h0] * speeds[k] > 0:
         wish = wish * (speeds[k] / wish[h0])       # the exact drive's rate, which the velocities keep
     aux = FoldProblem(problem.structure, [Drive(h0, rate=float(speeds[k]))], problem.paths, problem.duration)
-    v = branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact)
+    v = branch_tangent(FoldConstraints(aux), R, u, signs, method=method, rates=wish, fit_all=exact,
+                       cache=cache)
     return v, miss
 
 
