@@ -268,6 +268,22 @@ def test_thin_pairs_meet_where_the_closed_forms_say(capsys, tmp_path, ratio, eng
                 f"interpenetrate at {reach + 1} %") in out, (placement, out)
 
 
+def test_check_refuses_chrono_for_too_thin_panels_before_it_folds(capsys, tmp_path, monkeypatch):
+    """``check --thickness T --contact-engine chrono`` with panels below Chrono's resolution (1e-6 of the pair's
+    size): one line, exit 1, and no fold spent on it (the range of motion's fold is never called)."""
+    import chrono_origami.analysis.fold as fold_module
+
+    def no_fold(*a, **k):
+        raise AssertionError("folded before the refusal")
+
+    monkeypatch.setattr(fold_module, "fold_to_targets", no_fold)
+    path = tmp_path / "pair.fold"
+    path.write_text(json.dumps(row_fold(2, "V", [180.0], "pair")))
+    code, out, err = run(capsys, "check", path, "--thickness", 1e-6 * np.sqrt(5.0), "--contact-engine", "chrono")
+    assert code == 1 and len(err.splitlines()) == 1 and "use --contact-engine reference" in err, err
+    assert "range of motion" not in out, out
+
+
 @pytest.mark.parametrize("engine", ["reference", "chrono"])
 def test_fold_of_a_thin_tapered_pair_stops_at_its_taper_angle(capsys, tmp_path, engine):
     """``fold`` (frames of 5 % of the 180 deg target) of two unit squares at t = 0.001 tapered to 90 deg: the

@@ -748,3 +748,29 @@ def test_the_step_follows_the_predictors_error_and_reaches_each_frame_in_one_ste
     F = fold_to_targets(s, percent=90.0, progress=False, engine="reference")
     assert len(F.steps) > 30
     assert abs(H.percent_reached - F.percent_reached) < 6.4e-8
+
+
+def test_a_fold_in_one_frame_reads_its_percent_along_the_steps(tmp_path):
+    """Creases folded from 0 to +-180 deg within one stored frame read the side they came from (the drive values
+    made continuous step by step, not frame by frame): ORIPA's 3 x 4 Miura-ori sheet folded to 100 % of its
+    targets in one frame ends at 100 %, as in 20 frames, within what the targets' miss allows (each crease within
+    REACHED_DEG: |percent - 100| <= 100 sqrt(n) REACHED_DEG / |aim|); a deployment's percents from the frames alone
+    (made continuous frame to frame; of the file's targets: the same from a flat start) agree."""
+    from styles import oripa_miura
+
+    from chrono_origami import read_structure
+    from chrono_origami.analysis import deploy
+    from chrono_origami.results.fold import REACHED_DEG
+
+    path, _ = oripa_miura(tmp_path / "miura.fold", columns=3, rows=4)
+    st = read_structure(str(path))
+    aim = np.array([x for x in file_targets(st).values() if x])
+    bound = 100.0 * np.sqrt(len(aim)) * np.radians(REACHED_DEG) / np.linalg.norm(aim)
+    one = fold_to_targets(st, frame_interval=1.0, progress=False)
+    many = fold_to_targets(st, frame_interval=0.05, progress=False)
+    assert one.targets_reached and many.targets_reached
+    assert one.frame_percents[0] == 0.0 and len(one.frame_percents) == 2
+    assert abs(one.percent_reached - 100.0) <= bound and abs(many.percent_reached - 100.0) <= bound
+    assert one.frame_percents[-1] == one.percent_reached
+    np.testing.assert_allclose(deploy.frame_percents(st, many.vertices, many.times), many.frame_percents,
+                               rtol=0, atol=1e-9)

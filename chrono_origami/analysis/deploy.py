@@ -299,7 +299,9 @@ def middle_counts(structure, frames, rtol=RANK_RTOL, linalg="auto"):
 
 def frame_percents(structure, frames, times, duration=None):
     """Each frame's fold percent: the least-squares percent of the file's target angles
-    (``structure.targets.file_targets``) reached, 100 sum(rho t) / sum(t^2), or 100 t / T without targets."""
+    (``structure.targets.file_targets``) reached, 100 sum(rho t) / sum(t^2) (rho made continuous from frame to
+    frame), or 100 t / T without targets. Of the file's targets, from wherever the fold started (a fold's own
+    ``history.frame_percents`` measure the way from its start to its aim: the same from a flat start)."""
     from ..structure.targets import file_targets
 
     tg = file_targets(structure)
@@ -308,7 +310,9 @@ def frame_percents(structure, frames, times, duration=None):
         T = duration or (times[-1] if times and times[-1] else 1.0)
         return [100.0 * t / T for t in times]
     aim = np.array([tg[h] for h in hs])
-    return [float(100.0 * np.dot(fold_angles(structure.pattern, X, list(hs)), aim) / np.dot(aim, aim)) for X in frames]
+    rho = np.unwrap(np.array([fold_angles(structure.pattern, X, list(hs)) for X in frames]), axis=0)
+    return [float(100.0 * np.dot(r, aim) / np.dot(aim, aim)) for r in rho]
+
 
 
 def deployment(history, structure=None, actuators=None, elastic=False, stiffness=None, percents=None,

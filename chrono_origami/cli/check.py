@@ -95,7 +95,7 @@ def range_of_motion(structure, steps, engine="reference"):
     """Fold ``structure`` to its target angles in ``steps`` frames (reference engine) and print the largest fold
     percent reached before contact, by ``engine``'s contact check (an engine object or name); returns the
     :class:`~chrono_origami.analysis.contact.Contacts`."""
-    from ..analysis.contact import fold_contacts
+    from ..analysis.contact import check_engine, fold_contacts
     from ..analysis.fold import fold_to_targets
     from ..structure.targets import file_targets
     from ..structure.solids import placement_of
@@ -103,6 +103,7 @@ def range_of_motion(structure, steps, engine="reference"):
     if not file_targets(structure):
         raise app.UsageError(f"{structure.name}: no target fold angles (M/V creases): the range of motion is "
                              f"measured on the fold to the targets")
+    check_engine(structure, engine)          # refused before the fold, not after it
     hist = fold_to_targets(structure, engine="reference", frame_interval=1.0 / steps, progress=False)
     contacts = fold_contacts(hist, 100.0, engine)
     k, pl = contacts.first, placement_of(structure).describe()

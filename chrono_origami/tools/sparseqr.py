@@ -620,8 +620,8 @@ class _Undecided(Exception):
 def rank_factor(A, delta, side="auto", what=None, full=False, order=None, groups=None):
     """The regularised Q-less factor of :func:`rank` (:class:`SparseQR`, ``delta`` > 0).
 
-    Every column regularised, [B; delta I], when ``full`` or without SuiteSparseQR's C interface (:func:`factor`).
-    Else METIS's order first (``order``: one already made; ``groups``: a label per column of A, the order made on
+    Every column regularised, [B; delta I]: without SuiteSparseQR's C interface, or ``full`` without ``order``
+    (:func:`factor`, SuiteSparseQR's own order); ``full`` with ``order``: in that order, fixed. Else METIS's order first (``order``: one already made; ``groups``: a label per column of A, the order made on
     the graph of the groups, :meth:`~chrono_origami.tools.suitesparse.SuiteSparse.metis`), then
     [B[:, order]; delta I_S] in that order, S its last :data:`SEPARATOR` sqrt(q) columns: the root separators,
     whose fronts are factored last and widest anyway, so the delta rows leave the other fronts as short as B's own
@@ -1152,8 +1152,8 @@ def _block_null(qr, candidates, tol, delta, V, stage, what):
     X = qr.solve_R(X)
     X /= np.sqrt(np.einsum("ij,ij->j", X, X))       # column norms (numpy.linalg.norm along axis 0: 3 times slower)
     X = _orthonormal(_deflated(qr.null_step(X), V))
-    # every candidate null? The largest Ritz value of R^T R on span(X) is at most tol^2 + delta^2 (Courant-Fischer:
-    # then so are p eigenvalues)
+    # every candidate null? The largest singular value of B on span(X) at most tol (Courant-Fischer: then so are
+    # p singular values of B)
     largest = qr.largest_ritz(X)
     if largest <= tol:
         return np.hstack([V, X]), largest, np.zeros((q, 0))

@@ -221,7 +221,9 @@ class SuiteSparse:
             labels, groups = np.unique(groups, return_inverse=True)
             groups = groups.ravel()
             g = len(labels)
-            Bg = sp.csc_matrix(B @ sp.csc_matrix((np.ones(q), (np.arange(q), groups)), shape=(q, g)))
+            # the pattern's sum: |B|, so that entries of one row that cancel over a group keep its edge
+            Bg = sp.csc_matrix(abs(sp.csc_matrix(B)) @ sp.csc_matrix((np.ones(q), (np.arange(q), groups)),
+                                                                       shape=(q, g)))
             rank_of = np.empty(g, np.intp)
             rank_of[self.metis(Bg)] = np.arange(g)
             return np.lexsort((np.arange(q), rank_of[groups]))

@@ -204,7 +204,7 @@ class _Split:
     def stacked(self, R, u, t):
         """(Fh, Jh, Fs, Js, Ft, factor) at (R, u, t): ``evaluate``'s rows and the factor of the stacked rows that
         :meth:`step` solves with (:data:`HARD_WEIGHT` on the hard ones). The last state's are kept: a step that is
-        retried shorter (halved, or capped by :data:`MAX_TURN`) starts from the same state, and only its right-hand
+        retried shorter (halved, or capped by the turn limit) starts from the same state, and only its right-hand
         side changes. The last :data:`STACKED_KEPT` states' are kept: the settling compares two candidate states by
         their Gauss-Newton steps and goes on from one of them."""
         for key in self._stacked:
@@ -369,8 +369,9 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     ``newton.fold`` (s; the fold parameter s = t / duration). linalg : "auto", "dense" or "sparse".
 
     Returns a :class:`~chrono_origami.results.fold.FoldHistory`; ``history.target_miss`` = (largest
-    |fold angle - aim| in deg, its hinge), ``history.percent_reached`` (:func:`_reached`); the last note says
-    whether every target was reached, or where and why the fold stopped.
+    |fold angle - aim| in deg, its hinge), ``history.percent_reached`` and ``history.frame_percents``
+    (:func:`_reached` of the drive values made continuous step by step); the last note says whether every target
+    was reached, or where and why the fold stopped.
     """
     again = dict(structure=structure, targets=targets, percent=percent, paths=paths, duration=duration,
                  frame_interval=frame_interval, dt=dt, dt_max=dt_max, dt_min=dt_min, tol=tol, linalg=linalg,
@@ -391,6 +392,10 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     hist = FoldHistory(problem, C.L)
     jr = Jacobian(J, S.method)
     hist.record(0.0, C.vertices(R, u), C.drive_values(R, u), res0, jr.sigma_ratio(), 0, 0.0)
+    # the drive values made continuous step by step (a step turns a crease by much less than pi: TURN_CEIL), kept at
+    # the frames: a crease that ends at +-180 deg to rounding reads the side it came from (frame_percents)
+    along = np.asarray(C.drive_values(R, u), float)
+    frame_values = [along.copy()]
     ratio_start = None      # the last frame's singular vectors: the next frame's Lanczos starts from them
     flat = bool(np.all(np.abs(start_angles) <= FLAT_RAD))
     speeds = C.drive_speed
@@ -451,7 +456,7 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                     locked = _locked(problem, C, S, *start)
                     if locked:
                         raise SolverError(locked)
-                reached = _reached(C, R, u, percent)
+                reached = _reached(C, along, percent)
                 if t == 0.0:
                     tail = "; the flat start's folding branch holds only to first order"
                 elif first is not None and abs(reached) < 0.01 * float(percent):
@@ -484,8 +489,10 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
                               f"(sigma_min/sigma_max = {ratio:.2e}: undriven creases, or a rigid motion no hold "
                               f"stops): the fold moves along them as little as it can (minimum-norm steps)")
         R, u = Rn, un
+        along = along + _wrap(C.drive_values(R, u) - along)
         res = float(np.abs(Fh).max(initial=0.0))
         t, fi = accept(hist, C, R, u, t + h, h, it, res, ratio, frame_times, fi, T, log, "iterations")
+        frame_values += [along.copy()] * (len(hist.times) - len(frame_values))
         if midway is None and t >= T / 2:
             midway = (R, u, t)
         if it <= 8:                 # chord iterations of the projection: cheap, and linear
@@ -501,13 +508,13 @@ def fold_to_targets(structure, targets, percent=100.0, paths=(), duration=1.0, f
     hist.target_miss = (float(miss[k]) if len(miss) else 0.0, int(C.drive_hinge[k]) if len(miss) else None)
     aim_change = C.drive_speed * T
     n2 = float(aim_change @ aim_change)
-    # the frames' drive values (rad, wrapped to (-pi, pi] state by state) made continuous along the fold: a crease
-    # that ends at +-180 deg to rounding reads the side it came from, not the other (-100 % for 100 %)
-    V = np.unwrap(np.asarray(hist.drive_values, float).reshape(len(hist.times), -1), axis=0)
+    # the frames' drive values made continuous along the fold, step by step (above): a crease that ends at +-180 deg
+    # to rounding reads the side it came from, not the other (-100 % for 100 %), however few the frames
+    V = np.asarray(frame_values, float).reshape(len(hist.times), -1)
     hist.frame_percents = [float(check_percent(percent)) * (float(v @ aim_change) / n2 if n2 > 0 else t / T)
                            for v, t in zip(V, hist.times)]
     hist.percent_reached = hist.frame_percents[-1] if len(miss) and n2 > 0 else (
-        _reached(C, R, u, percent) if len(miss) else float(percent))
+        _reached(C, along, percent) if len(miss) else float(percent))
     if hist.target_miss[0] <= REACHED_DEG:
         hist.notes.append(f"every target reached: largest miss {hist.target_miss[0]:.1e} deg")
     else:
@@ -553,12 +560,13 @@ def jumped(C, R, u, Rp, up, Rn, un, tol):
     return newton._distance(C, R, u, Rn, un) > newton._distance(C, R, u, Rp, up)
 
 
-def _reached(C, R, u, percent):
-    """The percent of the targets reached (0-100): ``percent`` times the projection of the drive values reached on the
-    targets' change, (rho - rho0) . (rho* - rho0) / |rho* - rho0|^2 (drive convention, rad)."""
+def _reached(C, values, percent):
+    """The percent of the targets reached (0-100): ``percent`` times the projection of the drive ``values`` reached
+    (made continuous along the fold) on the targets' change, (rho - rho0) . (rho* - rho0) / |rho* - rho0|^2 (drive
+    convention, rad)."""
     aim = C.drive_speed * C.problem.duration
     n2 = float(aim @ aim)
-    return float(check_percent(percent)) * (float(C.drive_values(R, u) @ aim) / n2 if n2 > 0 else 1.0)
+    return float(check_percent(percent)) * (float(np.asarray(values, float) @ aim) / n2 if n2 > 0 else 1.0)
 
 
 def _other_branch(S, R, u, T, midway):
