@@ -83,6 +83,33 @@ def test_degree_4_branches_are_the_fold_angle_multipliers(tmp_path):
         assert np.abs(x - scale * m).max() <= 1e-9 * np.abs(x).max()
 
 
+def test_the_vertices_rates_at_once_are_each_vertex_s_own(tmp_path):
+    """``_vertex_rates_many`` (the check's and the multipliers' vertices at once) makes the same LAPACK and BLAS
+    calls, matrix by matrix, as ``_vertex_rates`` vertex by vertex: the same numbers to the bit, and None at the
+    same vertices, on a Miura sheet as drawn, moved off flat-foldability, and with signs that fit no branch."""
+    from chrono_origami.structure import pattern_check as pc
+    path, _ = styles.oripa_miura(tmp_path / "miura.fold", 6, 8)
+    s = foldfile.read_structure(str(path))
+    c, B, _, flat = pc._plane(s.pattern.vertices)
+    assert flat
+    P = (s.pattern.vertices - c) @ B
+    faces = pc._Faces(s.pattern, pc._letters(s), P)
+    vs = list(faces.nbrs)
+    assert len(vs) > 20
+    rng = np.random.default_rng(3)
+    flipped = [faces.signs[v] * np.where(rng.random(4) < 0.3, -1.0, 1.0) for v in vs]
+    nones = 0
+    for Q, signs in ((P, [faces.signs[v] for v in vs]), (P + 0.2 * rng.standard_normal(P.shape), flipped)):
+        many = pc._vertex_rates_many(Q, vs, [faces.nbrs[v] for v in vs], signs)
+        for v, g, r in zip(vs, signs, many):
+            one = pc._vertex_rates(Q, v, faces.nbrs[v], g)
+            assert (one is None) == (r is None), v
+            assert one is None or np.array_equal(one, r), (v, one, r)
+            nones += one is None
+    assert 0 < nones < 2 * len(vs)
+    assert pc._vertex_rates_many(P, [], [], []) == []
+
+
 def test_a_branch_meets_every_vertex_row_in_the_assignment_signs():
     s = read("test.svg")
     signs = file_signs(s)

@@ -338,6 +338,41 @@ def _vertex_rates(P, v, nbrs, signs):
     return best / best[0]
 
 
+def _vertex_rates_many(P, vs, nbrs, signs):
+    """:func:`_vertex_rates` of many degree-4 vertices at once (``vs``; ``nbrs``, ``signs``: their rows, V x 4), the
+    same operations on stacked arrays (LAPACK and BLAS called matrix by matrix, as one vertex calls them): a list of
+    rate arrays or None, in the order of ``vs``."""
+    vs = np.asarray(vs, dtype=int)
+    if len(vs) == 0:
+        return []
+    nb = np.asarray(nbrs, dtype=int)
+    sg = np.asarray(signs, float)
+    c = P[nb] - P[vs][:, None, :]
+    c = c / np.linalg.norm(c, axis=2)[:, :, None]
+    Z = np.linalg.svd(c.transpose(0, 2, 1))[2][:, 2:].transpose(0, 2, 1)      # V x 4 x 2
+    S = np.zeros((len(vs), 4, 4))
+    for i in range(4):
+        for j in range(i + 1, 4):
+            S[:, i, j] = S[:, j, i] = 0.5 * (c[:, i, 0] * c[:, j, 1] - c[:, i, 1] * c[:, j, 0])
+    w, U = np.linalg.eigh(Z.transpose(0, 2, 1) @ S @ Z)
+    a, b = np.sqrt(np.abs(w[:, 1])), np.sqrt(np.abs(w[:, 0]))
+    cands = []
+    for y in (np.stack([a, b], axis=1), np.stack([a, -b], axis=1)):
+        r = (Z @ (U @ y[:, :, None]))[:, :, 0]
+        cands += [r, -r]
+    R = np.stack(cands, axis=1)                                                 # V x 4 candidates x 4
+    score = np.sum(np.sign(R) == sg[:, None, :], axis=2)
+    k = np.argmax(score, axis=1)                                                # the first of the most agreeing
+    out = []
+    for i in range(len(vs)):
+        best = R[i, k[i]]
+        if w[i, 0] * w[i, 1] > 0 or score[i, k[i]] < 4 or np.min(np.abs(best)) < 1e-9 * np.max(np.abs(best)):
+            out.append(None)
+        else:
+            out.append(best / best[0])
+    return out
+
+
 class _Faces:
     """The multiplier closure of the panels whose four corners are interior degree-4 vertices (module doc)."""
 
@@ -369,8 +404,13 @@ class _Faces:
             return None
         return dict(zip(self.nbrs[v], np.log(np.abs(r))))
 
+    def rates(self, P, vs):
+        """{vertex: :func:`_vertex_rates` or None} of the vertices ``vs`` (keys of :attr:`nbrs`), computed at once."""
+        return dict(zip(vs, _vertex_rates_many(P, vs, [self.nbrs[v] for v in vs], [self.signs[v] for v in vs])))
+
     def values(self, P):
-        logs = {v: self._logs(P, v) for v in self.vertices}
+        rates = self.rates(P, self.vertices)
+        logs = {v: None if r is None else dict(zip(self.nbrs[v], np.log(np.abs(r)))) for v, r in rates.items()}
         out = np.zeros(len(self.faces))
         for k, loop in enumerate(self.loops):
             for i, v in enumerate(loop):
@@ -465,7 +505,7 @@ def diagnose(structure):
         rep.faces = faces.faces
         rep.closure = [abs(x) for x in faces.values(P)]
         rep.loops = [list(loop) for loop in faces.loops]
-        rep.misfits = sorted(v for v, nb in faces.nbrs.items() if _vertex_rates(P, v, nb, faces.signs[v]) is None)
+        rep.misfits = sorted(v for v, r in faces.rates(P, list(faces.nbrs)).items() if r is None)
     return rep
 
 
@@ -584,8 +624,8 @@ def multiplier_rates(structure):
     faces = _Faces(pat, letters, P)
     hinge_of = {tuple(sorted(h.vertices)): h.index for h in pat.hinges}
     ratios = {}                                   # vertex: {hinge: rate on its branch, the first crease's 1}
-    for v, nb in faces.nbrs.items():
-        r = _vertex_rates(P, v, nb, faces.signs[v])
+    for v, r in faces.rates(P, list(faces.nbrs)).items():
+        nb = faces.nbrs[v]
         if r is None:
             continue
         hs = [hinge_of.get(tuple(sorted((v, w)))) for w in nb]
