@@ -55,11 +55,13 @@ def _drives_null_space(C, J, cache, left_limit):
     and kept in ``cache`` (a dict) for the next call on a state whose B differs by E, e = sqrt(|E|_1 |E|_inf) >=
     |E|_2 (the restarts of a flat start on a pattern straightened in memory: rounding, e about 1e-11 sigma_max).
     null(J) = N_B null(D N_B) (D: the drive rows); left null(J) = the left null space of B, zero on the drive rows,
-    where D N_B has full row rank. Kept only where the rank rule (``NULL_RTOL`` x sigma_max) decides as before:
-    B's kept and dropped singular values (its ``gap``) more than 2 e from the threshold (Weyl: e moves each by
-    at most e, so the rank is the same, and the kept basis x has |B x| <= dropped + e, null under the rule), and the
-    singular values of D N_B above 1e3 times the threshold with J's largest singular value bound. None where these
-    do not hold: the caller factors J itself."""
+    where D N_B has full row rank. B is ranked on its own scale, ``NULL_RTOL`` x sigma_max(B) (``null_space(J)``
+    would take J's, at most sqrt(sigma_max(B)^2 + |D|^2): a singular value of B between the two thresholds is kept
+    here, dropped there). A kept space is reused only where the rule decides as before: B's kept and dropped
+    singular values (its ``gap``, as the count estimated them, not bounds) more than 2 e from the threshold (Weyl:
+    e moves each by at most e, so the rank is the same, and the kept basis x has |B x| <= dropped + e), and the
+    singular values of D N_B above 1e3 times the threshold with J's largest singular value bound (from the first B's
+    sigma_max: within e of a reusing B's). None where these do not hold: the caller factors J itself."""
     keep = np.ones(J.shape[0], bool)
     keep[C.drive_row] = False
     J = J.tocsr()
@@ -82,7 +84,7 @@ def _drives_null_space(C, J, cache, left_limit):
         return None
     G = np.asarray(D @ NB)
     _, s, Vt = np.linalg.svd(G)
-    bound = float(np.hypot(nsB.sigma_max, np.linalg.norm(D.toarray())))     # >= sigma_max(J)
+    bound = float(np.hypot(nsB.sigma_max, np.linalg.norm(D.toarray())))     # >= sigma_max(J) (up to e on reuse)
     if s.min(initial=np.inf) <= 1e3 * NULL_RTOL * bound:
         return None
     m = J.shape[0]
